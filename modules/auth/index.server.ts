@@ -1,0 +1,13 @@
+// Server-only public face of the auth module.
+export {
+  signup,
+  login,
+  logout,
+  getViewer,
+  requireApiViewer,
+  requirePageViewer,
+  toUser,
+  type Viewer,
+} from "./auth.server";
+export { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS } from "./session.server";
+export { hashPassword, verifyPassword } from "./password.server";

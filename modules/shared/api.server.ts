@@ -1,0 +1,70 @@
+import * as v from "valibot";
+import { data } from "react-router";
+import { HttpError, errorResponse } from "./http";
+import { firstIssue } from "./validation";
+
+/** Parse a JSON body against a schema: 400 with the first issue's message when it fails. */
+export async function parseJson<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    throw new HttpError(400, "Request body must be valid JSON");
+  }
+  return parseInput(schema, body);
+}
+
+export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (!result.success) throw new HttpError(400, firstIssue(result.issues));
+  return result.output;
+}
+
+/** Turn anything thrown by a service into the API's error shape; never leaks internals. */
+export function toErrorResponse(error: unknown): Response {
+  if (error instanceof HttpError) return errorResponse(error.status, error.message, error.headers);
+  if (error instanceof Response) return error;
+  console.error("unhandled API error", error);
+  return errorResponse(500, "Something went wrong");
+}
+
+/** Wrap an /api handler: JSON out, typed errors mapped to their status. */
+export async function apiHandler(run: () => Promise<unknown>, status = 200): Promise<Response> {
+  try {
+    const result = await run();
+    if (result instanceof Response) return result;
+    return Response.json(result, { status, headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    return toErrorResponse(error);
+  }
+}
+
+export function methodNotAllowed(): Response {
+  return errorResponse(405, "Method not allowed");
+}
+
+/**
+ * Wrap a page action: a service error becomes `{ error }` data with its status (the screen
+ * toasts it), success passes through. Same services and messages as the /api door.
+ */
+export async function pageAction<T>(run: () => Promise<T>): Promise<T | ReturnType<typeof data<{ error: string }>>> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof HttpError) return data({ error: error.message }, { status: error.status, headers: error.headers });
+    throw error;
+  }
+}
+
+/** Parse a form post (pages) against the same schema the JSON API uses. */
+export async function parseForm<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw new HttpError(400, "Request body must be a form");
+  }
+  const input: Record<string, unknown> = {};
+  for (const [key, value] of form) if (typeof value === "string") input[key] = value;
+  return parseInput(schema, input);
+}

@@ -1,0 +1,35 @@
+import { createContext } from "react-router";
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import * as schema from "./db/schema";
+
+export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
+
+/** What every loader, action and resource route gets for the request it serves. */
+export type AppContext = {
+  env: Env;
+  ctx: ExecutionContext;
+  db: Db;
+  /** CSP nonce of this response's inline scripts. */
+  nonce: string;
+  /** true on https (production): Secure, __Host- cookie and HSTS follow from it. */
+  secure: boolean;
+  /** The client address as Cloudflare reports it (CF-Connecting-IP), for rate limits. */
+  ip: string;
+  /** Request-scoped memo (the viewer is looked up at most once per request). */
+  memo: Map<string, Promise<unknown>>;
+};
+
+export const appContext = createContext<AppContext>();
+
+export function createDb(d1: D1Database): Db {
+  return drizzle(d1, { schema });
+}
+
+export function memoize<T>(app: AppContext, key: string, load: () => Promise<T>): Promise<T> {
+  let hit = app.memo.get(key) as Promise<T> | undefined;
+  if (!hit) {
+    hit = load();
+    app.memo.set(key, hit);
+  }
+  return hit;
+}

@@ -1,0 +1,23 @@
+// Ids that sort by creation time: 10 Crockford base32 chars of milliseconds, then 16 random
+// chars (80 bits). Lexicographic order of ids equals creation order at millisecond precision,
+// so (created_at, id) keyset pagination has a total, stable order.
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+export function newId(now: number = Date.now()): string {
+  let time = "";
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let rand = "";
+  for (const b of bytes) rand += ALPHABET[b % 32];
+  return time + rand;
+}
+
+export const ID_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
+
+export function isId(value: unknown): value is string {
+  return typeof value === "string" && ID_PATTERN.test(value);
+}

@@ -1,0 +1,5 @@
+// Public face of the shared module for client and server code alike.
+export { newId, isId, ID_PATTERN } from "./ids";
+export { HttpError, badRequest, unauthorized, forbidden, notFound, conflict, errorBody, errorResponse } from "./http";
+export { relativeTime } from "./time";
+export { firstIssue } from "./validation";

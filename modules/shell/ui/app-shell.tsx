@@ -1,0 +1,77 @@
+import { useState, type ReactNode } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+import { useEffect } from "react";
+
+type ShellUser = { _id: string; userName: string };
+
+const nav = (to: string, label: string, end = false) => (
+  <NavLink to={to} end={end} className={({ isActive }) => (isActive ? "nav-link active" : "nav-link")}>
+    {label}
+  </NavLink>
+);
+
+/** Spec §2 layout: left sidebar, top bar, main column, right panel on large screens. */
+export function AppShell({ user, children, rightPanel, sidebarScrolls }: {
+  user: ShellUser;
+  children: ReactNode;
+  rightPanel?: ReactNode;
+  sidebarScrolls?: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  useEffect(() => setOpen(false), [location.pathname]);
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <button
+          type="button"
+          className="icon-btn sidebar-toggle"
+          aria-label="Toggle sidebar"
+          aria-expanded={open}
+          onClick={() => setOpen((o) => !o)}
+        >
+          ☰
+        </button>
+        <Link to="/" className="logo">
+          Echo
+        </Link>
+        <Link to="/search" className="icon-btn search-btn" aria-label="Search">
+          ⌕
+        </Link>
+      </header>
+      <aside className={open ? "sidebar open" : "sidebar"} aria-label="Sidebar">
+        <nav className="nav-group">
+          <Link to="/new" className="btn btn-primary create-echo">
+            Create Echo
+          </Link>
+          {nav("/", "Feed", true)}
+          {nav("/scrolls", "Scrolls", true)}
+          {nav("/community", "Explore")}
+        </nav>
+        <section className="nav-group" aria-labelledby="nav-scrolls">
+          <h2 id="nav-scrolls" className="nav-heading">
+            Scrolls
+          </h2>
+          {sidebarScrolls}
+        </section>
+        <section className="nav-group" aria-labelledby="nav-browse">
+          <h2 id="nav-browse" className="nav-heading">
+            Browse
+          </h2>
+          {nav("/browse-community", "Community Scroll")}
+          {nav("/browse/tags", "Tags")}
+          {nav("/browse/popular", "Popular")}
+        </section>
+        <nav className="nav-group nav-bottom">
+          {nav("/profile", `@${user.userName}`)}
+          {nav("/settings", "Settings")}
+        </nav>
+      </aside>
+      {open && <div className="scrim" onClick={() => setOpen(false)} aria-hidden="true" />}
+      <main className="main">{children}</main>
+      <aside className="right-panel" aria-label="Your scrolls">
+        {rightPanel}
+      </aside>
+    </div>
+  );
+}

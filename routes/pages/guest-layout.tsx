@@ -1,0 +1,22 @@
+import { Outlet, redirect } from "react-router";
+import { getViewer } from "~/modules/auth/index.server";
+import { appContext } from "~/modules/shared/index.server";
+import type { Route } from "./+types/guest-layout";
+
+/** /login and /signup: a signed-in user goes to / (spec §2). */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ request, context }) => {
+    if (await getViewer(context.get(appContext), request)) throw redirect("/");
+  },
+];
+
+export default function GuestLayout() {
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <div className="auth-logo">Echo</div>
+        <Outlet />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,55 @@
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { Toaster } from "react-hot-toast";
+import { HEAD_SCRIPT, Splash, useNonce } from "~/modules/shell/index";
+import type { Route } from "./+types/root";
+import "./app.css";
+
+export const meta: Route.MetaFunction = () => [{ title: "Echo" }];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en" data-theme="light" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <Splash />
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return (
+    <>
+      <Outlet />
+      <Toaster position="top-center" />
+    </>
+  );
+}
+
+/** Never shows a stack: a status and a sentence, and a way back. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const title = status === 404 ? "Page not found" : "Something went wrong";
+  const detail =
+    status === 404 ? "The page you are looking for doesn't exist." : "Please try again in a moment.";
+  return (
+    <main className="error-page">
+      <h1>{title}</h1>
+      <p>{detail}</p>
+      <a className="btn btn-primary" href="/">
+        Go home
+      </a>
+    </main>
+  );
+}

@@ -1,0 +1,33 @@
+// Helpers shared by the npm scripts: run a command on the project's Node (node_modules/.bin
+// first on PATH, which is how `npm run` already runs) and resolve the local state directory.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const bin = path.join(root, "node_modules", ".bin");
+export const stateDir = () => path.resolve(root, process.env.STATE_DIR || ".wrangler/state");
+
+export function env(extra = {}) {
+  return {
+    ...process.env,
+    PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+    WRANGLER_SEND_METRICS: "false",
+    ...extra,
+  };
+}
+
+export function run(cmd, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: "inherit", env: env(options.env), ...options.spawn });
+    child.on("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} failed (${signal ?? code})`)),
+    );
+  });
+}
+
+export function migrate(dir = stateDir()) {
+  return run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir], {
+    env: { CI: "true" },
+  });
+}

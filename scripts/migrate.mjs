@@ -1,0 +1,2 @@
+import { migrate } from "./lib.mjs";
+await migrate();
