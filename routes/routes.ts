@@ -3,6 +3,7 @@ import { type RouteConfig, index, layout, prefix, route } from "@react-router/de
 export default [
   // Public HTTP API (spec §7), resource routes answering JSON.
   ...prefix("api", [
+    route("health", "api/health.ts"),
     route("auth/me", "api/auth.me.ts"),
     route("auth/signup", "api/auth.signup.ts"),
     route("auth/login", "api/auth.login.ts"),

@@ -11,6 +11,9 @@ export async function parseJson<S extends v.GenericSchema>(request: Request, sch
   } catch {
     throw new HttpError(400, "Request body must be valid JSON");
   }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new HttpError(400, "Request body must be a JSON object");
+  }
   return parseInput(schema, body);
 }
 

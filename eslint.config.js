@@ -1,0 +1,36 @@
+import tseslint from "typescript-eslint";
+import moduleBoundaries from "./eslint/module-boundaries.js";
+
+const root = import.meta.dirname;
+
+export default tseslint.config(
+  { ignores: ["node_modules", "build", ".wrangler", ".react-router", "worker-configuration.d.ts", "test-results", "migrations"] },
+  ...tseslint.configs.recommended,
+  {
+    plugins: { echo: { rules: { "module-boundaries": moduleBoundaries } } },
+    rules: {
+      // Which module may use which: acyclic by construction (the rule verifies it).
+      "echo/module-boundaries": [
+        "error",
+        {
+          root,
+          allow: {
+            shared: [],
+            auth: ["shared"],
+            shell: ["shared"],
+            echo: ["shared", "auth", "shell"],
+            scroll: ["shared", "auth", "shell", "echo"],
+            profile: ["shared", "auth", "shell", "echo", "scroll"],
+            community: ["shared", "auth", "shell", "echo", "scroll"],
+          },
+        },
+      ],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-console": ["error", { allow: ["error", "warn"] }],
+    },
+  },
+  {
+    files: ["scripts/**", "e2e/**", "tests/**", "eslint/**"],
+    rules: { "no-console": "off" },
+  },
+);

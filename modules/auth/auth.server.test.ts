@@ -1,0 +1,66 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { testAppContext } from "../shared/index.server";
+import { getViewer, login, logout, signup } from "./auth.server";
+import { hashPassword, verifyPassword } from "./password.server";
+
+const cookieOf = (setCookie: string) => setCookie.split(";")[0]!;
+const requestWith = (cookie?: string) => new Request("http://localhost/", { headers: cookie ? { Cookie: cookie } : {} });
+
+describe("passwords", () => {
+  it("verify only the right password, with a fresh salt each time", async () => {
+    const a = await hashPassword("correct horse");
+    const b = await hashPassword("correct horse");
+    expect(a).not.toBe(b);
+    expect(a.startsWith("scrypt$16384$8$5$")).toBe(true);
+    expect(await verifyPassword("correct horse", a)).toBe(true);
+    expect(await verifyPassword("wrong horse", a)).toBe(false);
+    expect(await verifyPassword("x", "garbage")).toBe(false);
+  });
+});
+
+describe("sessions against real D1", () => {
+  it("signup → viewer; logout revokes the token for good", async () => {
+    const app = testAppContext(env);
+    const { user, cookie } = await signup(app, { userName: "svc_alice", password: "pass1234" });
+    expect(user.userName).toBe("svc_alice");
+    const viewer = await getViewer(testAppContext(env), requestWith(cookieOf(cookie)));
+    expect(viewer?._id).toBe(user._id);
+
+    await logout(testAppContext(env), requestWith(cookieOf(cookie)));
+    expect(await getViewer(testAppContext(env), requestWith(cookieOf(cookie)))).toBeNull();
+  });
+
+  it("login issues a new token each time; names are case-insensitive", async () => {
+    await signup(testAppContext(env), { userName: "Svc_Bob", password: "pass1234" });
+    const first = await login(testAppContext(env), { userName: "svc_bob", password: "pass1234" });
+    const second = await login(testAppContext(env), { userName: "SVC_BOB", password: "pass1234" });
+    expect(first.cookie).not.toBe(second.cookie);
+    await expect(login(testAppContext(env), { userName: "svc_bob", password: "nope" })).rejects.toMatchObject({
+      status: 401,
+    });
+  });
+
+  it("rejects a duplicate name with 409", async () => {
+    await signup(testAppContext(env), { userName: "svc_carol", password: "pass1234" });
+    await expect(signup(testAppContext(env), { userName: "SVC_CAROL", password: "pass1234" })).rejects.toMatchObject({
+      status: 409,
+    });
+  });
+
+  it("rate-limits login per IP with 429 and Retry-After", async () => {
+    const limited = { ...env, AUTH_IP_LIMIT_PER_MINUTE: "3" } as Env;
+    const attempts = [];
+    for (let i = 0; i < 4; i++) {
+      attempts.push(
+        await login(testAppContext(limited, { ip: "198.51.100.9" }), { userName: `nobody${i}`, password: "pass1234" }).catch(
+          (e: { status: number; headers: Record<string, string> }) => e,
+        ),
+      );
+    }
+    expect(attempts.slice(0, 3).map((e) => (e as { status: number }).status)).toEqual([401, 401, 401]);
+    const last = attempts[3] as { status: number; headers: Record<string, string> };
+    expect(last.status).toBe(429);
+    expect(Number(last.headers["Retry-After"])).toBeGreaterThan(0);
+  });
+});

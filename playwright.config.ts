@@ -1,0 +1,30 @@
+import { defineConfig } from "@playwright/test";
+
+// Debian's Chromium (apt-get install chromium): Playwright's own browser download does not
+// work on these machines. BASE_URL is a running production build (scripts/test.mjs starts one).
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  reporter: [["list"]],
+  use: {
+    baseURL: process.env.TEST_BASE_URL ?? "http://127.0.0.1:8787",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+    trace: "off",
+    screenshot: "only-on-failure",
+  },
+});

@@ -1,0 +1,52 @@
+// Start the production build (`npm start` path, SKIP_BUILD=1) on a fresh state dir and wait
+// until it answers; used by the test runner and the benchmark.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { env, root } from "./lib.mjs";
+
+export async function startServer({ port, vars = {}, stateDir, quiet = true } = {}) {
+  const dir = stateDir ?? mkdtempSync(path.join(os.tmpdir(), "echo-state-"));
+  const child = spawn("node", ["scripts/start.mjs"], {
+    cwd: root,
+    env: env({
+      SKIP_BUILD: "1",
+      STATE_DIR: dir,
+      PORT: String(port),
+      WRANGLER_VARS: Object.entries(vars).map(([k, v]) => `${k}:${v}`).join(","),
+    }),
+    stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
+    detached: true,
+  });
+  let log = "";
+  child.stdout?.on("data", (d) => (log += d));
+  child.stderr?.on("data", (d) => (log += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start in time:\n${log}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return {
+    baseUrl,
+    stateDir: dir,
+    log: () => log,
+    async stop() {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      if (!stateDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,32 @@
+// `npm test`: everything, in order of cost. typecheck → lint → unit + module services in workerd
+// → build → /api over real HTTP → Playwright e2e in Debian's Chromium. Stops at the first failure.
+import { run } from "./lib.mjs";
+import { startServer } from "./server.mjs";
+
+const started = Date.now();
+const step = async (name, fn) => {
+  const t = Date.now();
+  console.log(`\n=== ${name}`);
+  await fn();
+  console.log(`=== ${name}: ok (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+};
+
+await step("typecheck", () => run("npm", ["run", "typecheck", "--silent"]));
+await step("lint", () => run("npm", ["run", "lint", "--silent"]));
+await step("unit (node) + module services (workerd, real D1)", () => run("vitest", ["run", "--project", "workers", "--project", "node"]));
+await step("build", () => run("react-router", ["build"]));
+
+// One production server on an empty store serves both HTTP layers. Its per-IP auth limit is
+// raised because every test client is 127.0.0.1; the per-name limit stays as in production.
+const server = await startServer({ port: 8790, vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000" } });
+try {
+  const testEnv = { TEST_BASE_URL: server.baseUrl };
+  await step("api over real HTTP", () => run("vitest", ["run", "--project", "api"], { env: testEnv }));
+  await step("e2e (Playwright, Chromium)", () => run("playwright", ["test"], { env: testEnv }));
+} catch (error) {
+  console.error(server.log().slice(-8000));
+  throw error;
+} finally {
+  await server.stop();
+}
+console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -1,0 +1,190 @@
+import { describe, expect, it } from "vitest";
+import { BASE_URL, Client, expectErrorShape, signedUp, uniqueName } from "./client";
+
+describe("POST /api/auth/signup", () => {
+  it("creates the user, returns it with a session cookie", async () => {
+    const client = new Client();
+    const userName = uniqueName("new");
+    const res = await client.post("/api/auth/signup", { userName: `  ${userName}  `, password: "pass1234" });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ userName, bio: "", email: null });
+    expect(res.json._id).toMatch(/^[0-9a-z]{26}$/);
+    expect(res.json.passwordHash).toBeUndefined();
+    const cookie = res.headers.get("set-cookie")!;
+    expect(cookie).toMatch(/^echo_session=/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect((await client.get("/api/auth/me")).json.userName).toBe(userName);
+  });
+
+  it.each([
+    [{ password: "pass1234" }, "Username is required"],
+    [{ userName: "   ", password: "pass1234" }, "Username is required"],
+    [{ userName: "okname" }, "Password is required"],
+    [{ userName: "okname", password: "" }, "Password is required"],
+    [{ userName: "okname", password: "abc" }, "Password must be at least 4 characters"],
+    [{ userName: 12, password: "pass1234" }, "Username must be a string"],
+    [{ userName: "a".repeat(31), password: "pass1234" }, "Username must be at most 30 characters"],
+    [{ userName: "<script>", password: "pass1234" }, 'Username may only contain letters, numbers, "_", "." and "-"'],
+    [[], "Request body must be a JSON object"],
+  ])("rejects %j with 400 '%s'", async (body, message) => {
+    const res = await new Client().post("/api/auth/signup", body);
+    expect(res.status).toBe(400);
+    expectErrorShape(res.json);
+    expect(res.json.error).toBe(message);
+  });
+
+  it("rejects malformed JSON with 400", async () => {
+    const res = await new Client().post("/api/auth/signup", "{not json");
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe("Request body must be valid JSON");
+  });
+
+  it("answers 409 for a taken name, in any letter case, and writes nothing", async () => {
+    const { user } = await signedUp("dup");
+    const res = await new Client().post("/api/auth/signup", { userName: user.userName.toUpperCase(), password: "other123" });
+    expect(res.status).toBe(409);
+    expect(res.json.error).toBe("Username is already taken");
+    // the original password still works: the failed sign-up changed nothing
+    expect((await new Client().post("/api/auth/login", { userName: user.userName, password: "pass1234" })).status).toBe(200);
+  });
+
+  it("lets exactly one of many parallel sign-ups with one name win", async () => {
+    const userName = uniqueName("race");
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => new Client().post("/api/auth/signup", { userName, password: "pass1234" })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(7);
+  });
+});
+
+describe("POST /api/auth/login and /logout, GET /api/auth/me", () => {
+  it("logs in with the right password only; the message is the server's", async () => {
+    const { user } = await signedUp("log");
+    const wrong = await new Client().post("/api/auth/login", { userName: user.userName, password: "wrong-pass" });
+    expect(wrong.status).toBe(401);
+    expect(wrong.json).toEqual({ error: "Invalid username or password", message: "Invalid username or password" });
+    const client = new Client();
+    const ok = await client.post("/api/auth/login", { userName: user.userName, password: "pass1234" });
+    expect(ok.status).toBe(200);
+    expect(ok.json._id).toBe(user._id);
+    expect((await client.get("/api/auth/me")).json._id).toBe(user._id);
+  });
+
+  it("answers 401 to a guest", async () => {
+    const res = await new Client().get("/api/auth/me");
+    expect(res.status).toBe(401);
+    expectErrorShape(res.json);
+  });
+
+  it("revokes server-side: a copied token stops working after logout", async () => {
+    const { client } = await signedUp("rev");
+    const copy = new Client();
+    copy.cookie = client.cookie;
+    expect((await copy.get("/api/auth/me")).status).toBe(200);
+    const out = await client.post("/api/auth/logout");
+    expect(out.status).toBe(200);
+    expect(out.headers.get("set-cookie")).toMatch(/Max-Age=0/);
+    expect((await copy.get("/api/auth/me")).status).toBe(401);
+  });
+
+  it("answers 401 to a tampered or forged token", async () => {
+    const { client } = await signedUp("tam");
+    const [name, token] = client.cookie.split("=") as [string, string];
+    const [h, p, s] = token.split(".") as [string, string, string];
+    const claims = JSON.parse(Buffer.from(p, "base64url").toString());
+    claims.sub = "01aaaaaaaaaaaaaaaaaaaaaaaa";
+    const forged = new Client();
+    forged.cookie = `${name}=${h}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.${s}`;
+    expect((await forged.get("/api/auth/me")).status).toBe(401);
+    const flipped = new Client();
+    flipped.cookie = `${name}=${h}.${p}.${s.slice(0, -2)}${s.endsWith("AA") ? "BB" : "AA"}`;
+    expect((await flipped.get("/api/auth/me")).status).toBe(401);
+    const none = new Client();
+    none.cookie = `${name}=${Buffer.from('{"alg":"none"}').toString("base64url")}.${p}.`;
+    expect((await none.get("/api/auth/me")).status).toBe(401);
+  });
+
+  it("rate-limits login per user name: 429 with Retry-After", async () => {
+    const { user } = await signedUp("rl");
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 11; i++) {
+      last = await new Client().post("/api/auth/login", { userName: user.userName, password: "wrong-pass" });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(last!.status).toBe(429);
+    expectErrorShape(last!.json);
+    expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+describe("security baseline", () => {
+  it("refuses a cross-site write with 403 and changes nothing", async () => {
+    const userName = uniqueName("csrf");
+    const res = await new Client().post("/api/auth/signup", { userName, password: "pass1234" }, { Origin: "https://evil.example" });
+    expect(res.status).toBe(403);
+    expectErrorShape(res.json);
+    const login = await new Client().post("/api/auth/login", { userName, password: "pass1234" });
+    expect(login.status).toBe(401);
+  });
+
+  it("accepts a same-origin write", async () => {
+    const res = await new Client().post(
+      "/api/auth/signup",
+      { userName: uniqueName("same"), password: "pass1234" },
+      { Origin: new URL(BASE_URL).origin },
+    );
+    expect(res.status).toBe(201);
+  });
+
+  it("answers 413 to a body over 64 KB", async () => {
+    const res = await new Client().post("/api/auth/signup", { userName: "big", password: "x".repeat(70_000) });
+    expect(res.status).toBe(413);
+    expectErrorShape(res.json);
+  });
+
+  it("sends the security headers on pages and API", async () => {
+    for (const path of ["/login", "/api/auth/me"]) {
+      const res = await fetch(BASE_URL + path);
+      const csp = res.headers.get("content-security-policy")!;
+      expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("base-uri 'none'");
+      expect(csp).not.toContain("unsafe-inline'; script");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    }
+  });
+
+  it("puts the CSP nonce on every inline script of a page", async () => {
+    const res = await fetch(BASE_URL + "/login");
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy")!)![1];
+    const html = await res.text();
+    const scripts = html.match(/<script[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it("redirects guests to /login and answers unknown API paths with 404 JSON", async () => {
+    const page = await new Client().get("/profile");
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe("/login");
+    const api = await new Client().get("/api/nope");
+    expect(api.status).toBe(404);
+    expectErrorShape(api.json);
+  });
+
+  it("sends a signed-in user from /login and /signup to /", async () => {
+    const { client } = await signedUp("gl");
+    for (const path of ["/login", "/signup"]) {
+      const res = await client.get(path);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe("/");
+    }
+  });
+});

@@ -1,0 +1,51 @@
+// A tiny HTTP client for the API tests: real fetch against BASE_URL, cookies kept per client.
+export const BASE_URL = process.env.TEST_BASE_URL ?? "http://127.0.0.1:8787";
+
+export class Client {
+  cookie = "";
+  constructor(readonly base = BASE_URL) {}
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const res = await fetch(this.base + path, {
+      method,
+      headers: {
+        ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+        ...(this.cookie ? { Cookie: this.cookie } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      redirect: "manual",
+    });
+    const setCookie = res.headers.get("set-cookie");
+    if (setCookie) this.cookie = setCookie.split(";")[0]!;
+    const text = await res.text();
+    let json: any = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  }
+  get = (path: string, headers?: Record<string, string>) => this.request("GET", path, undefined, headers);
+  post = (path: string, body?: unknown, headers?: Record<string, string>) => this.request("POST", path, body ?? {}, headers);
+  delete = (path: string, headers?: Record<string, string>) => this.request("DELETE", path, undefined, headers);
+}
+
+let counter = 0;
+/** A user name unique to this test run. */
+export const uniqueName = (prefix = "u") => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`.slice(0, 30);
+
+export async function signedUp(prefix = "u") {
+  const client = new Client();
+  const userName = uniqueName(prefix);
+  const res = await client.post("/api/auth/signup", { userName, password: "pass1234" });
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.text}`);
+  return { client, user: res.json as { _id: string; userName: string } };
+}
+
+export function expectErrorShape(json: any) {
+  if (!json || typeof json.error !== "string" || json.error !== json.message || !json.error) {
+    throw new Error(`not the error shape: ${JSON.stringify(json)}`);
+  }
+}

@@ -1,0 +1,4 @@
+/// <reference types="@cloudflare/vitest-plugin/types" />
+declare module "cloudflare:workers" {
+  export const env: Env;
+}

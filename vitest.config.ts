@@ -1,0 +1,52 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// Two layers (docs/testing.md): `workers` runs unit and module-service tests inside workerd
+// against a real local D1 with the migrations applied; `api` talks real HTTP to a running
+// production build (BASE_URL, started by scripts/test.mjs).
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("./migrations");
+  return {
+    resolve: { tsconfigPaths: true },
+    test: {
+      projects: [
+        {
+          resolve: { tsconfigPaths: true },
+          plugins: [
+            cloudflareTest({
+              miniflare: {
+                compatibilityDate: "2026-10-15",
+                compatibilityFlags: ["nodejs_compat"],
+                d1Databases: ["DB"],
+                kvNamespaces: ["KV"],
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  SESSION_SECRET: "test-secret-test-secret-test-secret-0123",
+                  AUTH_IP_LIMIT_PER_MINUTE: "30",
+                },
+              },
+            }),
+          ],
+          test: {
+            name: "workers",
+            include: ["modules/**/*.test.ts", "worker/**/*.test.ts"],
+            setupFiles: ["./tests/setup-workers.ts"],
+          },
+        },
+        {
+          test: { name: "node", include: ["tests/node/**/*.test.ts"], environment: "node" },
+        },
+        {
+          resolve: { tsconfigPaths: true },
+          test: {
+            name: "api",
+            include: ["tests/api/**/*.test.ts"],
+            environment: "node",
+            testTimeout: 30_000,
+            hookTimeout: 60_000,
+          },
+        },
+      ],
+    },
+  };
+});
