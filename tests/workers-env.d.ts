@@ -1,4 +1,1 @@
 /// <reference types="@cloudflare/vitest-plugin/types" />
-declare module "cloudflare:workers" {
-  export const env: Env;
-}

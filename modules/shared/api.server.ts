@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { data } from "react-router";
+import { clampLimit, DEFAULT_LIMIT, PageQuerySchema } from "./pagination";
 import { HttpError, errorResponse } from "./http";
 import { firstIssue } from "./validation";
 
@@ -70,4 +71,23 @@ export async function parseForm<S extends v.GenericSchema>(request: Request, sch
   const input: Record<string, unknown> = {};
   for (const [key, value] of form) if (typeof value === "string") input[key] = value;
   return parseInput(schema, input);
+}
+
+/** The query string as a plain object (first value of each key), for schema parsing. */
+export function queryOf(request: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of new URL(request.url).searchParams) if (!(key in out)) out[key] = value;
+  return out;
+}
+
+/** page, limit (clamped to 1..100) and the keyset cursor of a list request. */
+export function pageRequest(request: Request, defaultLimit = DEFAULT_LIMIT) {
+  const query = parseInput(PageQuerySchema, pick(queryOf(request), ["page", "limit", "cursor"]));
+  return { page: query.page ?? 1, limit: clampLimit(query.limit, defaultLimit), cursor: query.cursor };
+}
+
+function pick(obj: Record<string, string>, keys: string[]) {
+  const out: Record<string, string> = {};
+  for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k];
+  return out;
 }

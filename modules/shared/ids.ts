@@ -21,3 +21,18 @@ export const ID_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
 export function isId(value: unknown): value is string {
   return typeof value === "string" && ID_PATTERN.test(value);
 }
+
+function timePart(ms: number): string {
+  let time = "";
+  let t = Math.max(0, Math.floor(ms));
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  return time;
+}
+
+/** The smallest id created at or after `ms`: created_at bounds become id ranges on an index. */
+export const idFloor = (ms: number) => timePart(ms) + "0".repeat(16);
+/** The largest id created at or before `ms`. */
+export const idCeil = (ms: number) => timePart(ms) + "z".repeat(16);

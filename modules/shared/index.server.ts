@@ -1,6 +1,17 @@
 // Server-only public face of the shared module.
 export { appContext, createDb, memoize, type AppContext, type Db } from "./context.server";
-export { parseJson, parseInput, parseForm, toErrorResponse, apiHandler, methodNotAllowed, pageAction } from "./api.server";
+export {
+  parseJson,
+  parseInput,
+  parseForm,
+  toErrorResponse,
+  apiHandler,
+  methodNotAllowed,
+  pageAction,
+  queryOf,
+  pageRequest,
+} from "./api.server";
 export * as tables from "./db/schema";
 export { rateLimit } from "./rate-limit.server";
+export { sql, raw, join, batchAll, prepare, type Stmt } from "./sql.server";
 export { testAppContext } from "./test-context.server";

@@ -3,3 +3,14 @@ export { newId, isId, ID_PATTERN } from "./ids";
 export { HttpError, badRequest, unauthorized, forbidden, notFound, conflict, errorBody, errorResponse } from "./http";
 export { relativeTime } from "./time";
 export { firstIssue } from "./validation";
+export {
+  PageQuerySchema,
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  clampLimit,
+  pagination,
+  encodeCursor,
+  decodeCursor,
+  type Pagination,
+} from "./pagination";
+export { idFloor, idCeil } from "./ids";

@@ -1,0 +1,88 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { signup } from "../auth/index.server";
+import { batchAll, sql, testAppContext } from "../shared/index.server";
+import { deleteEcho, getEcho, postEcho, reportEcho, setLike, shareEcho } from "./echo.server";
+import { listEchos, listTag } from "./lists.server";
+
+const app = () => testAppContext(env);
+async function user(name: string) {
+  return (await signup(app(), { userName: name, password: "pass1234" })).user;
+}
+
+/** Every denormalised counter equals a COUNT(*) of the rows it counts. */
+async function expectCountersExact() {
+  const [echoDrift, tagDrift, linkDrift, userDrift, stat] = await batchAll<
+    [{ n: number }[], { n: number }[], { n: number }[], { n: number }[], { v: number; n: number }[]]
+  >(app().db, [
+    sql`SELECT COUNT(*) AS n FROM echos e WHERE e.likes_count != (SELECT COUNT(*) FROM likes l WHERE l.echo_id = e.id)
+        OR e.shares_count != (SELECT COUNT(*) FROM shares s WHERE s.echo_id = e.id)`,
+    sql`SELECT COUNT(*) AS n FROM tags t WHERE t.echo_count != (SELECT COUNT(*) FROM echo_tags et WHERE et.tag = t.name)
+        OR t.echo_count <= 0`,
+    sql`SELECT COUNT(*) AS n FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.likes_count != e.likes_count`,
+    sql`SELECT COUNT(*) AS n FROM users u WHERE u.echos_count != (SELECT COUNT(*) FROM echos e WHERE e.author_id = u.id)`,
+    sql`SELECT (SELECT value FROM stats WHERE key = 'echos') AS v, (SELECT COUNT(*) FROM echos) AS n`,
+  ]);
+  expect([echoDrift[0]!.n, tagDrift[0]!.n, linkDrift[0]!.n, userDrift[0]!.n]).toEqual([0, 0, 0, 0]);
+  expect(stat[0]!.v).toBe(stat[0]!.n);
+}
+
+describe("echo services against real D1", () => {
+  it("posts with tags, likes idempotently, shares once, and keeps every counter exact", async () => {
+    const ann = await user("ann_svc");
+    const ben = await user("ben_svc");
+    const echo = await postEcho(app(), ann._id, { content: "hello", tags: ["tech", "life"] });
+    expect(echo.tags.map((t) => t.name)).toEqual(["tech", "life"]);
+    expect(echo.author).toEqual({ _id: ann._id, userName: "ann_svc" });
+
+    expect(await setLike(app(), ben._id, echo._id, true)).toEqual({ likes: 1, isLiked: true });
+    expect(await setLike(app(), ben._id, echo._id, true)).toEqual({ likes: 1, isLiked: true });
+    expect(await setLike(app(), ann._id, echo._id, true)).toEqual({ likes: 2, isLiked: true });
+    expect(await setLike(app(), ben._id, echo._id, false)).toEqual({ likes: 1, isLiked: false });
+    expect(await setLike(app(), ben._id, echo._id, false)).toEqual({ likes: 1, isLiked: false });
+    expect((await shareEcho(app(), ben._id, echo._id)).shares).toBe(1);
+    expect((await shareEcho(app(), ben._id, echo._id)).shares).toBe(1);
+    await expectCountersExact();
+
+    expect((await getEcho(app(), ann._id, echo._id)).isLiked).toBe(true);
+    expect((await getEcho(app(), ben._id, echo._id)).isLiked).toBe(false);
+  });
+
+  it("deletes for the author only; cascades keep counters exact and drop orphan tags", async () => {
+    const cat = await user("cat_svc");
+    const dan = await user("dan_svc");
+    const a = await postEcho(app(), cat._id, { content: "a", tags: ["onlyhere", "shared"] });
+    await postEcho(app(), dan._id, { content: "b", tags: ["shared"] });
+    await setLike(app(), dan._id, a._id, true);
+    await reportEcho(app(), dan._id, a._id, "spam");
+    await expect(reportEcho(app(), dan._id, a._id, "again")).rejects.toMatchObject({ status: 409 });
+    await expect(deleteEcho(app(), dan._id, a._id)).rejects.toMatchObject({ status: 403 });
+    await deleteEcho(app(), cat._id, a._id);
+    await expect(getEcho(app(), cat._id, a._id)).rejects.toMatchObject({ status: 404 });
+    const [tags] = await batchAll<[{ name: string; echo_count: number }[]]>(app().db, [
+      sql`SELECT name, echo_count FROM tags WHERE name IN ('onlyhere', 'shared') ORDER BY name`,
+    ]);
+    expect(tags).toEqual([{ name: "shared", echo_count: 1 }]);
+    await expectCountersExact();
+  });
+
+  it("pages with a stable total order: cursor pages partition the list", async () => {
+    const eve = await user("eve_svc");
+    for (let i = 0; i < 7; i++) await postEcho(app(), eve._id, { content: `n${i}`, tags: ["paged"] });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 1; page <= 4; page++) {
+      const res = await listEchos(app(), eve._id, { user: eve._id }, { page, limit: 3, cursor });
+      seen.push(...res.echos.map((e) => e.content));
+      expect(res.pagination.total).toBe(7);
+      cursor = res.pagination.nextCursor ?? undefined;
+      if (!res.pagination.hasMore) break;
+    }
+    expect(seen).toEqual(["n6", "n5", "n4", "n3", "n2", "n1", "n0"]);
+    const offset = await listEchos(app(), eve._id, { user: eve._id }, { page: 2, limit: 3 });
+    expect(offset.echos.map((e) => e.content)).toEqual(["n3", "n2", "n1"]);
+    const oldest = await listTag(app(), eve._id, "#Paged", { orderBy: "oldest", timeframe: "all" }, { page: 1, limit: 2 });
+    expect(oldest.echos.map((e) => e.content)).toEqual(["n0", "n1"]);
+    expect(oldest.pagination).toMatchObject({ total: 7, totalPages: 4, hasMore: true });
+  });
+});

@@ -1,0 +1,128 @@
+import { conflict, forbidden, isId, newId, notFound } from "../shared/index";
+import { batchAll, sql, type AppContext, type Stmt } from "../shared/index.server";
+import type { Echo, PostEchoInput } from "./schema";
+
+/** The columns every echo read selects, with the viewer's like state: hydrated in one query. */
+export function echoColumns(viewerId: string): Stmt {
+  return sql`e.id, e.content, e.tags, e.created_at, e.likes_count, e.shares_count, e.comments_count,
+    e.author_id, u.user_name,
+    EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${viewerId}) AS is_liked`;
+}
+
+export type EchoRow = {
+  id: string;
+  content: string;
+  tags: string;
+  created_at: number;
+  likes_count: number;
+  shares_count: number;
+  comments_count: number;
+  author_id: string;
+  user_name: string;
+  is_liked: number;
+};
+
+export function toEcho(row: EchoRow): Echo {
+  const tags = JSON.parse(row.tags) as string[];
+  return {
+    _id: row.id,
+    content: row.content,
+    author: { _id: row.author_id, userName: row.user_name },
+    tags: tags.map((name) => ({ _id: name, name })),
+    likes: row.likes_count,
+    isLiked: row.is_liked === 1,
+    comments: [],
+    commentsCount: row.comments_count,
+    shares: row.shares_count,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+function requireEchoId(id: string): string {
+  if (!isId(id)) throw notFound("Echo not found");
+  return id;
+}
+
+export async function getEcho(app: AppContext, viewerId: string, id: string): Promise<Echo> {
+  requireEchoId(id);
+  const [rows] = await batchAll<[EchoRow[]]>(app.db, [
+    sql`SELECT ${echoColumns(viewerId)} FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`,
+  ]);
+  if (!rows[0]) throw notFound("Echo not found");
+  return toEcho(rows[0]);
+}
+
+/** Post: the echo, its tags (created on first use) and links in one atomic batch. */
+export async function postEcho(app: AppContext, authorId: string, input: PostEchoInput): Promise<Echo> {
+  const now = Date.now();
+  const id = newId(now);
+  const statements: Stmt[] = [
+    sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${now})`,
+  ];
+  for (const tag of input.tags) {
+    statements.push(sql`INSERT INTO tags (name, created_at) VALUES (${tag}, ${now}) ON CONFLICT (name) DO NOTHING`);
+    statements.push(sql`INSERT INTO echo_tags (tag, echo_id) VALUES (${tag}, ${id})`);
+  }
+  statements.push(sql`SELECT ${echoColumns(authorId)} FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`);
+  const results = await batchAll<EchoRow[][]>(app.db, statements);
+  const row = results[results.length - 1]?.[0];
+  if (!row) throw new Error("posted echo not found");
+  return toEcho(row);
+}
+
+/** Author only. Cascades remove likes, shares, reports, tag links and curation entries. */
+export async function deleteEcho(app: AppContext, viewerId: string, id: string): Promise<void> {
+  requireEchoId(id);
+  const [rows] = await batchAll<[{ author_id: string }[]]>(app.db, [sql`SELECT author_id FROM echos WHERE id = ${id}`]);
+  const echo = rows[0];
+  if (!echo) throw notFound("Echo not found");
+  if (echo.author_id !== viewerId) throw forbidden("Only the author can delete this echo");
+  // the author check is repeated in the DELETE, so a race cannot delete someone else's echo
+  await batchAll(app.db, [sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId}`]);
+}
+
+/** Like or unlike (idempotent): the write and the fresh count in one batch. */
+export async function setLike(app: AppContext, viewerId: string, id: string, liked: boolean) {
+  requireEchoId(id);
+  const write = liked
+    ? sql`INSERT INTO likes (echo_id, user_id, created_at)
+          SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id})
+          ON CONFLICT DO NOTHING`
+    : sql`DELETE FROM likes WHERE echo_id = ${id} AND user_id = ${viewerId}`;
+  const [, rows] = await batchAll<[unknown[], { likes_count: number; is_liked: number }[]]>(app.db, [
+    write,
+    sql`SELECT likes_count, EXISTS (SELECT 1 FROM likes WHERE echo_id = ${id} AND user_id = ${viewerId}) AS is_liked
+        FROM echos WHERE id = ${id}`,
+  ]);
+  const row = rows[0];
+  if (!row) throw notFound("Echo not found");
+  return { likes: row.likes_count, isLiked: row.is_liked === 1 };
+}
+
+/** Count a share (once per user and echo; sharing again is not counted twice). */
+export async function shareEcho(app: AppContext, viewerId: string, id: string) {
+  requireEchoId(id);
+  const [, rows] = await batchAll<[unknown[], { shares_count: number }[]]>(app.db, [
+    sql`INSERT INTO shares (echo_id, user_id, created_at)
+        SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id})
+        ON CONFLICT DO NOTHING`,
+    sql`SELECT shares_count FROM echos WHERE id = ${id}`,
+  ]);
+  if (!rows[0]) throw notFound("Echo not found");
+  return { shares: rows[0].shares_count };
+}
+
+/** Record a report with its reason; a user reports an echo once (409 after that). */
+export async function reportEcho(app: AppContext, viewerId: string, id: string, reason: string) {
+  requireEchoId(id);
+  const [inserted, exists] = await batchAll<[{ echo_id: string }[], { id: string }[]]>(app.db, [
+    sql`INSERT INTO reports (echo_id, user_id, reason, created_at)
+        SELECT ${id}, ${viewerId}, ${reason}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id})
+        ON CONFLICT DO NOTHING RETURNING echo_id`,
+    sql`SELECT id FROM echos WHERE id = ${id}`,
+  ]);
+  if (!exists[0]) throw notFound("Echo not found");
+  if (!inserted[0]) throw conflict("You have already reported this echo");
+  return { reported: true };
+}
+

@@ -1,0 +1,3 @@
+// Server-only public face of the echo module.
+export { getEcho, postEcho, deleteEcho, setLike, shareEcho, reportEcho, echoColumns, toEcho, type EchoRow } from "./echo.server";
+export { listEchos, listTag, dateBounds, type PageRequest } from "./lists.server";

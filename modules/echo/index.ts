@@ -1,0 +1,21 @@
+// Client-safe public face of the echo module: schemas, constants, types, screens.
+export {
+  PostEchoSchema,
+  ReportSchema,
+  TagQuerySchema,
+  AllQuerySchema,
+  MAX_CONTENT,
+  MAX_TAGS,
+  MAX_TAG_LENGTH,
+  TAG_SUGGESTIONS,
+  TAG_ORDERS,
+  TIMEFRAMES,
+  TAG_RULE_MESSAGE,
+  normalizeTag,
+  normalizeTags,
+  isValidTag,
+  type Echo,
+  type EchoPage,
+  type TagOrder,
+  type Timeframe,
+} from "./schema";

@@ -1,0 +1,122 @@
+// Echo lists: one batch per page (the total and the page), keyset underneath page/limit.
+// Every order is total and stable: by id (= creation time, ties impossible), or by likes then id.
+import { badRequest, decodeCursor, encodeCursor, idCeil, idFloor, normalizeTagSafe, pagination } from "./list-helpers";
+import { batchAll, sql, raw, type AppContext, type Stmt } from "../shared/index.server";
+import { echoColumns, toEcho, type EchoRow } from "./echo.server";
+import { TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
+
+export type PageRequest = { page: number; limit: number; cursor?: string };
+
+type Order = "newest" | "oldest" | "likes";
+
+/** The keyset condition that starts after the cursor (or, without one, an OFFSET). */
+function seek(order: Order, idCol: string, likesCol: string, req: PageRequest): { where: Stmt; offset: number } {
+  const key = decodeCursor(req.cursor);
+  if (key && typeof key.id === "string") {
+    if (order === "newest") return { where: sql`${raw(idCol)} < ${key.id}`, offset: 0 };
+    if (order === "oldest") return { where: sql`${raw(idCol)} > ${key.id}`, offset: 0 };
+    if (typeof key.l === "number") {
+      return {
+        where: sql`(${raw(likesCol)} < ${key.l} OR (${raw(likesCol)} = ${key.l} AND ${raw(idCol)} < ${key.id}))`,
+        offset: 0,
+      };
+    }
+  }
+  if (req.cursor !== undefined) throw badRequest("cursor is invalid");
+  return { where: raw("1"), offset: (req.page - 1) * req.limit };
+}
+
+const ORDER_BY: Record<Order, (idCol: string, likesCol: string) => string> = {
+  newest: (id) => `${id} DESC`,
+  oldest: (id) => `${id} ASC`,
+  likes: (id, likes) => `${likes} DESC, ${id} DESC`,
+};
+
+function shape(rows: EchoRow[], req: PageRequest, total: number, order: Order): EchoPage {
+  const hasMore = rows.length > req.limit;
+  const page = rows.slice(0, req.limit).map(toEcho);
+  const last = page[page.length - 1];
+  const nextCursor =
+    hasMore && last ? encodeCursor(order === "likes" ? { l: last.likes, id: last._id } : { id: last._id }) : null;
+  return { echos: page, pagination: { ...pagination(req.page, req.limit, total, hasMore), nextCursor } };
+}
+
+/** GET /echo/all: every echo newest first, optionally one author's or one tag's. */
+export async function listEchos(
+  app: AppContext,
+  viewerId: string,
+  filter: { user?: string; tag?: string },
+  req: PageRequest,
+): Promise<EchoPage> {
+  const cols = echoColumns(viewerId);
+  let count: Stmt;
+  let page: Stmt;
+  if (filter.tag !== undefined) {
+    const tag = normalizeTagSafe(filter.tag);
+    const { where, offset } = seek("newest", "et.echo_id", "et.likes_count", req);
+    const byUser = filter.user ? sql`AND e.author_id = ${filter.user}` : raw("");
+    count = filter.user
+      ? sql`SELECT COUNT(*) AS n FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.tag = ${tag} ${byUser}`
+      : sql`SELECT COALESCE((SELECT echo_count FROM tags WHERE name = ${tag}), 0) AS n`;
+    page = sql`SELECT ${cols} FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
+      WHERE et.tag = ${tag} ${byUser} AND ${where} ORDER BY et.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
+  } else if (filter.user !== undefined) {
+    const { where, offset } = seek("newest", "e.id", "e.likes_count", req);
+    count = sql`SELECT COALESCE((SELECT echos_count FROM users WHERE id = ${filter.user}), 0) AS n`;
+    page = sql`SELECT ${cols} FROM echos e JOIN users u ON u.id = e.author_id
+      WHERE e.author_id = ${filter.user} AND ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
+  } else {
+    const { where, offset } = seek("newest", "e.id", "e.likes_count", req);
+    count = sql`SELECT value AS n FROM stats WHERE key = 'echos'`;
+    page = sql`SELECT ${cols} FROM echos e JOIN users u ON u.id = e.author_id
+      WHERE ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
+  }
+  const [counts, rows] = await batchAll<[{ n: number }[], EchoRow[]]>(app.db, [count, page]);
+  return shape(rows, req, counts[0]?.n ?? 0, "newest");
+}
+
+/** Inclusive date bounds: a date-only end means the whole of that day (UTC). */
+export function dateBounds(
+  timeframe: Timeframe,
+  startDate: string | undefined,
+  endDate: string | undefined,
+  now = Date.now(),
+): { from?: number; to?: number } {
+  let from = timeframe === "all" ? undefined : now - TIMEFRAME_MS[timeframe];
+  let to: number | undefined;
+  if (startDate) {
+    const s = Date.parse(startDate);
+    from = from === undefined ? s : Math.max(from, s);
+  }
+  if (endDate) {
+    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(endDate);
+    to = Date.parse(endDate) + (dateOnly ? 86_400_000 - 1 : 0);
+  }
+  return { from, to };
+}
+
+/** GET /echo/tag/{name}: a tag's echos in the chosen order and time window. */
+export async function listTag(
+  app: AppContext,
+  viewerId: string,
+  name: string,
+  query: { orderBy: TagOrder; timeframe: Timeframe; startDate?: string; endDate?: string },
+  req: PageRequest,
+): Promise<EchoPage> {
+  const tag = normalizeTagSafe(name);
+  const { from, to } = dateBounds(query.timeframe, query.startDate, query.endDate);
+  const range = sql`${from !== undefined ? sql`AND et.echo_id >= ${idFloor(from)}` : raw("")}
+    ${to !== undefined ? sql`AND et.echo_id <= ${idCeil(to)}` : raw("")}`;
+  const { where, offset } = seek(query.orderBy, "et.echo_id", "et.likes_count", req);
+  const count =
+    from === undefined && to === undefined
+      ? sql`SELECT COALESCE((SELECT echo_count FROM tags WHERE name = ${tag}), 0) AS n`
+      : sql`SELECT COUNT(*) AS n FROM echo_tags et WHERE et.tag = ${tag} ${range}`;
+  const page = sql`SELECT ${echoColumns(viewerId)}
+    FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
+    WHERE et.tag = ${tag} ${range} AND ${where}
+    ORDER BY ${raw(ORDER_BY[query.orderBy]("et.echo_id", "et.likes_count"))}
+    LIMIT ${req.limit + 1} OFFSET ${offset}`;
+  const [counts, rows] = await batchAll<[{ n: number }[], EchoRow[]]>(app.db, [count, page]);
+  return shape(rows, req, counts[0]?.n ?? 0, query.orderBy);
+}

@@ -1,0 +1,116 @@
+import * as v from "valibot";
+
+export const MAX_CONTENT = 1000;
+export const MAX_TAGS = 5;
+export const MAX_TAG_LENGTH = 30;
+export const MAX_REPORT_REASON = 500;
+/** Spec §5: the Create Echo suggestions (the first 8 not yet chosen are shown). */
+export const TAG_SUGGESTIONS = [
+  "thoughts", "tech", "life", "work", "travel", "food", "books",
+  "music", "art", "nature", "fitness", "learning", "personal", "news",
+] as const;
+
+/** Letters (any script), digits, '_' and '-': safe in URLs, HTML and SQL alike. */
+export const TAG_PATTERN = /^[\p{L}\p{N}_-]+$/u;
+export const TAG_RULE_MESSAGE = `Tags may only contain letters, numbers, "_" and "-" (${MAX_TAG_LENGTH} characters at most)`;
+
+/** Spec §5 normalisation: trimmed, lower-cased, leading '#' removed. */
+export function normalizeTag(raw: string): string {
+  return raw.trim().replace(/^#+/, "").trim().toLowerCase();
+}
+
+export function isValidTag(tag: string): boolean {
+  return tag.length > 0 && tag.length <= MAX_TAG_LENGTH && TAG_PATTERN.test(tag);
+}
+
+/** Normalise a list: no empties, no duplicates, order kept. */
+export function normalizeTags(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const item of raw) {
+    const tag = normalizeTag(item);
+    if (tag && !out.includes(tag)) out.push(tag);
+  }
+  return out;
+}
+
+export const PostEchoSchema = v.object(
+  {
+    content: v.pipe(
+      v.string("content must be a string"),
+      v.trim(),
+      v.nonEmpty("content is required"),
+      v.maxLength(MAX_CONTENT, `content must be at most ${MAX_CONTENT} characters`),
+    ),
+    tags: v.optional(
+      v.pipe(
+        v.array(v.string("tags must be strings"), "tags must be a list of strings"),
+        v.maxLength(50, `tags: at most ${MAX_TAGS} tags`),
+        v.transform((list: string[]) => normalizeTags(list)),
+        v.maxLength(MAX_TAGS, `tags: at most ${MAX_TAGS} tags`),
+        v.check((tags) => tags.every(isValidTag), `tags: ${TAG_RULE_MESSAGE}`),
+      ),
+      [],
+    ),
+  },
+  "Request body must be a JSON object",
+);
+export type PostEchoInput = v.InferOutput<typeof PostEchoSchema>;
+
+export const ReportSchema = v.object({
+  reason: v.pipe(
+    v.string("reason must be a string"),
+    v.trim(),
+    v.nonEmpty("reason is required"),
+    v.maxLength(MAX_REPORT_REASON, `reason must be at most ${MAX_REPORT_REASON} characters`),
+  ),
+});
+
+export const TAG_ORDERS = ["newest", "oldest", "likes"] as const;
+export const TIMEFRAMES = ["all", "1hour", "1day", "1week", "1month", "1year"] as const;
+export type TagOrder = (typeof TAG_ORDERS)[number];
+export type Timeframe = (typeof TIMEFRAMES)[number];
+
+export const TIMEFRAME_MS: Record<Exclude<Timeframe, "all">, number> = {
+  "1hour": 3600_000,
+  "1day": 86_400_000,
+  "1week": 7 * 86_400_000,
+  "1month": 30 * 86_400_000,
+  "1year": 365 * 86_400_000,
+};
+
+const isoDate = (field: string) =>
+  v.pipe(
+    v.string(),
+    v.check((s) => s === "" || !Number.isNaN(Date.parse(s)), `${field} must be a date (YYYY-MM-DD or ISO-8601)`),
+  );
+
+export const TagQuerySchema = v.object({
+  orderBy: v.optional(v.picklist(TAG_ORDERS, `orderBy must be one of ${TAG_ORDERS.join(", ")}`), "newest"),
+  timeframe: v.optional(v.picklist(TIMEFRAMES, `timeframe must be one of ${TIMEFRAMES.join(", ")}`), "all"),
+  startDate: v.optional(isoDate("startDate")),
+  endDate: v.optional(isoDate("endDate")),
+});
+
+export const AllQuerySchema = v.object({
+  tag: v.optional(v.string()),
+  user: v.optional(v.string()),
+});
+
+/** An echo as the API and every screen see it. */
+export type Echo = {
+  _id: string;
+  content: string;
+  author: { _id: string; userName: string };
+  tags: { _id: string; name: string }[];
+  likes: number;
+  isLiked: boolean;
+  comments: never[];
+  commentsCount: number;
+  shares: number;
+  createdAt: string;
+};
+
+export type EchoPage = {
+  echos: Echo[];
+  pagination: { page: number; limit: number; total: number; totalPages: number; hasMore: boolean; nextCursor: string | null };
+};
