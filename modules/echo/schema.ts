@@ -35,11 +35,14 @@ export function normalizeTags(raw: readonly string[]): string[] {
 
 export const PostEchoSchema = v.object(
   {
-    content: v.pipe(
-      v.string("content must be a string"),
-      v.trim(),
-      v.nonEmpty("content is required"),
-      v.maxLength(MAX_CONTENT, `content must be at most ${MAX_CONTENT} characters`),
+    content: v.optional(
+      v.pipe(
+        v.string("content must be a string"),
+        v.trim(),
+        v.nonEmpty("content is required"),
+        v.maxLength(MAX_CONTENT, `content must be at most ${MAX_CONTENT} characters`),
+      ),
+      "",
     ),
     tags: v.optional(
       v.pipe(
@@ -57,11 +60,14 @@ export const PostEchoSchema = v.object(
 export type PostEchoInput = v.InferOutput<typeof PostEchoSchema>;
 
 export const ReportSchema = v.object({
-  reason: v.pipe(
-    v.string("reason must be a string"),
-    v.trim(),
-    v.nonEmpty("reason is required"),
-    v.maxLength(MAX_REPORT_REASON, `reason must be at most ${MAX_REPORT_REASON} characters`),
+  reason: v.optional(
+    v.pipe(
+      v.string("reason must be a string"),
+      v.trim(),
+      v.nonEmpty("reason is required"),
+      v.maxLength(MAX_REPORT_REASON, `reason must be at most ${MAX_REPORT_REASON} characters`),
+    ),
+    "",
   ),
 });
 
