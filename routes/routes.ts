@@ -29,6 +29,9 @@ export default [
   // Everything else needs a signed-in user: a guest is sent to /login.
   layout("pages/app-layout.tsx", [
     index("pages/home.tsx"),
+    route("new", "pages/new.tsx"),
+    route("echo/:id", "pages/echo.tsx"),
+    route("tag/:tagName", "pages/tag.tsx"),
     route("settings", "pages/settings.tsx"),
     route("*", "pages/not-found.tsx"),
   ]),

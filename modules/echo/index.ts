@@ -19,3 +19,9 @@ export {
   type TagOrder,
   type Timeframe,
 } from "./schema";
+export { EchoCard } from "./ui/echo-card";
+export { EchoFeed, EchoSkeletons, type FetchPage } from "./ui/echo-feed";
+export { CreateEchoForm } from "./ui/create-echo-form";
+export { TagInput } from "./ui/tag-input";
+export { TagPage } from "./ui/tag-page";
+export { EchoDetail } from "./ui/echo-detail";

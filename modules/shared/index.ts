@@ -14,3 +14,4 @@ export {
   type Pagination,
 } from "./pagination";
 export { idFloor, idCeil } from "./ids";
+export { api, ApiError } from "./api-client";

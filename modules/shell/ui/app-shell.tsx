@@ -52,7 +52,12 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls }: {
           <h2 id="nav-scrolls" className="nav-heading">
             Scrolls
           </h2>
-          {sidebarScrolls}
+          {sidebarScrolls ?? (
+            <>
+              {nav("/scrolls/feeds", "My Feeds")}
+              {nav("/scrolls/curations", "My Curations")}
+            </>
+          )}
         </section>
         <section className="nav-group" aria-labelledby="nav-browse">
           <h2 id="nav-browse" className="nav-heading">
@@ -70,7 +75,15 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls }: {
       {open && <div className="scrim" onClick={() => setOpen(false)} aria-hidden="true" />}
       <main className="main">{children}</main>
       <aside className="right-panel" aria-label="Your scrolls">
-        {rightPanel}
+        {rightPanel ?? (
+          <>
+            <h2 className="panel-heading">Your Scrolls</h2>
+            <p className="muted">Feeds and curations you make or follow show here.</p>
+            <Link to="/scroll/new" className="btn btn-block">
+              Create Scroll
+            </Link>
+          </>
+        )}
       </aside>
     </div>
   );

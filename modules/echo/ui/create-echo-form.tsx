@@ -1,0 +1,67 @@
+import { useState, type FormEvent } from "react";
+import { useNavigate } from "react-router";
+import toast from "react-hot-toast";
+import { api } from "../../shared/index";
+import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, type Echo } from "../schema";
+import { TagInput } from "./tag-input";
+
+/** /new (spec §5): content up to 1000 with a counter, up to 5 tags, Post → toast, clear, go to /. */
+export function CreateEchoForm() {
+  const navigate = useNavigate();
+  const [content, setContent] = useState("");
+  const [tags, setTags] = useState<string[]>([]);
+  const [posting, setPosting] = useState(false);
+  const remaining = MAX_CONTENT - content.length;
+  const empty = content.trim().length === 0;
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (empty || posting || remaining < 0) return;
+    setPosting(true);
+    try {
+      await api<{ echo: Echo }>("/echo/post", { method: "POST", body: { content, tags }, fallback: "Failed to post echo" });
+      toast.success("Echo posted successfully");
+      setContent("");
+      setTags([]);
+      navigate("/");
+    } catch (error) {
+      toast.error((error as Error).message);
+    } finally {
+      setPosting(false);
+    }
+  }
+
+  return (
+    <form className="card create-echo-form" onSubmit={onSubmit}>
+      <label className="field">
+        <span>What's on your mind?</span>
+        <textarea
+          name="content"
+          value={content}
+          maxLength={MAX_CONTENT}
+          rows={6}
+          placeholder="Share your thoughts..."
+          onChange={(e) => setContent(e.target.value)}
+        />
+      </label>
+      <p className={remaining < 50 ? "char-count warning" : "char-count"} aria-live="polite" data-testid="char-count">
+        {remaining} characters remaining
+      </p>
+      <TagInput
+        id="echo-tags"
+        label={`Tags (${tags.length}/${MAX_TAGS})`}
+        tags={tags}
+        onChange={setTags}
+        max={MAX_TAGS}
+        suggestions={TAG_SUGGESTIONS}
+        suggestionCount={8}
+        placeholder="Add tags with space, comma or Enter"
+      />
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={empty || posting}>
+          {posting ? "Posting..." : "Post"}
+        </button>
+      </div>
+    </form>
+  );
+}

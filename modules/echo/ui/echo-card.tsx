@@ -1,0 +1,128 @@
+import { memo, useState, type ReactNode } from "react";
+import { Link, useNavigate } from "react-router";
+import { relativeTime } from "../../shared/index";
+import type { Echo } from "../schema";
+import { copyLink, deleteEcho, shareEcho, toggleLike } from "./echo-actions";
+import { useEchoStore } from "./echo-store";
+import { ReportDialog } from "./report-dialog";
+
+type Props = {
+  echo: Echo;
+  viewerId: string;
+  /** the detail page shows the full date and no link on the body */
+  detail?: boolean;
+  /** Save to Scroll: provided by the scroll module where curations exist */
+  renderSaveToScroll?: (echo: Echo, close: () => void) => ReactNode;
+  onDeleted?: (id: string) => void;
+};
+
+/** One echo: author, time, text (never HTML), tags, like, share and the menu (spec §2). */
+export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, renderSaveToScroll, onDeleted }: Props) {
+  const store = useEchoStore();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [reporting, setReporting] = useState(false);
+  const [liking, setLiking] = useState(false);
+  const like = store.likeOf(echo._id) ?? { likes: echo.likes, isLiked: echo.isLiked };
+  const isAuthor = echo.author._id === viewerId;
+  if (store.isDeleted(echo._id) && !detail) return null;
+
+  async function onLike() {
+    if (liking) return;
+    setLiking(true);
+    await toggleLike({ _id: echo._id, isLiked: like.isLiked });
+    setLiking(false);
+  }
+
+  async function onDelete() {
+    setMenuOpen(false);
+    if (await deleteEcho(echo._id)) onDeleted?.(echo._id);
+  }
+
+  return (
+    <article className={detail ? "echo-card echo-detail" : "echo-card"} data-testid="echo-card" data-echo-id={echo._id}>
+      <header className="echo-head">
+        <Link to={`/user/${echo.author._id}`} className="echo-author">
+          @{echo.author.userName}
+        </Link>
+        <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time">
+          {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) : relativeTime(echo.createdAt)}
+        </time>
+        <div className="echo-menu">
+          <button
+            type="button"
+            className="icon-btn icon-btn-sm"
+            aria-label="Echo menu"
+            aria-haspopup="menu"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            ⋯
+          </button>
+          {menuOpen && (
+            <div role="menu" className="menu" onKeyDown={(e) => e.key === "Escape" && setMenuOpen(false)}>
+              <button role="menuitem" type="button" onClick={() => (setMenuOpen(false), void copyLink(echo._id))}>
+                Copy Link
+              </button>
+              {renderSaveToScroll && renderSaveToScroll(echo, () => setMenuOpen(false))}
+              {isAuthor ? (
+                <button role="menuitem" type="button" className="danger" onClick={onDelete}>
+                  Delete Echo
+                </button>
+              ) : (
+                <button role="menuitem" type="button" onClick={() => (setMenuOpen(false), setReporting(true))}>
+                  Report
+                </button>
+              )}
+            </div>
+          )}
+        </div>
+      </header>
+      {detail ? (
+        <p className="echo-content">{echo.content}</p>
+      ) : (
+        <p
+          className="echo-content clickable"
+          onClick={(e) => {
+            if (!window.getSelection()?.toString()) navigate(`/echo/${echo._id}`);
+            e.stopPropagation();
+          }}
+        >
+          {echo.content}
+        </p>
+      )}
+      {echo.tags.length > 0 && (
+        <ul className="echo-tags">
+          {echo.tags.map((tag) => (
+            <li key={tag._id}>
+              <Link to={`/tag/${encodeURIComponent(tag.name)}`} className="tag-chip">
+                #{tag.name}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <footer className="echo-actions">
+        <button
+          type="button"
+          className={like.isLiked ? "action liked" : "action"}
+          aria-pressed={like.isLiked}
+          aria-label={like.isLiked ? "Unlike" : "Like"}
+          onClick={onLike}
+          disabled={liking}
+        >
+          <span aria-hidden="true">{like.isLiked ? "♥" : "♡"}</span> <span className="like-count">{like.likes}</span>
+        </button>
+        <button type="button" className="action" aria-label="Share" onClick={() => void shareEcho(echo)}>
+          <span aria-hidden="true">↗</span> Share
+        </button>
+        {!detail && (
+          <Link to={`/echo/${echo._id}`} className="action" aria-label="Open echo">
+            Open
+          </Link>
+        )}
+      </footer>
+      {reporting && <ReportDialog echoId={echo._id} onClose={() => setReporting(false)} />}
+    </article>
+  );
+});

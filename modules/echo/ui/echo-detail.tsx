@@ -1,0 +1,31 @@
+import { useNavigate } from "react-router";
+import { EmptyState } from "../../shell/index";
+import type { Echo } from "../schema";
+import { EchoCard } from "./echo-card";
+import { useEchoStore } from "./echo-store";
+
+/** /echo/{id} (spec §2): back button, the echo in full, or the not-found state. */
+export function EchoDetail({ echo, viewerId }: { echo: Echo | null; viewerId: string }) {
+  const navigate = useNavigate();
+  const store = useEchoStore();
+  const goBack = () => (window.history.length > 1 ? navigate(-1) : navigate("/"));
+  if (!echo || store.isDeleted(echo._id)) {
+    return (
+      <div className="page">
+        <EmptyState title="Echo not found" detail="This echo may have been deleted or doesn't exist.">
+          <button type="button" className="btn btn-primary" onClick={goBack}>
+            Go back
+          </button>
+        </EmptyState>
+      </div>
+    );
+  }
+  return (
+    <div className="page">
+      <button type="button" className="btn back-btn" onClick={goBack}>
+        ← Back
+      </button>
+      <EchoCard echo={echo} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
+    </div>
+  );
+}

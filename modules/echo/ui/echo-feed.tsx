@@ -1,0 +1,134 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { useWindowVirtualizer } from "@tanstack/react-virtual";
+import toast from "react-hot-toast";
+import type { Echo, EchoPage } from "../schema";
+import { EchoCard } from "./echo-card";
+import { useEchoStore } from "./echo-store";
+
+export type FetchPage = (page: number, cursor: string | null) => Promise<EchoPage>;
+
+type Props = {
+  initial: EchoPage;
+  fetchPage: FetchPage;
+  viewerId: string;
+  /** show 5 skeleton rows instead of the list (first load of new filters) */
+  loading?: boolean;
+  empty: ReactNode;
+  fetchErrorMessage?: string;
+  renderSaveToScroll?: (echo: Echo, close: () => void) => ReactNode;
+};
+
+const useIsoLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
+
+export function EchoSkeletons({ count }: { count: number }) {
+  return (
+    <div aria-hidden="true" data-testid="skeletons">
+      {Array.from({ length: count }, (_, i) => (
+        <div key={i} className="echo-row">
+          <div className="echo-card skeleton">
+            <div className="sk-line sk-short" />
+            <div className="sk-line" />
+            <div className="sk-line sk-mid" />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The echo list of home, tag and scroll pages: server-rendered first page, then a window-
+ * virtualised list (only the rows near the viewport are in the DOM, so 10,000 loaded echos
+ * stay smooth) that loads the next page 100px before the end (spec §2).
+ */
+export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchErrorMessage = "Failed to fetch echos", renderSaveToScroll }: Props) {
+  const [items, setItems] = useState<Echo[]>(initial.echos);
+  const [page, setPage] = useState(initial.pagination.page);
+  const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
+  const [hasMore, setHasMore] = useState(initial.pagination.hasMore);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [mounted, setMounted] = useState(false);
+  const busy = useRef(false);
+  const listRef = useRef<HTMLDivElement>(null);
+  const sentinelRef = useRef<HTMLDivElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  const store = useEchoStore();
+  const visible = items.filter((e) => !store.isDeleted(e._id));
+
+  useIsoLayoutEffect(() => {
+    setMounted(true);
+    setScrollMargin(listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0);
+  }, []);
+
+  const virtualizer = useWindowVirtualizer({
+    count: visible.length,
+    estimateSize: () => 180,
+    overscan: 6,
+    scrollMargin,
+    getItemKey: (index) => visible[index]?._id ?? index,
+  });
+
+  const loadMore = useCallback(async () => {
+    if (busy.current || !hasMore) return;
+    busy.current = true;
+    setLoadingMore(true);
+    try {
+      const next = await fetchPage(page + 1, cursor);
+      setItems((prev) => {
+        const seen = new Set(prev.map((e) => e._id));
+        return [...prev, ...next.echos.filter((e) => !seen.has(e._id))];
+      });
+      setPage(next.pagination.page);
+      setCursor(next.pagination.nextCursor);
+      setHasMore(next.pagination.hasMore && next.echos.length > 0);
+    } catch (error) {
+      toast.error((error as Error).message || fetchErrorMessage);
+      setHasMore(false);
+    } finally {
+      busy.current = false;
+      setLoadingMore(false);
+    }
+  }, [cursor, fetchPage, fetchErrorMessage, hasMore, page]);
+
+  useEffect(() => {
+    const sentinel = sentinelRef.current;
+    if (!sentinel || !hasMore) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), {
+      rootMargin: "0px 0px 100px 0px",
+    });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [hasMore, loadMore]);
+
+  if (loading) return <EchoSkeletons count={5} />;
+  if (visible.length === 0 && !hasMore) return <>{empty}</>;
+
+  // Rows flow normally between two spacers: the server renders the first page the same way,
+  // so hydration swaps nothing and the virtualiser then keeps only nearby rows mounted.
+  const rows = mounted
+    ? virtualizer.getVirtualItems()
+    : visible.map((_, index) => ({ index, key: visible[index]!._id, start: 0, end: 0 }));
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  const padTop = mounted && first ? first.start - scrollMargin : 0;
+  const padBottom = mounted && last ? virtualizer.getTotalSize() - (last.end - scrollMargin) : 0;
+
+  return (
+    <div className="echo-feed">
+      <div ref={listRef} style={{ paddingTop: padTop, paddingBottom: Math.max(0, padBottom) }} data-testid="echo-list">
+        {rows.map((row) => {
+          const echo = visible[row.index];
+          if (!echo) return null;
+          return (
+            <div key={row.key} data-index={row.index} ref={mounted ? virtualizer.measureElement : undefined} className="echo-row">
+              <EchoCard echo={echo} viewerId={viewerId} renderSaveToScroll={renderSaveToScroll} />
+            </div>
+          );
+        })}
+      </div>
+      <div ref={sentinelRef} className="feed-sentinel" />
+      {loadingMore && <EchoSkeletons count={3} />}
+      {!hasMore && visible.length > 0 && <p className="feed-end">You've reached the end</p>}
+    </div>
+  );
+}

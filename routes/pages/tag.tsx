@@ -1,0 +1,25 @@
+import { requirePageViewer } from "~/modules/auth/index.server";
+import { normalizeTag, TAG_ORDERS, TagPage, TIMEFRAMES, type TagOrder, type Timeframe } from "~/modules/echo/index";
+import { listTag } from "~/modules/echo/index.server";
+import { appContext } from "~/modules/shared/index.server";
+import type { Route } from "./+types/tag";
+
+export const meta: Route.MetaFunction = ({ params }) => [{ title: `#${params.tagName} · Echo` }];
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const viewer = await requirePageViewer(app, request);
+  const url = new URL(request.url);
+  // unknown values in the address bar fall back to the defaults rather than erroring a page
+  const order = url.searchParams.get("orderBy");
+  const time = url.searchParams.get("timeframe");
+  const orderBy: TagOrder = TAG_ORDERS.includes(order as TagOrder) ? (order as TagOrder) : "newest";
+  const timeframe: Timeframe = TIMEFRAMES.includes(time as Timeframe) ? (time as Timeframe) : "all";
+  const tag = normalizeTag(params.tagName);
+  const page = await listTag(app, viewer._id, tag, { orderBy, timeframe }, { page: 1, limit: 20 });
+  return { viewerId: viewer._id, tag, orderBy, timeframe, page };
+}
+
+export default function TagRoute({ loaderData }: Route.ComponentProps) {
+  return <TagPage {...loaderData} />;
+}
