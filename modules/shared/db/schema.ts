@@ -179,3 +179,80 @@ export const stats = sqliteTable("stats", {
   key: text("key").primaryKey(),
   value: integer("value").notNull().default(0),
 });
+
+// ── Scrolls ────────────────────────────────────────────────────────────────────────────────
+
+export const scrolls = sqliteTable(
+  "scrolls",
+  {
+    id: text("id").primaryKey(),
+    creatorId: text("creator_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    type: text("type", { enum: ["feed", "curation"] }).notNull(),
+    isPrivate: integer("is_private", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+    // feed rule (null for curations): JSON arrays bind as ONE parameter each (json_each), so a
+    // rule of any size stays under D1's 100 bound parameters
+    tagMatchType: text("tag_match_type", { enum: ["all", "any"] }).notNull().default("any"),
+    includedTags: text("included_tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    excludedTags: text("excluded_tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    authors: text("authors", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    sortBy: text("sort_by", { enum: ["newestFirst", "oldestFirst", "mostLiked"] }).notNull().default("newestFirst"),
+    sortTimeRange: text("sort_time_range", { enum: ["1day", "1month", "1year", "allTime"] }).notNull().default("allTime"),
+    excludeLikedEchos: integer("exclude_liked_echos", { mode: "boolean" }).notNull().default(false),
+    startDate: integer("start_date"),
+    endDate: integer("end_date"),
+    // trigger-kept (migrations/0004_scroll_counters.sql)
+    followersCount: integer("followers_count").notNull().default(0),
+    echosCount: integer("echos_count").notNull().default(0),
+  },
+  (t) => [
+    // GET /scroll/all and profile scrolls: a creator's scrolls newest first
+    index("scrolls_creator_id").on(t.creatorId, t.id),
+    // community lists: public scrolls of a type, newest first
+    index("scrolls_public_type").on(t.type, t.isPrivate, t.id),
+  ],
+);
+
+export const scrollEchos = sqliteTable(
+  "scroll_echos",
+  {
+    scrollId: text("scroll_id")
+      .notNull()
+      .references(() => scrolls.id, { onDelete: "cascade" }),
+    echoId: text("echo_id")
+      .notNull()
+      .references(() => echos.id, { onDelete: "cascade" }),
+    addedAt: integer("added_at").notNull(),
+  },
+  (t) => [
+    // add twice is a no-op; remove one
+    primaryKey({ columns: [t.scrollId, t.echoId] }),
+    // a curation's echos newest-added first (ties by echo id)
+    index("scroll_echos_added").on(t.scrollId, t.addedAt, t.echoId),
+    // echo delete cascade: the curations holding an echo
+    index("scroll_echos_echo_id").on(t.echoId),
+  ],
+);
+
+export const scrollFollows = sqliteTable(
+  "scroll_follows",
+  {
+    scrollId: text("scroll_id")
+      .notNull()
+      .references(() => scrolls.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    // follow/unfollow idempotence and "does the viewer follow this scroll"
+    primaryKey({ columns: [t.scrollId, t.userId] }),
+    // GET /scroll/all: the scrolls a user follows
+    index("scroll_follows_user_id").on(t.userId, t.scrollId),
+  ],
+);

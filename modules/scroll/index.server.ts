@@ -1,0 +1,13 @@
+// Server-only public face of the scroll module.
+export {
+  createScroll,
+  getScroll,
+  updateScroll,
+  deleteScroll,
+  listMyScrolls,
+  addEcho,
+  removeEcho,
+  setFollow,
+  scrollEchos,
+} from "./scroll.server";
+export { feedPageQuery, feedCountQuery } from "./feed-rules.server";

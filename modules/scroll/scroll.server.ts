@@ -1,0 +1,310 @@
+import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
+import { batchAll, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
+import { feedCountQuery, feedPageQuery } from "./feed-rules.server";
+import type {
+  CreateScrollInput,
+  FeedConfigInput,
+  FeedRule,
+  Scroll,
+  ScrollEchoPage,
+  UpdateScrollInput,
+  UserRef,
+} from "./schema";
+
+type ScrollRow = {
+  id: string;
+  creator_id: string;
+  creator_name: string;
+  name: string;
+  description: string;
+  type: "feed" | "curation";
+  is_private: number;
+  created_at: number;
+  tag_match_type: FeedRule["tagMatchType"];
+  included_tags: string;
+  excluded_tags: string;
+  authors: string;
+  sort_by: FeedRule["sortBy"];
+  sort_time_range: FeedRule["sortTimeRange"];
+  exclude_liked_echos: number;
+  start_date: number | null;
+  end_date: number | null;
+  followers_count: number;
+  echos_count: number;
+  is_following: number;
+};
+
+/** Scroll columns with the creator's name and whether the viewer follows it. */
+const scrollSelect = (viewerId: string) => sql`SELECT s.id, s.creator_id, cu.user_name AS creator_name, s.name,
+  s.description, s.type, s.is_private, s.created_at, s.tag_match_type, s.included_tags, s.excluded_tags,
+  s.authors, s.sort_by, s.sort_time_range, s.exclude_liked_echos, s.start_date, s.end_date,
+  s.followers_count, s.echos_count,
+  EXISTS (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = s.id AND f.user_id = ${viewerId}) AS is_following
+  FROM scrolls s JOIN users cu ON cu.id = s.creator_id`;
+
+/** The names of every author named by the given scrolls' rules: one query for a whole list. */
+const authorNames = (scrollFilter: Stmt) => sql`SELECT u.id, u.user_name FROM users u
+  WHERE u.id IN (SELECT j.value FROM scrolls s, json_each(s.authors) j WHERE ${scrollFilter})`;
+
+export function toRule(row: ScrollRow): FeedRule {
+  return {
+    tagMatchType: row.tag_match_type,
+    includedTags: JSON.parse(row.included_tags),
+    excludedTags: JSON.parse(row.excluded_tags),
+    authors: JSON.parse(row.authors),
+    sortBy: row.sort_by,
+    sortTimeRange: row.sort_time_range,
+    excludeLikedEchos: row.exclude_liked_echos === 1,
+    startDate: row.start_date,
+    endDate: row.end_date,
+  };
+}
+
+function toScroll(row: ScrollRow, names: Map<string, string>, viewerId: string): Scroll {
+  const rule = toRule(row);
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    isPrivate: row.is_private === 1,
+    creator: { _id: row.creator_id, userName: row.creator_name },
+    savedBy: row.is_following === 1 ? [viewerId] : [],
+    isFollowing: row.is_following === 1,
+    followersCount: row.followers_count,
+    echosCount: row.echos_count,
+    createdAt: new Date(row.created_at).toISOString(),
+    feedConfig:
+      row.type === "feed"
+        ? {
+            tagMatchType: rule.tagMatchType,
+            includedTags: rule.includedTags,
+            excludedTags: rule.excludedTags,
+            authors: rule.authors.map((id): UserRef => ({ _id: id, userName: names.get(id) ?? "unknown" })),
+            sortBy: rule.sortBy,
+            sortTimeRange: rule.sortTimeRange,
+            excludeLikedEchos: rule.excludeLikedEchos,
+            dateRange:
+              rule.startDate === null && rule.endDate === null
+                ? null
+                : { startDate: iso(rule.startDate), endDate: iso(rule.endDate) },
+          }
+        : null,
+  };
+}
+
+const nameMap = (rows: { id: string; user_name: string }[]) => new Map(rows.map((r) => [r.id, r.user_name]));
+
+/** Inclusive bounds: a date without a time means the whole day (UTC). */
+function ruleDates(range: FeedConfigInput["dateRange"]): { start: number | null; end: number | null } {
+  const start = range?.startDate ? Date.parse(range.startDate) : null;
+  let end: number | null = null;
+  if (range?.endDate) {
+    end = Date.parse(range.endDate) + (/^\d{4}-\d{2}-\d{2}$/.test(range.endDate) ? 86_400_000 - 1 : 0);
+  }
+  if (start !== null && end !== null && start > end) throw badRequest("feedConfig.dateRange: startDate must not be after endDate");
+  return { start, end };
+}
+
+function ruleColumns(config: FeedConfigInput) {
+  const { start, end } = ruleDates(config.dateRange);
+  return {
+    tag_match_type: config.includedTags.length === 0 ? "any" : config.tagMatchType,
+    included_tags: JSON.stringify(config.includedTags),
+    excluded_tags: JSON.stringify(config.excludedTags),
+    authors: JSON.stringify(config.authors),
+    sort_by: config.sortBy,
+    sort_time_range: config.sortTimeRange,
+    exclude_liked_echos: config.excludeLikedEchos ? 1 : 0,
+    start_date: start,
+    end_date: end,
+  };
+}
+
+async function assertAuthorsExist(app: AppContext, authors: string[]) {
+  if (authors.length === 0) return;
+  const [rows] = await batchAll<[{ n: number }[]]>(app.db, [
+    sql`SELECT COUNT(*) AS n FROM users WHERE id IN (SELECT value FROM json_each(${JSON.stringify(authors)}))`,
+  ]);
+  if (rows[0]?.n !== authors.length) throw badRequest("feedConfig.authors: unknown user");
+}
+
+async function loadScroll(app: AppContext, viewerId: string, id: string): Promise<{ scroll: Scroll; row: ScrollRow }> {
+  const [rows, names] = await batchAll<[ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+    sql`${scrollSelect(viewerId)} WHERE s.id = ${id}`,
+    authorNames(sql`s.id = ${id}`),
+  ]);
+  if (!rows[0]) throw notFound("Scroll not found");
+  return { scroll: toScroll(rows[0], nameMap(names), viewerId), row: rows[0] };
+}
+
+const readScroll = async (app: AppContext, viewerId: string, id: string) => (await loadScroll(app, viewerId, id)).scroll;
+
+export async function createScroll(app: AppContext, viewerId: string, input: CreateScrollInput): Promise<Scroll> {
+  if (input.type === "curation" && input.feedConfig) throw badRequest("feedConfig is only for feed scrolls");
+  const config = input.type === "feed" ? (input.feedConfig ?? defaultConfig()) : defaultConfig();
+  const columns = ruleColumns(config);
+  await assertAuthorsExist(app, config.authors);
+  const id = newId();
+  await batchAll(app.db, [
+    sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
+      included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date)
+      VALUES (${id}, ${viewerId}, ${input.name}, ${input.description ?? ""}, ${input.type}, ${input.isPrivate ? 1 : 0},
+      ${Date.now()}, ${columns.tag_match_type}, ${columns.included_tags}, ${columns.excluded_tags}, ${columns.authors},
+      ${columns.sort_by}, ${columns.sort_time_range}, ${columns.exclude_liked_echos}, ${columns.start_date}, ${columns.end_date})`,
+  ]);
+  return readScroll(app, viewerId, id);
+}
+
+function defaultConfig(): FeedConfigInput {
+  return {
+    tagMatchType: "any",
+    includedTags: [],
+    excludedTags: [],
+    authors: [],
+    sortBy: "newestFirst",
+    sortTimeRange: "allTime",
+    excludeLikedEchos: false,
+    dateRange: null,
+  };
+}
+
+/** The scroll as the viewer may see it: private scrolls answer 403 to everyone but the creator. */
+export async function getScroll(app: AppContext, viewerId: string, id: string): Promise<Scroll> {
+  return (await visibleScroll(app, viewerId, id)).scroll;
+}
+
+async function visibleScroll(app: AppContext, viewerId: string, id: string) {
+  if (!isId(id)) throw notFound("Scroll not found");
+  const loaded = await loadScroll(app, viewerId, id);
+  if (loaded.scroll.isPrivate && loaded.scroll.creator._id !== viewerId) throw forbidden("This scroll is private");
+  return loaded;
+}
+
+async function ownScroll(app: AppContext, viewerId: string, id: string): Promise<Scroll> {
+  const scroll = await getScroll(app, viewerId, id);
+  if (scroll.creator._id !== viewerId) throw forbidden("Only the creator can change this scroll");
+  return scroll;
+}
+
+export async function updateScroll(app: AppContext, viewerId: string, id: string, input: UpdateScrollInput): Promise<Scroll> {
+  const scroll = await ownScroll(app, viewerId, id);
+  if (input.type && input.type !== scroll.type) throw badRequest("type cannot change");
+  if (scroll.type === "curation" && input.feedConfig) throw badRequest("feedConfig is only for feed scrolls");
+  const sets: Stmt[] = [];
+  if (input.name !== undefined) sets.push(sql`name = ${input.name}`);
+  if (input.description !== undefined) sets.push(sql`description = ${input.description ?? ""}`);
+  if (input.isPrivate !== undefined) sets.push(sql`is_private = ${input.isPrivate ? 1 : 0}`);
+  if (input.feedConfig) {
+    await assertAuthorsExist(app, input.feedConfig.authors);
+    for (const [column, value] of Object.entries(ruleColumns(input.feedConfig))) {
+      sets.push(sql`${raw(column)} = ${value}`);
+    }
+  }
+  if (sets.length > 0) {
+    const assignments = sets.reduce((acc, s, i) => (i === 0 ? s : sql`${acc}, ${s}`));
+    await batchAll(app.db, [sql`UPDATE scrolls SET ${assignments} WHERE id = ${id} AND creator_id = ${viewerId}`]);
+  }
+  return readScroll(app, viewerId, id);
+}
+
+export async function deleteScroll(app: AppContext, viewerId: string, id: string): Promise<void> {
+  await ownScroll(app, viewerId, id);
+  await batchAll(app.db, [sql`DELETE FROM scrolls WHERE id = ${id} AND creator_id = ${viewerId}`]);
+}
+
+/** Own scrolls plus the public scrolls the viewer follows (product decisions). */
+export async function listMyScrolls(app: AppContext, viewerId: string): Promise<Scroll[]> {
+  const mine = sql`(s.creator_id = ${viewerId} OR (s.is_private = 0 AND s.id IN
+    (SELECT f.scroll_id FROM scroll_follows f WHERE f.user_id = ${viewerId})))`;
+  const [rows, names] = await batchAll<[ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+    sql`${scrollSelect(viewerId)} WHERE ${mine} ORDER BY s.id DESC`,
+    authorNames(mine),
+  ]);
+  const map = nameMap(names);
+  return rows.map((r) => toScroll(r, map, viewerId));
+}
+
+/** Add an echo to one's own curation; adding twice is a no-op. */
+export async function addEcho(app: AppContext, viewerId: string, id: string, echoId: string): Promise<Scroll> {
+  const scroll = await ownScroll(app, viewerId, id);
+  if (scroll.type !== "curation") throw badRequest("Echos can only be added to curation scrolls");
+  if (!isId(echoId)) throw notFound("Echo not found");
+  const [, exists] = await batchAll<[unknown[], { id: string }[]]>(app.db, [
+    sql`INSERT INTO scroll_echos (scroll_id, echo_id, added_at)
+        SELECT ${id}, ${echoId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${echoId})
+        ON CONFLICT DO NOTHING`,
+    sql`SELECT id FROM echos WHERE id = ${echoId}`,
+  ]);
+  if (!exists[0]) throw notFound("Echo not found");
+  return readScroll(app, viewerId, id);
+}
+
+export async function removeEcho(app: AppContext, viewerId: string, id: string, echoId: string): Promise<Scroll> {
+  const scroll = await ownScroll(app, viewerId, id);
+  if (scroll.type !== "curation") throw badRequest("Echos can only be removed from curation scrolls");
+  await batchAll(app.db, [sql`DELETE FROM scroll_echos WHERE scroll_id = ${id} AND echo_id = ${echoId}`]);
+  return readScroll(app, viewerId, id);
+}
+
+export async function setFollow(app: AppContext, viewerId: string, id: string, follow: boolean): Promise<Scroll> {
+  const scroll = await getScroll(app, viewerId, id);
+  if (scroll.creator._id === viewerId) throw badRequest("You cannot follow your own scroll");
+  if (follow) {
+    await batchAll(app.db, [
+      sql`INSERT INTO scroll_follows (scroll_id, user_id, created_at)
+          SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM scrolls WHERE id = ${id} AND is_private = 0)
+          ON CONFLICT DO NOTHING`,
+    ]);
+  } else {
+    await batchAll(app.db, [sql`DELETE FROM scroll_follows WHERE scroll_id = ${id} AND user_id = ${viewerId}`]);
+  }
+  return readScroll(app, viewerId, id);
+}
+
+/** A scroll's echos: a feed evaluates its rule now; a curation lists newest-added first. */
+export async function scrollEchos(
+  app: AppContext,
+  viewerId: string,
+  id: string,
+  req: PageRequest,
+  now = Date.now(),
+): Promise<ScrollEchoPage> {
+  const { scroll, row } = await visibleScroll(app, viewerId, id);
+  const key = decodeCursor(req.cursor);
+  if (req.cursor !== undefined && (!key || typeof key.id !== "string")) throw badRequest("cursor is invalid");
+  const offset = key ? 0 : (req.page - 1) * req.limit;
+  let statements: Stmt[];
+  let rule: FeedRule | null = null;
+  if (scroll.type === "feed") {
+    rule = toRule(row);
+    const seek = key ? { id: key.id as string, likes: typeof key.l === "number" ? key.l : undefined } : null;
+    statements = [feedCountQuery(rule, viewerId, now), feedPageQuery(rule, viewerId, now, seek, req.limit, offset)];
+  } else {
+    const after =
+      key && typeof key.a === "number"
+        ? sql`AND (se.added_at < ${key.a} OR (se.added_at = ${key.a} AND se.echo_id < ${key.id as string}))`
+        : sql``;
+    statements = [
+      sql`SELECT echos_count AS n FROM scrolls WHERE id = ${id}`,
+      sql`SELECT ${echoColumns(viewerId)}, se.added_at FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
+          JOIN users u ON u.id = e.author_id WHERE se.scroll_id = ${id} ${after}
+          ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+    ];
+  }
+  const [counts, rows] = await batchAll<[{ n: number }[], (EchoRow & { added_at?: number })[]]>(app.db, statements);
+  const hasMore = rows.length > req.limit;
+  const pageRows = rows.slice(0, req.limit);
+  const last = pageRows[pageRows.length - 1];
+  let nextCursor: string | null = null;
+  if (hasMore && last) {
+    if (!rule) nextCursor = encodeCursor({ a: last.added_at ?? 0, id: last.id });
+    else nextCursor = encodeCursor(rule.sortBy === "mostLiked" ? { l: last.likes_count, id: last.id } : { id: last.id });
+  }
+  return {
+    echos: pageRows.map(toEcho),
+    pagination: { ...pagination(req.page, req.limit, counts[0]?.n ?? 0, hasMore), nextCursor },
+  };
+}
