@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../shared/index";
 import { batchAll, sql, testAppContext, type Stmt } from "../shared/index.server";
 import { toEcho, type EchoRow } from "../echo/index.server";
+import type { Echo } from "../echo/index";
 import { feedPageQuery } from "./feed-rules.server";
 import { referenceFeed, type RefEcho, type RefLike } from "./feed-rules.reference";
 import type { FeedRule } from "./schema";
@@ -106,11 +107,12 @@ async function sqlFeed(rule: FeedRule, viewer: string, pageSize: number): Promis
   const ids: string[] = [];
   let seek: { id: string; likes?: number } | null = null;
   for (let guard = 0; guard < 200; guard++) {
-    const [rows] = await batchAll<[EchoRow[]]>(app.db, [feedPageQuery(rule, viewer, NOW, seek, pageSize, 0)]);
+    const result: [EchoRow[]] = await batchAll<[EchoRow[]]>(app.db, [feedPageQuery(rule, viewer, NOW, seek, pageSize, 0)]);
+    const rows: EchoRow[] = result[0];
     const page = rows.slice(0, pageSize).map(toEcho);
     ids.push(...page.map((e) => e._id));
     if (rows.length <= pageSize) return ids;
-    const last = page[page.length - 1]!;
+    const last: Echo = page[page.length - 1]!;
     seek = { id: last._id, likes: last.likes };
   }
   throw new Error("feed did not end");

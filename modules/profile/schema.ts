@@ -1,0 +1,1 @@
+export type UserHit = { _id: string; userName: string };

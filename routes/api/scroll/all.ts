@@ -1,0 +1,12 @@
+import { requireApiViewer } from "~/modules/auth/index.server";
+import { listMyScrolls } from "~/modules/scroll/index.server";
+import { apiHandler, appContext } from "~/modules/shared/index.server";
+import type { Route } from "./+types/all";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  return apiHandler(async () => {
+    const viewer = await requireApiViewer(app, request);
+    return { scrolls: await listMyScrolls(app, viewer._id) };
+  });
+}
