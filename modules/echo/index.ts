@@ -25,3 +25,4 @@ export { CreateEchoForm } from "./ui/create-echo-form";
 export { TagInput } from "./ui/tag-input";
 export { TagPage } from "./ui/tag-page";
 export { EchoDetail } from "./ui/echo-detail";
+export { EchoExtensionsProvider, type EchoExtensions } from "./ui/echo-extensions";

@@ -11,3 +11,4 @@ export {
   scrollEchos,
 } from "./scroll.server";
 export { feedPageQuery, feedCountQuery } from "./feed-rules.server";
+export { scrollsAndSelection } from "./selection.server";

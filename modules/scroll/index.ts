@@ -17,3 +17,12 @@ export {
   type UserRef,
 } from "./schema";
 export { referenceFeed, type RefEcho, type RefLike } from "./feed-rules.reference";
+export { ScrollPicker } from "./ui/scroll-picker";
+export { ScrollPanel } from "./ui/scroll-panel";
+export { ScrollCard } from "./ui/scroll-card";
+export { HomeFeed } from "./ui/home-feed";
+export { SaveToScroll } from "./ui/save-to-scroll";
+export { ScrollForm } from "./ui/scroll-form";
+export { ScrollDetail } from "./ui/scroll-detail";
+export { ScrollsOverview, ScrollsByType } from "./ui/scrolls-lists";
+export { pickSelected, storeSelection, readStoredSelection, SELECTED_KEY } from "./ui/selection";

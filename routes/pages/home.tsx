@@ -1,10 +1,8 @@
-import { useCallback } from "react";
 import { requirePageViewer } from "~/modules/auth/index.server";
-import { EchoFeed, type EchoPage } from "~/modules/echo/index";
 import { listEchos } from "~/modules/echo/index.server";
-import { api } from "~/modules/shared/index";
+import { HomeFeed } from "~/modules/scroll/index";
+import { scrollEchos, scrollsAndSelection } from "~/modules/scroll/index.server";
 import { appContext } from "~/modules/shared/index.server";
-import { EmptyState } from "~/modules/shell/index";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () => [{ title: "Echo" }];
@@ -12,24 +10,13 @@ export const meta: Route.MetaFunction = () => [{ title: "Echo" }];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewer = await requirePageViewer(app, request);
-  return { viewerId: viewer._id, page: await listEchos(app, viewer._id, {}, { page: 1, limit: 20 }) };
+  const { scrolls, selectedId } = await scrollsAndSelection(app, viewer._id, request);
+  const selected = scrolls.find((s) => s._id === selectedId) ?? null;
+  const first = { page: 1, limit: 20 };
+  const page = selected ? await scrollEchos(app, viewer._id, selected._id, first) : await listEchos(app, viewer._id, {}, first);
+  return { viewerId: viewer._id, scrolls, selected, page };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const fetchPage = useCallback((page: number, cursor: string | null) => {
-    const q = new URLSearchParams({ page: String(page), limit: "20" });
-    if (cursor) q.set("cursor", cursor);
-    return api<EchoPage>(`/echo/all?${q}`, { fallback: "Failed to fetch echos" });
-  }, []);
-  return (
-    <div className="page">
-      <h1 className="page-title">All Echos</h1>
-      <EchoFeed
-        initial={loaderData.page}
-        fetchPage={fetchPage}
-        viewerId={loaderData.viewerId}
-        empty={<EmptyState title="No echoes yet" detail="Be the first to share your thoughts!" />}
-      />
-    </div>
-  );
+  return <HomeFeed {...loaderData} />;
 }

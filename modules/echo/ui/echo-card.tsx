@@ -1,31 +1,34 @@
-import { memo, useState, type ReactNode } from "react";
+import { memo, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { relativeTime } from "../../shared/index";
 import type { Echo } from "../schema";
 import { copyLink, deleteEcho, shareEcho, toggleLike } from "./echo-actions";
 import { useEchoStore } from "./echo-store";
 import { ReportDialog } from "./report-dialog";
+import { useEchoExtensions } from "./echo-extensions";
 
 type Props = {
   echo: Echo;
   viewerId: string;
   /** the detail page shows the full date and no link on the body */
   detail?: boolean;
-  /** Save to Scroll: provided by the scroll module where curations exist */
-  renderSaveToScroll?: (echo: Echo, close: () => void) => ReactNode;
   onDeleted?: (id: string) => void;
 };
 
 /** One echo: author, time, text (never HTML), tags, like, share and the menu (spec §2). */
-export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, renderSaveToScroll, onDeleted }: Props) {
+export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDeleted }: Props) {
   const store = useEchoStore();
+  const extensions = useEchoExtensions();
+  const [saving, setSaving] = useState(false);
+  const [removed, setRemoved] = useState(false);
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
   const [reporting, setReporting] = useState(false);
   const [liking, setLiking] = useState(false);
   const like = store.likeOf(echo._id) ?? { likes: echo.likes, isLiked: echo.isLiked };
   const isAuthor = echo.author._id === viewerId;
-  if (store.isDeleted(echo._id) && !detail) return null;
+  if ((store.isDeleted(echo._id) && !detail) || removed) return null;
+  const removeFromScroll = extensions.removeFromScroll;
 
   async function onLike() {
     if (liking) return;
@@ -64,7 +67,23 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, renderS
               <button role="menuitem" type="button" onClick={() => (setMenuOpen(false), void copyLink(echo._id))}>
                 Copy Link
               </button>
-              {renderSaveToScroll && renderSaveToScroll(echo, () => setMenuOpen(false))}
+              {extensions.saveToScroll && (
+                <button role="menuitem" type="button" onClick={() => (setMenuOpen(false), setSaving(true))}>
+                  Save to Scroll
+                </button>
+              )}
+              {removeFromScroll && (
+                <button
+                  role="menuitem"
+                  type="button"
+                  onClick={async () => {
+                    setMenuOpen(false);
+                    if (await removeFromScroll(echo)) setRemoved(true);
+                  }}
+                >
+                  Remove from Scroll
+                </button>
+              )}
               {isAuthor ? (
                 <button role="menuitem" type="button" className="danger" onClick={onDelete}>
                   Delete Echo
@@ -123,6 +142,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, renderS
         )}
       </footer>
       {reporting && <ReportDialog echoId={echo._id} onClose={() => setReporting(false)} />}
+      {saving && extensions.saveToScroll?.(echo, () => setSaving(false))}
     </article>
   );
 });

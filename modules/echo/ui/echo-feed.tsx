@@ -15,7 +15,6 @@ type Props = {
   loading?: boolean;
   empty: ReactNode;
   fetchErrorMessage?: string;
-  renderSaveToScroll?: (echo: Echo, close: () => void) => ReactNode;
 };
 
 const useIsoLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
@@ -41,7 +40,7 @@ export function EchoSkeletons({ count }: { count: number }) {
  * virtualised list (only the rows near the viewport are in the DOM, so 10,000 loaded echos
  * stay smooth) that loads the next page 100px before the end (spec §2).
  */
-export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchErrorMessage = "Failed to fetch echos", renderSaveToScroll }: Props) {
+export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchErrorMessage = "Failed to fetch echos" }: Props) {
   const [items, setItems] = useState<Echo[]>(initial.echos);
   const [page, setPage] = useState(initial.pagination.page);
   const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
@@ -121,7 +120,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
           if (!echo) return null;
           return (
             <div key={row.key} data-index={row.index} ref={mounted ? virtualizer.measureElement : undefined} className="echo-row">
-              <EchoCard echo={echo} viewerId={viewerId} renderSaveToScroll={renderSaveToScroll} />
+              <EchoCard echo={echo} viewerId={viewerId} />
             </div>
           );
         })}

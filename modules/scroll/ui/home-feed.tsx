@@ -1,0 +1,66 @@
+import { useCallback } from "react";
+import { Link } from "react-router";
+import { EchoFeed, type EchoPage } from "../../echo/index";
+import { api } from "../../shared/index";
+import { EmptyState } from "../../shell/index";
+import type { Scroll } from "../schema";
+
+/**
+ * Home (spec §2): with no scrolls, 'No Scrolls' and two ways forward; with a feed selected,
+ * its name, description and echos; with none selected, all echos.
+ */
+export function HomeFeed({ scrolls, selected, page, viewerId }: {
+  scrolls: Scroll[];
+  selected: Scroll | null;
+  page: EchoPage;
+  viewerId: string;
+}) {
+  const path = selected ? `/scroll/${selected._id}/echos` : "/echo/all";
+  const fetchPage = useCallback(
+    (n: number, cursor: string | null) => {
+      const q = new URLSearchParams({ page: String(n), limit: "20" });
+      if (cursor) q.set("cursor", cursor);
+      return api<EchoPage>(`${path}?${q}`, { fallback: "Failed to fetch echos" });
+    },
+    [path],
+  );
+  return (
+    <div className="page">
+      {scrolls.length === 0 && (
+        <div className="card no-scrolls">
+          <EmptyState title="No Scrolls" detail="Create your first scroll to get started">
+            <Link to="/scroll/new" className="btn btn-primary">
+              Create Scroll
+            </Link>
+            <Link to="/community" className="btn">
+              Browse Community Scrolls
+            </Link>
+          </EmptyState>
+        </div>
+      )}
+      {selected ? (
+        <header className="feed-header">
+          <h1 className="page-title">
+            <Link to={`/scroll/${selected._id}`}>{selected.name}</Link>
+          </h1>
+          {selected.description && <p className="muted">{selected.description}</p>}
+        </header>
+      ) : (
+        <h1 className="page-title">All Echos</h1>
+      )}
+      <EchoFeed
+        key={selected?._id ?? "all"}
+        initial={page}
+        fetchPage={fetchPage}
+        viewerId={viewerId}
+        empty={
+          selected ? (
+            <EmptyState title="No echos match your filters" detail="Try adjusting your scroll settings or check back later" />
+          ) : (
+            <EmptyState title="No echoes yet" detail="Be the first to share your thoughts!" />
+          )
+        }
+      />
+    </div>
+  );
+}

@@ -1,0 +1,215 @@
+import { useState, type FormEvent } from "react";
+import { useNavigate } from "react-router";
+import toast from "react-hot-toast";
+import { TagInput } from "../../echo/index";
+import { api } from "../../shared/index";
+import {
+  FEED_TAG_SUGGESTIONS,
+  MAX_DESCRIPTION,
+  MAX_NAME,
+  MAX_RULE_AUTHORS,
+  MAX_RULE_TAGS,
+  type MatchType,
+  type Scroll,
+  type ScrollType,
+  type SortBy,
+  type TimeRange,
+  type UserRef,
+} from "../schema";
+import { AuthorPicker } from "./author-picker";
+
+const SORT_LABELS: Record<SortBy, string> = { newestFirst: "Newest First", oldestFirst: "Oldest First", mostLiked: "Most Liked" };
+const RANGE_LABELS: Record<TimeRange, string> = { "1day": "Last Day", "1month": "Last Month", "1year": "Last Year", allTime: "All Time" };
+
+const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "");
+
+/** /scroll/new and /scroll/{id}/edit (spec §2, §5): the same form; the type is fixed when editing. */
+export function ScrollForm({ initialType = "feed", scroll }: { initialType?: ScrollType; scroll?: Scroll }) {
+  const navigate = useNavigate();
+  const config = scroll?.feedConfig;
+  const [type, setType] = useState<ScrollType>(scroll?.type ?? initialType);
+  const [name, setName] = useState(scroll?.name ?? "");
+  const [description, setDescription] = useState(scroll?.description ?? "");
+  const [isPrivate, setIsPrivate] = useState(scroll?.isPrivate ?? false);
+  const [included, setIncluded] = useState<string[]>(config?.includedTags ?? []);
+  const [excluded, setExcluded] = useState<string[]>(config?.excludedTags ?? []);
+  const [matchType, setMatchType] = useState<MatchType>(config?.tagMatchType ?? "any");
+  const [authors, setAuthors] = useState<UserRef[]>(config?.authors ?? []);
+  const [sortBy, setSortBy] = useState<SortBy>(config?.sortBy ?? "newestFirst");
+  const [timeRange, setTimeRange] = useState<TimeRange>(config?.sortTimeRange ?? "allTime");
+  const [hideLiked, setHideLiked] = useState(config?.excludeLikedEchos ?? false);
+  const [useDates, setUseDates] = useState(Boolean(config?.dateRange));
+  const [from, setFrom] = useState(day(config?.dateRange?.startDate));
+  const [to, setTo] = useState(day(config?.dateRange?.endDate));
+  const [saving, setSaving] = useState(false);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!name.trim() || saving) return;
+    const feedConfig =
+      type === "feed"
+        ? {
+            tagMatchType: included.length === 0 ? "any" : matchType,
+            includedTags: included,
+            excludedTags: excluded,
+            authors: authors.map((a) => a._id),
+            sortBy,
+            sortTimeRange: sortBy === "mostLiked" ? timeRange : "allTime",
+            excludeLikedEchos: hideLiked,
+            ...(useDates ? { dateRange: { startDate: from || null, endDate: to || null } } : { dateRange: null }),
+          }
+        : undefined;
+    setSaving(true);
+    try {
+      if (scroll) {
+        await api(`/scroll/${scroll._id}`, {
+          method: "PATCH",
+          body: { name, description, isPrivate, ...(feedConfig ? { feedConfig } : {}) },
+          fallback: "Failed to update scroll",
+        });
+        toast.success("Scroll updated");
+        navigate(`/scroll/${scroll._id}`);
+      } else {
+        await api("/scroll/create", {
+          method: "POST",
+          body: { name, description, type, isPrivate, ...(feedConfig ? { feedConfig } : {}) },
+          fallback: "Failed to create scroll",
+        });
+        toast.success("Scroll created successfully");
+        navigate("/scrolls");
+      }
+    } catch (error) {
+      console.error(error);
+      toast.error((error as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form className="card scroll-form" onSubmit={onSubmit}>
+      {!scroll && (
+        <div className="segmented" role="radiogroup" aria-label="Scroll type">
+          {(["feed", "curation"] as const).map((t) => (
+            <button key={t} type="button" role="radio" aria-checked={type === t} className={type === t ? "active" : ""} onClick={() => setType(t)}>
+              {t === "feed" ? "Feed" : "Curation"}
+            </button>
+          ))}
+        </div>
+      )}
+      <p className="muted form-intro">
+        {type === "feed"
+          ? "A feed shows every echo that matches its rules, always up to date."
+          : "A curation holds echos you hand-pick with Save to Scroll."}
+      </p>
+      <label className="field">
+        <span>Name</span>
+        <input name="name" value={name} maxLength={MAX_NAME} onChange={(e) => setName(e.target.value)} required />
+        <span className="field-hint">
+          {name.length}/{MAX_NAME}
+        </span>
+      </label>
+      <label className="field">
+        <span>Description (optional)</span>
+        <textarea name="description" value={description} maxLength={MAX_DESCRIPTION} rows={2} onChange={(e) => setDescription(e.target.value)} />
+        <span className="field-hint">
+          {description.length}/{MAX_DESCRIPTION}
+        </span>
+      </label>
+      <label className="switch-row field">
+        <span>Private (only you can see it)</span>
+        <input type="checkbox" role="switch" aria-label="Private" checked={isPrivate} onChange={(e) => setIsPrivate(e.target.checked)} />
+      </label>
+
+      {type === "feed" && (
+        <fieldset className="feed-settings">
+          <legend>Feed rules</legend>
+          <TagInput
+            id="include-tags"
+            label={`Include tags (${included.length}/${MAX_RULE_TAGS})`}
+            tags={included}
+            onChange={setIncluded}
+            max={MAX_RULE_TAGS}
+            suggestions={FEED_TAG_SUGGESTIONS}
+            suggestionCount={6}
+            showSuggestions={included.length === 0}
+            placeholder="Add with Enter, space or comma"
+          />
+          {included.length > 1 && (
+            <div className="field">
+              <span>Match</span>
+              <div className="segmented" role="radiogroup" aria-label="Match type">
+                <button type="button" role="radio" aria-checked={matchType === "any"} className={matchType === "any" ? "active" : ""} onClick={() => setMatchType("any")}>
+                  Any tag
+                </button>
+                <button type="button" role="radio" aria-checked={matchType === "all"} className={matchType === "all" ? "active" : ""} onClick={() => setMatchType("all")}>
+                  All tags
+                </button>
+              </div>
+            </div>
+          )}
+          <TagInput
+            id="exclude-tags"
+            label={`Exclude tags (${excluded.length}/${MAX_RULE_TAGS})`}
+            tags={excluded}
+            onChange={setExcluded}
+            max={MAX_RULE_TAGS}
+            showSuggestions={false}
+            placeholder="Hide echos with these tags"
+          />
+          <AuthorPicker authors={authors} onChange={setAuthors} max={MAX_RULE_AUTHORS} />
+          <div className="field-row">
+            <label className="field">
+              <span>Sort by</span>
+              <select aria-label="Sort by" value={sortBy} onChange={(e) => setSortBy(e.target.value as SortBy)}>
+                {Object.entries(SORT_LABELS).map(([v, l]) => (
+                  <option key={v} value={v}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {sortBy === "mostLiked" && (
+              <label className="field">
+                <span>Time range</span>
+                <select aria-label="Time range" value={timeRange} onChange={(e) => setTimeRange(e.target.value as TimeRange)}>
+                  {Object.entries(RANGE_LABELS).map(([v, l]) => (
+                    <option key={v} value={v}>
+                      {l}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+          </div>
+          <label className="check-row">
+            <input type="checkbox" checked={hideLiked} onChange={(e) => setHideLiked(e.target.checked)} /> Hide echos I liked
+          </label>
+          <label className="check-row">
+            <input type="checkbox" checked={useDates} onChange={(e) => setUseDates(e.target.checked)} /> Only echos from a date range
+          </label>
+          {useDates && (
+            <div className="field-row">
+              <label className="field">
+                <span>From (optional)</span>
+                <input type="date" aria-label="From" value={from} onChange={(e) => setFrom(e.target.value)} />
+              </label>
+              <label className="field">
+                <span>To (optional)</span>
+                <input type="date" aria-label="To" value={to} onChange={(e) => setTo(e.target.value)} />
+              </label>
+            </div>
+          )}
+          <p className="field-hint">
+            Up to {MAX_RULE_TAGS} included tags, {MAX_RULE_TAGS} excluded tags and {MAX_RULE_AUTHORS} authors.
+          </p>
+        </fieldset>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={!name.trim() || saving}>
+          {saving ? (scroll ? "Saving..." : "Creating...") : scroll ? "Save Changes" : "Create Scroll"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,45 @@
+import { Link } from "react-router";
+import type { Scroll } from "../schema";
+
+/** Right panel on large screens: up to 5 feed scrolls and 3 curations, with counts (spec §2). */
+export function ScrollPanel({ scrolls }: { scrolls: Scroll[] }) {
+  const feeds = scrolls.filter((s) => s.type === "feed");
+  const curations = scrolls.filter((s) => s.type === "curation");
+  return (
+    <div className="scroll-panel">
+      <section>
+        <h2 className="panel-heading">
+          Feed Scrolls <span className="count">{feeds.length}</span>
+        </h2>
+        {feeds.length === 0 && <p className="muted">No feed scrolls yet</p>}
+        <ul className="panel-list">
+          {feeds.slice(0, 5).map((s) => (
+            <li key={s._id}>
+              <Link to={`/scroll/${s._id}`}>{s.name}</Link>
+              <span className="count">{s.followersCount} followers</span>
+            </li>
+          ))}
+        </ul>
+        {feeds.length > 5 && <Link to="/scrolls/feeds">See all {feeds.length}</Link>}
+      </section>
+      <section>
+        <h2 className="panel-heading">
+          Curations <span className="count">{curations.length}</span>
+        </h2>
+        {curations.length === 0 && <p className="muted">No curations yet</p>}
+        <ul className="panel-list">
+          {curations.slice(0, 3).map((s) => (
+            <li key={s._id}>
+              <Link to={`/scroll/${s._id}`}>{s.name}</Link>
+              <span className="count">{s.echosCount} echos</span>
+            </li>
+          ))}
+        </ul>
+        {curations.length > 3 && <Link to="/scrolls/curations">See all {curations.length}</Link>}
+      </section>
+      <Link to="/scroll/new" className="btn btn-block">
+        Create Scroll
+      </Link>
+    </div>
+  );
+}

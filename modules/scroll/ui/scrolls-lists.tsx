@@ -1,0 +1,114 @@
+import { Link, useRevalidator } from "react-router";
+import { EmptyState } from "../../shell/index";
+import type { Scroll, ScrollType } from "../schema";
+import { deleteScroll } from "./scroll-actions";
+import { ScrollCard } from "./scroll-card";
+
+function useDelete() {
+  const revalidator = useRevalidator();
+  return async (scroll: Scroll) => {
+    if (await deleteScroll(scroll)) void revalidator.revalidate();
+  };
+}
+
+function Group({ title, scrolls, render }: { title: string; scrolls: Scroll[]; render: (s: Scroll) => React.ReactNode }) {
+  return (
+    <section className="scroll-group">
+      <h3>
+        {title} <span className="count">{scrolls.length}</span>
+      </h3>
+      {scrolls.length === 0 ? <p className="muted">None yet</p> : <div className="scroll-grid">{scrolls.map(render)}</div>}
+    </section>
+  );
+}
+
+/** /scrolls (spec §2): followed scrolls (others') and mine, each split into feeds and curations. */
+export function ScrollsOverview({ scrolls, viewerId }: { scrolls: Scroll[]; viewerId: string }) {
+  const onDelete = useDelete();
+  const followed = scrolls.filter((s) => s.creator._id !== viewerId);
+  const mine = scrolls.filter((s) => s.creator._id === viewerId);
+  const card = (s: Scroll) => <ScrollCard key={s._id} scroll={s} />;
+  const mineCard = (s: Scroll) => (
+    <ScrollCard
+      key={s._id}
+      scroll={s}
+      actions={
+        <button type="button" className="btn btn-danger btn-sm" onClick={() => onDelete(s)}>
+          Delete
+        </button>
+      }
+    />
+  );
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1 className="page-title">Scrolls</h1>
+        <Link to="/scroll/new" className="btn btn-primary">
+          Create Scroll
+        </Link>
+      </header>
+      {scrolls.length === 0 ? (
+        <EmptyState title="No scrolls yet" detail="Create a feed or a curation, or follow one from the community.">
+          <Link to="/scroll/new" className="btn btn-primary">
+            Create Scroll
+          </Link>
+          <Link to="/community" className="btn">
+            Browse Community Scrolls
+          </Link>
+        </EmptyState>
+      ) : (
+        <>
+          <section className="card">
+            <h2>Followed Scrolls</h2>
+            <Group title="Feed" scrolls={followed.filter((s) => s.type === "feed")} render={card} />
+            <Group title="Curation" scrolls={followed.filter((s) => s.type === "curation")} render={card} />
+          </section>
+          <section className="card">
+            <h2>My Scrolls</h2>
+            <Group title="Feeds" scrolls={mine.filter((s) => s.type === "feed")} render={mineCard} />
+            <Group title="Curations" scrolls={mine.filter((s) => s.type === "curation")} render={mineCard} />
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** /scrolls/feeds and /scrolls/curations: own scrolls of one type with edit, delete, create. */
+export function ScrollsByType({ scrolls, type, viewerId }: { scrolls: Scroll[]; type: ScrollType; viewerId: string }) {
+  const onDelete = useDelete();
+  const mine = scrolls.filter((s) => s.creator._id === viewerId && s.type === type);
+  const title = type === "feed" ? "My Feeds" : "My Curations";
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1 className="page-title">{title}</h1>
+        <Link to={`/scroll/new?type=${type}`} className="btn btn-primary">
+          {type === "feed" ? "Create Feed" : "Create Curation"}
+        </Link>
+      </header>
+      {mine.length === 0 ? (
+        <EmptyState title="No scrolls yet" detail={type === "feed" ? "A feed shows every echo that matches its rules." : "A curation holds echos you pick."} />
+      ) : (
+        <div className="scroll-grid">
+          {mine.map((s) => (
+            <ScrollCard
+              key={s._id}
+              scroll={s}
+              actions={
+                <>
+                  <Link to={`/scroll/${s._id}/edit`} className="btn btn-sm">
+                    Edit
+                  </Link>
+                  <button type="button" className="btn btn-danger btn-sm" onClick={() => onDelete(s)}>
+                    Delete
+                  </button>
+                </>
+              }
+            />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
