@@ -49,7 +49,7 @@ describe("sessions against real D1", () => {
   });
 
   it("rate-limits login per IP with 429 and Retry-After", async () => {
-    const limited = { ...env, AUTH_IP_LIMIT_PER_MINUTE: "3" } as Env;
+    const limited = { ...env, AUTH_IP_LIMIT_PER_MINUTE: "3" } as unknown as Env;
     const attempts = [];
     for (let i = 0; i < 4; i++) {
       attempts.push(

@@ -19,6 +19,7 @@ export class Client {
     const setCookie = res.headers.get("set-cookie");
     if (setCookie) this.cookie = setCookie.split(";")[0]!;
     const text = await res.text();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test responses are inspected freely
     let json: any = undefined;
     try {
       json = text ? JSON.parse(text) : undefined;
@@ -44,7 +45,7 @@ export async function signedUp(prefix = "u") {
   return { client, user: res.json as { _id: string; userName: string } };
 }
 
-export function expectErrorShape(json: any) {
+export function expectErrorShape(json: { error?: unknown; message?: unknown } | undefined) {
   if (!json || typeof json.error !== "string" || json.error !== json.message || !json.error) {
     throw new Error(`not the error shape: ${JSON.stringify(json)}`);
   }
