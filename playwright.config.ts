@@ -4,6 +4,8 @@ import { defineConfig } from "@playwright/test";
 // work on these machines. BASE_URL is a running production build (scripts/test.mjs starts one).
 export default defineConfig({
   testDir: "e2e",
+  // Screenshot capture for eyeballing the screens runs only on request: SCREENSHOTS=1.
+  testIgnore: process.env.SCREENSHOTS ? [] : ["**/screenshots.spec.ts"],
   timeout: 30_000,
   expect: { timeout: 7_000 },
   fullyParallel: true,

@@ -10,6 +10,10 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
+// Server middleware only runs on a client-side navigation when some matched route has a loader
+// to fetch; this empty one makes in-app links to /login and /signup ask the server too.
+export const loader = () => null;
+
 export default function GuestLayout() {
   return (
     <main className="auth-page">

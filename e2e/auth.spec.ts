@@ -1,0 +1,194 @@
+// Accounts through the browser (spec §2 routing, §5 sign-up / login / logout).
+import { expect, test } from "@playwright/test";
+import { PASSWORD, expectPath, open, recordPosts, signUpViaApi, toast, uniqueName } from "./helpers";
+
+test.describe("sign up", () => {
+  test("signing up through the /signup form lands on / with 'Account Created'", async ({ page }) => {
+    const userName = uniqueName();
+    await open(page, "/signup");
+    await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
+
+    await page.getByLabel("Username").fill(userName);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign up" }).click();
+
+    await expect(toast(page, "Account Created")).toBeVisible();
+    await expectPath(page, "/");
+    // Really signed in as the new user: the shell names them.
+    await expect(page.getByRole("link", { name: `@${userName}`, exact: true })).toBeVisible();
+  });
+
+  test("a taken user name shows the server's 'Username is already taken' toast", async ({ page, request }) => {
+    const { userName } = await signUpViaApi(request); // `request` is not the page's context: still a guest
+    await open(page, "/signup");
+
+    await page.getByLabel("Username").fill(userName);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign up" }).click();
+
+    await expect(toast(page, "Username is already taken")).toBeVisible();
+    await expectPath(page, "/signup");
+    await expect(toast(page, "Account Created")).toHaveCount(0);
+  });
+
+  test("invalid sign-ups are blocked silently and the password hint is shown", async ({ page }) => {
+    await open(page, "/signup");
+    const posts = recordPosts(page);
+    const userName = page.getByLabel("Username");
+    const password = page.getByLabel("Password");
+    const submit = page.getByRole("button", { name: "Sign up" });
+
+    await expect(page.getByText("Minimum 4 characters required", { exact: true })).toBeVisible();
+
+    // Empty form, then a valid name with a 3-character password, then a password but no name.
+    await submit.click();
+    await userName.fill(uniqueName());
+    await password.fill("abc");
+    await submit.click();
+    await userName.fill("   ");
+    await password.fill(PASSWORD);
+    await submit.click();
+
+    // A blocked submission would have fired its request right away; give it a moment to show.
+    await page.waitForTimeout(300);
+    expect(posts).toEqual([]);
+    await expectPath(page, "/signup");
+    await expect(page.getByRole("status")).toHaveCount(0);
+    await expect(page.getByRole("alert")).toHaveCount(0); // silent: no field messages on sign-up
+    await expect(page.getByText("Minimum 4 characters required", { exact: true })).toBeVisible();
+
+    // The same form with valid input does post: the silence above was the validation.
+    await userName.fill(uniqueName());
+    await submit.click();
+    await expect(toast(page, "Account Created")).toBeVisible();
+    expect(posts).toHaveLength(1);
+  });
+});
+
+test.describe("log in", () => {
+  test("logging in through the /login form lands on / with 'Logged in successfully'", async ({ page, request }) => {
+    const { userName } = await signUpViaApi(request);
+    await open(page, "/login");
+    await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();
+
+    await page.getByLabel("Username").fill(userName);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Log in" }).click();
+
+    await expect(toast(page, "Logged in successfully")).toBeVisible();
+    await expectPath(page, "/");
+    await expect(page.getByRole("link", { name: `@${userName}`, exact: true })).toBeVisible();
+  });
+
+  test("a wrong password shows the server's 'Invalid username or password' toast", async ({ page, request }) => {
+    const { userName } = await signUpViaApi(request);
+    await open(page, "/login");
+
+    await page.getByLabel("Username").fill(userName);
+    await page.getByLabel("Password").fill("wrong-password");
+    await page.getByRole("button", { name: "Log in" }).click();
+
+    await expect(toast(page, "Invalid username or password")).toBeVisible();
+    await expectPath(page, "/login");
+    await expect(toast(page, "Logged in successfully")).toHaveCount(0);
+    // Still a guest: the app sends us back to /login.
+    await page.goto("/");
+    await expectPath(page, "/login");
+  });
+
+  test("the login form shows each validation message (spec §5)", async ({ page }) => {
+    await open(page, "/login");
+    const posts = recordPosts(page);
+    const submit = page.getByRole("button", { name: "Log in" });
+
+    await submit.click();
+    await expect(page.getByRole("alert")).toHaveText(["Username is required", "Password is required"]);
+    await expect(page.getByLabel("Username")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
+
+    await page.getByLabel("Username").fill(uniqueName());
+    await page.getByLabel("Password").fill("abc");
+    await submit.click();
+    await expect(page.getByRole("alert")).toHaveText(["Password must be at least 4 characters"]);
+    await expect(page.getByLabel("Username")).toHaveAttribute("aria-invalid", "false");
+
+    expect(posts).toEqual([]); // invalid input never reaches the server
+    await expectPath(page, "/login");
+    await expect(page.getByRole("status")).toHaveCount(0);
+  });
+});
+
+test.describe("log out", () => {
+  test("confirming the logout dialog on /settings signs out to /login", async ({ page }) => {
+    await signUpViaApi(page.request);
+    await open(page, "/settings");
+
+    const dialogs: { type: string; message: string }[] = [];
+    page.once("dialog", async (dialog) => {
+      dialogs.push({ type: dialog.type(), message: dialog.message() });
+      await dialog.accept();
+    });
+    await page.getByRole("button", { name: "Sign Out" }).click();
+
+    await expect(toast(page, "Logged out successfully")).toBeVisible();
+    await expectPath(page, "/login");
+    expect(dialogs).toEqual([{ type: "confirm", message: "Are you sure you want to logout?" }]);
+
+    // The session is gone for real, not just forgotten by the screen.
+    await page.goto("/settings");
+    await expectPath(page, "/login");
+  });
+
+  test("dismissing the logout dialog keeps you signed in on /settings", async ({ page }) => {
+    const { userName } = await signUpViaApi(page.request);
+    await open(page, "/settings");
+    const posts = recordPosts(page);
+
+    const dialogs: string[] = [];
+    page.once("dialog", async (dialog) => {
+      dialogs.push(dialog.message());
+      await dialog.dismiss();
+    });
+    await page.getByRole("button", { name: "Sign Out" }).click();
+
+    await expect.poll(() => dialogs).toEqual(["Are you sure you want to logout?"]);
+    await page.waitForTimeout(300); // a wrongly sent logout would be on its way by now
+    expect(posts).toEqual([]);
+    await expectPath(page, "/settings");
+    await expect(page.getByRole("status")).toHaveCount(0);
+
+    await page.reload();
+    await expectPath(page, "/settings");
+    await expect(page.getByRole("link", { name: `@${userName}`, exact: true })).toBeVisible();
+  });
+});
+
+test.describe("route guards (spec §2)", () => {
+  for (const path of ["/profile", "/settings", "/"]) {
+    test(`a guest visiting ${path} is redirected to /login`, async ({ page }) => {
+      await page.goto(path);
+      await expectPath(page, "/login");
+      await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();
+    });
+  }
+
+  for (const path of ["/login", "/signup"]) {
+    test(`a signed-in user visiting ${path} is redirected to /`, async ({ page }) => {
+      const { userName } = await signUpViaApi(page.request);
+      await page.goto(path);
+      await expectPath(page, "/");
+      await expect(page.getByRole("link", { name: `@${userName}`, exact: true })).toBeVisible();
+    });
+  }
+
+  test("a guest screen opened before signing in elsewhere sends the now signed-in user to /", async ({ page }) => {
+    await open(page, "/login");
+    // Signed in meanwhile (as from another tab): the cookie is in this browser context now.
+    const { userName } = await signUpViaApi(page.request);
+
+    // An in-app link to the other guest screen is a client-side navigation.
+    await page.getByRole("link", { name: "Sign up" }).click();
+    await expectPath(page, "/");
+    await expect(page.getByRole("link", { name: `@${userName}`, exact: true })).toBeVisible();
+  });
+});
