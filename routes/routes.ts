@@ -27,6 +27,8 @@ export default [
     route("*", "api/not-found.ts"),
   ]),
   route("logout", "pages/logout.ts"),
+  route("create-echo", "pages/redirects.ts", { id: "redirect-create-echo" }),
+  route("create-scroll", "pages/redirects.ts", { id: "redirect-create-scroll" }),
 
   // Guests only: a signed-in user is sent to /.
   layout("pages/guest-layout.tsx", [
@@ -40,6 +42,12 @@ export default [
     route("new", "pages/new.tsx"),
     route("echo/:id", "pages/echo.tsx"),
     route("tag/:tagName", "pages/tag.tsx"),
+    route("scrolls", "pages/scrolls.tsx"),
+    route("scrolls/feeds", "pages/scrolls-feeds.tsx"),
+    route("scrolls/curations", "pages/scrolls-curations.tsx"),
+    route("scroll/new", "pages/scroll-new.tsx"),
+    route("scroll/:id", "pages/scroll.tsx"),
+    route("scroll/:id/edit", "pages/scroll-edit.tsx"),
     route("settings", "pages/settings.tsx"),
     route("*", "pages/not-found.tsx"),
   ]),

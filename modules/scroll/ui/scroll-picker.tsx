@@ -20,8 +20,7 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
     const wanted = pickSelected(scrolls, stored ?? selectedId);
     if (wanted !== stored) storeSelection(wanted);
     if (wanted !== selectedId) navigate(".", { replace: true, preventScrollReset: true });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per server selection
-  }, [selectedId]);
+  }, [selectedId]); // once per server selection
 
   if (!scrolls) {
     return (

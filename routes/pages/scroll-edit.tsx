@@ -1,0 +1,45 @@
+import { data, Link } from "react-router";
+import { requirePageViewer } from "~/modules/auth/index.server";
+import { ScrollForm } from "~/modules/scroll/index";
+import { getScroll } from "~/modules/scroll/index.server";
+import { HttpError } from "~/modules/shared/index";
+import { appContext } from "~/modules/shared/index.server";
+import { EmptyState } from "~/modules/shell/index";
+import type { Route } from "./+types/scroll-edit";
+
+export const meta: Route.MetaFunction = () => [{ title: "Edit Scroll · Echo" }];
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const viewer = await requirePageViewer(app, request);
+  try {
+    const scroll = await getScroll(app, viewer._id, params.id);
+    if (scroll.creator._id !== viewer._id) return data({ scroll: null }, { status: 403 });
+    return { scroll };
+  } catch (error) {
+    if (error instanceof HttpError && (error.status === 404 || error.status === 403)) {
+      return data({ scroll: null }, { status: error.status });
+    }
+    throw error;
+  }
+}
+
+export default function EditScroll({ loaderData }: Route.ComponentProps) {
+  if (!loaderData.scroll) {
+    return (
+      <div className="page">
+        <EmptyState title="Scroll not found" detail="Only a scroll's creator can edit it.">
+          <Link to="/scrolls" className="btn btn-primary">
+            Back to Scrolls
+          </Link>
+        </EmptyState>
+      </div>
+    );
+  }
+  return (
+    <div className="page">
+      <h1 className="page-title">Edit Scroll</h1>
+      <ScrollForm scroll={loaderData.scroll} />
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { data } from "react-router";
+import { requirePageViewer } from "~/modules/auth/index.server";
+import { ScrollDetail } from "~/modules/scroll/index";
+import { getScroll, scrollEchos } from "~/modules/scroll/index.server";
+import { HttpError } from "~/modules/shared/index";
+import { appContext } from "~/modules/shared/index.server";
+import type { Route } from "./+types/scroll";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.view.state === "ok" ? `${loaderData.view.scroll.name} · Echo` : "Scroll · Echo" },
+];
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const viewer = await requirePageViewer(app, request);
+  try {
+    const [scroll, page] = await Promise.all([
+      getScroll(app, viewer._id, params.id),
+      scrollEchos(app, viewer._id, params.id, { page: 1, limit: 20 }),
+    ]);
+    return { viewerId: viewer._id, view: { state: "ok" as const, scroll, page } };
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) {
+      return data({ viewerId: viewer._id, view: { state: "missing" as const } }, { status: 404 });
+    }
+    if (error instanceof HttpError && error.status === 403) {
+      return data({ viewerId: viewer._id, view: { state: "private" as const } }, { status: 403 });
+    }
+    throw error;
+  }
+}
+
+export default function ScrollRoute({ loaderData }: Route.ComponentProps) {
+  return <ScrollDetail view={loaderData.view} viewerId={loaderData.viewerId} />;
+}

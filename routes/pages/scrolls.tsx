@@ -1,0 +1,18 @@
+import { requirePageViewer } from "~/modules/auth/index.server";
+import { ScrollsOverview } from "~/modules/scroll/index";
+import { scrollsAndSelection } from "~/modules/scroll/index.server";
+import { appContext } from "~/modules/shared/index.server";
+import type { Route } from "./+types/scrolls";
+
+export const meta: Route.MetaFunction = () => [{ title: "Scrolls · Echo" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const viewer = await requirePageViewer(app, request);
+  const { scrolls } = await scrollsAndSelection(app, viewer._id, request);
+  return { scrolls, viewerId: viewer._id };
+}
+
+export default function Scrolls({ loaderData }: Route.ComponentProps) {
+  return <ScrollsOverview {...loaderData} />;
+}
