@@ -1,4 +1,4 @@
-import { memo, useState } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { relativeTime } from "../../shared/index";
 import type { Echo } from "../schema";
@@ -25,7 +25,27 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
   const [menuOpen, setMenuOpen] = useState(false);
   const [reporting, setReporting] = useState(false);
   const [liking, setLiking] = useState(false);
+  const menuRef = useRef<HTMLDivElement>(null);
   const like = store.likeOf(echo._id) ?? { likes: echo.likes, isLiked: echo.isLiked };
+
+  // An open menu closes on a click outside it or on Escape (focus returns to its button).
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onPointerDown = (e: PointerEvent) => {
+      if (!menuRef.current?.contains(e.target as Node)) setMenuOpen(false);
+    };
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      setMenuOpen(false);
+      menuRef.current?.querySelector<HTMLButtonElement>("button[aria-haspopup]")?.focus();
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("pointerdown", onPointerDown);
+      document.removeEventListener("keydown", onKeyDown);
+    };
+  }, [menuOpen]);
   const isAuthor = echo.author._id === viewerId;
   if ((store.isDeleted(echo._id) && !detail) || removed) return null;
   const removeFromScroll = extensions.removeFromScroll;
@@ -51,7 +71,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time">
           {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) : relativeTime(echo.createdAt)}
         </time>
-        <div className="echo-menu">
+        <div className="echo-menu" ref={menuRef}>
           <button
             type="button"
             className="icon-btn icon-btn-sm"
@@ -63,7 +83,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
             ⋯
           </button>
           {menuOpen && (
-            <div role="menu" className="menu" onKeyDown={(e) => e.key === "Escape" && setMenuOpen(false)}>
+            <div role="menu" className="menu">
               <button role="menuitem" type="button" onClick={() => (setMenuOpen(false), void copyLink(echo._id))}>
                 Copy Link
               </button>

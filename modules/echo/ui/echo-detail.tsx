@@ -8,7 +8,9 @@ import { useEchoStore } from "./echo-store";
 export function EchoDetail({ echo, viewerId }: { echo: Echo | null; viewerId: string }) {
   const navigate = useNavigate();
   const store = useEchoStore();
-  const goBack = () => (window.history.length > 1 ? navigate(-1) : navigate("/"));
+  // Back within the app only: React Router's history index is 0 on the tab's first screen (a
+  // shared link opened directly), where going back would leave the app for a blank tab or another site.
+  const goBack = () => ((window.history.state as { idx?: number } | null)?.idx ? navigate(-1) : navigate("/"));
   if (!echo || store.isDeleted(echo._id)) {
     return (
       <div className="page">
