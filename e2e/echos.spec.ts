@@ -342,7 +342,7 @@ test.describe("Echo menu", () => {
     await open(page, "/");
     const listed = await scrollToCard(page, echo._id);
     let menu = await openMenu(listed);
-    await expect(menu.getByRole("menuitem")).toHaveText(["Copy Link", "Delete Echo"]);
+    await expect(menu.getByRole("menuitem")).toHaveText(["Copy Link", "Save to Scroll", "Delete Echo"]);
 
     const dialogs: string[] = [];
     page.once("dialog", (dialog) => {
@@ -415,7 +415,7 @@ test.describe("Echo menu", () => {
     await open(page, `/echo/${echo._id}`);
     const detail = card(page, echo._id);
     let menu = await openMenu(detail);
-    await expect(menu.getByRole("menuitem")).toHaveText(["Copy Link", "Report"]);
+    await expect(menu.getByRole("menuitem")).toHaveText(["Copy Link", "Save to Scroll", "Report"]);
     await expect(menu.getByRole("menuitem", { name: "Delete Echo" })).toHaveCount(0);
 
     // Cancel closes without reporting
