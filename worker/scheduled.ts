@@ -1,10 +1,11 @@
 // Cron jobs (wrangler.toml [triggers]). Kept apart from the fetch entry so tests can import it
 // without the virtual server build.
-import { lt, or, isNotNull } from "drizzle-orm";
+import { isNotNull, lt, or } from "drizzle-orm";
+import { runRanking } from "../modules/community/index.server";
 import { createDb, tables } from "../modules/shared/index.server";
 
 /** Prune what can no longer matter: expired or revoked sessions, finished rate-limit windows. */
-export async function runScheduled(env: Env, now: number): Promise<{ sessions: number; rateLimits: number }> {
+export async function pruneSessions(env: Env, now: number): Promise<{ sessions: number; rateLimits: number }> {
   const db = createDb(env.DB);
   const { sessions, rateLimits } = tables;
   const [s, r] = await db.batch([
@@ -12,4 +13,11 @@ export async function runScheduled(env: Env, now: number): Promise<{ sessions: n
     db.delete(rateLimits).where(lt(rateLimits.windowStart, now - 3600_000)),
   ]);
   return { sessions: s.meta.changes, rateLimits: r.meta.changes };
+}
+
+/** Every 5 minutes: rank (tag counts, trending, popular lists → D1 and KV), then prune. */
+export async function runScheduled(env: Env, now: number) {
+  const ranking = await runRanking(env, now);
+  const pruned = await pruneSessions(env, now);
+  return { ranking, pruned };
 }

@@ -61,7 +61,7 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
   ];
   for (const tag of input.tags) {
     statements.push(sql`INSERT INTO tags (name, created_at) VALUES (${tag}, ${now}) ON CONFLICT (name) DO NOTHING`);
-    statements.push(sql`INSERT INTO echo_tags (tag, echo_id) VALUES (${tag}, ${id})`);
+    statements.push(sql`INSERT INTO echo_tags (tag, echo_id, day) VALUES (${tag}, ${id}, ${Math.floor(now / 86_400_000)})`);
   }
   statements.push(sql`SELECT ${echoColumns(authorId)} FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`);
   const results = await batchAll<EchoRow[][]>(app.db, statements);

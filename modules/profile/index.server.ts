@@ -1,2 +1,3 @@
 // Server-only public face of the profile module.
-export { searchUsers, type UserHit } from "./search.server";
+export { searchUsers } from "./search.server";
+export { getProfile, updateProfile, setUserFollow, followList } from "./profile.server";

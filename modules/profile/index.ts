@@ -1,2 +1,3 @@
 // Client-safe public face of the profile module.
-export type { UserHit } from "./schema";
+export { UpdateProfileSchema, ProfileScrollsQuerySchema, MAX_BIO, type Profile, type UserHit } from "./schema";
+export { ProfileScreen } from "./ui/profile-screen";

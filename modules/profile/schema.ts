@@ -1,1 +1,44 @@
+import * as v from "valibot";
+
 export type UserHit = { _id: string; userName: string };
+
+
+export const MAX_BIO = 300;
+export const MAX_EMAIL = 254;
+
+export const UpdateProfileSchema = v.object(
+  {
+    bio: v.optional(
+      v.nullable(v.pipe(v.string("bio must be a string"), v.trim(), v.maxLength(MAX_BIO, `bio must be at most ${MAX_BIO} characters`))),
+    ),
+    email: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string("email must be a string"),
+          v.trim(),
+          v.maxLength(MAX_EMAIL, "email is too long"),
+          v.check((s) => s === "" || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), "email must be a valid address"),
+        ),
+      ),
+    ),
+  },
+  "Request body must be a JSON object",
+);
+
+export const ProfileScrollsQuerySchema = v.object({
+  type: v.optional(v.picklist(["created", "saved"], "type must be created or saved"), "created"),
+});
+
+export type Profile = {
+  _id: string;
+  userName: string;
+  bio: string;
+  email?: string | null;
+  createdAt: string;
+  echosCount: number;
+  scrollsCount: number;
+  followersCount: number;
+  followingCount: number;
+  isFollowing: boolean;
+  isMe: boolean;
+};

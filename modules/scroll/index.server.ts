@@ -9,6 +9,8 @@ export {
   removeEcho,
   setFollow,
   scrollEchos,
+  listUserScrolls,
+  listPublicScrolls,
 } from "./scroll.server";
 export { feedPageQuery, feedCountQuery } from "./feed-rules.server";
 export { scrollsAndSelection } from "./selection.server";

@@ -308,3 +308,41 @@ export async function scrollEchos(
     pagination: { ...pagination(req.page, req.limit, counts[0]?.n ?? 0, hasMore), nextCursor },
   };
 }
+
+/** Profile scrolls: those a user created (others see only public ones) or follows (public). */
+export async function listUserScrolls(
+  app: AppContext,
+  viewerId: string,
+  userId: string,
+  type: "created" | "saved",
+  req: PageRequest,
+): Promise<{ scrolls: Scroll[]; pagination: ReturnType<typeof pagination> }> {
+  if (!isId(userId)) throw notFound("User not found");
+  const visible = userId === viewerId ? sql`1` : sql`s.is_private = 0`;
+  const filter =
+    type === "created"
+      ? sql`s.creator_id = ${userId} AND ${visible}`
+      : sql`s.is_private = 0 AND s.id IN (SELECT f.scroll_id FROM scroll_follows f WHERE f.user_id = ${userId})`;
+  const offset = (req.page - 1) * req.limit;
+  const [counts, rows, names] = await batchAll<[{ n: number }[], ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+    sql`SELECT COUNT(*) AS n FROM scrolls s WHERE ${filter}`,
+    sql`${scrollSelect(viewerId)} WHERE ${filter} ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+    authorNames(filter),
+  ]);
+  const map = nameMap(names);
+  return {
+    scrolls: rows.slice(0, req.limit).map((r) => toScroll(r, map, viewerId)),
+    pagination: pagination(req.page, req.limit, counts[0]?.n ?? 0, rows.length > req.limit),
+  };
+}
+
+/** Newest public scrolls of a type (community lists); never private ones. */
+export async function listPublicScrolls(app: AppContext, viewerId: string, type: "feed" | "curation", limit: number): Promise<Scroll[]> {
+  const filter = sql`s.type = ${type} AND s.is_private = 0`;
+  const [rows, names] = await batchAll<[ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+    sql`${scrollSelect(viewerId)} WHERE ${filter} ORDER BY s.id DESC LIMIT ${limit}`,
+    authorNames(sql`s.id IN (SELECT id FROM scrolls WHERE type = ${type} AND is_private = 0 ORDER BY id DESC LIMIT ${limit})`),
+  ]);
+  const map = nameMap(names);
+  return rows.map((r) => toScroll(r, map, viewerId));
+}

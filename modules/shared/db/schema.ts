@@ -97,8 +97,10 @@ export const tags = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
-    // tag browser "Most Popular" and trending lists
+    // tag browser "Most Popular"
     index("tags_echo_count").on(t.echoCount),
+    // trending tags: recent use, then all-time use
+    index("tags_trending").on(t.recentCount, t.echoCount),
   ],
 );
 
@@ -113,6 +115,8 @@ export const echoTags = sqliteTable(
       .references(() => echos.id, { onDelete: "cascade" }),
     // copy of echos.likes_count (trigger-kept) so a tag's most-liked page is an index walk
     likesCount: integer("likes_count").notNull().default(0),
+    // UTC day of the echo (created_at / 86,400,000): feeds tag_days for recent counts
+    day: integer("day").notNull().default(0),
   },
   (t) => [
     // /echo/tag/{name} newest|oldest and feed rules by tag: a tag's echos in id order
@@ -256,3 +260,70 @@ export const scrollFollows = sqliteTable(
     index("scroll_follows_user_id").on(t.userId, t.scrollId),
   ],
 );
+
+// ── Profiles and community ─────────────────────────────────────────────────────────────────
+
+export const userFollows = sqliteTable(
+  "user_follows",
+  {
+    followerId: text("follower_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    followeeId: text("followee_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    // follow idempotence; GET …/following: whom a user follows
+    primaryKey({ columns: [t.followerId, t.followeeId] }),
+    // GET …/followers: who follows a user
+    index("user_follows_followee").on(t.followeeId, t.followerId),
+  ],
+);
+
+export const tagDays = sqliteTable(
+  "tag_days",
+  {
+    tag: text("tag").notNull(),
+    // UTC day number (ms / 86,400,000) of the echos counted
+    day: integer("day").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [
+    // a tag's recent count: its last 7 days
+    primaryKey({ columns: [t.tag, t.day] }),
+    // the cron: tags whose oldest counted day just left the 7-day window
+    index("tag_days_day").on(t.day),
+  ],
+);
+
+export const rankDirty = sqliteTable("rank_dirty", {
+  // what changed since the last ranking pass (trigger-filled): 'e:<echo id>' or 't:<tag>'
+  key: text("key").primaryKey(),
+});
+
+export const popularEchos = sqliteTable(
+  "popular_echos",
+  {
+    list: text("list").notNull(), // '<period>:<sort>', e.g. 'today:likes'
+    echoId: text("echo_id")
+      .notNull()
+      .references(() => echos.id, { onDelete: "cascade" }),
+    score: integer("score").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.list, t.echoId] }),
+    // reading a ranked list, and trimming it to its top entries
+    index("popular_echos_rank").on(t.list, t.score, t.echoId),
+    // the cron: entries older than their period leave
+    index("popular_echos_age").on(t.list, t.createdAt),
+  ],
+);
+
+export const rankState = sqliteTable("rank_state", {
+  // 'version' (bumped by every ranking pass: the KV cache key), 'last_run', 'last_day'
+  key: text("key").primaryKey(),
+  value: integer("value").notNull(),
+});

@@ -1,0 +1,84 @@
+// Community reads: KV first (the version the last ranking pass published), D1's ranked tables on
+// a miss (then cached with a TTL). Nothing is ranked on the request path.
+import { batchAll, sql, type AppContext } from "../shared/index.server";
+import { echoColumns, toEcho, type EchoRow } from "../echo/index.server";
+import { listPublicScrolls } from "../scroll/index.server";
+import type { Echo } from "../echo/index";
+import type { Scroll } from "../scroll/index";
+import { CACHED_POPULAR, CACHED_TAGS, type Period, type PopularSort, type Tag } from "./schema";
+import { kvKeys, KV_TTL_SECONDS, listKey, type TagRow } from "./ranking.server";
+
+const SCROLLS_TTL_SECONDS = 60;
+
+async function cached<T>(app: AppContext, key: (version: number) => string, load: () => Promise<T>): Promise<T> {
+  let version = 0;
+  try {
+    version = Number(await app.env.KV.get(kvKeys.version)) || 0;
+    const hit = await app.env.KV.get<T>(key(version), "json");
+    if (hit !== null) return hit;
+  } catch (error) {
+    console.error("KV read failed; serving from D1", error);
+  }
+  const value = await load();
+  app.ctx.waitUntil(
+    app.env.KV.put(key(version), JSON.stringify(value), { expirationTtl: KV_TTL_SECONDS }).catch((e) => console.error("KV write failed", e)),
+  );
+  return value;
+}
+
+const toTag = (r: TagRow): Tag => ({
+  _id: r.name,
+  name: r.name,
+  count: r.echo_count,
+  recentEchosCount: r.recent_count,
+  createdAt: new Date(r.created_at).toISOString(),
+  description: "",
+});
+
+/** Trending tags: recent use (7 days), then all-time use. */
+export async function trendingTags(app: AppContext, limit: number): Promise<Tag[]> {
+  const rows = await cached(app, kvKeys.tags, async () => {
+    const [r] = await batchAll<[TagRow[]]>(app.db, [
+      sql`SELECT name, echo_count, recent_count, created_at FROM tags ORDER BY recent_count DESC, echo_count DESC, name LIMIT ${CACHED_TAGS}`,
+    ]);
+    return r;
+  });
+  return rows.slice(0, limit).map(toTag);
+}
+
+/** Popular echos of a period and sort, hydrated for the viewer (like state) in one query. */
+export async function popularEchos(app: AppContext, viewerId: string, period: Period, sort: PopularSort, limit: number): Promise<Echo[]> {
+  const list = listKey(period, sort);
+  const ids = await cached(app, (v) => kvKeys.popular(v, list), async () => {
+    const [r] = await batchAll<[{ echo_id: string }[]]>(app.db, [
+      sql`SELECT echo_id FROM popular_echos WHERE list = ${list} ORDER BY score DESC, echo_id DESC LIMIT ${CACHED_POPULAR}`,
+    ]);
+    return r.map((x) => x.echo_id);
+  });
+  const wanted = ids.slice(0, limit);
+  if (wanted.length === 0) return [];
+  const [rows] = await batchAll<[EchoRow[]]>(app.db, [
+    sql`SELECT ${echoColumns(viewerId)} FROM echos e JOIN users u ON u.id = e.author_id
+        WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))`,
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  // an echo deleted since the pass simply drops out
+  return wanted.flatMap((id) => (byId.has(id) ? [toEcho(byId.get(id)!)] : []));
+}
+
+/** Newest public scrolls of a type; private ones never appear. Cached briefly in KV. */
+export async function publicScrolls(app: AppContext, type: "feed" | "curation", limit: number): Promise<Scroll[]> {
+  const key = `community:scrolls:${type}`;
+  try {
+    const hit = await app.env.KV.get<Scroll[]>(key, "json");
+    if (hit) return hit.slice(0, limit);
+  } catch (error) {
+    console.error("KV read failed; serving from D1", error);
+  }
+  // cached without a viewer: follow state is per viewer and belongs to the scroll page
+  const scrolls = await listPublicScrolls(app, "", type, 100);
+  app.ctx.waitUntil(
+    app.env.KV.put(key, JSON.stringify(scrolls), { expirationTtl: SCROLLS_TTL_SECONDS }).catch((e) => console.error("KV write failed", e)),
+  );
+  return scrolls.slice(0, limit);
+}

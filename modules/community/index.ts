@@ -1,0 +1,2 @@
+// Client-safe public face of the community module.
+export { CommunityLimitSchema, PopularQuerySchema, PERIODS, POPULAR_SORTS, type Period, type PopularSort, type Tag } from "./schema";

@@ -1,0 +1,109 @@
+// The ranking pass (cron, every 5 minutes; `npm run rank` by hand). Incremental: it takes the
+// change log (rank_dirty, filled by triggers on posts, likes, shares and tag links) and updates
+// only what changed: recent counts of touched tags (plus tags whose oldest day just left the
+// 7-day window) and the entries of changed echos in each popular list. Then it publishes the hot
+// lists to KV under a new version. Nothing here scans all echos.
+import { createDb, raw, sql, type Stmt } from "../shared/index.server";
+import { CACHED_POPULAR, CACHED_TAGS, KEEP_RANKED, PERIOD_MS, PERIODS, POPULAR_SORTS } from "./schema";
+
+const DAY = 86_400_000;
+const SCORE: Record<(typeof POPULAR_SORTS)[number], string> = {
+  likes: "e.likes_count",
+  comments: "e.comments_count",
+  shares: "e.shares_count",
+  recent: "e.created_at",
+};
+
+export const listKey = (period: string, sort: string) => `${period}:${sort}`;
+export const kvKeys = {
+  version: "community:version",
+  tags: (v: number) => `community:v${v}:tags`,
+  popular: (v: number, list: string) => `community:v${v}:popular:${list}`,
+};
+export const KV_TTL_SECONDS = 3600;
+
+export type RankingResult = { changed: number; rowsRead: number; rowsWritten: number; version: number };
+
+export async function runRanking(env: Env, now = Date.now()): Promise<RankingResult> {
+  const db = createDb(env.DB);
+  const d1 = db.$client;
+  const run = (statements: Stmt[]) => d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)));
+
+  // 1. Take the change log atomically (a write landing after this is in the next pass).
+  const [taken, state] = await run([
+    sql`DELETE FROM rank_dirty RETURNING key`,
+    sql`SELECT key, value FROM rank_state`,
+  ]);
+  const keys = (taken!.results as { key: string }[]).map((r) => r.key);
+  const stateMap = new Map((state!.results as { key: string; value: number }[]).map((r) => [r.key, r.value]));
+  const echoIds = keys.filter((k) => k.startsWith("e:")).map((k) => k.slice(2));
+  const tags = keys.filter((k) => k.startsWith("t:")).map((k) => k.slice(2));
+  const today = Math.floor(now / DAY);
+  const lastDay = stateMap.get("last_day") ?? today;
+  const version = (stateMap.get("version") ?? 0) + 1;
+  // days that left the 7-day window since the last pass: [lastDay - 6, today - 7]
+  const expiredFrom = lastDay - 6;
+  const expiredTo = today - 7;
+
+  const recent = sql`COALESCE((SELECT SUM(d.count) FROM tag_days d WHERE d.tag = tags.name AND d.day > ${today - 7}), 0)`;
+
+  // 2. One atomic batch: recompute, upsert, prune, trim, publish the version; read the hot lists.
+  const statements: Stmt[] = [
+    sql`UPDATE tags SET recent_count = ${recent} WHERE name IN (SELECT value FROM json_each(${JSON.stringify(tags)}))`,
+    sql`UPDATE tags SET recent_count = ${recent} WHERE name IN (SELECT tag FROM tag_days WHERE day BETWEEN ${expiredFrom} AND ${expiredTo})`,
+  ];
+  const ids = JSON.stringify(echoIds);
+  for (const period of PERIODS) {
+    const span = PERIOD_MS[period];
+    const since = span === null ? 0 : now - span;
+    for (const sort of POPULAR_SORTS) {
+      const list = listKey(period, sort);
+      if (echoIds.length > 0) {
+        statements.push(sql`INSERT INTO popular_echos (list, echo_id, score, created_at)
+          SELECT ${list}, e.id, ${raw(SCORE[sort])}, e.created_at FROM echos e
+          WHERE e.id IN (SELECT value FROM json_each(${ids})) AND e.created_at >= ${since}
+          ON CONFLICT (list, echo_id) DO UPDATE SET score = excluded.score`);
+      }
+      if (span !== null) statements.push(sql`DELETE FROM popular_echos WHERE list = ${list} AND created_at < ${since}`);
+      statements.push(sql`DELETE FROM popular_echos WHERE list = ${list} AND (score, echo_id) < (
+        SELECT score, echo_id FROM popular_echos WHERE list = ${list} ORDER BY score DESC, echo_id DESC LIMIT 1 OFFSET ${KEEP_RANKED - 1})`);
+    }
+  }
+  statements.push(
+    sql`INSERT INTO rank_state (key, value) VALUES ('version', ${version}), ('last_run', ${now}), ('last_day', ${today})
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
+  const readFrom = statements.length;
+  statements.push(
+    sql`SELECT name, echo_count, recent_count, created_at FROM tags ORDER BY recent_count DESC, echo_count DESC, name LIMIT ${CACHED_TAGS}`,
+  );
+  const lists: string[] = [];
+  for (const period of PERIODS) {
+    for (const sort of POPULAR_SORTS) {
+      const list = listKey(period, sort);
+      lists.push(list);
+      statements.push(sql`SELECT echo_id FROM popular_echos WHERE list = ${list} ORDER BY score DESC, echo_id DESC LIMIT ${CACHED_POPULAR}`);
+    }
+  }
+  const results = await run(statements);
+
+  // 3. Publish to KV: lists first, the version last, so a reader never sees a half-written version.
+  const tagRows = results[readFrom]!.results as TagRow[];
+  const puts: Promise<void>[] = [env.KV.put(kvKeys.tags(version), JSON.stringify(tagRows), { expirationTtl: KV_TTL_SECONDS })];
+  lists.forEach((list, i) => {
+    const rows = results[readFrom + 1 + i]!.results as { echo_id: string }[];
+    puts.push(env.KV.put(kvKeys.popular(version, list), JSON.stringify(rows.map((r) => r.echo_id)), { expirationTtl: KV_TTL_SECONDS }));
+  });
+  await Promise.all(puts);
+  await env.KV.put(kvKeys.version, String(version));
+
+  const meta = [taken!, state!, ...results].map((r) => r.meta);
+  return {
+    changed: keys.length,
+    rowsRead: meta.reduce((n, m) => n + (m.rows_read ?? 0), 0),
+    rowsWritten: meta.reduce((n, m) => n + (m.rows_written ?? 0), 0),
+    version,
+  };
+}
+
+export type TagRow = { name: string; echo_count: number; recent_count: number; created_at: number };

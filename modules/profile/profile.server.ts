@@ -1,0 +1,92 @@
+import { badRequest, isId, notFound, pagination } from "../shared/index";
+import { batchAll, sql, type AppContext } from "../shared/index.server";
+import type { Profile, UserHit } from "./schema";
+
+type ProfileRow = {
+  id: string;
+  user_name: string;
+  bio: string;
+  email: string | null;
+  created_at: number;
+  echos_count: number;
+  scrolls_count: number;
+  public_scrolls: number;
+  followers_count: number;
+  following_count: number;
+  is_following: number;
+};
+
+/** A profile with exact counts; the email only on one's own. Others see public scrolls only. */
+export async function getProfile(app: AppContext, viewerId: string, userId: string): Promise<Profile> {
+  if (!isId(userId)) throw notFound("User not found");
+  const [rows] = await batchAll<[ProfileRow[]]>(app.db, [
+    sql`SELECT u.id, u.user_name, u.bio, u.email, u.created_at, u.echos_count, u.scrolls_count,
+        u.followers_count, u.following_count,
+        (SELECT COUNT(*) FROM scrolls s WHERE s.creator_id = u.id AND s.is_private = 0) AS public_scrolls,
+        EXISTS (SELECT 1 FROM user_follows f WHERE f.follower_id = ${viewerId} AND f.followee_id = u.id) AS is_following
+        FROM users u WHERE u.id = ${userId}`,
+  ]);
+  const row = rows[0];
+  if (!row) throw notFound("User not found");
+  const isMe = row.id === viewerId;
+  return {
+    _id: row.id,
+    userName: row.user_name,
+    bio: row.bio,
+    ...(isMe ? { email: row.email } : {}),
+    createdAt: new Date(row.created_at).toISOString(),
+    echosCount: row.echos_count,
+    scrollsCount: isMe ? row.scrolls_count : row.public_scrolls,
+    followersCount: row.followers_count,
+    followingCount: row.following_count,
+    isFollowing: row.is_following === 1,
+    isMe,
+  };
+}
+
+export async function updateProfile(app: AppContext, viewerId: string, input: { bio?: string | null; email?: string | null }) {
+  const sets = [];
+  if (input.bio !== undefined) sets.push(sql`bio = ${input.bio ?? ""}`);
+  if (input.email !== undefined) sets.push(sql`email = ${input.email ? input.email : null}`);
+  if (sets.length > 0) {
+    const assignments = sets.reduce((acc, s) => sql`${acc}, ${s}`);
+    await batchAll(app.db, [sql`UPDATE users SET ${assignments} WHERE id = ${viewerId}`]);
+  }
+  return getProfile(app, viewerId, viewerId);
+}
+
+export async function setUserFollow(app: AppContext, viewerId: string, userId: string, follow: boolean): Promise<Profile> {
+  if (!isId(userId)) throw notFound("User not found");
+  if (userId === viewerId) throw badRequest("You cannot follow yourself");
+  const write = follow
+    ? sql`INSERT INTO user_follows (follower_id, followee_id, created_at)
+          SELECT ${viewerId}, ${userId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM users WHERE id = ${userId})
+          ON CONFLICT DO NOTHING`
+    : sql`DELETE FROM user_follows WHERE follower_id = ${viewerId} AND followee_id = ${userId}`;
+  await batchAll(app.db, [write]);
+  return getProfile(app, viewerId, userId);
+}
+
+/** Followers or following of a user, newest follow first; total from the user's counter. */
+export async function followList(
+  app: AppContext,
+  userId: string,
+  which: "followers" | "following",
+  req: { page: number; limit: number },
+) {
+  if (!isId(userId)) throw notFound("User not found");
+  const offset = (req.page - 1) * req.limit;
+  const [users, rows] = await batchAll<[{ n: number }[], { id: string; user_name: string }[]]>(app.db, [
+    which === "followers"
+      ? sql`SELECT followers_count AS n FROM users WHERE id = ${userId}`
+      : sql`SELECT following_count AS n FROM users WHERE id = ${userId}`,
+    which === "followers"
+      ? sql`SELECT u.id, u.user_name FROM user_follows f JOIN users u ON u.id = f.follower_id
+            WHERE f.followee_id = ${userId} ORDER BY f.follower_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`
+      : sql`SELECT u.id, u.user_name FROM user_follows f JOIN users u ON u.id = f.followee_id
+            WHERE f.follower_id = ${userId} ORDER BY f.followee_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+  ]);
+  if (!users[0]) throw notFound("User not found");
+  const list: UserHit[] = rows.slice(0, req.limit).map((r) => ({ _id: r.id, userName: r.user_name }));
+  return { [which]: list, pagination: pagination(req.page, req.limit, users[0].n, rows.length > req.limit) };
+}

@@ -1,0 +1,17 @@
+import { requireApiViewer } from "~/modules/auth/index.server";
+import { CommunityLimitSchema } from "~/modules/community/index";
+import { publicScrolls } from "~/modules/community/index.server";
+import { clampLimit } from "~/modules/shared/index";
+import { apiHandler, appContext, parseInput, queryOf } from "~/modules/shared/index.server";
+import type { Route } from "./+types/scrolls";
+
+/** GET /community/scrolls/public/{feed|curation}[?limit]: a bare array (product decisions). */
+export function loader({ request, context, params }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  return apiHandler(async () => {
+    await requireApiViewer(app, request);
+    const { limit } = parseInput(CommunityLimitSchema, { limit: queryOf(request).limit });
+    const type = params.type === "curation" ? "curation" : "feed";
+    return publicScrolls(app, type, clampLimit(limit, 20));
+  });
+}

@@ -1,0 +1,15 @@
+import { requireApiViewer } from "~/modules/auth/index.server";
+import { CommunityLimitSchema } from "~/modules/community/index";
+import { trendingTags } from "~/modules/community/index.server";
+import { clampLimit } from "~/modules/shared/index";
+import { apiHandler, appContext, parseInput, queryOf } from "~/modules/shared/index.server";
+import type { Route } from "./+types/tags";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  return apiHandler(async () => {
+    await requireApiViewer(app, request);
+    const { limit } = parseInput(CommunityLimitSchema, { limit: queryOf(request).limit });
+    return trendingTags(app, clampLimit(limit, 20));
+  });
+}

@@ -1,0 +1,18 @@
+import { requireApiViewer } from "~/modules/auth/index.server";
+import { listEchos } from "~/modules/echo/index.server";
+import { getProfile } from "~/modules/profile/index.server";
+import { apiHandler, appContext, pageRequest } from "~/modules/shared/index.server";
+import type { Route } from "./+types/echos";
+
+export function loader({ request, context, params }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  return apiHandler(async () => {
+    const viewer = await requireApiViewer(app, request);
+    const req = pageRequest(request, 10);
+    const [, page] = await Promise.all([
+      getProfile(app, viewer._id, params.userId),
+      listEchos(app, viewer._id, { user: params.userId }, req),
+    ]);
+    return page;
+  });
+}
