@@ -35,7 +35,7 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls }: {
         <Link to="/" className="logo">
           Echo
         </Link>
-        <Link to="/search" className="icon-btn search-btn" aria-label="Search">
+        <Link to="/search" className="icon-btn search-btn" aria-label="Search" title="Search users, tags and scrolls">
           ⌕
         </Link>
       </header>

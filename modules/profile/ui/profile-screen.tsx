@@ -1,0 +1,309 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { Link, useRevalidator } from "react-router";
+import toast from "react-hot-toast";
+import { EchoCard, type Echo, type EchoPage } from "../../echo/index";
+import { ScrollCard, type Scroll } from "../../scroll/index";
+import { api, type Pagination } from "../../shared/index";
+import { EmptyState } from "../../shell/index";
+import { MAX_BIO, type Profile, type UserHit } from "../schema";
+
+type ScrollPage = { scrolls: Scroll[]; pagination: Pagination };
+type Tab = "echos" | "scrolls";
+
+/** /profile and /user/{id} (spec §2): header, counts, follow, edit, tabs with load more. */
+export function ProfileScreen({ profile: initial, echos, scrolls, viewerId }: {
+  profile: Profile;
+  echos: EchoPage;
+  scrolls: ScrollPage;
+  viewerId: string;
+}) {
+  const [profile, setProfile] = useState(initial);
+  const [tab, setTab] = useState<Tab>("echos");
+  const [editing, setEditing] = useState(false);
+  const [list, setList] = useState<null | "followers" | "following">(null);
+  const [working, setWorking] = useState(false);
+  const owner = profile.isMe ? "My" : `${profile.userName}'s`;
+
+  async function toggleFollow() {
+    setWorking(true);
+    try {
+      const next = await api<Profile>(`/profile/user/${profile._id}/follow`, {
+        method: profile.isFollowing ? "DELETE" : "POST",
+        fallback: profile.isFollowing ? "Failed to unfollow user" : "Failed to follow user",
+      });
+      setProfile(next);
+      toast.success(next.isFollowing ? `Following @${next.userName}` : `Unfollowed @${next.userName}`);
+    } catch (error) {
+      toast.error((error as Error).message);
+    } finally {
+      setWorking(false);
+    }
+  }
+
+  return (
+    <div className="page profile">
+      <header className="card profile-header">
+        <div className="profile-title">
+          <div className="avatar" aria-hidden="true">
+            {profile.userName.slice(0, 1).toUpperCase()}
+          </div>
+          <div>
+            <h1 className="page-title">@{profile.userName}</h1>
+            <p className={profile.bio ? "profile-bio" : "profile-bio muted"}>{profile.bio || "No bio available"}</p>
+          </div>
+          <div className="profile-actions">
+            {profile.isMe ? (
+              <button type="button" className="btn" onClick={() => setEditing(true)}>
+                Edit Profile
+              </button>
+            ) : (
+              <button type="button" className={profile.isFollowing ? "btn" : "btn btn-primary"} disabled={working} onClick={toggleFollow}>
+                {profile.isFollowing ? "Unfollow" : "Follow"}
+              </button>
+            )}
+          </div>
+        </div>
+        <dl className="profile-counts">
+          <div>
+            <dt>Echos</dt>
+            <dd>{profile.echosCount}</dd>
+          </div>
+          <div>
+            <dt>Scrolls</dt>
+            <dd>{profile.scrollsCount}</dd>
+          </div>
+          <div>
+            <dt>
+              <button type="button" className="link-btn" onClick={() => setList("followers")}>
+                Followers
+              </button>
+            </dt>
+            <dd>{profile.followersCount}</dd>
+          </div>
+          <div>
+            <dt>
+              <button type="button" className="link-btn" onClick={() => setList("following")}>
+                Following
+              </button>
+            </dt>
+            <dd>{profile.followingCount}</dd>
+          </div>
+        </dl>
+      </header>
+      {editing && <EditProfile profile={profile} onClose={() => setEditing(false)} onSaved={setProfile} />}
+      {list && <FollowList userId={profile._id} which={list} onClose={() => setList(null)} />}
+      <div className="tabs" role="tablist">
+        <button type="button" role="tab" aria-selected={tab === "echos"} className={tab === "echos" ? "active" : ""} onClick={() => setTab("echos")}>
+          Echos
+        </button>
+        <button type="button" role="tab" aria-selected={tab === "scrolls"} className={tab === "scrolls" ? "active" : ""} onClick={() => setTab("scrolls")}>
+          Scrolls
+        </button>
+      </div>
+      {tab === "echos" ? (
+        <EchosTab key={profile._id} owner={owner} isMe={profile.isMe} userId={profile._id} initial={echos} viewerId={viewerId} />
+      ) : (
+        <ScrollsTab key={profile._id} owner={owner} isMe={profile.isMe} userId={profile._id} initial={scrolls} />
+      )}
+    </div>
+  );
+}
+
+function useLoadMore<T>(initialItems: T[], initialPagination: Pagination, path: string, key: string, fallback: string) {
+  const [items, setItems] = useState(initialItems);
+  const [pagination, setPagination] = useState(initialPagination);
+  const [loading, setLoading] = useState(false);
+  async function more() {
+    if (loading || !pagination.hasMore) return;
+    setLoading(true);
+    try {
+      const res = await api<Record<string, unknown> & { pagination: Pagination }>(
+        `${path}${path.includes("?") ? "&" : "?"}page=${pagination.page + 1}&limit=${pagination.limit}`,
+        { fallback },
+      );
+      setItems((prev) => [...prev, ...(res[key] as T[])]);
+      setPagination(res.pagination);
+    } catch (error) {
+      toast.error((error as Error).message);
+    } finally {
+      setLoading(false);
+    }
+  }
+  return { items, pagination, loading, more };
+}
+
+function EchosTab({ owner, isMe, userId, initial, viewerId }: { owner: string; isMe: boolean; userId: string; initial: EchoPage; viewerId: string }) {
+  const { items, pagination, loading, more } = useLoadMore<Echo>(
+    initial.echos,
+    initial.pagination,
+    `/profile/user/${userId}/echos`,
+    "echos",
+    "Failed to load more echos",
+  );
+  return (
+    <section aria-label={`${owner} Echos`}>
+      <div className="tab-head">
+        <h2>{owner} Echos</h2>
+        {isMe && (
+          <Link to="/new" className="btn btn-primary btn-sm">
+            New Echo
+          </Link>
+        )}
+      </div>
+      {items.length === 0 ? (
+        <EmptyState title="No echos yet" detail={isMe ? "Share your first thought." : undefined}>
+          {isMe && (
+            <Link to="/new" className="btn btn-primary">
+              Create Echo
+            </Link>
+          )}
+        </EmptyState>
+      ) : (
+        items.map((e) => (
+          <div key={e._id} className="echo-row">
+            <EchoCard echo={e} viewerId={viewerId} />
+          </div>
+        ))
+      )}
+      {pagination.hasMore && (
+        <button type="button" className="btn btn-block" disabled={loading} onClick={more}>
+          {loading ? "Loading..." : "Load more"}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function ScrollsTab({ owner, isMe, userId, initial }: { owner: string; isMe: boolean; userId: string; initial: ScrollPage }) {
+  const { items, pagination, loading, more } = useLoadMore<Scroll>(
+    initial.scrolls,
+    initial.pagination,
+    `/profile/user/${userId}/scrolls?type=created`,
+    "scrolls",
+    "Failed to load more scrolls",
+  );
+  return (
+    <section aria-label={`${owner} Scrolls`}>
+      <div className="tab-head">
+        <h2>{owner} Scrolls</h2>
+        {isMe && (
+          <Link to="/scroll/new" className="btn btn-primary btn-sm">
+            New Scroll
+          </Link>
+        )}
+      </div>
+      {items.length === 0 ? (
+        <EmptyState title="No scrolls yet" detail={isMe ? "Make a feed or a curation." : undefined}>
+          {isMe && (
+            <Link to="/scroll/new" className="btn btn-primary">
+              Create Scroll
+            </Link>
+          )}
+        </EmptyState>
+      ) : (
+        <div className="scroll-grid">
+          {items.map((s) => (
+            <ScrollCard key={s._id} scroll={s} />
+          ))}
+        </div>
+      )}
+      {pagination.hasMore && (
+        <button type="button" className="btn btn-block" disabled={loading} onClick={more}>
+          {loading ? "Loading..." : "Load more"}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function EditProfile({ profile, onClose, onSaved }: { profile: Profile; onClose: () => void; onSaved: (p: Profile) => void }) {
+  const [bio, setBio] = useState(profile.bio);
+  const [email, setEmail] = useState(profile.email ?? "");
+  const [saving, setSaving] = useState(false);
+  const revalidator = useRevalidator();
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setSaving(true);
+    try {
+      const next = await api<Profile>("/profile/me", { method: "PATCH", body: { bio, email }, fallback: "Failed to update profile" });
+      onSaved(next);
+      toast.success("Profile updated");
+      void revalidator.revalidate();
+      onClose();
+    } catch (error) {
+      toast.error((error as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <form className="card edit-profile" onSubmit={save} aria-label="Edit Profile">
+      <h2>Edit Profile</h2>
+      <label className="field">
+        <span>Bio</span>
+        <textarea value={bio} maxLength={MAX_BIO} rows={3} onChange={(e) => setBio(e.target.value)} />
+        <span className="field-hint">
+          {bio.length}/{MAX_BIO}
+        </span>
+      </label>
+      <label className="field">
+        <span>Email (optional, shown only to you)</span>
+        <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+      </label>
+      <div className="dialog-actions">
+        <button type="button" className="btn" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={saving}>
+          {saving ? "Saving..." : "Save"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function FollowList({ userId, which, onClose }: { userId: string; which: "followers" | "following"; onClose: () => void }) {
+  const [state, setState] = useState<{ users: UserHit[]; pagination: Pagination } | null>(null);
+  const [loading, setLoading] = useState(false);
+  const fallback = which === "followers" ? "Failed to fetch followers" : "Failed to fetch following";
+  async function load(page: number) {
+    setLoading(true);
+    try {
+      const res = await api<Record<string, UserHit[]> & { pagination: Pagination }>(
+        `/profile/user/${userId}/${which}?page=${page}&limit=20`,
+        { fallback: page > 1 ? `Failed to load more ${which}` : fallback },
+      );
+      setState((prev) => ({ users: [...(page > 1 ? (prev?.users ?? []) : []), ...(res[which] ?? [])], pagination: res.pagination }));
+    } catch (error) {
+      toast.error((error as Error).message);
+    } finally {
+      setLoading(false);
+    }
+  }
+  useEffect(() => {
+    void load(1);
+  }, [userId, which]);
+  return (
+    <section className="card follow-list" aria-label={which === "followers" ? "Followers" : "Following"}>
+      <div className="tab-head">
+        <h2>{which === "followers" ? "Followers" : "Following"}</h2>
+        <button type="button" className="btn btn-sm" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {state && state.users.length === 0 && <p className="muted">{which === "followers" ? "No followers yet" : "Not following anyone yet"}</p>}
+      <ul className="panel-list">
+        {state?.users.map((u) => (
+          <li key={u._id}>
+            <Link to={`/user/${u._id}`}>@{u.userName}</Link>
+          </li>
+        ))}
+      </ul>
+      {state?.pagination.hasMore && (
+        <button type="button" className="btn btn-block" disabled={loading} onClick={() => load(state.pagination.page + 1)}>
+          Load more
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { useSearchParams } from "react-router";
+import { requirePageViewer } from "~/modules/auth/index.server";
+import { BrowsePopular, PERIODS, POPULAR_SORTS, type Period, type PopularSort } from "~/modules/community/index";
+import { popularEchos } from "~/modules/community/index.server";
+import { appContext } from "~/modules/shared/index.server";
+import type { Route } from "./+types/browse-popular";
+
+export const meta: Route.MetaFunction = () => [{ title: "Popular · Echo" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const viewer = await requirePageViewer(app, request);
+  const url = new URL(request.url);
+  const p = url.searchParams.get("period");
+  const s = url.searchParams.get("sort");
+  const period: Period = PERIODS.includes(p as Period) ? (p as Period) : "today";
+  const sort: PopularSort = POPULAR_SORTS.includes(s as PopularSort) ? (s as PopularSort) : "likes";
+  try {
+    return { viewerId: viewer._id, period, sort, echos: await popularEchos(app, viewer._id, period, sort, 50) };
+  } catch (error) {
+    console.error("popular echos failed", error);
+    return { viewerId: viewer._id, period, sort, echos: [] };
+  }
+}
+
+export default function Popular({ loaderData }: Route.ComponentProps) {
+  const [, setParams] = useSearchParams();
+  return (
+    <BrowsePopular
+      {...loaderData}
+      onChange={(period, sort) => setParams({ period, sort }, { preventScrollReset: true })}
+    />
+  );
+}

@@ -1,0 +1,22 @@
+import { requirePageViewer } from "~/modules/auth/index.server";
+import { BrowseScrolls } from "~/modules/community/index";
+import { publicScrolls } from "~/modules/community/index.server";
+import { appContext } from "~/modules/shared/index.server";
+import type { Route } from "./+types/browse-scrolls";
+
+export const meta: Route.MetaFunction = () => [{ title: "Browse · Echo" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  await requirePageViewer(app, request);
+  try {
+    return { scrolls: await publicScrolls(app, "feed", 100) };
+  } catch (error) {
+    console.error("browse: public scrolls failed", error);
+    return { scrolls: [] };
+  }
+}
+
+export default function Browse({ loaderData }: Route.ComponentProps) {
+  return <BrowseScrolls type="feed" scrolls={loaderData.scrolls} />;
+}
