@@ -79,7 +79,34 @@ try {
       }
     }
   }
-  console.log(`Seeded ${USERS.length} users (password "${PASSWORD}"), ${echoIds.length} echos, ${likes} likes at ${base}`);
+  const ids = {};
+  for (const name of USERS) ids[name] = (await sessions[name]("GET", "/api/auth/me")).json._id;
+  const scrolls = [
+    ["alice", { name: "Tech & learning", description: "Everything tech, nothing else", type: "feed", feedConfig: { includedTags: ["tech", "learning"] } }],
+    ["alice", { name: "Most liked this month", type: "feed", feedConfig: { sortBy: "mostLiked", sortTimeRange: "1month" } }],
+    ["bob", { name: "Travel & food", type: "feed", feedConfig: { includedTags: ["travel", "food"], excludedTags: ["work"] } }],
+    ["bob", { name: "Bob's picks", description: "Hand-picked", type: "curation" }],
+    ["carol", { name: "Friends", type: "feed", feedConfig: { authors: [ids.alice, ids.bob] } }],
+    ["carol", { name: "Private notes", type: "curation", isPrivate: true }],
+  ];
+  const scrollIds = [];
+  for (const [name, body] of scrolls) {
+    const res = await sessions[name]("POST", "/api/scroll/create", body);
+    if (res.status !== 201) throw new Error(`scroll: ${res.status} ${JSON.stringify(res.json)}`);
+    scrollIds.push(res.json.scroll._id);
+  }
+  for (const id of echoIds.slice(0, 5)) await sessions.bob("POST", `/api/scroll/${scrollIds[3]}/add-echo`, { echoId: id });
+  await sessions.dave("POST", `/api/scroll/${scrollIds[0]}/follow`);
+  await sessions.erin("POST", `/api/scroll/${scrollIds[2]}/follow`);
+  await sessions.alice("POST", `/api/scroll/${scrollIds[3]}/follow`);
+  for (const [from, to] of [["bob", "alice"], ["carol", "alice"], ["alice", "bob"], ["erin", "dave"]]) {
+    await sessions[from]("POST", `/api/profile/user/${ids[to]}/follow`);
+  }
+  const rank = await fetch(`${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+  console.log(
+    `Seeded ${USERS.length} users (password "${PASSWORD}"), ${echoIds.length} echos, ${likes} likes, ${scrolls.length} scrolls` +
+      ` at ${base}; ranking pass: ${rank.ok ? "done" : `failed (${rank.status})`}`,
+  );
 } finally {
   await server?.stop();
 }
