@@ -5,6 +5,7 @@ CREATE TABLE `rate_limits` (
 	PRIMARY KEY(`key`, `window_start`)
 );
 --> statement-breakpoint
+-- serves: cron: prune finished rate-limit windows
 CREATE INDEX `rate_limits_window_start` ON `rate_limits` (`window_start`);--> statement-breakpoint
 CREATE TABLE `sessions` (
 	`id` text PRIMARY KEY NOT NULL,
@@ -16,7 +17,9 @@ CREATE TABLE `sessions` (
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+-- serves: cron: prune sessions past their absolute lifetime
 CREATE INDEX `sessions_expires_at` ON `sessions` (`expires_at`);--> statement-breakpoint
+-- serves: revoke every session of a user
 CREATE INDEX `sessions_user_id` ON `sessions` (`user_id`);--> statement-breakpoint
 CREATE TABLE `users` (
 	`id` text PRIMARY KEY NOT NULL,
@@ -31,4 +34,5 @@ CREATE TABLE `users` (
 	`following_count` integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
+-- serves: login and sign-up conflict: user name lookup, case-insensitive
 CREATE UNIQUE INDEX `users_user_name_nocase` ON `users` ("user_name" COLLATE NOCASE);

@@ -7,7 +7,9 @@ CREATE TABLE `echo_tags` (
 	FOREIGN KEY (`echo_id`) REFERENCES `echos`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+-- serves: echo delete cascade and like triggers: the tags of one echo
 CREATE INDEX `echo_tags_echo_id` ON `echo_tags` (`echo_id`);--> statement-breakpoint
+-- serves: GET /echo/tag/{name}?orderBy=likes: a tag's echos by likes, then newest
 CREATE INDEX `echo_tags_tag_likes` ON `echo_tags` (`tag`,`likes_count`,`echo_id`);--> statement-breakpoint
 CREATE TABLE `echos` (
 	`id` text PRIMARY KEY NOT NULL,
@@ -21,7 +23,9 @@ CREATE TABLE `echos` (
 	FOREIGN KEY (`author_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+-- serves: GET /echo/all?user= and profile echos; author-only feeds: an author's echos newest first
 CREATE INDEX `echos_author_id` ON `echos` (`author_id`,`id`);--> statement-breakpoint
+-- serves: most-liked feeds without a tag rule: likes, then newest
 CREATE INDEX `echos_likes` ON `echos` (`likes_count`,`id`);--> statement-breakpoint
 CREATE TABLE `likes` (
 	`echo_id` text NOT NULL,
@@ -32,6 +36,7 @@ CREATE TABLE `likes` (
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+-- serves: isLiked hydration and hide-liked feeds: a user's likes by echo
 CREATE INDEX `likes_user_id` ON `likes` (`user_id`,`echo_id`);--> statement-breakpoint
 CREATE TABLE `reports` (
 	`echo_id` text NOT NULL,
@@ -64,4 +69,5 @@ CREATE TABLE `tags` (
 	`created_at` integer NOT NULL
 );
 --> statement-breakpoint
+-- serves: tag browser Most Popular
 CREATE INDEX `tags_echo_count` ON `tags` (`echo_count`);

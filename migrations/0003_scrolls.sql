@@ -7,7 +7,9 @@ CREATE TABLE `scroll_echos` (
 	FOREIGN KEY (`echo_id`) REFERENCES `echos`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+-- serves: GET /scroll/{id}/echos for a curation: newest-added first
 CREATE INDEX `scroll_echos_added` ON `scroll_echos` (`scroll_id`,`added_at`,`echo_id`);--> statement-breakpoint
+-- serves: echo delete cascade: the curations holding an echo
 CREATE INDEX `scroll_echos_echo_id` ON `scroll_echos` (`echo_id`);--> statement-breakpoint
 CREATE TABLE `scroll_follows` (
 	`scroll_id` text NOT NULL,
@@ -18,6 +20,7 @@ CREATE TABLE `scroll_follows` (
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+-- serves: GET /scroll/all: the scrolls a user follows
 CREATE INDEX `scroll_follows_user_id` ON `scroll_follows` (`user_id`,`scroll_id`);--> statement-breakpoint
 CREATE TABLE `scrolls` (
 	`id` text PRIMARY KEY NOT NULL,
@@ -41,5 +44,7 @@ CREATE TABLE `scrolls` (
 	FOREIGN KEY (`creator_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+-- serves: GET /scroll/all and profile scrolls: a creator's scrolls newest first
 CREATE INDEX `scrolls_creator_id` ON `scrolls` (`creator_id`,`id`);--> statement-breakpoint
+-- serves: community lists: public scrolls of a type, newest first
 CREATE INDEX `scrolls_public_type` ON `scrolls` (`type`,`is_private`,`id`);

@@ -7,7 +7,9 @@ CREATE TABLE `popular_echos` (
 	FOREIGN KEY (`echo_id`) REFERENCES `echos`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+-- serves: GET /community/echos/popular on a KV miss, and the cron's trim: a list by score
 CREATE INDEX `popular_echos_rank` ON `popular_echos` (`list`,`score`,`echo_id`);--> statement-breakpoint
+-- serves: ranking cron: entries older than their period leave
 CREATE INDEX `popular_echos_age` ON `popular_echos` (`list`,`created_at`);--> statement-breakpoint
 CREATE TABLE `rank_dirty` (
 	`key` text PRIMARY KEY NOT NULL
@@ -25,6 +27,7 @@ CREATE TABLE `tag_days` (
 	PRIMARY KEY(`tag`, `day`)
 );
 --> statement-breakpoint
+-- serves: ranking cron: tags whose oldest counted day left the 7-day window
 CREATE INDEX `tag_days_day` ON `tag_days` (`day`);--> statement-breakpoint
 CREATE TABLE `user_follows` (
 	`follower_id` text NOT NULL,
@@ -35,5 +38,7 @@ CREATE TABLE `user_follows` (
 	FOREIGN KEY (`followee_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+-- serves: GET /profile/user/{id}/followers: who follows a user
 CREATE INDEX `user_follows_followee` ON `user_follows` (`followee_id`,`follower_id`);--> statement-breakpoint
+-- serves: trending tags: recent use, then all-time use
 CREATE INDEX `tags_trending` ON `tags` (`recent_count`,`echo_count`);
