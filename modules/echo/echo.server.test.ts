@@ -86,3 +86,18 @@ describe("echo services against real D1", () => {
     expect(oldest.pagination).toMatchObject({ total: 7, totalPages: 4, hasMore: true });
   });
 });
+
+describe("write rate limits", () => {
+  it(`answers 429 with Retry-After after ${100} posts in 5 minutes, and writes nothing more`, async () => {
+    const fay = await user("fay_svc");
+    for (let i = 0; i < 100; i++) await postEcho(app(), fay._id, { content: `p${i}`, tags: [] });
+    const error = await postEcho(app(), fay._id, { content: "one too many", tags: ["overlimit"] }).catch((e) => e);
+    expect(error).toMatchObject({ status: 429 });
+    expect(Number(error.headers["Retry-After"])).toBeGreaterThan(0);
+    const mine = await listEchos(app(), fay._id, { user: fay._id }, { page: 1, limit: 1 });
+    expect(mine.pagination.total).toBe(100);
+    const [tags] = await batchAll<[{ n: number }[]]>(app().db, [sql`SELECT COUNT(*) AS n FROM tags WHERE name = 'overlimit'`]);
+    expect(tags[0]!.n).toBe(0);
+    await expectCountersExact();
+  });
+});

@@ -1,5 +1,9 @@
 import { conflict, forbidden, isId, newId, notFound } from "../shared/index";
-import { batchAll, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, inlineLimit, sql, type AppContext, type Stmt } from "../shared/index.server";
+
+/** Per-account write limits (docs/security.md): posts and like/unlike calls per 5 minutes. */
+export const POST_LIMIT = { limit: 100, windowMs: 5 * 60_000 };
+export const LIKE_LIMIT = { limit: 300, windowMs: 5 * 60_000 };
 import type { Echo, PostEchoInput } from "./schema";
 
 /** The columns every echo read selects, with the viewer's like state: hydrated in one query. */
@@ -52,21 +56,29 @@ export async function getEcho(app: AppContext, viewerId: string, id: string): Pr
   return toEcho(rows[0]);
 }
 
-/** Post: the echo, its tags (created on first use) and links in one atomic batch. */
+/** Post: the echo, its tags (created on first use) and links in one atomic batch, rate limit included. */
 export async function postEcho(app: AppContext, authorId: string, input: PostEchoInput): Promise<Echo> {
   const now = Date.now();
   const id = newId(now);
+  const limit = inlineLimit(`post:${authorId}`, POST_LIMIT.limit, POST_LIMIT.windowMs, now);
+  const posted = sql`EXISTS (SELECT 1 FROM echos WHERE id = ${id})`;
   const statements: Stmt[] = [
-    sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${now})`,
+    limit.upsert,
+    sql`INSERT INTO echos (id, author_id, content, tags, created_at)
+        SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${now} WHERE ${limit.within}`,
   ];
   for (const tag of input.tags) {
-    statements.push(sql`INSERT INTO tags (name, created_at) VALUES (${tag}, ${now}) ON CONFLICT (name) DO NOTHING`);
-    statements.push(sql`INSERT INTO echo_tags (tag, echo_id, day) VALUES (${tag}, ${id}, ${Math.floor(now / 86_400_000)})`);
+    statements.push(sql`INSERT INTO tags (name, created_at) SELECT ${tag}, ${now} WHERE ${posted} ON CONFLICT (name) DO NOTHING`);
+    statements.push(sql`INSERT INTO echo_tags (tag, echo_id, day) SELECT ${tag}, ${id}, ${Math.floor(now / 86_400_000)} WHERE ${posted}`);
   }
+  statements.push(limit.count);
   statements.push(sql`SELECT ${echoColumns(authorId)} FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`);
-  const results = await batchAll<EchoRow[][]>(app.db, statements);
-  const row = results[results.length - 1]?.[0];
-  if (!row) throw new Error("posted echo not found");
+  const results = await batchAll<unknown[][]>(app.db, statements);
+  const row = (results[results.length - 1] as EchoRow[])[0];
+  if (!row) {
+    const count = (results[results.length - 2] as { count: number }[])[0]?.count;
+    throw limit.exceeded(count) ?? new Error("posted echo not found");
+  }
   return toEcho(row);
 }
 
@@ -81,19 +93,27 @@ export async function deleteEcho(app: AppContext, viewerId: string, id: string):
   await batchAll(app.db, [sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId}`]);
 }
 
-/** Like or unlike (idempotent): the write and the fresh count in one batch. */
+/** Like or unlike (idempotent): the rate limit, the write and the fresh count in one batch. */
 export async function setLike(app: AppContext, viewerId: string, id: string, liked: boolean) {
   requireEchoId(id);
+  const limit = inlineLimit(`like:${viewerId}`, LIKE_LIMIT.limit, LIKE_LIMIT.windowMs);
   const write = liked
     ? sql`INSERT INTO likes (echo_id, user_id, created_at)
-          SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id})
+          SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND ${limit.within}
           ON CONFLICT DO NOTHING`
-    : sql`DELETE FROM likes WHERE echo_id = ${id} AND user_id = ${viewerId}`;
-  const [, rows] = await batchAll<[unknown[], { likes_count: number; is_liked: number }[]]>(app.db, [
-    write,
-    sql`SELECT likes_count, EXISTS (SELECT 1 FROM likes WHERE echo_id = ${id} AND user_id = ${viewerId}) AS is_liked
-        FROM echos WHERE id = ${id}`,
-  ]);
+    : sql`DELETE FROM likes WHERE echo_id = ${id} AND user_id = ${viewerId} AND ${limit.within}`;
+  const [, , counts, rows] = await batchAll<[unknown[], unknown[], { count: number }[], { likes_count: number; is_liked: number }[]]>(
+    app.db,
+    [
+      limit.upsert,
+      write,
+      limit.count,
+      sql`SELECT likes_count, EXISTS (SELECT 1 FROM likes WHERE echo_id = ${id} AND user_id = ${viewerId}) AS is_liked
+          FROM echos WHERE id = ${id}`,
+    ],
+  );
+  const tooMany = limit.exceeded(counts[0]?.count);
+  if (tooMany) throw tooMany;
   const row = rows[0];
   if (!row) throw notFound("Echo not found");
   return { likes: row.likes_count, isLiked: row.is_liked === 1 };

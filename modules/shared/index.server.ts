@@ -12,6 +12,6 @@ export {
   pageRequest,
 } from "./api.server";
 export * as tables from "./db/schema";
-export { rateLimit } from "./rate-limit.server";
+export { rateLimit, inlineLimit } from "./rate-limit.server";
 export { sql, raw, join, batchAll, prepare, type Stmt } from "./sql.server";
 export { testAppContext } from "./test-context.server";

@@ -1,3 +1,4 @@
+import { sql } from "./sql.server";
 import type { Db } from "./context.server";
 import { HttpError } from "./http";
 
@@ -31,4 +32,24 @@ export async function rateLimit(db: Db, limits: [Limit, ...Limit[]], now = Date.
       "Retry-After": String(retryAfter),
     });
   }
+}
+
+/**
+ * A limit folded into a write's own batch (no extra round trip): `upsert` counts the attempt,
+ * `within` is a SQL condition the write statements carry, `count` reads the counter back so the
+ * caller can answer 429 when the write was skipped.
+ */
+export function inlineLimit(key: string, limit: number, windowMs: number, now = Date.now()) {
+  const windowStart = now - (now % windowMs);
+  return {
+    upsert: sql`INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
+      ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1`,
+    within: sql`(SELECT count FROM rate_limits WHERE key = ${key} AND window_start = ${windowStart}) <= ${limit}`,
+    count: sql`SELECT count FROM rate_limits WHERE key = ${key} AND window_start = ${windowStart}`,
+    exceeded(count: number | undefined): HttpError | null {
+      if (count === undefined || count <= limit) return null;
+      const retryAfter = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+      return new HttpError(429, `Too many requests. Try again in ${retryAfter} seconds.`, { "Retry-After": String(retryAfter) });
+    },
+  };
 }
