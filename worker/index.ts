@@ -1,6 +1,6 @@
 // The Worker entry: fetch → hardening → React Router; scheduled → the cron jobs.
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { appContext, createDb, type AppContext } from "../modules/shared/index.server";
+import { appContext, createDb, instrumentD1, type AppContext, type D1Stats } from "../modules/shared/index.server";
 import { checkOrigin, limitBody, newNonce, securityHeaders } from "./security";
 import { runScheduled } from "./scheduled";
 
@@ -16,10 +16,11 @@ export default {
     const limited = await limitBody(request);
     if (limited instanceof Response) return securityHeaders(limited, nonce, secure);
 
+    const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
     const app: AppContext = {
       env,
       ctx,
-      db: createDb(env.DB),
+      db: createDb(instrumentD1(env.DB, stats)),
       nonce,
       secure,
       ip: request.headers.get("CF-Connecting-IP") ?? "127.0.0.1",
@@ -28,6 +29,10 @@ export default {
     const context = new RouterContextProvider();
     context.set(appContext, app);
     const response = await handleRequest(limited, context);
+    if (String(env.EXPOSE_D1_STATS) === "1" && response.body) {
+      // streamed pages finish their loaders before the shell is sent, so the counts are final
+      response.headers.set("Server-Timing", `d1;desc="rt=${stats.roundTrips} rows=${stats.rowsRead} written=${stats.rowsWritten}"`);
+    }
     return securityHeaders(response, nonce, secure);
   },
 

@@ -15,3 +15,4 @@ export * as tables from "./db/schema";
 export { rateLimit, inlineLimit } from "./rate-limit.server";
 export { sql, raw, join, batchAll, prepare, type Stmt } from "./sql.server";
 export { testAppContext } from "./test-context.server";
+export { instrumentD1, type D1Stats } from "./d1-stats.server";

@@ -1,0 +1,62 @@
+// Counts what a request costs D1: round trips (each batch or statement call) and rows read
+// (from D1's result metadata). The benchmark and the budget tests read it from the
+// `Server-Timing` header, which the worker sends only when EXPOSE_D1_STATS is "1".
+export type D1Stats = { roundTrips: number; rowsRead: number; rowsWritten: number };
+
+type Meta = { rows_read?: number; rows_written?: number };
+
+function record(stats: D1Stats, metas: (Meta | undefined)[]) {
+  stats.roundTrips++;
+  for (const m of metas) {
+    stats.rowsRead += m?.rows_read ?? 0;
+    stats.rowsWritten += m?.rows_written ?? 0;
+  }
+}
+
+/** Wrap prepared statements in place (they stay real D1 statements, so batch() accepts them). */
+function instrumentStatement(stmt: D1PreparedStatement, stats: D1Stats): D1PreparedStatement {
+  const s = stmt as unknown as Record<string, unknown>;
+  const bind = stmt.bind.bind(stmt);
+  const all = stmt.all.bind(stmt);
+  const run = stmt.run.bind(stmt);
+  const first = stmt.first.bind(stmt);
+  const raw = stmt.raw.bind(stmt);
+  s.bind = (...values: unknown[]) => instrumentStatement(bind(...values), stats);
+  s.all = async () => {
+    const r = await all();
+    record(stats, [r.meta]);
+    return r;
+  };
+  s.run = async () => {
+    const r = await run();
+    record(stats, [r.meta]);
+    return r;
+  };
+  // first() and raw() return no metadata: they count as round trips only
+  s.first = (async (col?: string) => {
+    stats.roundTrips++;
+    return col === undefined ? first() : first(col);
+  });
+  s.raw = (async (options?: { columnNames?: boolean }) => {
+    stats.roundTrips++;
+    return raw(options as { columnNames: true });
+  });
+  return stmt;
+}
+
+export function instrumentD1(db: D1Database, stats: D1Stats): D1Database {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "prepare") return (query: string) => instrumentStatement(target.prepare(query), stats);
+      if (prop === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          const results = await target.batch(statements);
+          record(stats, results.map((r) => r.meta));
+          return results;
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
