@@ -1,6 +1,6 @@
 // The Worker entry: fetch → hardening → React Router; scheduled → the cron jobs.
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { appContext, createDb, instrumentD1, type AppContext, type D1Stats } from "../modules/shared/index.server";
+import { appContext, configureRequestDb, createDb, instrumentD1, type AppContext, type D1Stats } from "../modules/shared/index.server";
 import { checkOrigin, limitBody, newNonce, securityHeaders } from "./security";
 import { runScheduled } from "./scheduled";
 
@@ -26,6 +26,8 @@ export default {
       ip: request.headers.get("CF-Connecting-IP") ?? "127.0.0.1",
       memo: new Map(),
     };
+    // reads coalesce their D1 statements into shared batches; writes run one batch at a time
+    configureRequestDb(app.db, { coalesce: request.method === "GET" || request.method === "HEAD" });
     const context = new RouterContextProvider();
     context.set(appContext, app);
     const response = await handleRequest(limited, context);

@@ -1,7 +1,7 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { eq, sql as dsql } from "drizzle-orm";
 import { redirect } from "react-router";
 import { conflict, HttpError, newId, unauthorized } from "../shared/index";
-import { memoize, rateLimit, tables, type AppContext } from "../shared/index.server";
+import { batchAll, memoize, rateLimit, registerSessionProbe, sql, tables, type AppContext } from "../shared/index.server";
 import type { Credentials, User } from "./schema";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./password.server";
 import {
@@ -61,7 +61,7 @@ export async function signup(app: AppContext, input: Credentials): Promise<{ use
   const taken = await app.db
     .select({ id: users.id })
     .from(users)
-    .where(sql`${users.userName} = ${input.userName} COLLATE NOCASE`)
+    .where(dsql`${users.userName} = ${input.userName} COLLATE NOCASE`)
     .get();
   if (taken) throw conflict("Username is already taken");
   const now = Date.now();
@@ -82,7 +82,7 @@ export async function login(app: AppContext, input: Credentials): Promise<{ user
   const row = await app.db
     .select()
     .from(users)
-    .where(sql`${users.userName} = ${input.userName} COLLATE NOCASE`)
+    .where(dsql`${users.userName} = ${input.userName} COLLATE NOCASE`)
     .get();
   // Unknown names pay for a hash too, so timing does not reveal which names exist.
   const ok = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
@@ -102,49 +102,105 @@ export async function logout(app: AppContext, request: Request): Promise<string>
   return clearedSessionCookie(app);
 }
 
-/** The signed-in user of this request, or null: verified token + live session row. */
-export function getViewer(app: AppContext, request: Request): Promise<Viewer | null> {
-  return memoize(app, "viewer", async () => {
+type SessionRow = {
+  id: string;
+  user_name: string;
+  email: string | null;
+  bio: string;
+  created_at: number;
+  followers_count: number;
+  following_count: number;
+  last_seen_at: number;
+};
+
+type Claims = { userId: string; sessionId: string };
+
+/** The verified token's claims (signature and expiry only; no database). */
+function getClaims(app: AppContext, request: Request): Promise<Claims | null> {
+  return memoize(app, "claims", async () => {
     const token = readCookie(request, cookieName(app));
-    if (!token) return null;
-    const claims = await verifySessionToken(app.env, token);
-    if (!claims) return null;
-    const now = Date.now();
-    const row = await app.db
-      .select({
-        id: users.id,
-        userName: users.userName,
-        email: users.email,
-        bio: users.bio,
-        createdAt: users.createdAt,
-        followersCount: users.followersCount,
-        followingCount: users.followingCount,
-        lastSeenAt: sessions.lastSeenAt,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(
-        and(
-          eq(sessions.id, claims.sessionId),
-          eq(sessions.userId, claims.userId),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, now),
-          gt(sessions.lastSeenAt, now - IDLE_LIFETIME_MS),
-        ),
-      )
-      .get();
-    if (!row) return null;
-    if (now - row.lastSeenAt > TOUCH_AFTER_MS) {
+    return token ? verifySessionToken(app.env, token) : null;
+  });
+}
+
+const isRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
+
+function invalidSession(app: AppContext): unknown {
+  return app.authFailure === "page" ? redirect("/login") : unauthorized();
+}
+
+/**
+ * The session check as a statement: the live (not revoked, not expired, not idle) session row
+ * joined with its user. On reads it rides in the request's first D1 batch (no round trip of its
+ * own); on writes it runs alone before anything is written.
+ */
+function sessionProbe(app: AppContext, claims: Claims): Promise<SessionRow | null> {
+  const now = Date.now();
+  const stmt = sql`SELECT u.id, u.user_name, u.email, u.bio, u.created_at, u.followers_count, u.following_count,
+      s.last_seen_at FROM sessions s JOIN users u ON u.id = s.user_id
+      WHERE s.id = ${claims.sessionId} AND s.user_id = ${claims.userId} AND s.revoked_at IS NULL
+        AND s.expires_at > ${now} AND s.last_seen_at > ${now - IDLE_LIFETIME_MS}`;
+  const probe = registerSessionProbe(app.db, stmt, () => invalidSession(app)) as Promise<SessionRow | null>;
+  return memoize(app, "session-touch", async () => {
+    const row = await probe;
+    if (row && now - row.last_seen_at > TOUCH_AFTER_MS) {
       app.ctx.waitUntil(
         app.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, claims.sessionId)).then(() => undefined),
       );
     }
-    return { ...toUser(row), sessionId: claims.sessionId };
+    return row;
   });
 }
 
+/** The signed-in user of this request, or null: verified token + live session row. */
+export function getViewer(app: AppContext, request: Request): Promise<Viewer | null> {
+  return memoize(app, "viewer", async () => {
+    const claims = await getClaims(app, request);
+    if (!claims) return null;
+    const row = sessionProbe(app, claims);
+    // flush now (a read shares the batch with whatever else is queued in this tick)
+    await batchAll(app.db, []).catch(() => undefined);
+    const session = await row;
+    if (!session) return null;
+    return {
+      ...toUser({
+        id: session.id,
+        userName: session.user_name,
+        email: session.email,
+        bio: session.bio,
+        createdAt: session.created_at,
+        followersCount: session.followers_count,
+        followingCount: session.following_count,
+      }),
+      sessionId: claims.sessionId,
+    };
+  });
+}
+
+/**
+ * The viewer's id for a read, without waiting for the database: the token is verified here and
+ * the session check rides in the caller's own batch, which fails (401 / redirect) if it is not
+ * valid. Writes wait for the full check first.
+ */
+async function viewerId(app: AppContext, request: Request, failure: "api" | "page"): Promise<string> {
+  app.authFailure = failure;
+  if (!isRead(request)) {
+    const viewer = await getViewer(app, request);
+    if (!viewer) throw invalidSession(app);
+    return viewer._id;
+  }
+  const claims = await getClaims(app, request);
+  if (!claims) throw invalidSession(app);
+  void sessionProbe(app, claims);
+  return claims.userId;
+}
+
+export const requireApiViewerId = (app: AppContext, request: Request) => viewerId(app, request, "api");
+export const requirePageViewerId = (app: AppContext, request: Request) => viewerId(app, request, "page");
+
 /** For /api routes: the viewer or a 401. */
 export async function requireApiViewer(app: AppContext, request: Request): Promise<Viewer> {
+  app.authFailure = "api";
   const viewer = await getViewer(app, request);
   if (!viewer) throw unauthorized();
   return viewer;
@@ -152,6 +208,7 @@ export async function requireApiViewer(app: AppContext, request: Request): Promi
 
 /** For pages: the viewer or a redirect to /login. */
 export async function requirePageViewer(app: AppContext, request: Request): Promise<Viewer> {
+  app.authFailure = "page";
   const viewer = await getViewer(app, request);
   if (!viewer) throw redirect("/login");
   return viewer;

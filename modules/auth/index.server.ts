@@ -6,6 +6,8 @@ export {
   getViewer,
   requireApiViewer,
   requirePageViewer,
+  requireApiViewerId,
+  requirePageViewerId,
   toUser,
   type Viewer,
 } from "./auth.server";

@@ -264,22 +264,46 @@ export async function setFollow(app: AppContext, viewerId: string, id: string, f
   return readScroll(app, viewerId, id);
 }
 
-/** A scroll's echos: a feed evaluates its rule now; a curation lists newest-added first. */
+/** The rule of a scroll the caller already holds (home has the viewer's scrolls loaded). */
+function ruleOf(scroll: Scroll): FeedRule {
+  const c = scroll.feedConfig;
+  const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
+  return {
+    tagMatchType: c?.tagMatchType ?? "any",
+    includedTags: c?.includedTags ?? [],
+    excludedTags: c?.excludedTags ?? [],
+    authors: (c?.authors ?? []).map((a) => a._id),
+    sortBy: c?.sortBy ?? "newestFirst",
+    sortTimeRange: c?.sortTimeRange ?? "allTime",
+    excludeLikedEchos: c?.excludeLikedEchos ?? false,
+    startDate: ms(c?.dateRange?.startDate),
+    endDate: ms(c?.dateRange?.endDate),
+  };
+}
+
+/**
+ * A scroll's echos: a feed evaluates its rule now; a curation lists newest-added first. Given
+ * a scroll object the viewer may see (home), it skips reading the scroll again.
+ */
 export async function scrollEchos(
   app: AppContext,
   viewerId: string,
-  id: string,
+  idOrScroll: string | Scroll,
   req: PageRequest,
   now = Date.now(),
 ): Promise<ScrollEchoPage> {
-  const { scroll, row } = await visibleScroll(app, viewerId, id);
+  const id = typeof idOrScroll === "string" ? idOrScroll : idOrScroll._id;
+  const { scroll, rule: knownRule } =
+    typeof idOrScroll === "string"
+      ? await visibleScroll(app, viewerId, id).then(({ scroll, row }) => ({ scroll, rule: toRule(row) }))
+      : { scroll: idOrScroll, rule: ruleOf(idOrScroll) };
   const key = decodeCursor(req.cursor);
   if (req.cursor !== undefined && (!key || typeof key.id !== "string")) throw badRequest("cursor is invalid");
   const offset = key ? 0 : (req.page - 1) * req.limit;
   let statements: Stmt[];
   let rule: FeedRule | null = null;
   if (scroll.type === "feed") {
-    rule = toRule(row);
+    rule = knownRule;
     const seek = key ? { id: key.id as string, likes: typeof key.l === "number" ? key.l : undefined } : null;
     statements = [feedCountQuery(rule, viewerId, now), feedPageQuery(rule, viewerId, now, seek, req.limit, offset)];
   } else {

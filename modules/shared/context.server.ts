@@ -17,6 +17,8 @@ export type AppContext = {
   ip: string;
   /** Request-scoped memo (the viewer is looked up at most once per request). */
   memo: Map<string, Promise<unknown>>;
+  /** What an invalid session answers: 401 JSON on the API, a redirect to /login on pages. */
+  authFailure?: "api" | "page";
 };
 
 export const appContext = createContext<AppContext>();

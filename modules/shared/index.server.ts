@@ -13,6 +13,6 @@ export {
 } from "./api.server";
 export * as tables from "./db/schema";
 export { rateLimit, inlineLimit } from "./rate-limit.server";
-export { sql, raw, join, batchAll, prepare, type Stmt } from "./sql.server";
+export { sql, raw, join, batchAll, prepare, configureRequestDb, registerSessionProbe, type Stmt } from "./sql.server";
 export { testAppContext } from "./test-context.server";
 export { instrumentD1, type D1Stats } from "./d1-stats.server";

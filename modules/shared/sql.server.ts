@@ -29,11 +29,106 @@ export function join(parts: Stmt[], separator: string): Stmt {
   return parts.reduce<Stmt>((acc, part, i) => (i === 0 ? part : sql`${acc}${raw(separator)}${part}`), raw(""));
 }
 
-/** Run statements in one D1 batch (one round trip, one transaction); rows of each. */
-export async function batchAll<R extends unknown[][]>(db: Db, statements: Stmt[]): Promise<R> {
+async function direct(db: Db, statements: Stmt[]): Promise<unknown[][]> {
+  if (statements.length === 0) return [];
   const d1 = db.$client;
   const results = await d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)));
-  return results.map((r) => r.results) as R;
+  return results.map((r) => r.results);
+}
+
+// ── Per-request batching ─────────────────────────────────────────────────────────────────────
+// A read request's loaders (layout and page run in parallel) and the session check all queue
+// their statements; one flush a macrotask later sends them as ONE D1 batch (one round trip).
+// The session probe rides in the first flush; if the session is not valid, every queued read
+// is refused with the request's error (401 for the API, a redirect to /login for pages), so no
+// data is ever returned to a revoked or expired session. Writes never coalesce: they flush at
+// once and their session is checked before they are sent.
+
+type Row = Record<string, unknown>;
+type Pending = { statements: Stmt[]; resolve: (rows: unknown[][]) => void; reject: (error: unknown) => void };
+type Probe = {
+  stmt: Stmt;
+  onInvalid: () => unknown;
+  sent: boolean;
+  promise: Promise<Row | null>;
+  settle: (row: Row | null) => void;
+  fail: (error: unknown) => void;
+};
+type RequestDb = { coalesce: boolean; queue: Pending[]; scheduled: boolean; probe?: Probe };
+
+const requestDbs = new WeakMap<object, RequestDb>();
+
+/** Mark a request's db: reads coalesce into shared batches (GET), writes do not. */
+export function configureRequestDb(db: Db, options: { coalesce: boolean }) {
+  requestDbs.set(db, { coalesce: options.coalesce, queue: [], scheduled: false });
+}
+
+/**
+ * Register the session check of this request (once): the next flush carries it. Resolves to
+ * its row, or null when the session is not valid.
+ */
+export function registerSessionProbe(db: Db, stmt: Stmt, onInvalid: () => unknown): Promise<Row | null> {
+  let state = requestDbs.get(db);
+  if (!state) {
+    state = { coalesce: false, queue: [], scheduled: false };
+    requestDbs.set(db, state);
+  }
+  if (state.probe) return state.probe.promise;
+  let settle!: (row: Row | null) => void;
+  let fail!: (error: unknown) => void;
+  const promise = new Promise<Row | null>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  promise.catch(() => undefined);
+  state.probe = { stmt, onInvalid, sent: false, promise, settle, fail };
+  return promise;
+}
+
+async function flush(db: Db, state: RequestDb) {
+  state.scheduled = false;
+  const items = state.queue.splice(0);
+  const probe = state.probe && !state.probe.sent ? state.probe : null;
+  if (probe) probe.sent = true;
+  const statements = [...(probe ? [probe.stmt] : []), ...items.flatMap((i) => i.statements)];
+  try {
+    const results = await direct(db, statements);
+    let offset = 0;
+    if (probe) {
+      probe.settle(((results[0] ?? []) as Row[])[0] ?? null);
+      offset = 1;
+    }
+    if (state.probe && !(await state.probe.promise)) {
+      const error = state.probe.onInvalid();
+      for (const item of items) item.reject(error);
+      return;
+    }
+    for (const item of items) {
+      item.resolve(results.slice(offset, offset + item.statements.length));
+      offset += item.statements.length;
+    }
+  } catch (error) {
+    probe?.fail(error);
+    for (const item of items) item.reject(error);
+  }
+}
+
+/**
+ * Run statements in one D1 batch (one round trip, one transaction) and return the rows of each.
+ * Within a request, reads issued together share a batch (see above).
+ */
+export function batchAll<R extends unknown[][]>(db: Db, statements: Stmt[]): Promise<R> {
+  const state = requestDbs.get(db);
+  if (!state) return direct(db, statements) as Promise<R>;
+  return new Promise<R>((resolve, reject) => {
+    state.queue.push({ statements, resolve: resolve as (rows: unknown[][]) => void, reject });
+    if (!state.coalesce) {
+      void flush(db, state);
+    } else if (!state.scheduled) {
+      state.scheduled = true;
+      setTimeout(() => void flush(db, state), 0);
+    }
+  });
 }
 
 export function prepare(db: Db, statement: Stmt): D1PreparedStatement {

@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { searchUsers } from "~/modules/profile/index.server";
 import { apiHandler, appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/search.users";
@@ -6,7 +6,7 @@ import type { Route } from "./+types/search.users";
 export function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    await requireApiViewer(app, request);
+    await requireApiViewerId(app, request);
     return { users: await searchUsers(app, new URL(request.url).searchParams.get("q") ?? "") };
   });
 }

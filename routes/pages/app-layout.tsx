@@ -1,5 +1,5 @@
 import { Outlet } from "react-router";
-import { requirePageViewer } from "~/modules/auth/index.server";
+import { requirePageViewer, requirePageViewerId } from "~/modules/auth/index.server";
 import { EchoExtensionsProvider } from "~/modules/echo/index";
 import { SaveToScroll, ScrollPanel, ScrollPicker } from "~/modules/scroll/index";
 import { scrollsAndSelection } from "~/modules/scroll/index.server";
@@ -10,14 +10,19 @@ import type { Route } from "./+types/app-layout";
 /** Every page but /login and /signup: a guest goes to /login (spec §2). */
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }) => {
-    await requirePageViewer(context.get(appContext), request);
+    // verifies the token now; the session row is checked in the loaders' first D1 batch
+    await requirePageViewerId(context.get(appContext), request);
   },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const viewer = await requirePageViewer(app, request);
-  const { scrolls, selectedId } = await scrollsAndSelection(app, viewer._id, request);
+  const viewerId = await requirePageViewerId(app, request);
+  // both queue into the request's first D1 batch: one round trip
+  const [viewer, { scrolls, selectedId }] = await Promise.all([
+    requirePageViewer(app, request),
+    scrollsAndSelection(app, viewerId, request),
+  ]);
   return { viewer: { _id: viewer._id, userName: viewer.userName }, scrolls, selectedId };
 }
 

@@ -1,5 +1,5 @@
 import { useSearchParams } from "react-router";
-import { requirePageViewer } from "~/modules/auth/index.server";
+import { requirePageViewerId } from "~/modules/auth/index.server";
 import { BrowsePopular, PERIODS, POPULAR_SORTS, type Period, type PopularSort } from "~/modules/community/index";
 import { popularEchos } from "~/modules/community/index.server";
 import { appContext } from "~/modules/shared/index.server";
@@ -9,7 +9,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Popular · Echo" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const viewer = await requirePageViewer(app, request);
+  const viewer = { _id: await requirePageViewerId(app, request) };
   const url = new URL(request.url);
   const p = url.searchParams.get("period");
   const s = url.searchParams.get("sort");

@@ -1,4 +1,4 @@
-import { requirePageViewer } from "~/modules/auth/index.server";
+import { requirePageViewerId } from "~/modules/auth/index.server";
 import { BrowseTags } from "~/modules/community/index";
 import { trendingTags } from "~/modules/community/index.server";
 import { appContext } from "~/modules/shared/index.server";
@@ -8,7 +8,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Tags · Echo" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  await requirePageViewer(app, request);
+  await requirePageViewerId(app, request);
   try {
     return { tags: await trendingTags(app, 100) };
   } catch (error) {

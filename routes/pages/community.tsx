@@ -1,4 +1,4 @@
-import { requirePageViewer } from "~/modules/auth/index.server";
+import { requirePageViewerId } from "~/modules/auth/index.server";
 import { CommunityScreen } from "~/modules/community/index";
 import { popularEchos, publicScrolls, trendingTags } from "~/modules/community/index.server";
 import { appContext } from "~/modules/shared/index.server";
@@ -18,7 +18,7 @@ async function orNull<T>(what: string, load: () => Promise<T>): Promise<T | null
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const viewer = await requirePageViewer(app, request);
+  const viewer = { _id: await requirePageViewerId(app, request) };
   const [feeds, curations, tags, popular] = await Promise.all([
     orNull("feed scrolls", () => publicScrolls(app, "feed", 4)),
     orNull("curations", () => publicScrolls(app, "curation", 4)),

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { requirePageViewer } from "~/modules/auth/index.server";
+import { requirePageViewerId } from "~/modules/auth/index.server";
 import { EchoDetail } from "~/modules/echo/index";
 import { getEcho } from "~/modules/echo/index.server";
 import { HttpError } from "~/modules/shared/index";
@@ -12,7 +12,7 @@ export const meta: Route.MetaFunction = ({ loaderData: data }) => [
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const viewer = await requirePageViewer(app, request);
+  const viewer = { _id: await requirePageViewerId(app, request) };
   try {
     return { viewerId: viewer._id, echo: await getEcho(app, viewer._id, params.id) };
   } catch (error) {

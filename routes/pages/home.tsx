@@ -1,4 +1,4 @@
-import { requirePageViewer } from "~/modules/auth/index.server";
+import { requirePageViewerId } from "~/modules/auth/index.server";
 import { listEchos } from "~/modules/echo/index.server";
 import { HomeFeed } from "~/modules/scroll/index";
 import { scrollEchos, scrollsAndSelection } from "~/modules/scroll/index.server";
@@ -9,11 +9,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Echo" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const viewer = await requirePageViewer(app, request);
+  const viewer = { _id: await requirePageViewerId(app, request) };
   const { scrolls, selectedId } = await scrollsAndSelection(app, viewer._id, request);
   const selected = scrolls.find((s) => s._id === selectedId) ?? null;
   const first = { page: 1, limit: 20 };
-  const page = selected ? await scrollEchos(app, viewer._id, selected._id, first) : await listEchos(app, viewer._id, {}, first);
+  const page = selected ? await scrollEchos(app, viewer._id, selected, first) : await listEchos(app, viewer._id, {}, first);
   return { viewerId: viewer._id, scrolls, selected, page };
 }
 

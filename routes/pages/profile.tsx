@@ -1,5 +1,5 @@
 import { data, Link } from "react-router";
-import { requirePageViewer } from "~/modules/auth/index.server";
+import { requirePageViewerId } from "~/modules/auth/index.server";
 import { listEchos } from "~/modules/echo/index.server";
 import { ProfileScreen } from "~/modules/profile/index";
 import { getProfile } from "~/modules/profile/index.server";
@@ -16,7 +16,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 /** /profile (own) and /user/{id} (anyone's, own included). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const viewer = await requirePageViewer(app, request);
+  const viewer = { _id: await requirePageViewerId(app, request) };
   const userId = params.id ?? viewer._id;
   const first = { page: 1, limit: 10 };
   try {

@@ -1,5 +1,5 @@
 import { data, Link } from "react-router";
-import { requirePageViewer } from "~/modules/auth/index.server";
+import { requirePageViewerId } from "~/modules/auth/index.server";
 import { ScrollForm } from "~/modules/scroll/index";
 import { getScroll } from "~/modules/scroll/index.server";
 import { HttpError } from "~/modules/shared/index";
@@ -11,7 +11,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Edit Scroll · Echo" }]
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const viewer = await requirePageViewer(app, request);
+  const viewer = { _id: await requirePageViewerId(app, request) };
   try {
     const scroll = await getScroll(app, viewer._id, params.id);
     if (scroll.creator._id !== viewer._id) return data({ scroll: null }, { status: 403 });

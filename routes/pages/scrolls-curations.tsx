@@ -1,4 +1,4 @@
-import { requirePageViewer } from "~/modules/auth/index.server";
+import { requirePageViewerId } from "~/modules/auth/index.server";
 import { ScrollsByType } from "~/modules/scroll/index";
 import { scrollsAndSelection } from "~/modules/scroll/index.server";
 import { appContext } from "~/modules/shared/index.server";
@@ -8,7 +8,7 @@ export const meta: Route.MetaFunction = () => [{ title: "My Curations · Echo" }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const viewer = await requirePageViewer(app, request);
+  const viewer = { _id: await requirePageViewerId(app, request) };
   const { scrolls } = await scrollsAndSelection(app, viewer._id, request);
   return { scrolls, viewerId: viewer._id };
 }

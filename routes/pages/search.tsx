@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { requirePageViewer } from "~/modules/auth/index.server";
+import { requirePageViewerId } from "~/modules/auth/index.server";
 import { publicScrolls, trendingTags } from "~/modules/community/index.server";
 import { searchUsers } from "~/modules/profile/index.server";
 import { ScrollCard } from "~/modules/scroll/index";
@@ -12,7 +12,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Search · Echo" }];
 /** The top bar's search: users, tags and public scrolls matching q. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  await requirePageViewer(app, request);
+  await requirePageViewerId(app, request);
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 50);
   if (!q) return { q, users: [], tags: [], scrolls: [] };
   const term = q.toLowerCase().replace(/^#/, "");

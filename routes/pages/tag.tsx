@@ -1,4 +1,4 @@
-import { requirePageViewer } from "~/modules/auth/index.server";
+import { requirePageViewerId } from "~/modules/auth/index.server";
 import { normalizeTag, TAG_ORDERS, TagPage, TIMEFRAMES, type TagOrder, type Timeframe } from "~/modules/echo/index";
 import { listTag } from "~/modules/echo/index.server";
 import { appContext } from "~/modules/shared/index.server";
@@ -8,7 +8,7 @@ export const meta: Route.MetaFunction = ({ params }) => [{ title: `#${params.tag
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const viewer = await requirePageViewer(app, request);
+  const viewer = { _id: await requirePageViewerId(app, request) };
   const url = new URL(request.url);
   // unknown values in the address bar fall back to the defaults rather than erroring a page
   const order = url.searchParams.get("orderBy");

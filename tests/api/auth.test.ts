@@ -88,6 +88,17 @@ describe("POST /api/auth/login and /logout, GET /api/auth/me", () => {
     expect(out.status).toBe(200);
     expect(out.headers.get("set-cookie")).toMatch(/Max-Age=0/);
     expect((await copy.get("/api/auth/me")).status).toBe(401);
+    // reads that check the session inside their own data batch refuse it too, and leak nothing
+    const list = await copy.get("/api/echo/all");
+    expect(list.status).toBe(401);
+    expect(list.json.echos).toBeUndefined();
+    expect((await copy.get("/api/scroll/all")).status).toBe(401);
+    for (const page of ["/", "/profile", "/scrolls", "/community"]) {
+      const res = await copy.get(page);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe("/login");
+    }
+    expect((await copy.post("/api/echo/post", { content: "after logout" })).status).toBe(401);
   });
 
   it("answers 401 to a tampered or forged token", async () => {

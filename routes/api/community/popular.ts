@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { PopularQuerySchema } from "~/modules/community/index";
 import { popularEchos } from "~/modules/community/index.server";
 import { clampLimit } from "~/modules/shared/index";
@@ -8,7 +8,7 @@ import type { Route } from "./+types/popular";
 export function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    const viewer = await requireApiViewer(app, request);
+    const viewer = { _id: await requireApiViewerId(app, request) };
     const q = queryOf(request);
     const { limit, period, sort } = parseInput(PopularQuerySchema, { limit: q.limit, period: q.period, sort: q.sort });
     return popularEchos(app, viewer._id, period, sort, clampLimit(limit, 10));

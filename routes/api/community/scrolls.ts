@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { CommunityLimitSchema } from "~/modules/community/index";
 import { publicScrolls } from "~/modules/community/index.server";
 import { clampLimit } from "~/modules/shared/index";
@@ -9,7 +9,7 @@ import type { Route } from "./+types/scrolls";
 export function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    await requireApiViewer(app, request);
+    await requireApiViewerId(app, request);
     const { limit } = parseInput(CommunityLimitSchema, { limit: queryOf(request).limit });
     const type = params.type === "curation" ? "curation" : "feed";
     return publicScrolls(app, type, clampLimit(limit, 20));

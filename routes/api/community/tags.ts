@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { CommunityLimitSchema } from "~/modules/community/index";
 import { trendingTags } from "~/modules/community/index.server";
 import { clampLimit } from "~/modules/shared/index";
@@ -8,7 +8,7 @@ import type { Route } from "./+types/tags";
 export function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    await requireApiViewer(app, request);
+    await requireApiViewerId(app, request);
     const { limit } = parseInput(CommunityLimitSchema, { limit: queryOf(request).limit });
     return trendingTags(app, clampLimit(limit, 20));
   });

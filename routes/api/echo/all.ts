@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { AllQuerySchema } from "~/modules/echo/index";
 import { listEchos } from "~/modules/echo/index.server";
 import { apiHandler, appContext, pageRequest, parseInput, queryOf } from "~/modules/shared/index.server";
@@ -7,7 +7,7 @@ import type { Route } from "./+types/all";
 export function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    const viewer = await requireApiViewer(app, request);
+    const viewer = { _id: await requireApiViewerId(app, request) };
     const { tag, user } = parseInput(AllQuerySchema, queryOf(request));
     return listEchos(app, viewer._id, { tag: tag || undefined, user: user || undefined }, pageRequest(request));
   });

@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { TagQuerySchema } from "~/modules/echo/index";
 import { listTag } from "~/modules/echo/index.server";
 import { apiHandler, appContext, pageRequest, parseInput, queryOf } from "~/modules/shared/index.server";
@@ -7,7 +7,7 @@ import type { Route } from "./+types/tag";
 export function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    const viewer = await requireApiViewer(app, request);
+    const viewer = { _id: await requireApiViewerId(app, request) };
     const { orderBy, timeframe, startDate, endDate } = parseInput(TagQuerySchema, queryOf(request));
     return listTag(
       app,

@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { listEchos } from "~/modules/echo/index.server";
 import { getProfile } from "~/modules/profile/index.server";
 import { apiHandler, appContext, pageRequest } from "~/modules/shared/index.server";
@@ -7,7 +7,7 @@ import type { Route } from "./+types/echos";
 export function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    const viewer = await requireApiViewer(app, request);
+    const viewer = { _id: await requireApiViewerId(app, request) };
     const req = pageRequest(request, 10);
     const [, page] = await Promise.all([
       getProfile(app, viewer._id, params.userId),

@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { followList } from "~/modules/profile/index.server";
 import { apiHandler, appContext, pageRequest } from "~/modules/shared/index.server";
 import type { Route } from "./+types/followers";
@@ -6,7 +6,7 @@ import type { Route } from "./+types/followers";
 export function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    await requireApiViewer(app, request);
+    await requireApiViewerId(app, request);
     return followList(app, params.userId, "followers", pageRequest(request, 20));
   });
 }

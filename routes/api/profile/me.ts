@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { UpdateProfileSchema } from "~/modules/profile/index";
 import { getProfile, updateProfile } from "~/modules/profile/index.server";
 import { apiHandler, appContext, methodNotAllowed, parseJson } from "~/modules/shared/index.server";
@@ -7,7 +7,7 @@ import type { Route } from "./+types/me";
 export function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    const viewer = await requireApiViewer(app, request);
+    const viewer = { _id: await requireApiViewerId(app, request) };
     return getProfile(app, viewer._id, viewer._id);
   });
 }
@@ -17,7 +17,7 @@ export function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "PATCH") return methodNotAllowed();
   const app = context.get(appContext);
   return apiHandler(async () => {
-    const viewer = await requireApiViewer(app, request);
+    const viewer = { _id: await requireApiViewerId(app, request) };
     return updateProfile(app, viewer._id, await parseJson(request, UpdateProfileSchema));
   });
 }

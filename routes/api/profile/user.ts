@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { getProfile } from "~/modules/profile/index.server";
 import { apiHandler, appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/user";
@@ -6,7 +6,7 @@ import type { Route } from "./+types/user";
 export function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    const viewer = await requireApiViewer(app, request);
+    const viewer = { _id: await requireApiViewerId(app, request) };
     return getProfile(app, viewer._id, params.userId);
   });
 }

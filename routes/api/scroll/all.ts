@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { listMyScrolls } from "~/modules/scroll/index.server";
 import { apiHandler, appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/all";
@@ -6,7 +6,7 @@ import type { Route } from "./+types/all";
 export function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    const viewer = await requireApiViewer(app, request);
+    const viewer = { _id: await requireApiViewerId(app, request) };
     return { scrolls: await listMyScrolls(app, viewer._id) };
   });
 }

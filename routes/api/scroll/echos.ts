@@ -1,4 +1,4 @@
-import { requireApiViewer } from "~/modules/auth/index.server";
+import { requireApiViewerId } from "~/modules/auth/index.server";
 import { scrollEchos } from "~/modules/scroll/index.server";
 import { apiHandler, appContext, pageRequest } from "~/modules/shared/index.server";
 import type { Route } from "./+types/echos";
@@ -6,7 +6,7 @@ import type { Route } from "./+types/echos";
 export function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
   return apiHandler(async () => {
-    const viewer = await requireApiViewer(app, request);
+    const viewer = { _id: await requireApiViewerId(app, request) };
     return scrollEchos(app, viewer._id, params.id, pageRequest(request));
   });
 }
