@@ -1,5 +1,6 @@
 // Community reads: KV first (the version the last ranking pass published), D1's ranked tables on
-// a miss (then cached with a TTL). Nothing is ranked on the request path.
+// a miss (then cached with a TTL). Nothing is ranked on the request path. Public scroll lists
+// come straight from D1 (an indexed query), so privacy changes show at once.
 import { batchAll, sql, type AppContext } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "../echo/index.server";
 import { listPublicScrolls } from "../scroll/index.server";
@@ -7,8 +8,6 @@ import type { Echo } from "../echo/index";
 import type { Scroll } from "../scroll/index";
 import { CACHED_POPULAR, CACHED_TAGS, type Period, type PopularSort, type Tag } from "./schema";
 import { kvKeys, KV_TTL_SECONDS, listKey, type TagRow } from "./ranking.server";
-
-const SCROLLS_TTL_SECONDS = 60;
 
 async function cached<T>(app: AppContext, key: (version: number) => string, load: () => Promise<T>): Promise<T> {
   let version = 0;
@@ -66,19 +65,12 @@ export async function popularEchos(app: AppContext, viewerId: string, period: Pe
   return wanted.flatMap((id) => (byId.has(id) ? [toEcho(byId.get(id)!)] : []));
 }
 
-/** Newest public scrolls of a type; private ones never appear. Cached briefly in KV. */
+/**
+ * Newest public scrolls of a type; private ones never appear. Read from D1 on every request (one
+ * indexed query): a cached copy showed a just-created scroll late and, worse, kept listing a scroll
+ * for up to a minute after its creator made it private.
+ */
 export async function publicScrolls(app: AppContext, type: "feed" | "curation", limit: number): Promise<Scroll[]> {
-  const key = `community:scrolls:${type}`;
-  try {
-    const hit = await app.env.KV.get<Scroll[]>(key, "json");
-    if (hit) return hit.slice(0, limit);
-  } catch (error) {
-    console.error("KV read failed; serving from D1", error);
-  }
-  // cached without a viewer: follow state is per viewer and belongs to the scroll page
-  const scrolls = await listPublicScrolls(app, "", type, 100);
-  app.ctx.waitUntil(
-    app.env.KV.put(key, JSON.stringify(scrolls), { expirationTtl: SCROLLS_TTL_SECONDS }).catch((e) => console.error("KV write failed", e)),
-  );
-  return scrolls.slice(0, limit);
+  // without a viewer: follow state is per viewer and belongs to the scroll page
+  return listPublicScrolls(app, "", type, Math.min(Math.max(limit, 1), 100));
 }
