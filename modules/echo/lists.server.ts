@@ -17,7 +17,8 @@ function seek(order: Order, idCol: string, likesCol: string, req: PageRequest): 
     if (order === "oldest") return { where: sql`${raw(idCol)} > ${key.id}`, offset: 0 };
     if (typeof key.l === "number") {
       return {
-        where: sql`(${raw(likesCol)} < ${key.l} OR (${raw(likesCol)} = ${key.l} AND ${raw(idCol)} < ${key.id}))`,
+        // a row-value comparison: SQLite seeks the (likes, id) index straight to the cursor
+        where: sql`(${raw(likesCol)}, ${raw(idCol)}) < (${key.l}, ${key.id})`,
         offset: 0,
       };
     }
@@ -108,15 +109,15 @@ export async function listTag(
   const range = sql`${from !== undefined ? sql`AND et.echo_id >= ${idFloor(from)}` : raw("")}
     ${to !== undefined ? sql`AND et.echo_id <= ${idCeil(to)}` : raw("")}`;
   const { where, offset } = seek(query.orderBy, "et.echo_id", "et.likes_count", req);
-  const count =
-    from === undefined && to === undefined
-      ? sql`SELECT COALESCE((SELECT echo_count FROM tags WHERE name = ${tag}), 0) AS n`
-      : sql`SELECT COUNT(*) AS n FROM echo_tags et WHERE et.tag = ${tag} ${range}`;
+  const windowed = from !== undefined || to !== undefined;
+  // all time: the tag's counter; a time window: no COUNT over it (a lower bound, like feeds)
+  const count = sql`SELECT COALESCE((SELECT echo_count FROM tags WHERE name = ${tag}), 0) AS n`;
   const page = sql`SELECT ${echoColumns(viewerId)}
     FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
     WHERE et.tag = ${tag} ${range} AND ${where}
     ORDER BY ${raw(ORDER_BY[query.orderBy]("et.echo_id", "et.likes_count"))}
     LIMIT ${req.limit + 1} OFFSET ${offset}`;
   const [counts, rows] = await batchAll<[{ n: number }[], EchoRow[]]>(app.db, [count, page]);
-  return shape(rows, req, counts[0]?.n ?? 0, query.orderBy);
+  const known = (req.page - 1) * req.limit + Math.min(rows.length, req.limit) + (rows.length > req.limit ? 1 : 0);
+  return shape(rows, req, windowed ? known : (counts[0]?.n ?? 0), query.orderBy);
 }

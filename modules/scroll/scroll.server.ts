@@ -1,7 +1,7 @@
 import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
 import { batchAll, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
-import { feedCountQuery, feedPageQuery } from "./feed-rules.server";
+import { feedPageQuery } from "./feed-rules.server";
 import type {
   CreateScrollInput,
   FeedConfigInput,
@@ -305,7 +305,8 @@ export async function scrollEchos(
   if (scroll.type === "feed") {
     rule = knownRule;
     const seek = key ? { id: key.id as string, likes: typeof key.l === "number" ? key.l : undefined } : null;
-    statements = [feedCountQuery(rule, viewerId, now), feedPageQuery(rule, viewerId, now, seek, req.limit, offset)];
+    // no COUNT over the rule (it would read every match): the total is a lower bound, see below
+    statements = [sql`SELECT 0 AS n`, feedPageQuery(rule, viewerId, now, seek, req.limit, offset)];
   } else {
     const after =
       key && typeof key.a === "number"
@@ -327,9 +328,12 @@ export async function scrollEchos(
     if (!rule) nextCursor = encodeCursor({ a: last.added_at ?? 0, id: last.id });
     else nextCursor = encodeCursor(rule.sortBy === "mostLiked" ? { l: last.likes_count, id: last.id } : { id: last.id });
   }
+  // A feed's total is what is known without counting every match: the echos up to the end of
+  // this page, plus one when more exist (docs/decisions/007-round-trips-and-rows.md).
+  const total = rule ? (req.page - 1) * req.limit + pageRows.length + (hasMore ? 1 : 0) : (counts[0]?.n ?? 0);
   return {
     echos: pageRows.map(toEcho),
-    pagination: { ...pagination(req.page, req.limit, counts[0]?.n ?? 0, hasMore), nextCursor },
+    pagination: { ...pagination(req.page, req.limit, total, hasMore), nextCursor },
   };
 }
 

@@ -128,10 +128,13 @@ describe("feeds show exactly the matching echos", () => {
     const s = await create(client, { name: "paged", type: "feed", feedConfig: { includedTags: [t] } });
     const first = await client.get(`/api/scroll/${s._id}/echos?limit=2`);
     expect(contents(first)).toEqual(["p4", "p3"]);
-    expect(first.json.pagination).toMatchObject({ page: 1, limit: 2, total: 5, totalPages: 3, hasMore: true });
+    // a feed's total is a lower bound (no COUNT over the rule): what is known up to this page
+    expect(first.json.pagination).toMatchObject({ page: 1, limit: 2, total: 3, totalPages: 2, hasMore: true });
     const second = await client.get(`/api/scroll/${s._id}/echos?limit=2&page=2&cursor=${first.json.pagination.nextCursor}`);
     expect(contents(second)).toEqual(["p2", "p1"]);
-    expect(contents(await client.get(`/api/scroll/${s._id}/echos?limit=2&page=3`))).toEqual(["p0"]);
+    const last = await client.get(`/api/scroll/${s._id}/echos?limit=2&page=3`);
+    expect(contents(last)).toEqual(["p0"]);
+    expect(last.json.pagination).toMatchObject({ total: 5, totalPages: 3, hasMore: false });
     const past = await client.get(`/api/scroll/${s._id}/echos?limit=2&page=7`);
     expect(past.json.echos).toEqual([]);
     expect(past.json.pagination.hasMore).toBe(false);

@@ -1,0 +1,137 @@
+// Performance budgets that are deterministic (issue: performance): D1 round trips per request and
+// rows read per 20-echo page at any depth, read from the Server-Timing header the test server
+// sends (EXPOSE_D1_STATS=1). Throughput stays out of CI; `npm run bench` measures it.
+import { beforeAll, describe, expect, it } from "vitest";
+import { BASE_URL, Client, signedUp } from "./client";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const MAX_ROUND_TRIPS = 2;
+const MAX_ROWS_PER_PAGE = 200;
+
+async function measure(client: Client, path: string) {
+  const res = await fetch(BASE_URL + path, { headers: { Cookie: client.cookie }, redirect: "manual" });
+  const timing = res.headers.get("server-timing") ?? "";
+  const m = /rt=(\d+) rows=(\d+)/.exec(timing);
+  if (!m) throw new Error(`no D1 stats on ${path}: ${timing}`);
+  const body = res.headers.get("content-type")?.includes("json") ? ((await res.json()) as Json) : (await res.text(), null);
+  return { status: res.status, roundTrips: Number(m[1]), rowsRead: Number(m[2]), body };
+}
+
+let reader: Client;
+let tag: string;
+let feedId: string;
+let curationId: string;
+let likedFeedId: string;
+let readerId: string;
+let authorId: string;
+const paths: string[] = [];
+
+beforeAll(async () => {
+  tag = `budget${Date.now().toString(36)}`;
+  const authors = await Promise.all([signedUp("ba"), signedUp("bb"), signedUp("bc")]);
+  authorId = authors[0]!.user._id;
+  const ids: string[] = [];
+  for (const { client } of authors) {
+    for (let i = 0; i < 70; i++) {
+      const res = await client.post("/api/echo/post", { content: `budget ${i}`, tags: [tag, i % 2 ? "odd" : "even"] });
+      ids.push(res.json.echo._id);
+    }
+  }
+  const r = await signedUp("br");
+  reader = r.client;
+  readerId = r.user._id;
+  for (const id of ids.slice(0, 60)) await reader.post(`/api/echo/like/${id}`);
+  const feed = await reader.post("/api/scroll/create", { name: "budget feed", type: "feed", feedConfig: { includedTags: [tag] } });
+  feedId = feed.json.scroll._id;
+  const liked = await reader.post("/api/scroll/create", {
+    name: "budget heavy",
+    type: "feed",
+    feedConfig: { includedTags: [tag, "even"], tagMatchType: "all", excludedTags: ["x1", "x2", "x3"], excludeLikedEchos: true, sortBy: "mostLiked", sortTimeRange: "1year" },
+  });
+  likedFeedId = liked.json.scroll._id;
+  const cur = await reader.post("/api/scroll/create", { name: "budget curation", type: "curation" });
+  curationId = cur.json.scroll._id;
+  for (const id of ids.slice(0, 50)) await reader.post(`/api/scroll/${curationId}/add-echo`, { echoId: id });
+  paths.push(
+    "/",
+    "/new",
+    "/settings",
+    "/scrolls",
+    "/community",
+    "/browse/tags",
+    "/browse/popular",
+    "/profile",
+    `/user/${readerId}`,
+    `/tag/${tag}`,
+    `/scroll/${feedId}`,
+    `/scroll/${curationId}`,
+    `/echo/${ids[0]}`,
+    "/api/auth/me",
+    "/api/scroll/all",
+    `/api/scroll/${feedId}`,
+    "/api/community/tags?limit=8",
+    "/api/community/echos/popular?limit=3",
+    "/api/community/scrolls/public/feed?limit=4",
+    `/api/profile/user/${readerId}`,
+    `/api/profile/user/${readerId}/echos`,
+    `/api/profile/user/${readerId}/scrolls`,
+    "/api/search/users?q=b",
+  );
+}, 120_000);
+
+describe("round trips per request", () => {
+  it(`every page load and GET /api call costs at most ${MAX_ROUND_TRIPS} D1 round trips`, async () => {
+    const over: string[] = [];
+    for (const path of paths) {
+      const m = await measure(reader, path);
+      expect(m.status, path).toBeLessThan(400);
+      if (m.roundTrips > MAX_ROUND_TRIPS) over.push(`${path}: ${m.roundTrips}`);
+    }
+    expect(over).toEqual([]);
+  });
+});
+
+describe(`rows read per 20-echo page, at any depth (≤ ${MAX_ROWS_PER_PAGE})`, () => {
+  const walk = async (first: string, pages: number) => {
+    const seen: { page: number; rows: number; rt: number }[] = [];
+    let url = first;
+    for (let page = 1; page <= pages; page++) {
+      const m = await measure(reader, url);
+      expect(m.status).toBe(200);
+      seen.push({ page, rows: m.rowsRead, rt: m.roundTrips });
+      const next = m.body?.pagination?.nextCursor;
+      if (!next) break;
+      url = `${first}${first.includes("?") ? "&" : "?"}page=${page + 1}&cursor=${next}`;
+    }
+    return seen;
+  };
+
+  it.each([
+    ["all echos", () => "/api/echo/all?limit=20"],
+    ["one author", () => `/api/profile/user/${authorId}/echos?limit=20`],
+    ["tag, newest", () => `/api/echo/tag/${tag}?limit=20`],
+    ["tag, oldest", () => `/api/echo/tag/${tag}?limit=20&orderBy=oldest`],
+    ["tag, most liked this month", () => `/api/echo/tag/${tag}?limit=20&orderBy=likes&timeframe=1month`],
+    ["feed: include one tag", () => `/api/scroll/${feedId}/echos?limit=20`],
+    ["curation", () => `/api/scroll/${curationId}/echos?limit=20`],
+  ])("%s", async (_name, path) => {
+    const pages = await walk(path(), 8);
+    expect(pages.length).toBeGreaterThan(1);
+    for (const p of pages) {
+      expect(p.rt, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+      expect(p.rows, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
+    }
+    console.warn(`${_name}: rows read per page ${pages.map((p) => p.rows).join(", ")}`);
+  });
+
+  // Known miss, measured and kept visible (docs/decisions/007-round-trips-and-rows.md): a rule
+  // that filters most candidates away (all-of + exclusions + hide-liked for a heavy liker,
+  // ordered by likes) reads several rows per candidate it rejects. Meeting 200 needs feeds
+  // materialised on write; until then this test holds the round trips and reports the rows.
+  it("feed: all-of, exclusions, hide-liked, most liked over a year (round trips held; rows reported)", async () => {
+    const pages = await walk(`/api/scroll/${likedFeedId}/echos?limit=20`, 8);
+    for (const p of pages) expect(p.rt, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+    console.warn(`heavy feed: rows read per page ${pages.map((p) => p.rows).join(", ")} (budget ${MAX_ROWS_PER_PAGE}: not met)`);
+  });
+});
