@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import type { Echo } from "../../echo/index";
 import type { Scroll } from "../schema";
+import { echos } from "./counts";
 import { addToScroll } from "./scroll-actions";
 
 /** Save to Scroll (spec §5): only the viewer's own curations; Add is enabled once one is chosen. */
@@ -39,7 +40,7 @@ export function SaveToScroll({ echo, curations, onClose }: { echo: Echo; curatio
           {curations.map((c) => (
             <label key={c._id}>
               <input type="radio" name="curation" value={c._id} checked={chosen === c._id} onChange={() => setChosen(c._id)} />{" "}
-              {c.name} <span className="muted">({c.echosCount} echos)</span>
+              {c.name} <span className="muted">({echos(c.echosCount)})</span>
             </label>
           ))}
         </fieldset>

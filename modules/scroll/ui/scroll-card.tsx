@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { Scroll } from "../schema";
+import { echos, followers } from "./counts";
 
 /** Up to 3 included tags and 2 authors, then '+N' (spec §2). */
 export function ScrollCard({ scroll, actions }: { scroll: Scroll; actions?: React.ReactNode }) {
@@ -33,8 +34,8 @@ export function ScrollCard({ scroll, actions }: { scroll: Scroll; actions?: Reac
       )}
       <div className="scroll-card-foot">
         <span className="muted">
-          by @{scroll.creator.userName} · {scroll.type === "curation" ? `${scroll.echosCount} echos · ` : ""}
-          {scroll.followersCount} followers
+          by @{scroll.creator.userName} · {scroll.type === "curation" ? `${echos(scroll.echosCount)} · ` : ""}
+          {followers(scroll.followersCount)}
         </span>
         {actions && <span className="scroll-card-actions">{actions}</span>}
       </div>

@@ -4,6 +4,7 @@ import { EchoExtensionsProvider, EchoFeed, type Echo, type EchoPage } from "../.
 import { api } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import type { Scroll } from "../schema";
+import { echos, followers } from "./counts";
 import { deleteScroll, removeFromScroll, setFollow } from "./scroll-actions";
 
 export type ScrollView =
@@ -119,8 +120,8 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
           </div>
         )}
         <div className="scroll-meta muted">
-          by <Link to={`/user/${scroll.creator._id}`}>@{scroll.creator.userName}</Link> · {scroll.followersCount} followers
-          {scroll.type === "curation" && ` · ${scroll.echosCount} echos`}
+          by <Link to={`/user/${scroll.creator._id}`}>@{scroll.creator.userName}</Link> · {followers(scroll.followersCount)}
+          {scroll.type === "curation" && ` · ${echos(scroll.echosCount)}`}
         </div>
         <div className="scroll-buttons">
           {!isCreator && (

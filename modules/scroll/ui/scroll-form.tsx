@@ -102,20 +102,33 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
           ? "A feed shows every echo that matches its rules, always up to date."
           : "A curation holds echos you hand-pick with Save to Scroll."}
       </p>
-      <label className="field">
-        <span>Name</span>
-        <input name="name" value={name} maxLength={MAX_NAME} onChange={(e) => setName(e.target.value)} required />
-        <span className="field-hint">
+      {/* The counters describe the fields; inside the label they would become part of the name. */}
+      <div className="field">
+        <label htmlFor="scroll-name">
+          <span>Name</span>
+        </label>
+        <input id="scroll-name" name="name" value={name} maxLength={MAX_NAME} onChange={(e) => setName(e.target.value)} required aria-describedby="scroll-name-count" />
+        <span className="field-hint" id="scroll-name-count">
           {name.length}/{MAX_NAME}
         </span>
-      </label>
-      <label className="field">
-        <span>Description (optional)</span>
-        <textarea name="description" value={description} maxLength={MAX_DESCRIPTION} rows={2} onChange={(e) => setDescription(e.target.value)} />
-        <span className="field-hint">
+      </div>
+      <div className="field">
+        <label htmlFor="scroll-description">
+          <span>Description (optional)</span>
+        </label>
+        <textarea
+          id="scroll-description"
+          name="description"
+          value={description}
+          maxLength={MAX_DESCRIPTION}
+          rows={2}
+          onChange={(e) => setDescription(e.target.value)}
+          aria-describedby="scroll-description-count"
+        />
+        <span className="field-hint" id="scroll-description-count">
           {description.length}/{MAX_DESCRIPTION}
         </span>
-      </label>
+      </div>
       <label className="switch-row field">
         <span>Private (only you can see it)</span>
         <input type="checkbox" role="switch" aria-label="Private" checked={isPrivate} onChange={(e) => setIsPrivate(e.target.checked)} />

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { Scroll } from "../schema";
+import { echos, followers } from "./counts";
 
 /** Right panel on large screens: up to 5 feed scrolls and 3 curations, with counts (spec §2). */
 export function ScrollPanel({ scrolls }: { scrolls: Scroll[] }) {
@@ -16,7 +17,7 @@ export function ScrollPanel({ scrolls }: { scrolls: Scroll[] }) {
           {feeds.slice(0, 5).map((s) => (
             <li key={s._id}>
               <Link to={`/scroll/${s._id}`}>{s.name}</Link>
-              <span className="count">{s.followersCount} followers</span>
+              <span className="count">{followers(s.followersCount)}</span>
             </li>
           ))}
         </ul>
@@ -31,7 +32,7 @@ export function ScrollPanel({ scrolls }: { scrolls: Scroll[] }) {
           {curations.slice(0, 3).map((s) => (
             <li key={s._id}>
               <Link to={`/scroll/${s._id}`}>{s.name}</Link>
-              <span className="count">{s.echosCount} echos</span>
+              <span className="count">{echos(s.echosCount)}</span>
             </li>
           ))}
         </ul>

@@ -18,7 +18,9 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
     if (!scrolls) return;
     const stored = readStoredSelection();
     const wanted = pickSelected(scrolls, stored ?? selectedId);
-    if (wanted !== stored) storeSelection(wanted);
+    // Write both copies whenever either is stale: the server only sees the cookie, so restoring
+    // from local storage without rewriting the cookie would re-render the old selection.
+    if (wanted !== stored || wanted !== selectedId) storeSelection(wanted);
     if (wanted !== selectedId) navigate(".", { replace: true, preventScrollReset: true });
   }, [selectedId]); // once per server selection
 

@@ -11,12 +11,21 @@ function useDelete() {
   };
 }
 
-function Group({ title, scrolls, render }: { title: string; scrolls: Scroll[]; render: (s: Scroll) => React.ReactNode }) {
+function Group({ title, scrolls, render, manage }: {
+  title: string;
+  scrolls: Scroll[];
+  render: (s: Scroll) => React.ReactNode;
+  /** link to the page that edits this group (My Scrolls only) */
+  manage?: { to: string; label: string };
+}) {
   return (
     <section className="scroll-group">
-      <h3>
-        {title} <span className="count">{scrolls.length}</span>
-      </h3>
+      <div className="scroll-group-head">
+        <h3>
+          {title} <span className="count">{scrolls.length}</span>
+        </h3>
+        {manage && <Link to={manage.to}>{manage.label}</Link>}
+      </div>
       {scrolls.length === 0 ? <p className="muted">None yet</p> : <div className="scroll-grid">{scrolls.map(render)}</div>}
     </section>
   );
@@ -65,8 +74,13 @@ export function ScrollsOverview({ scrolls, viewerId }: { scrolls: Scroll[]; view
           </section>
           <section className="card">
             <h2>My Scrolls</h2>
-            <Group title="Feeds" scrolls={mine.filter((s) => s.type === "feed")} render={mineCard} />
-            <Group title="Curations" scrolls={mine.filter((s) => s.type === "curation")} render={mineCard} />
+            <Group title="Feeds" scrolls={mine.filter((s) => s.type === "feed")} render={mineCard} manage={{ to: "/scrolls/feeds", label: "Manage feeds" }} />
+            <Group
+              title="Curations"
+              scrolls={mine.filter((s) => s.type === "curation")}
+              render={mineCard}
+              manage={{ to: "/scrolls/curations", label: "Manage curations" }}
+            />
           </section>
         </>
       )}
