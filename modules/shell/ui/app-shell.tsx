@@ -52,12 +52,9 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls }: {
           <h2 id="nav-scrolls" className="nav-heading">
             Scrolls
           </h2>
-          {sidebarScrolls ?? (
-            <>
-              {nav("/scrolls/feeds", "My Feeds")}
-              {nav("/scrolls/curations", "My Curations")}
-            </>
-          )}
+          {sidebarScrolls}
+          {nav("/scrolls/feeds", "My Feeds")}
+          {nav("/scrolls/curations", "My Curations")}
         </section>
         <section className="nav-group" aria-labelledby="nav-browse">
           <h2 id="nav-browse" className="nav-heading">
