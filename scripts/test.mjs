@@ -18,7 +18,7 @@ await step("build", () => run("react-router", ["build"]));
 
 // One production server on an empty store serves both HTTP layers. Its per-IP auth limit is
 // raised because every test client is 127.0.0.1; the per-name limit stays as in production.
-const server = await startServer({ port: 8790, vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000", EXPOSE_D1_STATS: "1" } });
+const server = await startServer({ port: 8790, vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000", EXPOSE_D1_STATS: "1", FAULT_INJECTION: "1" } });
 try {
   const testEnv = { TEST_BASE_URL: server.baseUrl };
   await step("api over real HTTP", () => run("vitest", ["run", "--project", "api"], { env: testEnv }));

@@ -1,6 +1,15 @@
 // The Worker entry: fetch → hardening → React Router; scheduled → the cron jobs.
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { appContext, configureRequestDb, createDb, instrumentD1, type AppContext, type D1Stats } from "../modules/shared/index.server";
+import {
+  appContext,
+  configureRequestDb,
+  createDb,
+  failingD1,
+  failingKV,
+  instrumentD1,
+  type AppContext,
+  type D1Stats,
+} from "../modules/shared/index.server";
 import { checkOrigin, limitBody, newNonce, securityHeaders } from "./security";
 import { runScheduled } from "./scheduled";
 
@@ -17,10 +26,16 @@ export default {
     if (limited instanceof Response) return securityHeaders(limited, nonce, secure);
 
     const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
+    const fault = String(env.FAULT_INJECTION) === "1" ? request.headers.get("X-Echo-Fault") : null;
     const app: AppContext = {
-      env,
+      env: fault === "kv" ? { ...env, KV: failingKV() } : env,
       ctx,
-      db: createDb(instrumentD1(env.DB, stats)),
+      db: createDb(
+        instrumentD1(
+          fault === "d1" ? failingD1(env.DB) : env.DB,
+          stats,
+        ),
+      ),
       nonce,
       secure,
       ip: request.headers.get("CF-Connecting-IP") ?? "127.0.0.1",

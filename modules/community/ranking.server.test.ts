@@ -74,3 +74,30 @@ describe("ranking pass (cron) against real D1 and KV", () => {
     expect((await trendingTags(app(), 100)).map((t) => t.name)).toContain("newer");
   });
 });
+
+describe("a ranking pass that fails part-way", () => {
+  it("leaves the previous rankings and the change log; the next pass completes", async () => {
+    const u = await user("rk_fail");
+    await postEcho(app(), u._id, { content: "before", tags: ["failtag"] });
+    const ok = await runRanking(env);
+    await postEcho(app(), u._id, { content: "after", tags: ["failtag"] });
+    // the second D1 batch (the main, atomic one) fails
+    let batches = 0;
+    const flaky = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "batch") {
+          return (stmts: D1PreparedStatement[]) => (++batches === 2 ? Promise.reject(new Error("D1_ERROR: injected")) : target.batch(stmts));
+        }
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    await expect(runRanking({ ...env, DB: flaky } as Env)).rejects.toThrow(/injected/);
+    expect(Number(await env.KV.get(kvKeys.version))).toBe(ok.version);
+    expect((await popularEchos(app(), u._id, "today", "recent", 1))[0]?.content).toBe("before");
+    const next = await runRanking(env);
+    expect(next.changed).toBeGreaterThan(0);
+    expect((await popularEchos(app(), u._id, "today", "recent", 1))[0]?.content).toBe("after");
+    expect((await trendingTags(app(), 100)).find((t) => t.name === "failtag")?.recentEchosCount).toBe(2);
+  });
+});

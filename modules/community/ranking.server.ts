@@ -29,11 +29,9 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
   const d1 = db.$client;
   const run = (statements: Stmt[]) => d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)));
 
-  // 1. Take the change log atomically (a write landing after this is in the next pass).
-  const [taken, state] = await run([
-    sql`DELETE FROM rank_dirty RETURNING key`,
-    sql`SELECT key, value FROM rank_state`,
-  ]);
+  // 1. Read the change log. It is deleted inside the main batch below, so a pass that fails
+  //    part-way leaves both the previous rankings and the log for the next pass.
+  const [taken, state] = await run([sql`SELECT key FROM rank_dirty`, sql`SELECT key, value FROM rank_state`]);
   const keys = (taken!.results as { key: string }[]).map((r) => r.key);
   const stateMap = new Map((state!.results as { key: string; value: number }[]).map((r) => [r.key, r.value]));
   const echoIds = keys.filter((k) => k.startsWith("e:")).map((k) => k.slice(2));
@@ -49,6 +47,7 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
 
   // 2. One atomic batch: recompute, upsert, prune, trim, publish the version; read the hot lists.
   const statements: Stmt[] = [
+    sql`DELETE FROM rank_dirty WHERE key IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`,
     sql`UPDATE tags SET recent_count = ${recent} WHERE name IN (SELECT value FROM json_each(${JSON.stringify(tags)}))`,
     sql`UPDATE tags SET recent_count = ${recent} WHERE name IN (SELECT tag FROM tag_days WHERE day BETWEEN ${expiredFrom} AND ${expiredTo})`,
   ];

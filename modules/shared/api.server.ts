@@ -24,11 +24,20 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown)
   return result.output;
 }
 
+/** A storage failure (D1 or KV unreachable or erroring), as opposed to a bug. */
+export function isStorageError(error: unknown): boolean {
+  const text = `${(error as { message?: unknown })?.message ?? ""} ${String((error as { cause?: unknown })?.cause ?? "")}`;
+  return /D1_|SQLITE_|Network connection lost|storage|KV (GET|PUT)|kv|unavailable/i.test(text);
+}
+
 /** Turn anything thrown by a service into the API's error shape; never leaks internals. */
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof HttpError) return errorResponse(error.status, error.message, error.headers);
   if (error instanceof Response) return error;
   console.error("unhandled API error", error);
+  if (isStorageError(error)) {
+    return errorResponse(503, "Service temporarily unavailable, please try again", { "Retry-After": "5" });
+  }
   return errorResponse(500, "Something went wrong");
 }
 

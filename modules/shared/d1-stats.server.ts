@@ -60,3 +60,38 @@ export function instrumentD1(db: D1Database, stats: D1Stats): D1Database {
     },
   });
 }
+
+/**
+ * Fault injection for the reliability tests: when the worker runs with FAULT_INJECTION="1" (the
+ * test server only; "0" in wrangler.toml), a request carrying `X-Echo-Fault: d1` sees every D1
+ * call fail as if the database were unreachable.
+ */
+export function failingD1(db: D1Database): D1Database {
+  const fail = () => Promise.reject(new Error("D1_ERROR: Network connection lost (injected fault)"));
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "batch" || prop === "exec") return fail;
+      if (prop === "prepare") {
+        return (query: string) => {
+          const stmt = target.prepare(query) as unknown as Record<string, unknown>;
+          const bind = (stmt.bind as (...v: unknown[]) => unknown).bind(stmt);
+          for (const m of ["all", "run", "first", "raw"]) stmt[m] = fail;
+          stmt.bind = (...v: unknown[]) => {
+            const bound = bind(...v) as Record<string, unknown>;
+            for (const m of ["all", "run", "first", "raw"]) bound[m] = fail;
+            return bound;
+          };
+          return stmt;
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** KV that fails every call (fault injection, `X-Echo-Fault: kv`). */
+export function failingKV(): KVNamespace {
+  const fail = () => Promise.reject(new Error("KV GET failed: injected fault"));
+  return { get: fail, getWithMetadata: fail, put: fail, delete: fail, list: fail } as unknown as KVNamespace;
+}

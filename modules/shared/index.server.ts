@@ -5,6 +5,7 @@ export {
   parseInput,
   parseForm,
   toErrorResponse,
+  isStorageError,
   apiHandler,
   methodNotAllowed,
   pageAction,
@@ -15,4 +16,4 @@ export * as tables from "./db/schema";
 export { rateLimit, inlineLimit } from "./rate-limit.server";
 export { sql, raw, join, batchAll, prepare, configureRequestDb, registerSessionProbe, type Stmt } from "./sql.server";
 export { testAppContext } from "./test-context.server";
-export { instrumentD1, type D1Stats } from "./d1-stats.server";
+export { instrumentD1, failingD1, failingKV, type D1Stats } from "./d1-stats.server";
