@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { testAppContext } from "../shared/index.server";
 import { getViewer, login, logout, signup } from "./auth.server";
 import { hashPassword, verifyPassword } from "./password.server";
+import { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS } from "./session.server";
 
 const cookieOf = (setCookie: string) => setCookie.split(";")[0]!;
 const requestWith = (cookie?: string) => new Request("http://localhost/", { headers: cookie ? { Cookie: cookie } : {} });
@@ -62,5 +63,20 @@ describe("sessions against real D1", () => {
     const last = attempts[3] as { status: number; headers: Record<string, string> };
     expect(last.status).toBe(429);
     expect(Number(last.headers["Retry-After"])).toBeGreaterThan(0);
+  });
+});
+
+describe("session lifetimes", () => {
+  it(`ends a session idle for ${7} days, or ${30} days after login`, async () => {
+    const { user, cookie } = await signup(testAppContext(env), { userName: "svc_life", password: "pass1234" });
+    const req = requestWith(cookieOf(cookie));
+    expect((await getViewer(testAppContext(env), req))?._id).toBe(user._id);
+    const now = Date.now();
+    await env.DB.prepare("UPDATE sessions SET last_seen_at = ? WHERE user_id = ?").bind(now - IDLE_LIFETIME_MS - 1000, user._id).run();
+    expect(await getViewer(testAppContext(env), req)).toBeNull();
+    await env.DB.prepare("UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE user_id = ?").bind(now, now - 1, user._id).run();
+    expect(await getViewer(testAppContext(env), req)).toBeNull();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?").bind(now + ABSOLUTE_LIFETIME_MS, user._id).run();
+    expect((await getViewer(testAppContext(env), req))?._id).toBe(user._id);
   });
 });

@@ -11,5 +11,5 @@ export {
   toUser,
   type Viewer,
 } from "./auth.server";
-export { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS } from "./session.server";
+export { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS, sessionCookie, clearedSessionCookie } from "./session.server";
 export { hashPassword, verifyPassword } from "./password.server";

@@ -199,3 +199,16 @@ describe("security baseline", () => {
     }
   });
 });
+
+describe("no state change on GET", () => {
+  it("write endpoints answer GET with 405 and change nothing; GET /logout keeps the session", async () => {
+    const { client } = await signedUp("get");
+    for (const path of ["/api/auth/signup", "/api/auth/login", "/api/auth/logout", "/api/echo/post", "/api/scroll/create"]) {
+      const res = await client.get(path);
+      expect(res.status, path).toBe(405);
+    }
+    const out = await client.get("/logout");
+    expect(out.status).toBe(302);
+    expect((await client.get("/api/auth/me")).status).toBe(200);
+  });
+});
