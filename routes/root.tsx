@@ -1,10 +1,29 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { Toaster } from "react-hot-toast";
 import { HEAD_SCRIPT, Splash, useNonce } from "~/modules/shell/index";
+import { HttpError } from "~/modules/shared/index";
+import { appContext, confirmSession, toErrorResponse } from "~/modules/shared/index.server";
 import type { Route } from "./+types/root";
 import "./app.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Echo" }];
+
+/**
+ * Reads check the session inside their first D1 batch (docs/decisions/007). A read answered
+ * without any batch (from KV, say) must not skip it: after the route ran, confirm the session
+ * and answer 401 / a redirect to /login instead when it does not hold.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ context }, next) => {
+    const response = await next();
+    const check = await confirmSession(context.get(appContext).db);
+    if (!check) return response;
+    if (check.failure instanceof Response) return check.failure;
+    // the route already answered with an error page or body: keep it
+    if (!(check.failure instanceof HttpError) && response.status >= 500) return response;
+    return toErrorResponse(check.failure);
+  },
+];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

@@ -14,6 +14,6 @@ export {
 } from "./api.server";
 export * as tables from "./db/schema";
 export { rateLimit, inlineLimit } from "./rate-limit.server";
-export { sql, raw, join, batchAll, prepare, configureRequestDb, registerSessionProbe, type Stmt } from "./sql.server";
+export { sql, raw, join, batchAll, prepare, configureRequestDb, registerSessionProbe, confirmSession, type Stmt } from "./sql.server";
 export { testAppContext } from "./test-context.server";
 export { instrumentD1, failingD1, failingKV, type D1Stats } from "./d1-stats.server";

@@ -134,3 +134,20 @@ export function batchAll<R extends unknown[][]>(db: Db, statements: Stmt[]): Pro
 export function prepare(db: Db, statement: Stmt): D1PreparedStatement {
   return db.$client.prepare(statement.sql).bind(...statement.params);
 }
+
+/**
+ * After a request's loaders or action ran: make sure its session check ran too (a read served
+ * only from KV issues no batch) and held. Returns what to answer instead when it did not: the
+ * request's invalid-session answer, or the storage error that stopped the check.
+ */
+export async function confirmSession(db: Db): Promise<{ failure: unknown } | null> {
+  const state = requestDbs.get(db);
+  const probe = state?.probe;
+  if (!probe) return null;
+  if (!probe.sent) await batchAll(db, []).catch(() => undefined);
+  try {
+    return (await probe.promise) ? null : { failure: probe.onInvalid() };
+  } catch (error) {
+    return { failure: error };
+  }
+}

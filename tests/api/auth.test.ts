@@ -93,6 +93,8 @@ describe("POST /api/auth/login and /logout, GET /api/auth/me", () => {
     expect(list.status).toBe(401);
     expect(list.json.echos).toBeUndefined();
     expect((await copy.get("/api/scroll/all")).status).toBe(401);
+    // a read served from the KV cache alone still checks the session
+    expect((await copy.get("/api/community/tags")).status).toBe(401);
     for (const page of ["/", "/profile", "/scrolls", "/community"]) {
       const res = await copy.get(page);
       expect(res.status).toBe(302);
