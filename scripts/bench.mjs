@@ -307,7 +307,7 @@ const overRt = d1rows.filter((r) => (r.d1.roundTrips ?? 99) > BUDGET.roundTrips)
 add(`D1 round trips ≤ ${BUDGET.roundTrips} per request`, overRt.length === 0, overRt.length ? overRt.map((r) => `${r.name}: ${r.d1.roundTrips}`).join("; ") : `max ${Math.max(...d1rows.map((r) => r.d1.roundTrips ?? 0))}`);
 const pages = rows.filter((r) => r.page);
 const overRows = pages.filter((r) => (r.d1.rowsRead ?? Infinity) > BUDGET.rowsPerPage);
-add(`rows read ≤ ${BUDGET.rowsPerPage} per 20-echo page`, overRows.length === 0, overRows.length ? overRows.map((r) => `${r.name}: ${r.d1.rowsRead}`).join("; ") : `max ${Math.max(...pages.map((r) => r.d1.rowsRead))}`);
+if (pages.length) add(`rows read ≤ ${BUDGET.rowsPerPage} per 20-echo page`, overRows.length === 0, overRows.length ? overRows.map((r) => `${r.name}: ${r.d1.rowsRead}`).join("; ") : `max ${Math.max(...pages.map((r) => r.d1.rowsRead))}`);
 const all1 = rows.find((r) => r.flags.budget === "allEchos");
 if (all1 && ceiling) add(`/api/echo/all ≥ ${BUDGET.allEchosRatio} × constant`, all1.ratio >= BUDGET.allEchosRatio, `${all1.ratio} (${all1.rps} / ${ceiling.rps} req/s)`);
 const home = rows.find((r) => r.flags.budget === "home");
