@@ -1,0 +1,344 @@
+// `npm run bench`: throughput, latency and D1 cost per request on the benchmark store (issue 6).
+// Starts the production build on the store `npm run bench:data` built (STATE_DIR, default
+// bench-state/) with EXPOSE_D1_STATS=1, signs in a varied set of bench users, and for each
+// scenario: samples a few requests for the Server-Timing header (D1 round trips, rows read and
+// written), warms up, then runs autocannon for a fixed time with cookies rotated across users.
+// Prints a table (throughput as a ratio of the constant route, measured in the same run) and the
+// issue's budgets, and writes the JSON report to <STATE_DIR>/bench-report.json.
+//
+// Env: BENCH_DURATION (s per scenario, default 10), BENCH_CONNECTIONS (default 10),
+// BENCH_ONLY (substring filter on scenario names), BENCH_PORT (default 8811).
+import autocannon from "autocannon";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { root, run } from "./lib.mjs";
+import { startServer } from "./server.mjs";
+
+const dir = path.resolve(root, process.env.STATE_DIR || "bench-state");
+const DURATION = Number(process.env.BENCH_DURATION || "10");
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || "10");
+const ONLY = process.env.BENCH_ONLY || "";
+const PORT = Number(process.env.BENCH_PORT || "8811");
+const SAMPLES = 5;
+const BUDGET = { roundTrips: 2, rowsPerPage: 200, allEchosRatio: 0.35, homeRatio: 0.2, homeP99Factor: 10, homeJsKb: 125, routeJsKb: 15 };
+
+const metaFile = path.join(dir, "bench-meta.json");
+if (!existsSync(metaFile)) throw new Error(`no benchmark store at ${dir}: run npm run bench:data first`);
+const meta = JSON.parse(readFileSync(metaFile, "utf8"));
+if (!existsSync(path.join(root, "build", "server"))) await run("react-router", ["build"]);
+
+// ── client JS budget, from the build (no server needed) ──────────────────────────────────────
+function jsBudget() {
+  const assets = path.join(root, "build", "client", "assets");
+  const manifestFile = readdirSync(assets).find((f) => /^manifest-.*\.js$/.test(f));
+  const text = readFileSync(path.join(assets, manifestFile), "utf8");
+  const manifest = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1));
+  const gz = new Map();
+  const size = (f) => {
+    if (!gz.has(f)) gz.set(f, gzipSync(readFileSync(path.join(root, "build", "client", f))).length);
+    return gz.get(f);
+  };
+  // the static import closure of a chunk (dynamic import() is not initial JS)
+  const closure = (files) => {
+    const seen = new Set();
+    const stack = [...files];
+    while (stack.length) {
+      const f = stack.pop();
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const src = readFileSync(path.join(root, "build", "client", f), "utf8");
+      for (const m of src.matchAll(/(?:from|import)\s*["']\.\/([^"']+\.js)["']/g)) stack.push(path.posix.join(path.posix.dirname(f), m[1]));
+    }
+    return seen;
+  };
+  const routeFiles = (id) => [manifest.routes[id].module, ...(manifest.routes[id].imports ?? [])];
+  const homeChain = ["root", "pages/app-layout", "pages/home"];
+  const home = closure([manifest.entry.module, ...manifest.entry.imports, manifestFile && `/assets/${manifestFile}`].filter(Boolean).concat(...homeChain.map(routeFiles)));
+  const kb = (set) => [...set].reduce((n, f) => n + size(f), 0) / 1024;
+  const routes = [];
+  for (const [id, r] of Object.entries(manifest.routes)) {
+    if (!r.hasDefaultExport || homeChain.includes(id)) continue;
+    const own = [...closure(routeFiles(id))].filter((f) => !home.has(f));
+    routes.push({ route: id, ownKbGzip: Number(kb(own).toFixed(1)), files: own.length });
+  }
+  routes.sort((a, b) => b.ownKbGzip - a.ownKbGzip);
+  return { homeKbGzip: Number(kb(home).toFixed(1)), homeFiles: [...home].map((f) => `${f} ${(size(f) / 1024).toFixed(1)} KB`), routes };
+}
+const js = jsBudget();
+
+// ── server, users ────────────────────────────────────────────────────────────────────────────
+console.log(`bench: store ${path.relative(root, dir)} (${JSON.stringify(meta.counts)}), ${DURATION}s per scenario, ${CONNECTIONS} connections`);
+const server = await startServer({ port: PORT, stateDir: dir, vars: { EXPOSE_D1_STATS: "1", AUTH_IP_LIMIT_PER_MINUTE: "1000000" } });
+const base = server.baseUrl;
+const report = { startedAt: new Date().toISOString(), store: { counts: meta.counts, scale: meta.scale, sizeMb: meta.sizeMb, buildSeconds: meta.buildSeconds }, durationSeconds: DURATION, connections: CONNECTIONS, scenarios: [], actions: [], js };
+
+async function login(userName) {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ userName, password: meta.password }),
+  });
+  if (!res.ok) throw new Error(`login ${userName}: ${res.status} ${await res.text()}`);
+  const user = await res.json();
+  return { userName, id: user._id, cookie: res.headers.get("set-cookie").split(";")[0] };
+}
+
+/** GET (or other) with a cookie; returns the D1 stats from Server-Timing and the body. */
+async function probe(cookie, p, method = "GET", body) {
+  const res = await fetch(base + p, {
+    method,
+    headers: { Cookie: cookie, ...(body ? { "Content-Type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    redirect: "manual",
+  });
+  const m = /rt=(\d+) rows=(\d+)(?: written=(\d+))?/.exec(res.headers.get("server-timing") ?? "");
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // HTML
+  }
+  return { status: res.status, rt: m ? Number(m[1]) : null, rows: m ? Number(m[2]) : null, written: m ? Number(m[3] ?? 0) : null, json, bytes: text.length };
+}
+
+const stop = async () => {
+  await server.stop();
+};
+process.on("SIGINT", async () => {
+  await stop();
+  process.exit(130);
+});
+
+try {
+  // 20 readers (bench10…bench29), 40 writers (bench100…bench139: the post and like rate limits
+  // are per user), the heavy liker for hide-liked.
+  const t = Date.now();
+  const signIn = async (names) => {
+    const out = [];
+    for (let i = 0; i < names.length; i += 4) out.push(...(await Promise.all(names.slice(i, i + 4).map(login))));
+    return out;
+  };
+  const maxUser = meta.users - 1;
+  const readers = await signIn(Array.from({ length: 20 }, (_, i) => `bench${Math.min(maxUser, 10 + i)}`));
+  const writers = await signIn(Array.from({ length: 40 }, (_, i) => `bench${Math.min(maxUser, 100 + i)}`));
+  const [heavy] = await signIn([meta.heavyLiker.name]);
+  console.log(`signed in ${readers.length + writers.length + 1} users in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+
+  // the ranking cron once, as production runs it every 5 minutes: KV holds the community lists
+  const cron = await fetch(`${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+  if (!cron.ok) throw new Error(`scheduled trigger failed: ${cron.status}`);
+
+  // D1 cost of single user actions (docs/scaling.md): one request each, Server-Timing
+  const me = readers[0];
+  const other = readers[1];
+  const action = async (name, p, method, body) => {
+    const r = await probe(me.cookie, p, method, body);
+    report.actions.push({ action: name, status: r.status, roundTrips: r.rt, rowsRead: r.rows, rowsWritten: r.written });
+    return r;
+  };
+  const posted = await action("post an echo (2 tags)", "/api/echo/post", "POST", { content: "bench action", tags: [meta.hotTag.name, "tag2"] });
+  const postedId = posted.json?._id ?? posted.json?.echo?._id;
+  await action("like", `/api/echo/like/${postedId}`, "POST");
+  await action("unlike", `/api/echo/like/${postedId}`, "DELETE");
+  await action("follow a user", `/api/profile/user/${other.id}/follow`, "POST");
+  await action("unfollow a user", `/api/profile/user/${other.id}/follow`, "DELETE");
+  await action("follow a scroll", `/api/scroll/${meta.scrolls["curation: 40 echos"]}/follow`, "POST");
+  await action("unfollow a scroll", `/api/scroll/${meta.scrolls["curation: 40 echos"]}/follow`, "DELETE");
+  await action("delete an echo", `/api/echo/delete/${postedId}`, "DELETE");
+  for (const p of ["/", `/scroll/${meta.scrolls["feed: any of 1 hot tag, newest"]}`, "/profile", `/user/${meta.topAuthor.id}`, "/community", `/tag/${meta.hotTag.name}`, `/echo/${meta.mostLikedEcho.id}`, "/scrolls", "/api/auth/me", "/api/scroll/all", "/api/community/tags?limit=8", "/api/community/echos/popular?limit=10"]) {
+    await action(`GET ${p}`, p, "GET");
+  }
+
+  // page 50 of /api/echo/all through the cursor chain
+  let cursor = null;
+  for (let page = 1; page < 50; page++) {
+    const r = await probe(readers[0].cookie, `/api/echo/all?limit=20&page=${page}${cursor ? `&cursor=${cursor}` : ""}`);
+    cursor = r.json.pagination.nextCursor;
+  }
+  const page50 = `/api/echo/all?limit=20&page=50&cursor=${cursor}`;
+
+  const hot = meta.hotTag.name;
+  const cold = meta.coldTag.name;
+  const S = meta.scrolls;
+  const scenarios = [
+    { name: "constant /api/health", path: "/api/health", constant: true },
+    { name: "/api/echo/all page 1", path: "/api/echo/all?limit=20", page: true, budget: "allEchos" },
+    { name: "/api/echo/all page 50 (cursor)", path: page50, page: true },
+    ...["newest", "oldest", "likes"].flatMap((o) => [
+      { name: `tag ${hot} (hot, ${meta.hotTag.echo_count}) ${o}`, path: `/api/echo/tag/${hot}?limit=20&orderBy=${o}`, page: true },
+      { name: `tag ${cold} (cold, ${meta.coldTag.echo_count}) ${o}`, path: `/api/echo/tag/${cold}?limit=20&orderBy=${o}`, page: true },
+    ]),
+    ...Object.entries(S).map(([label, id]) => ({
+      name: `scroll ${label}`,
+      path: `/api/scroll/${id}/echos?limit=20`,
+      page: true,
+      users: label.includes("hide-liked") ? [heavy] : undefined,
+    })),
+    { name: "SSR home /", path: "/", html: true, budget: "home" },
+    { name: "SSR scroll page", path: `/scroll/${S["feed: any of 1 hot tag, newest"]}`, html: true },
+    { name: "constant /api/health @50", path: "/api/health", connections: 50, constant50: true },
+    { name: "SSR home / @50", path: "/", html: true, connections: 50, home50: true },
+    { name: "like + unlike (POST/DELETE)", write: "like", users: writers },
+    { name: "post echo", write: "post", users: writers },
+  ].filter((s) => !ONLY || s.constant || s.constant50 || s.name.includes(ONLY));
+
+  const likeTargets = meta.sampleEchoIds;
+  let seq = 0;
+  const postBody = () => JSON.stringify({ content: `bench post ${seq++} under load`, tags: [hot, `tag${2 + (seq % 50)}`] });
+
+  for (const sc of scenarios) {
+    const users = sc.users ?? readers;
+    // D1 cost: a few sampled requests, read from Server-Timing
+    const samples = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const u = users[i % users.length];
+      if (sc.write === "like") {
+        const e = likeTargets[i];
+        const a = await probe(u.cookie, `/api/echo/like/${e}`, "POST");
+        const b = await probe(u.cookie, `/api/echo/like/${e}`, "DELETE");
+        samples.push({ ...a, op: "like" }, { ...b, op: "unlike" });
+      } else if (sc.write === "post") {
+        const r = await probe(u.cookie, "/api/echo/post", "POST", JSON.parse(postBody()));
+        samples.push(r);
+        if (r.json?._id ?? r.json?.echo?._id) {
+          const id = r.json._id ?? r.json.echo._id;
+          samples.push({ ...(await probe(u.cookie, `/api/echo/delete/${id}`, "DELETE")), op: "delete" });
+        }
+      } else {
+        samples.push(await probe(u.cookie, sc.path));
+      }
+    }
+    const bad = samples.filter((s) => s.status >= 400);
+    if (bad.length) console.warn(`  ${sc.name}: sample answered ${bad.map((b) => b.status).join(",")}`);
+    const stat = (k, f) => {
+      const v = samples.filter((s) => f === undefined || f(s)).map((s) => s[k]).filter((x) => x !== null);
+      return v.length ? Math.max(...v) : null;
+    };
+    const d1 = { roundTrips: stat("rt"), rowsRead: stat("rows"), rowsWritten: stat("written"), statuses: [...new Set(samples.map((s) => s.status))] };
+    if (sc.write === "like") {
+      d1.like = { roundTrips: stat("rt", (s) => s.op === "like"), rowsRead: stat("rows", (s) => s.op === "like"), rowsWritten: stat("written", (s) => s.op === "like") };
+      d1.unlike = { roundTrips: stat("rt", (s) => s.op === "unlike"), rowsRead: stat("rows", (s) => s.op === "unlike"), rowsWritten: stat("written", (s) => s.op === "unlike") };
+    }
+    if (sc.write === "post") {
+      d1.post = { roundTrips: stat("rt", (s) => !s.op), rowsRead: stat("rows", (s) => !s.op), rowsWritten: stat("written", (s) => !s.op) };
+      d1.delete = { roundTrips: stat("rt", (s) => s.op === "delete"), rowsRead: stat("rows", (s) => s.op === "delete"), rowsWritten: stat("written", (s) => s.op === "delete") };
+    }
+    const echosOnPage = samples[0]?.json?.echos?.length ?? null;
+
+    // the load: autocannon, a cookie per request rotated across the users
+    let next = 0;
+    const cookieFor = () => users[next++ % users.length].cookie;
+    const requests =
+      sc.write === "like"
+        ? [
+            {
+              method: "POST",
+              setupRequest: (req, ctx) => {
+                ctx.cookie = cookieFor();
+                ctx.echo = likeTargets[Math.floor(Math.random() * likeTargets.length)];
+                return { ...req, path: `/api/echo/like/${ctx.echo}`, headers: { ...req.headers, cookie: ctx.cookie } };
+              },
+            },
+            {
+              method: "DELETE",
+              setupRequest: (req, ctx) => ({ ...req, path: `/api/echo/like/${ctx.echo}`, headers: { ...req.headers, cookie: ctx.cookie } }),
+            },
+          ]
+        : sc.write === "post"
+          ? [
+              {
+                method: "POST",
+                path: "/api/echo/post",
+                setupRequest: (req) => ({ ...req, body: postBody(), headers: { ...req.headers, "content-type": "application/json", cookie: cookieFor() } }),
+              },
+            ]
+          : [{ method: "GET", path: sc.path, setupRequest: (req) => ({ ...req, headers: { ...req.headers, cookie: cookieFor() } }) }];
+    const connections = sc.connections ?? CONNECTIONS;
+    if (!sc.write) await autocannon({ url: base, connections, duration: 2, requests }); // warm-up
+    const r = await autocannon({ url: base, connections, duration: DURATION, requests, timeout: 30 });
+    const row = {
+      name: sc.name,
+      path: sc.path ?? sc.write,
+      connections,
+      rps: Math.round(r.requests.average * 10) / 10,
+      total: r.requests.total,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.errors + r.timeouts + r.non2xx,
+      non2xx: r.non2xx,
+      statusCodes: r.statusCodeStats,
+      d1,
+      echosOnPage,
+      page: !!sc.page,
+      flags: { constant: !!sc.constant, constant50: !!sc.constant50, home50: !!sc.home50, budget: sc.budget ?? null },
+    };
+    report.scenarios.push(row);
+    console.log(
+      `  ${sc.name.padEnd(58)} ${String(row.rps).padStart(8)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(5)} ms  err ${row.errors}  rt ${d1.roundTrips}  rows ${d1.rowsRead}`,
+    );
+  }
+} finally {
+  await stop();
+}
+
+// ── the table and the budgets ────────────────────────────────────────────────────────────────
+const rows = report.scenarios;
+const ceiling = rows.find((r) => r.flags.constant);
+const ceiling50 = rows.find((r) => r.flags.constant50);
+for (const r of rows) r.ratio = ceiling ? Math.round((r.rps / (r.connections === 50 && ceiling50 ? ceiling50.rps : ceiling.rps)) * 100) / 100 : null;
+
+const table = [];
+const pad = (s, n, right = false) => (right ? String(s).padStart(n) : String(s).padEnd(n));
+table.push(`${pad("scenario", 58)} ${pad("conn", 4, true)} ${pad("req/s", 8, true)} ${pad("ratio", 6, true)} ${pad("p50 ms", 6, true)} ${pad("p99 ms", 6, true)} ${pad("errors", 6, true)} ${pad("D1 rt", 5, true)} ${pad("rows", 6, true)} ${pad("written", 7, true)}`);
+table.push("-".repeat(table[0].length));
+for (const r of rows) {
+  const written = r.d1.like ? `${r.d1.like.rowsWritten}/${r.d1.unlike.rowsWritten}` : r.d1.post ? `${r.d1.post.rowsWritten}` : r.d1.rowsWritten;
+  table.push(
+    `${pad(r.name.slice(0, 58), 58)} ${pad(r.connections, 4, true)} ${pad(r.rps, 8, true)} ${pad(r.ratio?.toFixed(2) ?? "-", 6, true)} ${pad(r.p50, 6, true)} ${pad(r.p99, 6, true)} ${pad(r.errors, 6, true)} ${pad(r.d1.roundTrips ?? "-", 5, true)} ${pad(r.d1.rowsRead ?? "-", 6, true)} ${pad(written ?? "-", 7, true)}`,
+  );
+}
+
+const budgets = [];
+const add = (name, met, measured) => budgets.push({ budget: name, met, measured });
+const d1rows = rows.filter((r) => !r.flags.constant && !r.flags.constant50);
+const overRt = d1rows.filter((r) => (r.d1.roundTrips ?? 99) > BUDGET.roundTrips);
+add(`D1 round trips ≤ ${BUDGET.roundTrips} per request`, overRt.length === 0, overRt.length ? overRt.map((r) => `${r.name}: ${r.d1.roundTrips}`).join("; ") : `max ${Math.max(...d1rows.map((r) => r.d1.roundTrips ?? 0))}`);
+const pages = rows.filter((r) => r.page);
+const overRows = pages.filter((r) => (r.d1.rowsRead ?? Infinity) > BUDGET.rowsPerPage);
+if (pages.length) add(`rows read ≤ ${BUDGET.rowsPerPage} per 20-echo page`, overRows.length === 0, overRows.length ? overRows.map((r) => `${r.name}: ${r.d1.rowsRead}`).join("; ") : `max ${Math.max(...pages.map((r) => r.d1.rowsRead))}`);
+const all1 = rows.find((r) => r.flags.budget === "allEchos");
+if (all1 && ceiling) add(`/api/echo/all ≥ ${BUDGET.allEchosRatio} × constant`, all1.ratio >= BUDGET.allEchosRatio, `${all1.ratio} (${all1.rps} / ${ceiling.rps} req/s)`);
+const home = rows.find((r) => r.flags.budget === "home");
+if (home && ceiling) add(`home SSR ≥ ${BUDGET.homeRatio} × constant`, home.ratio >= BUDGET.homeRatio, `${home.ratio} (${home.rps} / ${ceiling.rps} req/s)`);
+const home50 = rows.find((r) => r.flags.home50);
+if (home50 && ceiling50) {
+  // no request finished in the window: the p99 is longer than the window, not 0
+  const done = home50.total > 0;
+  add(
+    `home SSR p99 @50 ≤ ${BUDGET.homeP99Factor} × constant p99 @50`,
+    done && home50.p99 <= BUDGET.homeP99Factor * ceiling50.p99,
+    done ? `${home50.p99} ms vs ${ceiling50.p99} ms (${(home50.p99 / Math.max(1, ceiling50.p99)).toFixed(1)}×)` : `no request completed in ${DURATION} s (p99 > ${DURATION * 1000} ms) vs ${ceiling50.p99} ms`,
+  );
+}
+const errs = rows.filter((r) => r.errors > 0 || r.total === 0);
+add("zero errors", errs.length === 0, errs.length ? errs.map((r) => `${r.name}: ${r.total === 0 ? "no request completed" : r.errors} (${JSON.stringify(r.statusCodes)})`).join("; ") : "0");
+add(`home initial JS ≤ ${BUDGET.homeJsKb} KB gzip`, js.homeKbGzip <= BUDGET.homeJsKb, `${js.homeKbGzip} KB`);
+const bigRoute = js.routes[0];
+add(`every other route's own JS ≤ ${BUDGET.routeJsKb} KB gzip`, !bigRoute || bigRoute.ownKbGzip <= BUDGET.routeJsKb, bigRoute ? `largest ${bigRoute.route} ${bigRoute.ownKbGzip} KB` : "-");
+const actionsOver = report.actions.filter((a) => (a.roundTrips ?? 99) > BUDGET.roundTrips);
+add(`single actions (pages, /api, writes): round trips ≤ ${BUDGET.roundTrips}`, actionsOver.length === 0, actionsOver.length ? actionsOver.map((a) => `${a.action}: ${a.roundTrips}`).join("; ") : "all ≤ 2");
+report.budgets = budgets;
+report.table = table;
+
+const out = path.join(dir, "bench-report.json");
+writeFileSync(out, JSON.stringify(report, null, 2));
+console.log("");
+console.log(table.join("\n"));
+console.log("");
+console.log("single actions (one request each): D1 round trips / rows read / rows written");
+for (const a of report.actions) console.log(`  ${a.action.padEnd(60)} ${String(a.status).padStart(3)}  rt ${a.roundTrips}  read ${a.rowsRead}  written ${a.rowsWritten}`);
+console.log("");
+for (const b of budgets) console.log(`${b.met ? "MET   " : "MISSED"}  ${b.budget}: ${b.measured}`);
+console.log(`\nreport: ${path.relative(root, out)}`);
