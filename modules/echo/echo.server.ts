@@ -85,12 +85,14 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
 /** Author only. Cascades remove likes, shares, reports, tag links and curation entries. */
 export async function deleteEcho(app: AppContext, viewerId: string, id: string): Promise<void> {
   requireEchoId(id);
-  const [rows] = await batchAll<[{ author_id: string }[]]>(app.db, [sql`SELECT author_id FROM echos WHERE id = ${id}`]);
-  const echo = rows[0];
-  if (!echo) throw notFound("Echo not found");
-  if (echo.author_id !== viewerId) throw forbidden("Only the author can delete this echo");
-  // the author check is repeated in the DELETE, so a race cannot delete someone else's echo
-  await batchAll(app.db, [sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId}`]);
+  // one batch: the author check is part of the DELETE; the second read says why nothing went
+  const [deleted, left] = await batchAll<[{ id: string }[], { author_id: string }[]]>(app.db, [
+    sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId} RETURNING id`,
+    sql`SELECT author_id FROM echos WHERE id = ${id}`,
+  ]);
+  if (deleted[0]) return;
+  if (left[0]) throw forbidden("Only the author can delete this echo");
+  throw notFound("Echo not found");
 }
 
 /** Like or unlike (idempotent): the rate limit, the write and the fresh count in one batch. */

@@ -16,18 +16,13 @@ type ProfileRow = {
   is_following: number;
 };
 
-/** A profile with exact counts; the email only on one's own. Others see public scrolls only. */
-export async function getProfile(app: AppContext, viewerId: string, userId: string): Promise<Profile> {
-  if (!isId(userId)) throw notFound("User not found");
-  const [rows] = await batchAll<[ProfileRow[]]>(app.db, [
-    sql`SELECT u.id, u.user_name, u.bio, u.email, u.created_at, u.echos_count, u.scrolls_count,
-        u.followers_count, u.following_count,
-        (SELECT COUNT(*) FROM scrolls s WHERE s.creator_id = u.id AND s.is_private = 0) AS public_scrolls,
-        EXISTS (SELECT 1 FROM user_follows f WHERE f.follower_id = ${viewerId} AND f.followee_id = u.id) AS is_following
-        FROM users u WHERE u.id = ${userId}`,
-  ]);
-  const row = rows[0];
-  if (!row) throw notFound("User not found");
+const profileQuery = (viewerId: string, userId: string) => sql`SELECT u.id, u.user_name, u.bio, u.email, u.created_at,
+    u.echos_count, u.scrolls_count, u.followers_count, u.following_count,
+    (SELECT COUNT(*) FROM scrolls s WHERE s.creator_id = u.id AND s.is_private = 0) AS public_scrolls,
+    EXISTS (SELECT 1 FROM user_follows f WHERE f.follower_id = ${viewerId} AND f.followee_id = u.id) AS is_following
+    FROM users u WHERE u.id = ${userId}`;
+
+function toProfile(row: ProfileRow, viewerId: string): Profile {
   const isMe = row.id === viewerId;
   return {
     _id: row.id,
@@ -44,15 +39,27 @@ export async function getProfile(app: AppContext, viewerId: string, userId: stri
   };
 }
 
+/** A profile with exact counts; the email only on one's own. Others see public scrolls only. */
+export async function getProfile(app: AppContext, viewerId: string, userId: string): Promise<Profile> {
+  if (!isId(userId)) throw notFound("User not found");
+  const [rows] = await batchAll<[ProfileRow[]]>(app.db, [profileQuery(viewerId, userId)]);
+  if (!rows[0]) throw notFound("User not found");
+  return toProfile(rows[0], viewerId);
+}
+
 export async function updateProfile(app: AppContext, viewerId: string, input: { bio?: string | null; email?: string | null }) {
   const sets = [];
   if (input.bio !== undefined) sets.push(sql`bio = ${input.bio ?? ""}`);
   if (input.email !== undefined) sets.push(sql`email = ${input.email ? input.email : null}`);
+  const statements = [];
   if (sets.length > 0) {
     const assignments = sets.reduce((acc, s) => sql`${acc}, ${s}`);
-    await batchAll(app.db, [sql`UPDATE users SET ${assignments} WHERE id = ${viewerId}`]);
+    statements.push(sql`UPDATE users SET ${assignments} WHERE id = ${viewerId}`);
   }
-  return getProfile(app, viewerId, viewerId);
+  // the edit and the profile it returns in one batch
+  statements.push(profileQuery(viewerId, viewerId));
+  const results = await batchAll<ProfileRow[][]>(app.db, statements);
+  return toProfile(results[results.length - 1]![0]!, viewerId);
 }
 
 export async function setUserFollow(app: AppContext, viewerId: string, userId: string, follow: boolean): Promise<Profile> {
@@ -63,8 +70,10 @@ export async function setUserFollow(app: AppContext, viewerId: string, userId: s
           SELECT ${viewerId}, ${userId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM users WHERE id = ${userId})
           ON CONFLICT DO NOTHING`
     : sql`DELETE FROM user_follows WHERE follower_id = ${viewerId} AND followee_id = ${userId}`;
-  await batchAll(app.db, [write]);
-  return getProfile(app, viewerId, userId);
+  // the write and the profile it returns in one batch
+  const [, rows] = await batchAll<[unknown[], ProfileRow[]]>(app.db, [write, profileQuery(viewerId, userId)]);
+  if (!rows[0]) throw notFound("User not found");
+  return toProfile(rows[0], viewerId);
 }
 
 /** Followers or following of a user, newest follow first; total from the user's counter. */

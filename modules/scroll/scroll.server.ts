@@ -250,18 +250,26 @@ export async function removeEcho(app: AppContext, viewerId: string, id: string, 
 }
 
 export async function setFollow(app: AppContext, viewerId: string, id: string, follow: boolean): Promise<Scroll> {
-  const scroll = await getScroll(app, viewerId, id);
+  if (!isId(id)) throw notFound("Scroll not found");
+  // one batch: the rules (public, not one's own) are conditions of the write; the scroll read
+  // after it says which rule stopped it
+  const write = follow
+    ? sql`INSERT INTO scroll_follows (scroll_id, user_id, created_at)
+          SELECT ${id}, ${viewerId}, ${Date.now()}
+          WHERE EXISTS (SELECT 1 FROM scrolls WHERE id = ${id} AND is_private = 0 AND creator_id != ${viewerId})
+          ON CONFLICT DO NOTHING`
+    : sql`DELETE FROM scroll_follows WHERE scroll_id = ${id} AND user_id = ${viewerId}`;
+  const [, rows, names] = await batchAll<[unknown[], ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+    write,
+    sql`${scrollSelect(viewerId)} WHERE s.id = ${id}`,
+    authorNames(sql`s.id = ${id}`),
+  ]);
+  const row = rows[0];
+  if (!row) throw notFound("Scroll not found");
+  const scroll = toScroll(row, nameMap(names), viewerId);
+  if (scroll.isPrivate && scroll.creator._id !== viewerId) throw forbidden("This scroll is private");
   if (scroll.creator._id === viewerId) throw badRequest("You cannot follow your own scroll");
-  if (follow) {
-    await batchAll(app.db, [
-      sql`INSERT INTO scroll_follows (scroll_id, user_id, created_at)
-          SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM scrolls WHERE id = ${id} AND is_private = 0)
-          ON CONFLICT DO NOTHING`,
-    ]);
-  } else {
-    await batchAll(app.db, [sql`DELETE FROM scroll_follows WHERE scroll_id = ${id} AND user_id = ${viewerId}`]);
-  }
-  return readScroll(app, viewerId, id);
+  return scroll;
 }
 
 /** The rule of a scroll the caller already holds (home has the viewer's scrolls loaded). */
