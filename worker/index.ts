@@ -27,7 +27,12 @@ export default {
     };
     const context = new RouterContextProvider();
     context.set(appContext, app);
-    const response = await handleRequest(limited, context);
+    let response = await handleRequest(limited, context);
+    // /api always answers JSON: a path the api splat cannot match (an encoded newline, say)
+    // must not fall through to the HTML not-found page.
+    if (url.pathname.startsWith("/api/") && (response.headers.get("Content-Type") ?? "").startsWith("text/html")) {
+      response = Response.json({ error: "No such API route", message: "No such API route" }, { status: 404 });
+    }
     return securityHeaders(response, nonce, secure);
   },
 
