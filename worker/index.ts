@@ -45,7 +45,12 @@ export default {
     configureRequestDb(app.db, { coalesce: request.method === "GET" || request.method === "HEAD" });
     const context = new RouterContextProvider();
     context.set(appContext, app);
-    const response = await handleRequest(limited, context);
+    let response = await handleRequest(limited, context);
+    // /api always answers JSON: a path the api splat cannot match (an encoded newline, say)
+    // must not fall through to the HTML not-found page.
+    if (url.pathname.startsWith("/api/") && (response.headers.get("Content-Type") ?? "").startsWith("text/html")) {
+      response = Response.json({ error: "No such API route", message: "No such API route" }, { status: 404 });
+    }
     if (String(env.EXPOSE_D1_STATS) === "1" && response.body) {
       // streamed pages finish their loaders before the shell is sent, so the counts are final
       response.headers.set("Server-Timing", `d1;desc="rt=${stats.roundTrips} rows=${stats.rowsRead} written=${stats.rowsWritten}"`);

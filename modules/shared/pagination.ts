@@ -2,11 +2,13 @@ import * as v from "valibot";
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
+/** Deeper pages are refused: their OFFSET would overflow SQLite's integer (a 500 before). */
+export const MAX_PAGE = 1_000_000;
 
 /** page and limit from a query string: bad values fall back, limit is clamped to 1..100. */
 export const PageQuerySchema = v.object({
   page: v.optional(
-    v.pipe(v.string(), v.transform(Number), v.number(), v.integer("page must be a whole number"), v.minValue(1, "page must be 1 or more")),
+    v.pipe(v.string(), v.transform(Number), v.number(), v.integer("page must be a whole number"), v.minValue(1, "page must be 1 or more"), v.maxValue(MAX_PAGE, `page must be at most ${MAX_PAGE}`)),
   ),
   limit: v.optional(v.pipe(v.string(), v.transform(Number), v.number("limit must be a number"), v.integer("limit must be a whole number"))),
   cursor: v.optional(v.pipe(v.string(), v.maxLength(200, "cursor is invalid"))),

@@ -1,5 +1,5 @@
 import { requireApiViewer } from "~/modules/auth/index.server";
-import { apiHandler, appContext } from "~/modules/shared/index.server";
+import { apiHandler, appContext, methodNotAllowed } from "~/modules/shared/index.server";
 import type { Route } from "./+types/auth.me";
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -9,3 +9,6 @@ export function loader({ request, context }: Route.LoaderArgs) {
     return user;
   });
 }
+
+/** Read-only: any write method answers 405 in the API's error shape. */
+export const action = () => methodNotAllowed();

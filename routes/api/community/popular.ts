@@ -2,7 +2,7 @@ import { requireApiViewerId } from "~/modules/auth/index.server";
 import { PopularQuerySchema } from "~/modules/community/index";
 import { popularEchos } from "~/modules/community/index.server";
 import { clampLimit } from "~/modules/shared/index";
-import { apiHandler, appContext, parseInput, queryOf } from "~/modules/shared/index.server";
+import { apiHandler, appContext, methodNotAllowed, parseInput, queryOf } from "~/modules/shared/index.server";
 import type { Route } from "./+types/popular";
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -14,3 +14,6 @@ export function loader({ request, context }: Route.LoaderArgs) {
     return popularEchos(app, viewer._id, period, sort, clampLimit(limit, 10));
   });
 }
+
+/** Read-only: any write method answers 405 in the API's error shape. */
+export const action = () => methodNotAllowed();

@@ -2,7 +2,7 @@ import { requireApiViewerId } from "~/modules/auth/index.server";
 import { CommunityLimitSchema } from "~/modules/community/index";
 import { publicScrolls } from "~/modules/community/index.server";
 import { clampLimit } from "~/modules/shared/index";
-import { apiHandler, appContext, parseInput, queryOf } from "~/modules/shared/index.server";
+import { apiHandler, appContext, methodNotAllowed, parseInput, queryOf } from "~/modules/shared/index.server";
 import type { Route } from "./+types/scrolls";
 
 /** GET /community/scrolls/public/{feed|curation}[?limit]: a bare array (product decisions). */
@@ -15,3 +15,6 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     return publicScrolls(app, type, clampLimit(limit, 20));
   });
 }
+
+/** Read-only: any write method answers 405 in the API's error shape. */
+export const action = () => methodNotAllowed();

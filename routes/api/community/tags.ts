@@ -2,7 +2,7 @@ import { requireApiViewerId } from "~/modules/auth/index.server";
 import { CommunityLimitSchema } from "~/modules/community/index";
 import { trendingTags } from "~/modules/community/index.server";
 import { clampLimit } from "~/modules/shared/index";
-import { apiHandler, appContext, parseInput, queryOf } from "~/modules/shared/index.server";
+import { apiHandler, appContext, methodNotAllowed, parseInput, queryOf } from "~/modules/shared/index.server";
 import type { Route } from "./+types/tags";
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -13,3 +13,6 @@ export function loader({ request, context }: Route.LoaderArgs) {
     return trendingTags(app, clampLimit(limit, 20));
   });
 }
+
+/** Read-only: any write method answers 405 in the API's error shape. */
+export const action = () => methodNotAllowed();

@@ -1,7 +1,7 @@
 import { requireApiViewerId } from "~/modules/auth/index.server";
 import { AllQuerySchema } from "~/modules/echo/index";
 import { listEchos } from "~/modules/echo/index.server";
-import { apiHandler, appContext, pageRequest, parseInput, queryOf } from "~/modules/shared/index.server";
+import { apiHandler, appContext, methodNotAllowed, pageRequest, parseInput, queryOf } from "~/modules/shared/index.server";
 import type { Route } from "./+types/all";
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -12,3 +12,6 @@ export function loader({ request, context }: Route.LoaderArgs) {
     return listEchos(app, viewer._id, { tag: tag || undefined, user: user || undefined }, pageRequest(request));
   });
 }
+
+/** Read-only: any write method answers 405 in the API's error shape. */
+export const action = () => methodNotAllowed();

@@ -1,7 +1,7 @@
 import { requireApiViewerId } from "~/modules/auth/index.server";
 import { TagQuerySchema } from "~/modules/echo/index";
 import { listTag } from "~/modules/echo/index.server";
-import { apiHandler, appContext, pageRequest, parseInput, queryOf } from "~/modules/shared/index.server";
+import { apiHandler, appContext, methodNotAllowed, pageRequest, parseInput, queryOf } from "~/modules/shared/index.server";
 import type { Route } from "./+types/tag";
 
 export function loader({ request, context, params }: Route.LoaderArgs) {
@@ -18,3 +18,6 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     );
   });
 }
+
+/** Read-only: any write method answers 405 in the API's error shape. */
+export const action = () => methodNotAllowed();

@@ -1,7 +1,7 @@
 import { requireApiViewerId } from "~/modules/auth/index.server";
 import { listEchos } from "~/modules/echo/index.server";
 import { getProfile } from "~/modules/profile/index.server";
-import { apiHandler, appContext, pageRequest } from "~/modules/shared/index.server";
+import { apiHandler, appContext, methodNotAllowed, pageRequest } from "~/modules/shared/index.server";
 import type { Route } from "./+types/echos";
 
 export function loader({ request, context, params }: Route.LoaderArgs) {
@@ -16,3 +16,6 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     return page;
   });
 }
+
+/** Read-only: any write method answers 405 in the API's error shape. */
+export const action = () => methodNotAllowed();

@@ -1,6 +1,6 @@
 import { requireApiViewerId } from "~/modules/auth/index.server";
 import { followList } from "~/modules/profile/index.server";
-import { apiHandler, appContext, pageRequest } from "~/modules/shared/index.server";
+import { apiHandler, appContext, methodNotAllowed, pageRequest } from "~/modules/shared/index.server";
 import type { Route } from "./+types/following";
 
 export function loader({ request, context, params }: Route.LoaderArgs) {
@@ -10,3 +10,6 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     return followList(app, params.userId, "following", pageRequest(request, 20));
   });
 }
+
+/** Read-only: any write method answers 405 in the API's error shape. */
+export const action = () => methodNotAllowed();

@@ -1,7 +1,7 @@
 import { requireApiViewerId } from "~/modules/auth/index.server";
 import { ProfileScrollsQuerySchema } from "~/modules/profile/index";
 import { listUserScrolls } from "~/modules/scroll/index.server";
-import { apiHandler, appContext, pageRequest, parseInput, queryOf } from "~/modules/shared/index.server";
+import { apiHandler, appContext, methodNotAllowed, pageRequest, parseInput, queryOf } from "~/modules/shared/index.server";
 import type { Route } from "./+types/scrolls";
 
 export function loader({ request, context, params }: Route.LoaderArgs) {
@@ -12,3 +12,6 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     return listUserScrolls(app, viewer._id, params.userId, type, pageRequest(request, 10));
   });
 }
+
+/** Read-only: any write method answers 405 in the API's error shape. */
+export const action = () => methodNotAllowed();

@@ -1,6 +1,6 @@
 import { requireApiViewerId } from "~/modules/auth/index.server";
 import { getProfile } from "~/modules/profile/index.server";
-import { apiHandler, appContext } from "~/modules/shared/index.server";
+import { apiHandler, appContext, methodNotAllowed } from "~/modules/shared/index.server";
 import type { Route } from "./+types/user";
 
 export function loader({ request, context, params }: Route.LoaderArgs) {
@@ -10,3 +10,6 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     return getProfile(app, viewer._id, params.userId);
   });
 }
+
+/** Read-only: any write method answers 405 in the API's error shape. */
+export const action = () => methodNotAllowed();

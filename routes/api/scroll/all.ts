@@ -1,6 +1,6 @@
 import { requireApiViewerId } from "~/modules/auth/index.server";
 import { listMyScrolls } from "~/modules/scroll/index.server";
-import { apiHandler, appContext } from "~/modules/shared/index.server";
+import { apiHandler, appContext, methodNotAllowed } from "~/modules/shared/index.server";
 import type { Route } from "./+types/all";
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -10,3 +10,6 @@ export function loader({ request, context }: Route.LoaderArgs) {
     return { scrolls: await listMyScrolls(app, viewer._id) };
   });
 }
+
+/** Read-only: any write method answers 405 in the API's error shape. */
+export const action = () => methodNotAllowed();

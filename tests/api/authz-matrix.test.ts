@@ -1,0 +1,256 @@
+// Authorization matrix: every /api route and method × actor (owner, another user, guest) ×
+// visibility (public, private scroll) where it applies, with the status spec §6 and the product
+// decisions call for. The table is data; a guard test fails when routes/routes.ts gains an /api
+// route without a row, so no route ships without its permissions written down.
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Client, expectErrorShape, signedUp, uniqueName } from "./client";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Actor = "owner" | "other" | "guest";
+type Visibility = "public" | "private" | "-";
+type Row = {
+  /** the route pattern exactly as in routes/routes.ts (under the "api" prefix) */
+  route: string;
+  method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
+  /**
+   * The path, with placeholders filled per cell: {user} the owner's id, {echo} an echo of the
+   * owner, {newEcho} a fresh echo of the owner, {scroll} the owner's curation of the row's
+   * visibility, {feed} the owner's feed of that visibility, {newScroll} a fresh curation of that
+   * visibility (for deletes), {tag} a tag of the owner's echo.
+   */
+  path: string;
+  actor: Actor;
+  visibility: Visibility;
+  body?: (f: Fixtures) => unknown;
+  expect: number;
+};
+type Fixtures = { ownerName: string; user: string; echo: string; tag: string };
+
+const PASSWORD = "pass1234";
+const rows: Row[] = [];
+
+/** Add rows for each actor (with the status for each) and each visibility given. */
+function cells(
+  route: string,
+  method: Row["method"],
+  path: string,
+  expectFor: Partial<Record<Actor, number>> | ((v: Visibility) => Partial<Record<Actor, number>>),
+  opts: { visibilities?: Visibility[]; body?: Row["body"] } = {},
+) {
+  for (const visibility of opts.visibilities ?? ["-"]) {
+    const table = typeof expectFor === "function" ? expectFor(visibility) : expectFor;
+    for (const actor of ["owner", "other", "guest"] as const) {
+      const status = table[actor];
+      if (status !== undefined) rows.push({ route, method, path, actor, visibility, body: opts.body, expect: status });
+    }
+  }
+}
+
+const signedIn = (status: number) => ({ owner: status, other: status, guest: 401 });
+const both: Visibility[] = ["public", "private"];
+/** Owner-only writes on a scroll: others 403 (private scrolls too), guests 401. */
+const ownerOnly = (status: number) => ({ owner: status, other: 403, guest: 401 });
+/** Reads of a scroll: private ones answer 403 to everyone but the creator. */
+const scrollRead = (v: Visibility) => ({ owner: 200, other: v === "private" ? 403 : 200, guest: 401 });
+
+// --- health and auth
+cells("health", "GET", "/api/health", { owner: 200, other: 200, guest: 200 });
+cells("auth/me", "GET", "/api/auth/me", signedIn(200));
+// Sign-up and login are open to everyone (a signed-in client may create or switch accounts).
+cells("auth/signup", "POST", "/api/auth/signup", { owner: 201, other: 201, guest: 201 }, {
+  body: () => ({ userName: uniqueName("mx"), password: PASSWORD }),
+});
+cells("auth/login", "POST", "/api/auth/login", { owner: 200, other: 200, guest: 200 }, {
+  body: (f) => ({ userName: f.ownerName, password: PASSWORD }),
+});
+// Logout is idempotent: a client whose session is already gone may still clear its cookie.
+cells("auth/logout", "POST", "/api/auth/logout", { owner: 200, other: 200, guest: 200 });
+
+// --- echos
+cells("echo/all", "GET", "/api/echo/all?user={user}", signedIn(200));
+cells("echo/echo/:id", "GET", "/api/echo/echo/{echo}", signedIn(200));
+cells("echo/echo/:id", "GET", "/api/echo/echo/01aaaaaaaaaaaaaaaaaaaaaaaa", { owner: 404, other: 404, guest: 401 });
+cells("echo/post", "POST", "/api/echo/post", signedIn(201), { body: () => ({ content: "matrix", tags: ["matrix"] }) });
+cells("echo/delete/:id", "DELETE", "/api/echo/delete/{newEcho}", { owner: 200, other: 403, guest: 401 });
+cells("echo/delete/:id", "DELETE", "/api/echo/delete/01aaaaaaaaaaaaaaaaaaaaaaaa", { owner: 404, other: 404, guest: 401 });
+cells("echo/like/:id", "POST", "/api/echo/like/{newEcho}", signedIn(200));
+cells("echo/like/:id", "DELETE", "/api/echo/like/{newEcho}", signedIn(200));
+cells("echo/tag/:name", "GET", "/api/echo/tag/{tag}", signedIn(200));
+cells("echo/:id/report", "POST", "/api/echo/{newEcho}/report", signedIn(201), { body: () => ({ reason: "spam" }) });
+cells("echo/:id/share", "POST", "/api/echo/{newEcho}/share", signedIn(200));
+
+// --- scrolls
+cells("scroll/create", "POST", "/api/scroll/create", signedIn(201), { body: () => ({ name: "m", type: "curation" }) });
+cells("scroll/all", "GET", "/api/scroll/all", signedIn(200));
+cells("scroll/:id", "GET", "/api/scroll/{scroll}", scrollRead, { visibilities: both });
+cells("scroll/:id", "PATCH", "/api/scroll/{scroll}", ownerOnly(200), { visibilities: both, body: () => ({ description: "edited" }) });
+cells("scroll/:id", "DELETE", "/api/scroll/{newScroll}", ownerOnly(200), { visibilities: both });
+cells("scroll/:id/add-echo", "POST", "/api/scroll/{scroll}/add-echo", ownerOnly(200), {
+  visibilities: both,
+  body: (f) => ({ echoId: f.echo }),
+});
+// a feed takes no hand-picked echos: 400 for its creator, still 403 for anyone else
+cells("scroll/:id/add-echo", "POST", "/api/scroll/{feed}/add-echo", ownerOnly(400), {
+  visibilities: ["public"],
+  body: (f) => ({ echoId: f.echo }),
+});
+cells("scroll/:id/remove-echo/:echoId", "DELETE", "/api/scroll/{scroll}/remove-echo/{echo}", ownerOnly(200), { visibilities: both });
+cells("scroll/:id/echos", "GET", "/api/scroll/{scroll}/echos", scrollRead, { visibilities: both });
+cells("scroll/:id/echos", "GET", "/api/scroll/{feed}/echos", scrollRead, { visibilities: both });
+// nobody follows their own scroll (400) or someone else's private one (403)
+for (const method of ["POST", "DELETE"] as const) {
+  cells("scroll/:id/follow", method, "/api/scroll/{feed}/follow", (v) => ({ owner: 400, other: v === "private" ? 403 : 200, guest: 401 }), {
+    visibilities: both,
+  });
+}
+
+// --- search, community
+cells("search/users", "GET", "/api/search/users?q=mx", signedIn(200));
+cells("community/scrolls/public/:type", "GET", "/api/community/scrolls/public/feed", signedIn(200));
+cells("community/scrolls/public/:type", "GET", "/api/community/scrolls/public/curation?limit=4", signedIn(200));
+cells("community/tags", "GET", "/api/community/tags?limit=8", signedIn(200));
+cells("community/echos/popular", "GET", "/api/community/echos/popular?limit=3", signedIn(200));
+
+// --- profiles ("owner" is the profile's user, "other" someone viewing it)
+cells("profile/me", "GET", "/api/profile/me", signedIn(200));
+cells("profile/me", "PATCH", "/api/profile/me", signedIn(200), { body: () => ({ bio: "matrix bio" }) });
+cells("profile/user/:userId", "GET", "/api/profile/user/{user}", signedIn(200));
+cells("profile/user/:userId", "GET", "/api/profile/user/01aaaaaaaaaaaaaaaaaaaaaaaa", { owner: 404, other: 404, guest: 401 });
+cells("profile/user/:userId/followers", "GET", "/api/profile/user/{user}/followers", signedIn(200));
+cells("profile/user/:userId/following", "GET", "/api/profile/user/{user}/following", signedIn(200));
+cells("profile/user/:userId/echos", "GET", "/api/profile/user/{user}/echos", signedIn(200));
+cells("profile/user/:userId/scrolls", "GET", "/api/profile/user/{user}/scrolls?type=created", signedIn(200));
+cells("profile/user/:userId/scrolls", "GET", "/api/profile/user/{user}/scrolls?type=saved", signedIn(200));
+for (const method of ["POST", "DELETE"] as const) {
+  cells("profile/user/:userId/follow", method, "/api/profile/user/{user}/follow", { owner: 400, other: 200, guest: 401 });
+}
+
+// --- unknown API paths: 404 JSON for everyone
+cells("*", "GET", "/api/no/such/route", { owner: 404, other: 404, guest: 404 });
+cells("*", "POST", "/api/no/such/route", { owner: 404, other: 404, guest: 404 });
+
+// --- a wrong method is 405 (before any auth check), in the error shape, on every route
+const wrongMethods: [string, Row["method"], string][] = [
+  ["health", "POST", "/api/health"],
+  ["auth/me", "POST", "/api/auth/me"],
+  ["auth/signup", "GET", "/api/auth/signup"],
+  ["auth/login", "GET", "/api/auth/login"],
+  ["auth/logout", "GET", "/api/auth/logout"],
+  ["echo/all", "POST", "/api/echo/all"],
+  ["echo/echo/:id", "DELETE", "/api/echo/echo/{echo}"],
+  ["echo/post", "GET", "/api/echo/post"],
+  ["echo/delete/:id", "POST", "/api/echo/delete/{echo}"],
+  ["echo/like/:id", "GET", "/api/echo/like/{echo}"],
+  ["echo/tag/:name", "POST", "/api/echo/tag/{tag}"],
+  ["echo/:id/report", "GET", "/api/echo/{echo}/report"],
+  ["echo/:id/share", "GET", "/api/echo/{echo}/share"],
+  ["scroll/create", "GET", "/api/scroll/create"],
+  ["scroll/all", "POST", "/api/scroll/all"],
+  ["scroll/:id", "PUT", "/api/scroll/{scroll}"],
+  ["scroll/:id/add-echo", "GET", "/api/scroll/{scroll}/add-echo"],
+  ["scroll/:id/remove-echo/:echoId", "POST", "/api/scroll/{scroll}/remove-echo/{echo}"],
+  ["scroll/:id/echos", "POST", "/api/scroll/{scroll}/echos"],
+  ["scroll/:id/follow", "GET", "/api/scroll/{feed}/follow"],
+  ["search/users", "DELETE", "/api/search/users"],
+  ["community/scrolls/public/:type", "POST", "/api/community/scrolls/public/feed"],
+  ["community/tags", "PUT", "/api/community/tags"],
+  ["community/echos/popular", "DELETE", "/api/community/echos/popular"],
+  ["profile/me", "POST", "/api/profile/me"],
+  ["profile/user/:userId", "POST", "/api/profile/user/{user}"],
+  ["profile/user/:userId/followers", "POST", "/api/profile/user/{user}/followers"],
+  ["profile/user/:userId/following", "DELETE", "/api/profile/user/{user}/following"],
+  ["profile/user/:userId/echos", "PATCH", "/api/profile/user/{user}/echos"],
+  ["profile/user/:userId/scrolls", "PUT", "/api/profile/user/{user}/scrolls"],
+  ["profile/user/:userId/follow", "GET", "/api/profile/user/{user}/follow"],
+];
+for (const [route, method, path] of wrongMethods) {
+  cells(route, method, path, { owner: 405, other: 405, guest: 405 }, { visibilities: path.includes("{scroll}") || path.includes("{feed}") ? ["public"] : ["-"] });
+}
+
+/** Every /api route pattern declared in routes/routes.ts. */
+function apiRoutesInRouteConfig(): string[] {
+  const text = readFileSync(new URL("../../routes/routes.ts", import.meta.url), "utf8");
+  return [...text.matchAll(/route\(\s*"([^"]+)"\s*,\s*"api\/[^"]+"/g)].map((m) => m[1]!);
+}
+
+type World = {
+  f: Fixtures;
+  owner: Client;
+  other: Client;
+  ownerPassword: string;
+  scrolls: Record<"public" | "private", { curation: string; feed: string }>;
+};
+let world: World;
+
+async function must(res: { status: number; text: string; json: Json }, status: number) {
+  if (res.status !== status) throw new Error(`setup: expected ${status}, got ${res.status} ${res.text}`);
+  return res.json;
+}
+
+beforeAll(async () => {
+  const [{ client: owner, user }, { client: other }] = await Promise.all([signedUp("mo"), signedUp("mt")]);
+  const tag = `mx${Date.now().toString(36)}`;
+  const echo = (await must(await owner.post("/api/echo/post", { content: "matrix echo", tags: [tag] }), 201)).echo._id;
+  const make = async (type: string, isPrivate: boolean) =>
+    (await must(await owner.post("/api/scroll/create", { name: `${type} ${isPrivate}`, type, isPrivate }), 201)).scroll._id as string;
+  const scrolls = {
+    public: { curation: await make("curation", false), feed: await make("feed", false) },
+    private: { curation: await make("curation", true), feed: await make("feed", true) },
+  };
+  world = { f: { ownerName: user.userName, user: user._id, echo, tag }, owner, other, ownerPassword: PASSWORD, scrolls };
+});
+
+/** The client an actor acts through; auth writes get their own session so shared ones survive. */
+async function clientFor(row: Row): Promise<Client> {
+  if (row.actor === "guest") return new Client();
+  if (row.route.startsWith("auth/") && row.method === "POST") {
+    // logout revokes its session and login/signup replace the cookie: use a fresh, disposable one
+    if (row.route === "auth/logout") return (await signedUp(row.actor === "owner" ? "lo" : "lt")).client;
+    const copy = new Client();
+    copy.cookie = (row.actor === "owner" ? world.owner : world.other).cookie;
+    return copy;
+  }
+  return row.actor === "owner" ? world.owner : world.other;
+}
+
+async function fillPath(row: Row): Promise<string> {
+  const { f, owner, scrolls } = world;
+  const vis = row.visibility === "private" ? "private" : "public";
+  let path = row.path.replaceAll("{user}", f.user).replaceAll("{echo}", f.echo).replaceAll("{tag}", f.tag);
+  path = path.replaceAll("{scroll}", scrolls[vis].curation).replaceAll("{feed}", scrolls[vis].feed);
+  if (path.includes("{newEcho}")) {
+    const created = await must(await owner.post("/api/echo/post", { content: "fresh", tags: [] }), 201);
+    path = path.replaceAll("{newEcho}", created.echo._id);
+  }
+  if (path.includes("{newScroll}")) {
+    const created = await must(await owner.post("/api/scroll/create", { name: "fresh", type: "curation", isPrivate: vis === "private" }), 201);
+    path = path.replaceAll("{newScroll}", created.scroll._id);
+  }
+  return path;
+}
+
+describe("authorization matrix", () => {
+  it("has a row for every /api route in routes/routes.ts, and no row for a route that is not there", () => {
+    const declared = apiRoutesInRouteConfig();
+    expect(declared.length).toBeGreaterThan(25);
+    const covered = new Set(rows.map((r) => r.route));
+    const missing = declared.filter((r) => !covered.has(r));
+    expect(missing, `/api routes without a matrix row: ${missing.join(", ")}`).toEqual([]);
+    const unknown = [...covered].filter((r) => !declared.includes(r));
+    expect(unknown, `matrix rows for routes not in routes.ts: ${unknown.join(", ")}`).toEqual([]);
+    console.log(`authz matrix: ${rows.length} cells over ${declared.length} /api routes`);
+  });
+
+  it.each(rows.map((r) => [`${r.method} ${r.path} as ${r.actor}${r.visibility === "-" ? "" : ` (${r.visibility})`} → ${r.expect}`, r] as const))(
+    "%s",
+    async (_name, row) => {
+      const client = await clientFor(row);
+      const path = await fillPath(row);
+      const body = row.body?.(world.f);
+      const res = await client.request(row.method, path, body ?? (row.method === "POST" || row.method === "PATCH" ? {} : undefined));
+      expect(res.status, `${row.method} ${path} as ${row.actor}: ${res.text.slice(0, 300)}`).toBe(row.expect);
+      if (res.status >= 400) expectErrorShape(res.json);
+    },
+  );
+});
