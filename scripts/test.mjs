@@ -29,4 +29,17 @@ try {
 } finally {
   await server.stop();
 }
+// Empty states of the global community lists need a store nobody has written to: a second,
+// fresh server for that one spec.
+const empty = await startServer({ port: 8791, vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000" } });
+try {
+  await step("e2e on an empty store (community empty states)", () =>
+    run("playwright", ["test", "e2e/community-empty.spec.ts"], { env: { TEST_BASE_URL: empty.baseUrl, E2E_EMPTY_STORE: "1" } }),
+  );
+} catch (error) {
+  console.error(empty.log().slice(-8000));
+  throw error;
+} finally {
+  await empty.stop();
+}
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
