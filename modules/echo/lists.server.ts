@@ -1,9 +1,12 @@
 // Echo lists: one batch per page (the total and the page), keyset underneath page/limit.
 // Every order is total and stable: by id (= creation time, ties impossible), or by likes then id.
-import { badRequest, decodeCursor, encodeCursor, idCeil, idFloor, normalizeTagSafe, pagination } from "./list-helpers";
+import { badRequest, decodeCursor, encodeCursor, idCeil, idFloor, pagination } from "../shared/index";
 import { batchAll, sql, raw, type AppContext, type Stmt } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo.server";
-import { TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
+import { normalizeTag, TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
+
+/** A tag from a URL or query: normalised; anything unsafe simply matches nothing. */
+const normalizeTagSafe = (raw: string) => normalizeTag(raw).slice(0, 100);
 
 export type PageRequest = { page: number; limit: number; cursor?: string };
 

@@ -99,8 +99,3 @@ export function feedPageQuery(rule: FeedRule, viewerId: string, now: number, see
   return sql`SELECT ${echoColumns(viewerId)} FROM ${src.from} JOIN users u ON u.id = e.author_id
     WHERE ${whereClause(parts)} ORDER BY ${orderBy(rule, src)} LIMIT ${limit + 1} OFFSET ${offset}`;
 }
-
-export function feedCountQuery(rule: FeedRule, viewerId: string, now: number): Stmt {
-  const src = source(rule);
-  return sql`SELECT COUNT(*) AS n FROM ${src.from} WHERE ${whereClause(ruleConditions(rule, viewerId, now, src))}`;
-}

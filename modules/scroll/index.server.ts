@@ -12,5 +12,5 @@ export {
   listUserScrolls,
   listPublicScrolls,
 } from "./scroll.server";
-export { feedPageQuery, feedCountQuery } from "./feed-rules.server";
+export { feedPageQuery } from "./feed-rules.server";
 export { scrollsAndSelection } from "./selection.server";
