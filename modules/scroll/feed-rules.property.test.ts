@@ -13,7 +13,8 @@ import type { FeedRule } from "./schema";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const DAY = 86_400_000;
-const VOCAB = ["tech", "life", "art", "food", "news", "ai", "music", "travel"];
+// Unicode names and names inside other names: the engine tests tags inside the echo's JSON row
+const VOCAB = ["tech", "life", "art", "food", "news", "ai", "music", "travel", "café", "日本", "tech-news", "a_i"];
 const USERS = ["alice", "bob", "carol", "dan"];
 const DATASETS = 4;
 const RULES_PER_DATASET = 260;

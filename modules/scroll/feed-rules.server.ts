@@ -1,101 +1,137 @@
 // The feed rules engine: a stored rule → one SQL statement over current data (spec §3, product
-// decisions "Feed scrolls"). Lists bind as one JSON parameter each (json_each), so a rule of any
-// allowed size stays under D1's 100 bound parameters. Order is total: id (= creation time, no
-// ties) or likes then id. feed-rules.reference.ts says the same thing over arrays; a property
-// test holds the two equal.
-import { idCeil, idFloor } from "../shared/index";
+// decisions "Feed scrolls"). feed-rules.reference.ts says the same thing over arrays; a property
+// test holds the two equal. Order is total: id (= creation time, no ties) or likes then id.
+//
+// Plan (docs/decisions/008-feed-engine.md): the rows come from index streams that are already in
+// the feed's order — one stream per included tag (any-of), the rarest included tag (all-of), one
+// stream per author, or the echos table when the rule names neither. Several streams are joined
+// with a compound `UNION … ORDER BY … LIMIT`, which SQLite runs as a merge of ordered co-routines:
+// it stops once the page is full, so a page reads about (page + streams + rejected candidates)
+// rows whatever the depth. Tag tests on a candidate look inside its own row (`echos.tags`, a JSON
+// array of validated names) instead of probing other rows, so a rejected candidate costs its
+// index row and its echo row, and nothing else.
+//
+// Rule values are written into the statement as SQL literals (escaped by `lit`), not bound: one
+// statement may repeat a value in 25 streams, and D1 binds at most 100 parameters. Every value is
+// also validated where the rule is saved (tags, ids) or read (cursor).
+import { idCeil, idFloor, isId } from "../shared/index";
 import { raw, sql, type Stmt } from "../shared/index.server";
 import { echoColumns } from "../echo/index.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
 export type Seek = { id: string; likes?: number } | null;
 
-/**
- * Where a feed's rows come from. With one included tag (any), or any number of tags that must
- * all be present, the rows are driven by one tag's index (`echo_tags (tag, echo_id)`, or
- * `(tag, likes, echo_id)` for most-liked), so a page reads about what it shows. Otherwise the
- * echos table drives, in id or likes order.
- */
-type Source = { from: Stmt; id: string; likes: string; driveTag: string | null };
+/** D1's limit on the terms of one compound SELECT; two levels serve the 25 tags or authors a
+ * rule may name (MAX_RULE_TAGS, MAX_RULE_AUTHORS). */
+const MAX_COMPOUND = 5;
 
-function source(rule: FeedRule): Source {
-  const driveTag =
-    rule.includedTags.length === 1 || (rule.tagMatchType === "all" && rule.includedTags.length > 1)
-      ? rule.includedTags[0]!
-      : null;
-  if (driveTag) {
-    return {
-      from: sql`echo_tags d JOIN echos e ON e.id = d.echo_id`,
-      id: "d.echo_id",
-      likes: "d.likes_count",
-      driveTag,
-    };
+/** A string as an SQL literal: quotes doubled, so no value can end the literal. */
+const lit = (value: string) => `'${value.replaceAll("'", "''")}'`;
+const int = (value: number) => {
+  if (!Number.isSafeInteger(value)) throw new Error("feed engine: not an integer");
+  return String(value);
+};
+/** Whether the echo row `e` carries a tag: its JSON array holds the name in double quotes. */
+const hasTag = (tag: string) => `instr(e.tags, ${lit(JSON.stringify(tag))}) > 0`;
+
+/** One ordered stream of candidates: where it reads, and the columns that order it. A tag stream
+ * reads only the index; it joins the echo row when a condition needs the row. */
+type Stream = { from: string; key: string[]; id: string; likes: string };
+
+function streams(rule: FeedRule): Stream[] {
+  const byLikes = rule.sortBy === "mostLiked";
+  if (rule.authors.length > 0) {
+    // an author's echos: (author_id, id) or (author_id, likes_count, id)
+    const index = byLikes ? "echos_author_likes" : "echos_author_id";
+    return rule.authors.map((a) => ({
+      from: `echos e INDEXED BY ${index}`,
+      key: [`e.author_id = ${lit(a)}`],
+      id: "e.id",
+      likes: "e.likes_count",
+    }));
   }
-  return { from: raw("echos e"), id: "e.id", likes: "e.likes_count", driveTag: null };
+  const tagStream = (tagExpr: string): Stream => ({
+    // (tag, echo_id) is the primary key; (tag, likes_count, echo_id) serves most-liked
+    from: byLikes ? "echo_tags d INDEXED BY echo_tags_tag_likes" : "echo_tags d",
+    key: [`d.tag = ${tagExpr}`],
+    id: "d.echo_id",
+    likes: "d.likes_count",
+  });
+  if (rule.includedTags.length > 0 && rule.tagMatchType === "all") {
+    // the rarest included tag drives (tag counters are exact); the others are tested on the row
+    const names = rule.includedTags.map(lit).join(", ");
+    return [tagStream(`(SELECT name FROM tags WHERE name IN (${names}) ORDER BY echo_count, name LIMIT 1)`)];
+  }
+  if (rule.includedTags.length > 0) return rule.includedTags.map((t) => tagStream(lit(t)));
+  return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count" }];
 }
 
-/** WHERE conditions of a rule, for the viewer; `e` is the echos row. */
-function ruleConditions(rule: FeedRule, viewerId: string, now: number, src: Source): Stmt[] {
-  const where: Stmt[] = [];
-  const id = raw(src.id);
-  if (src.driveTag !== null) {
-    where.push(sql`d.tag = ${src.driveTag}`);
-    const others = rule.includedTags.slice(1);
-    if (others.length > 0) {
-      where.push(sql`(SELECT COUNT(*) FROM echo_tags et WHERE et.echo_id = e.id
-        AND et.tag IN (SELECT value FROM json_each(${JSON.stringify(others)}))) = ${others.length}`);
-    }
-  } else if (rule.includedTags.length > 0 && rule.tagMatchType === "any") {
-    where.push(sql`e.id IN (SELECT et.echo_id FROM echo_tags et WHERE et.tag IN (SELECT value FROM json_each(${JSON.stringify(rule.includedTags)})))`);
-  } else if (rule.includedTags.length > 0) {
-    where.push(sql`(SELECT COUNT(*) FROM echo_tags et WHERE et.echo_id = e.id
-      AND et.tag IN (SELECT value FROM json_each(${JSON.stringify(rule.includedTags)}))) = ${rule.includedTags.length}`);
-  }
-  if (rule.excludedTags.length > 0) {
-    where.push(sql`NOT EXISTS (SELECT 1 FROM echo_tags et WHERE et.echo_id = e.id
-      AND et.tag IN (SELECT value FROM json_each(${JSON.stringify(rule.excludedTags)})))`);
-  }
-  if (rule.authors.length > 0) {
-    where.push(sql`e.author_id IN (SELECT value FROM json_each(${JSON.stringify(rule.authors)}))`);
-  }
+/** The bounds on id: the rule's dates and, for most-liked over a window, the window. */
+function idBounds(rule: FeedRule, now: number): { from: number | null; to: number | null } {
   let from = rule.startDate;
   if (rule.sortBy === "mostLiked" && rule.sortTimeRange !== "allTime") {
     const windowStart = now - TIME_RANGE_MS[rule.sortTimeRange];
     from = from === null ? windowStart : Math.max(from, windowStart);
   }
-  if (from !== null) where.push(sql`${id} >= ${idFloor(from)}`);
-  if (rule.endDate !== null) where.push(sql`${id} <= ${idCeil(rule.endDate)}`);
-  if (rule.excludeLikedEchos) {
-    where.push(sql`NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${viewerId})`);
+  return { from, to: rule.endDate };
+}
+
+/** Conditions on the candidate's echo row `e` (tags, authors), beyond what its stream implies. */
+function rowConditions(rule: FeedRule): string[] {
+  const where: string[] = [];
+  const authorDriven = rule.authors.length > 0;
+  if (rule.includedTags.length > 0) {
+    if (rule.tagMatchType === "all") where.push(...rule.includedTags.map(hasTag));
+    else if (authorDriven) where.push(`(${rule.includedTags.map(hasTag).join(" OR ")})`);
   }
+  where.push(...rule.excludedTags.map((t) => `NOT ${hasTag(t)}`));
   return where;
 }
 
-function seekCondition(rule: FeedRule, seek: Seek, src: Source): Stmt | null {
+function seekCondition(rule: FeedRule, seek: Seek, s: Stream): string | null {
   if (!seek) return null;
-  const id = raw(src.id);
-  if (rule.sortBy === "oldestFirst") return sql`${id} > ${seek.id}`;
-  if (rule.sortBy === "mostLiked") return sql`(${raw(src.likes)}, ${id}) < (${seek.likes ?? 0}, ${seek.id})`;
-  return sql`${id} < ${seek.id}`;
+  if (!isId(seek.id)) throw new Error("feed engine: bad cursor id");
+  if (rule.sortBy === "oldestFirst") return `${s.id} > ${lit(seek.id)}`;
+  if (rule.sortBy === "mostLiked") return `(${s.likes}, ${s.id}) < (${int(seek.likes ?? 0)}, ${lit(seek.id)})`;
+  return `${s.id} < ${lit(seek.id)}`;
 }
 
-function orderBy(rule: FeedRule, src: Source): Stmt {
-  if (rule.sortBy === "oldestFirst") return raw(`${src.id} ASC`);
-  if (rule.sortBy === "mostLiked") return raw(`${src.likes} DESC, ${src.id} DESC`);
-  return raw(`${src.id} DESC`);
-}
-
-function whereClause(parts: Stmt[]): Stmt {
-  if (parts.length === 0) return raw("1");
-  return parts.reduce((acc, part, i) => (i === 0 ? part : sql`${acc} AND ${part}`));
+function orderBy(rule: FeedRule, id: string, likes: string): string {
+  if (rule.sortBy === "oldestFirst") return `${id} ASC`;
+  if (rule.sortBy === "mostLiked") return `${likes} DESC, ${id} DESC`;
+  return `${id} DESC`;
 }
 
 /** The page statement: up to limit+1 hydrated echos after the seek key (or at the offset). */
 export function feedPageQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, offset: number): Stmt {
-  const src = source(rule);
-  const parts = ruleConditions(rule, viewerId, now, src);
-  const s = seekCondition(rule, seek, src);
-  if (s) parts.push(s);
-  return sql`SELECT ${echoColumns(viewerId)} FROM ${src.from} JOIN users u ON u.id = e.author_id
-    WHERE ${whereClause(parts)} ORDER BY ${orderBy(rule, src)} LIMIT ${limit + 1} OFFSET ${offset}`;
+  if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
+  const { from, to } = idBounds(rule, now);
+  const parts = streams(rule).map((s) => {
+    const onRow = rowConditions(rule);
+    const where = [...s.key, ...onRow];
+    if (from !== null) where.push(`${s.id} >= ${lit(idFloor(from))}`);
+    if (to !== null) where.push(`${s.id} <= ${lit(idCeil(to))}`);
+    if (rule.excludeLikedEchos) {
+      where.push(`NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${s.id} AND l.user_id = ${lit(viewerId)})`);
+    }
+    const after = seekCondition(rule, seek, s);
+    if (after) where.push(after);
+    const join = onRow.length > 0 && s.id === "d.echo_id" ? " JOIN echos e ON e.id = d.echo_id" : "";
+    return `SELECT ${s.id} AS id, ${s.likes} AS lk FROM ${s.from}${join} WHERE ${where.length ? where.join(" AND ") : "1"}`;
+  });
+  // One stream: ordered by its index. Several: a merge of ordered streams (UNION also drops an
+  // echo that two streams found, e.g. one carrying two included tags). D1 allows 5 terms in a
+  // compound SELECT, so more streams merge in groups of 5, each group cut at the page's end.
+  const order = orderBy(rule, "id", "lk");
+  const take = int(limit + 1 + offset);
+  if (parts.length > MAX_COMPOUND * MAX_COMPOUND) throw new Error("feed engine: too many streams");
+  const groups: string[] = [];
+  for (let i = 0; i < parts.length; i += MAX_COMPOUND) groups.push(parts.slice(i, i + MAX_COMPOUND).join(" UNION "));
+  const merged =
+    groups.length === 1
+      ? groups[0]!
+      : groups.map((g) => `SELECT id, lk FROM (${g} ORDER BY ${order} LIMIT ${take})`).join(" UNION ");
+  const page = `${merged} ORDER BY ${order} LIMIT ${int(limit + 1)} OFFSET ${int(offset)}`;
+  return sql`SELECT ${echoColumns(viewerId)} FROM (${raw(page)}) p JOIN echos e ON e.id = p.id
+    JOIN users u ON u.id = e.author_id ORDER BY ${raw(orderBy(rule, "p.id", "p.lk"))}`;
 }

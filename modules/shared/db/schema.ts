@@ -84,6 +84,8 @@ export const echos = sqliteTable(
     index("echos_author_id").on(t.authorId, t.id),
     // most-liked over all echos (popular, tag-less most-liked feeds): likes then newest
     index("echos_likes").on(t.likesCount, t.id),
+    // most-liked feeds with an author rule: one author's echos by likes then newest
+    index("echos_author_likes").on(t.authorId, t.likesCount, t.id),
   ],
 );
 
