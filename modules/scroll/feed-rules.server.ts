@@ -106,7 +106,7 @@ function orderBy(rule: FeedRule, id: string, likes: string): string {
 export function feedPageQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, offset: number): Stmt {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   const { from, to } = idBounds(rule, now);
-  const parts = streams(rule).map((s) => {
+  const all = streams(rule).map((s) => {
     const onRow = rowConditions(rule);
     const where = [...s.key, ...onRow];
     if (from !== null) where.push(`${s.id} >= ${lit(idFloor(from))}`);
@@ -116,11 +116,21 @@ export function feedPageQuery(rule: FeedRule, viewerId: string, now: number, see
     }
     const after = seekCondition(rule, seek, s);
     if (after) where.push(after);
-    const join = onRow.length > 0 && s.id === "d.echo_id" ? " JOIN echos e ON e.id = d.echo_id" : "";
-    return `SELECT ${s.id} AS id, ${s.likes} AS lk FROM ${s.from}${join} WHERE ${where.length ? where.join(" AND ") : "1"}`;
+    const tagStream = s.id === "d.echo_id";
+    return { s, where: where.length ? where.join(" AND ") : "1", rowJoin: tagStream && onRow.length > 0, tagStream };
   });
-  // One stream: ordered by its index. Several: a merge of ordered streams (UNION also drops an
-  // echo that two streams found, e.g. one carrying two included tags). D1 allows 5 terms in a
+  if (all.length === 1) {
+    // one stream: its index gives the order; hydrate as it goes
+    const { s, where, tagStream } = all[0]!;
+    const echoJoin = tagStream ? " JOIN echos e ON e.id = d.echo_id" : "";
+    return sql`SELECT ${echoColumns(viewerId)} FROM ${raw(s.from + echoJoin)} JOIN users u ON u.id = e.author_id
+      WHERE ${raw(where)} ORDER BY ${raw(`${orderBy(rule, s.id, s.likes)} LIMIT ${int(limit + 1)} OFFSET ${int(offset)}`)}`;
+  }
+  const parts = all.map(({ s, where, rowJoin }) =>
+    `SELECT ${s.id} AS id, ${s.likes} AS lk FROM ${s.from}${rowJoin ? " JOIN echos e ON e.id = d.echo_id" : ""} WHERE ${where}`,
+  );
+  // Several streams: a merge of ordered streams (UNION also drops an echo that two streams
+  // found, e.g. one carrying two included tags). D1 allows 5 terms in a
   // compound SELECT, so more streams merge in groups of 5, each group cut at the page's end.
   const order = orderBy(rule, "id", "lk");
   const take = int(limit + 1 + offset);
