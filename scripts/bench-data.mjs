@@ -191,7 +191,7 @@ db.exec("BEGIN");
   const insEcho = db.prepare(
     "INSERT INTO echos (id, author_id, content, tags, created_at, likes_count, shares_count, comments_count) VALUES (?, ?, ?, ?, ?, 0, 0, 0)",
   );
-  const insTag = db.prepare("INSERT INTO echo_tags (tag, echo_id, likes_count, day) VALUES (?, ?, 0, ?)");
+  const insTag = db.prepare("INSERT INTO echo_tags (tag, echo_id, likes_count, day, tags) VALUES (?, ?, 0, ?, ?)");
   const insLike = db.prepare("INSERT INTO likes (echo_id, user_id, created_at) VALUES (?, ?, ?)");
   const likers = new Set();
   for (let i = 0; i < N.echos; i++) {
@@ -202,10 +202,11 @@ db.exec("BEGIN");
     const nTags = 1 + int(5);
     while (tags.size < nTags) tags.add(tagName(tagOf()));
     const list = [...tags];
-    insEcho.run(id, userIds[authorOf()], content(), JSON.stringify(list), at);
+    const tagsJson = JSON.stringify(list);
+    insEcho.run(id, userIds[authorOf()], content(), tagsJson, at);
     const day = Math.floor(at / DAY);
     for (const t of list) {
-      insTag.run(t, id, day);
+      insTag.run(t, id, day, tagsJson);
       if (!tagFirstSeen.has(t)) tagFirstSeen.set(t, at);
     }
     echoTagsWritten += list.length;
@@ -418,6 +419,7 @@ for (let i = 0; i < 200; i++) {
   const e = echoIds[int(N.echos)];
   check(`echo ${e} likes`, one("SELECT likes_count FROM echos WHERE id = ?", e), one("SELECT COUNT(*) FROM likes WHERE echo_id = ?", e));
   check(`echo_tags ${e} likes`, one("SELECT COUNT(*) FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.echo_id = ? AND et.likes_count <> e.likes_count", e), 0);
+  check(`echo_tags ${e} tags`, one("SELECT COUNT(*) FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.echo_id = ? AND et.tags <> e.tags", e), 0);
   const u = userIds[int(N.users)];
   check(`user ${u} echos`, one("SELECT echos_count FROM users WHERE id = ?", u), one("SELECT COUNT(*) FROM echos WHERE author_id = ?", u));
   check(`user ${u} followers`, one("SELECT followers_count FROM users WHERE id = ?", u), one("SELECT COUNT(*) FROM user_follows WHERE followee_id = ?", u));

@@ -19,7 +19,7 @@ async function expectCountersExact() {
         OR e.shares_count != (SELECT COUNT(*) FROM shares s WHERE s.echo_id = e.id)`,
     sql`SELECT COUNT(*) AS n FROM tags t WHERE t.echo_count != (SELECT COUNT(*) FROM echo_tags et WHERE et.tag = t.name)
         OR t.echo_count <= 0`,
-    sql`SELECT COUNT(*) AS n FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.likes_count != e.likes_count`,
+    sql`SELECT COUNT(*) AS n FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.likes_count != e.likes_count OR et.tags != e.tags`,
     sql`SELECT COUNT(*) AS n FROM users u WHERE u.echos_count != (SELECT COUNT(*) FROM echos e WHERE e.author_id = u.id)`,
     sql`SELECT (SELECT value FROM stats WHERE key = 'echos') AS v, (SELECT COUNT(*) FROM echos) AS n`,
   ]);

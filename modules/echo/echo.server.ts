@@ -69,7 +69,8 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
   ];
   for (const tag of input.tags) {
     statements.push(sql`INSERT INTO tags (name, created_at) SELECT ${tag}, ${now} WHERE ${posted} ON CONFLICT (name) DO NOTHING`);
-    statements.push(sql`INSERT INTO echo_tags (tag, echo_id, day) SELECT ${tag}, ${id}, ${Math.floor(now / 86_400_000)} WHERE ${posted}`);
+    statements.push(sql`INSERT INTO echo_tags (tag, echo_id, day, tags)
+      SELECT ${tag}, ${id}, ${Math.floor(now / 86_400_000)}, ${JSON.stringify(input.tags)} WHERE ${posted}`);
   }
   statements.push(limit.count);
   statements.push(sql`SELECT ${echoColumns(authorId)} FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`);

@@ -95,7 +95,7 @@ async function load(data: Dataset) {
     );
     for (const t of e.tags) {
       statements.push(sql`INSERT INTO tags (name, created_at) VALUES (${t}, 0) ON CONFLICT DO NOTHING`);
-      statements.push(sql`INSERT INTO echo_tags (tag, echo_id) VALUES (${t}, ${e.id})`);
+      statements.push(sql`INSERT INTO echo_tags (tag, echo_id, tags) VALUES (${t}, ${e.id}, ${JSON.stringify(e.tags)})`);
     }
   }
   for (const l of data.likes) statements.push(sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${l.echoId}, ${l.userId}, 0)`);

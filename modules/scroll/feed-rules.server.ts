@@ -31,12 +31,13 @@ const int = (value: number) => {
   if (!Number.isSafeInteger(value)) throw new Error("feed engine: not an integer");
   return String(value);
 };
-/** Whether the echo row `e` carries a tag: its JSON array holds the name in double quotes. */
-const hasTag = (tag: string) => `instr(e.tags, ${lit(JSON.stringify(tag))}) > 0`;
+/** Whether a candidate carries a tag: its JSON array of tags (`tags`, on the echo row or copied
+ * on the tag link) holds the name in double quotes. */
+const hasTagIn = (tags: string, tag: string) => `instr(${tags}, ${lit(JSON.stringify(tag))}) > 0`;
 
-/** One ordered stream of candidates: where it reads, and the columns that order it. A tag stream
- * reads only the index; it joins the echo row when a condition needs the row. */
-type Stream = { from: string; key: string[]; id: string; likes: string };
+/** One ordered stream of candidates: where it reads, the columns that order it, and where the
+ * candidate's tags are. A tag stream reads only its covering index. */
+type Stream = { from: string; key: string[]; id: string; likes: string; tags: string };
 
 function streams(rule: FeedRule): Stream[] {
   const byLikes = rule.sortBy === "mostLiked";
@@ -48,14 +49,16 @@ function streams(rule: FeedRule): Stream[] {
       key: [`e.author_id = ${lit(a)}`],
       id: "e.id",
       likes: "e.likes_count",
+      tags: "e.tags",
     }));
   }
   const tagStream = (tagExpr: string): Stream => ({
-    // (tag, echo_id) is the primary key; (tag, likes_count, echo_id) serves most-liked
-    from: byLikes ? "echo_tags d INDEXED BY echo_tags_tag_likes" : "echo_tags d",
+    // covering indexes: (tag, echo_id, tags) and (tag, likes_count, echo_id, tags)
+    from: `echo_tags d INDEXED BY ${byLikes ? "echo_tags_tag_likes_tags" : "echo_tags_tag_echo"}`,
     key: [`d.tag = ${tagExpr}`],
     id: "d.echo_id",
     likes: "d.likes_count",
+    tags: "d.tags",
   });
   if (rule.includedTags.length > 0 && rule.tagMatchType === "all") {
     // the rarest included tag drives (tag counters are exact); the others are tested on the row
@@ -63,7 +66,7 @@ function streams(rule: FeedRule): Stream[] {
     return [tagStream(`(SELECT name FROM tags WHERE name IN (${names}) ORDER BY echo_count, name LIMIT 1)`)];
   }
   if (rule.includedTags.length > 0) return rule.includedTags.map((t) => tagStream(lit(t)));
-  return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count" }];
+  return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count", tags: "e.tags" }];
 }
 
 /** The bounds on id: the rule's dates and, for most-liked over a window, the window. */
@@ -77,7 +80,8 @@ function idBounds(rule: FeedRule, now: number): { from: number | null; to: numbe
 }
 
 /** Conditions on the candidate's echo row `e` (tags, authors), beyond what its stream implies. */
-function rowConditions(rule: FeedRule): string[] {
+function rowConditions(rule: FeedRule, s: Stream): string[] {
+  const hasTag = (tag: string) => hasTagIn(s.tags, tag);
   const where: string[] = [];
   const authorDriven = rule.authors.length > 0;
   if (rule.includedTags.length > 0) {
@@ -107,8 +111,7 @@ export function feedPageQuery(rule: FeedRule, viewerId: string, now: number, see
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   const { from, to } = idBounds(rule, now);
   const all = streams(rule).map((s) => {
-    const onRow = rowConditions(rule);
-    const where = [...s.key, ...onRow];
+    const where = [...s.key, ...rowConditions(rule, s)];
     if (from !== null) where.push(`${s.id} >= ${lit(idFloor(from))}`);
     if (to !== null) where.push(`${s.id} <= ${lit(idCeil(to))}`);
     if (rule.excludeLikedEchos) {
@@ -117,7 +120,7 @@ export function feedPageQuery(rule: FeedRule, viewerId: string, now: number, see
     const after = seekCondition(rule, seek, s);
     if (after) where.push(after);
     const tagStream = s.id === "d.echo_id";
-    return { s, where: where.length ? where.join(" AND ") : "1", rowJoin: tagStream && onRow.length > 0, tagStream };
+    return { s, where: where.length ? where.join(" AND ") : "1", tagStream };
   });
   if (all.length === 1) {
     // one stream: its index gives the order; hydrate as it goes
@@ -126,9 +129,7 @@ export function feedPageQuery(rule: FeedRule, viewerId: string, now: number, see
     return sql`SELECT ${echoColumns(viewerId)} FROM ${raw(s.from + echoJoin)} JOIN users u ON u.id = e.author_id
       WHERE ${raw(where)} ORDER BY ${raw(`${orderBy(rule, s.id, s.likes)} LIMIT ${int(limit + 1)} OFFSET ${int(offset)}`)}`;
   }
-  const parts = all.map(({ s, where, rowJoin }) =>
-    `SELECT ${s.id} AS id, ${s.likes} AS lk FROM ${s.from}${rowJoin ? " JOIN echos e ON e.id = d.echo_id" : ""} WHERE ${where}`,
-  );
+  const parts = all.map(({ s, where }) => `SELECT ${s.id} AS id, ${s.likes} AS lk FROM ${s.from} WHERE ${where}`);
   // Several streams: a merge of ordered streams (UNION also drops an echo that two streams
   // found, e.g. one carrying two included tags). D1 allows 5 terms in a
   // compound SELECT, so more streams merge in groups of 5, each group cut at the page's end.

@@ -119,14 +119,20 @@ export const echoTags = sqliteTable(
     likesCount: integer("likes_count").notNull().default(0),
     // UTC day of the echo (created_at / 86,400,000): feeds tag_days for recent counts
     day: integer("day").notNull().default(0),
+    // copy of the echo's tags (echos are never edited): a feed tests a candidate's other tags
+    // and exclusions inside the index entry it already read (decision 008)
+    tags: text("tags").notNull().default("[]"),
   },
   (t) => [
-    // /echo/tag/{name} newest|oldest and feed rules by tag: a tag's echos in id order
+    // one link per tag and echo
     primaryKey({ columns: [t.tag, t.echoId] }),
     // delete cascade and like triggers: the tags of one echo
     index("echo_tags_echo_id").on(t.echoId),
-    // /echo/tag/{name}?orderBy=likes: a tag's echos by likes, then newest
-    index("echo_tags_tag_likes").on(t.tag, t.likesCount, t.echoId),
+    // /echo/tag/{name} newest|oldest and feed streams by tag: a tag's echos in id order, with
+    // their tags (covering)
+    index("echo_tags_tag_echo").on(t.tag, t.echoId, t.tags),
+    // /echo/tag/{name}?orderBy=likes and most-liked feed streams: by likes, then newest (covering)
+    index("echo_tags_tag_likes_tags").on(t.tag, t.likesCount, t.echoId, t.tags),
   ],
 );
 
