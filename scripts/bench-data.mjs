@@ -366,6 +366,7 @@ db.exec(`
   UPDATE tags SET recent_count = c.n FROM (SELECT tag, SUM(count) AS n FROM tag_days WHERE day > ${today - 7} GROUP BY tag) AS c WHERE tags.name = c.tag;
   UPDATE users SET echos_count = c.n FROM (SELECT author_id, COUNT(*) AS n FROM echos GROUP BY author_id) AS c WHERE users.id = c.author_id;
   UPDATE users SET scrolls_count = c.n FROM (SELECT creator_id, COUNT(*) AS n FROM scrolls GROUP BY creator_id) AS c WHERE users.id = c.creator_id;
+  UPDATE users SET public_scrolls_count = c.n FROM (SELECT creator_id, COUNT(*) AS n FROM scrolls WHERE is_private = 0 GROUP BY creator_id) AS c WHERE users.id = c.creator_id;
   UPDATE users SET followers_count = c.n FROM (SELECT followee_id, COUNT(*) AS n FROM user_follows GROUP BY followee_id) AS c WHERE users.id = c.followee_id;
   UPDATE users SET following_count = c.n FROM (SELECT follower_id, COUNT(*) AS n FROM user_follows GROUP BY follower_id) AS c WHERE users.id = c.follower_id;
   UPDATE scrolls SET echos_count = c.n FROM (SELECT scroll_id, COUNT(*) AS n FROM scroll_echos GROUP BY scroll_id) AS c WHERE scrolls.id = c.scroll_id;
@@ -425,6 +426,7 @@ for (let i = 0; i < 200; i++) {
   check(`user ${u} followers`, one("SELECT followers_count FROM users WHERE id = ?", u), one("SELECT COUNT(*) FROM user_follows WHERE followee_id = ?", u));
   check(`user ${u} following`, one("SELECT following_count FROM users WHERE id = ?", u), one("SELECT COUNT(*) FROM user_follows WHERE follower_id = ?", u));
   check(`user ${u} scrolls`, one("SELECT scrolls_count FROM users WHERE id = ?", u), one("SELECT COUNT(*) FROM scrolls WHERE creator_id = ?", u));
+  check(`user ${u} public scrolls`, one("SELECT public_scrolls_count FROM users WHERE id = ?", u), one("SELECT COUNT(*) FROM scrolls WHERE creator_id = ? AND is_private = 0", u));
   const t = tagName(int(N.vocabulary));
   check(`tag ${t}`, one("SELECT COALESCE((SELECT echo_count FROM tags WHERE name = ?), 0)", t), one("SELECT COUNT(*) FROM echo_tags WHERE tag = ?", t));
   const s = scrollRows[int(scrollRows.length)].id;

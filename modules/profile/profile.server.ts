@@ -17,8 +17,7 @@ type ProfileRow = {
 };
 
 const profileQuery = (viewerId: string, userId: string) => sql`SELECT u.id, u.user_name, u.bio, u.email, u.created_at,
-    u.echos_count, u.scrolls_count, u.followers_count, u.following_count,
-    (SELECT COUNT(*) FROM scrolls s WHERE s.creator_id = u.id AND s.is_private = 0) AS public_scrolls,
+    u.echos_count, u.scrolls_count, u.followers_count, u.following_count, u.public_scrolls_count AS public_scrolls,
     EXISTS (SELECT 1 FROM user_follows f WHERE f.follower_id = ${viewerId} AND f.followee_id = u.id) AS is_following
     FROM users u WHERE u.id = ${userId}`;
 

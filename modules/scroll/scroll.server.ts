@@ -361,7 +361,9 @@ export async function listUserScrolls(
       : sql`s.is_private = 0 AND s.id IN (SELECT f.scroll_id FROM scroll_follows f WHERE f.user_id = ${userId})`;
   const offset = (req.page - 1) * req.limit;
   const [counts, rows, names] = await batchAll<[{ n: number }[], ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
-    sql`SELECT COUNT(*) AS n FROM scrolls s WHERE ${filter}`,
+    type === "created"
+      ? sql`SELECT ${raw(userId === viewerId ? "scrolls_count" : "public_scrolls_count")} AS n FROM users WHERE id = ${userId}`
+      : sql`SELECT COUNT(*) AS n FROM scrolls s WHERE ${filter}`,
     sql`${scrollSelect(viewerId)} WHERE ${filter} ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
     authorNames(filter),
   ]);

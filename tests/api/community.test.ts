@@ -24,6 +24,17 @@ describe("profiles", () => {
     const scrolls = (await b.get(`/api/profile/user/${ua._id}/scrolls?type=created`)).json;
     expect(scrolls.scrolls.map((s: Json) => s.name)).toEqual(["public"]);
     expect(scrolls.pagination).toMatchObject({ page: 1, limit: 10, total: 1, hasMore: false });
+    // the public count others see follows privacy changes and deletes (trigger-kept counter)
+    const priv = (await a.get(`/api/profile/user/${ua._id}/scrolls?type=created`)).json.scrolls.find((x: Json) => x.name === "private");
+    await a.request("PATCH", `/api/scroll/${priv._id}`, { isPrivate: false });
+    expect((await b.get(`/api/profile/user/${ua._id}`)).json.scrollsCount).toBe(2);
+    expect((await b.get(`/api/profile/user/${ua._id}/scrolls?type=created`)).json.pagination.total).toBe(2);
+    await a.request("PATCH", `/api/scroll/${priv._id}`, { isPrivate: true });
+    await a.request("PATCH", `/api/scroll/${priv._id}`, { isPrivate: true });
+    expect((await b.get(`/api/profile/user/${ua._id}`)).json.scrollsCount).toBe(1);
+    await a.request("DELETE", `/api/scroll/${priv._id}`);
+    expect((await a.get("/api/profile/me")).json.scrollsCount).toBe(1);
+    expect((await b.get(`/api/profile/user/${ua._id}`)).json.scrollsCount).toBe(1);
     expect((await b.get(`/api/profile/user/${ua._id}/echos`)).json.pagination.limit).toBe(10);
     expect((await b.get(`/api/profile/user/${ub._id}/scrolls?type=nope`)).status).toBe(400);
     expect((await b.get(`/api/profile/user/01aaaaaaaaaaaaaaaaaaaaaaaa`)).status).toBe(404);

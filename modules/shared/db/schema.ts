@@ -14,6 +14,8 @@ export const users = sqliteTable(
     createdAt: integer("created_at").notNull(),
     echosCount: integer("echos_count").notNull().default(0),
     scrollsCount: integer("scrolls_count").notNull().default(0),
+    // the public ones among them: what other people see on the profile (trigger-kept)
+    publicScrollsCount: integer("public_scrolls_count").notNull().default(0),
     followersCount: integer("followers_count").notNull().default(0),
     followingCount: integer("following_count").notNull().default(0),
   },
