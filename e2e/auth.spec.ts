@@ -1,10 +1,10 @@
 // Accounts through the browser (spec §2 routing, §5 sign-up / login / logout).
 import { expect, test } from "@playwright/test";
-import { PASSWORD, expectPath, open, recordPosts, signUpViaApi, toast, uniqueName } from "./helpers";
+import { PASSWORD, expectPath, open, recordPosts, signUp, toast, unique } from "./helpers";
 
 test.describe("sign up", () => {
   test("signing up through the /signup form lands on / with 'Account Created'", async ({ page }) => {
-    const userName = uniqueName();
+    const userName = unique();
     await open(page, "/signup");
     await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
 
@@ -19,7 +19,7 @@ test.describe("sign up", () => {
   });
 
   test("a taken user name shows the server's 'Username is already taken' toast", async ({ page, request }) => {
-    const { userName } = await signUpViaApi(request); // `request` is not the page's context: still a guest
+    const { userName } = await signUp(request); // `request` is not the page's context: still a guest
     await open(page, "/signup");
 
     await page.getByLabel("Username").fill(userName);
@@ -42,7 +42,7 @@ test.describe("sign up", () => {
 
     // Empty form, then a valid name with a 3-character password, then a password but no name.
     await submit.click();
-    await userName.fill(uniqueName());
+    await userName.fill(unique());
     await password.fill("abc");
     await submit.click();
     await userName.fill("   ");
@@ -58,7 +58,7 @@ test.describe("sign up", () => {
     await expect(page.getByText("Minimum 4 characters required", { exact: true })).toBeVisible();
 
     // The same form with valid input does post: the silence above was the validation.
-    await userName.fill(uniqueName());
+    await userName.fill(unique());
     await submit.click();
     await expect(toast(page, "Account Created")).toBeVisible();
     expect(posts).toHaveLength(1);
@@ -67,7 +67,7 @@ test.describe("sign up", () => {
 
 test.describe("log in", () => {
   test("logging in through the /login form lands on / with 'Logged in successfully'", async ({ page, request }) => {
-    const { userName } = await signUpViaApi(request);
+    const { userName } = await signUp(request);
     await open(page, "/login");
     await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();
 
@@ -81,7 +81,7 @@ test.describe("log in", () => {
   });
 
   test("a wrong password shows the server's 'Invalid username or password' toast", async ({ page, request }) => {
-    const { userName } = await signUpViaApi(request);
+    const { userName } = await signUp(request);
     await open(page, "/login");
 
     await page.getByLabel("Username").fill(userName);
@@ -106,7 +106,7 @@ test.describe("log in", () => {
     await expect(page.getByLabel("Username")).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
 
-    await page.getByLabel("Username").fill(uniqueName());
+    await page.getByLabel("Username").fill(unique());
     await page.getByLabel("Password").fill("abc");
     await submit.click();
     await expect(page.getByRole("alert")).toHaveText(["Password must be at least 4 characters"]);
@@ -120,7 +120,7 @@ test.describe("log in", () => {
 
 test.describe("log out", () => {
   test("confirming the logout dialog on /settings signs out to /login", async ({ page }) => {
-    await signUpViaApi(page.request);
+    await signUp(page.request);
     await open(page, "/settings");
 
     const dialogs: { type: string; message: string }[] = [];
@@ -140,7 +140,7 @@ test.describe("log out", () => {
   });
 
   test("dismissing the logout dialog keeps you signed in on /settings", async ({ page }) => {
-    const { userName } = await signUpViaApi(page.request);
+    const { userName } = await signUp(page.request);
     await open(page, "/settings");
     const posts = recordPosts(page);
 
@@ -174,7 +174,7 @@ test.describe("route guards (spec §2)", () => {
 
   for (const path of ["/login", "/signup"]) {
     test(`a signed-in user visiting ${path} is redirected to /`, async ({ page }) => {
-      const { userName } = await signUpViaApi(page.request);
+      const { userName } = await signUp(page.request);
       await page.goto(path);
       await expectPath(page, "/");
       await expect(page.getByRole("link", { name: `@${userName}`, exact: true })).toBeVisible();
@@ -184,7 +184,7 @@ test.describe("route guards (spec §2)", () => {
   test("a guest screen opened before signing in elsewhere sends the now signed-in user to /", async ({ page }) => {
     await open(page, "/login");
     // Signed in meanwhile (as from another tab): the cookie is in this browser context now.
-    const { userName } = await signUpViaApi(page.request);
+    const { userName } = await signUp(page.request);
 
     // An in-app link to the other guest screen is a client-side navigation.
     await page.getByRole("link", { name: "Sign up" }).click();

@@ -3,7 +3,7 @@
 //   E2E_EMPTY_STORE=1 TEST_BASE_URL=<fresh server> npx playwright test e2e/community-empty.spec.ts
 // (signing up writes a user only: no scroll, echo or tag). Skipped in the normal shared run.
 import { expect, test } from "@playwright/test";
-import { open, signedInPage } from "./echo-helpers";
+import { open, signedInPage } from "./helpers";
 import { rank } from "./community-helpers";
 
 test.describe.configure({ mode: "serial" });

@@ -1,31 +1,14 @@
 // Helpers for the community, browse, profile and search specs. Data is seeded through the public
 // /api with uniquely named users, tags and scrolls: the server and its data are shared with the
 // other specs (and earlier runs), so tests only assert about their own items.
-import { expect, type APIRequest, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { signUp, unique, type User } from "./echo-helpers";
-
-export type Scroll = { _id: string; name: string; description: string; type: "feed" | "curation"; isPrivate: boolean };
+// Users: ./helpers (apiUser, signedInPage); scrolls: ./scroll-helpers (createScroll).
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { unique } from "./helpers";
 
 /** Run the ranking pass (the cron of wrangler.toml) now; community pages read what it publishes. */
 export async function rank(request: APIRequestContext): Promise<void> {
   const res = await request.get(`/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
   expect(res.ok(), await res.text()).toBe(true);
-}
-
-export async function createScroll(
-  request: APIRequestContext,
-  input: { name: string; type: "feed" | "curation"; description?: string; isPrivate?: boolean },
-): Promise<Scroll> {
-  const res = await request.post("/api/scroll/create", { data: input });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { scroll: Scroll }).scroll;
-}
-
-/** A signed-up user with its own API context (own cookie jar); dispose it when done. */
-export async function apiUser(playwright: { request: APIRequest }, baseURL: string | undefined, prefix = "cu") {
-  const request = await playwright.request.newContext({ baseURL });
-  const user: User = await signUp(request, prefix);
-  return { request, user };
 }
 
 /** A unique stem of `length` characters (letters and digits), valid inside tags and names. */

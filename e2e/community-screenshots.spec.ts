@@ -2,16 +2,16 @@
 // assertions): light and dark, 1280x800 and 390x800, into screenshots/ (git-ignored). Off unless
 // COMMUNITY_SCREENSHOTS=1:
 //   COMMUNITY_SCREENSHOTS=1 TEST_BASE_URL=… npx playwright test e2e/community-screenshots.spec.ts
-import { mkdirSync } from "node:fs";
-import { expect, test } from "@playwright/test";
-import { open, PASSWORD, postEcho, signUp, skipSplash, unique } from "./echo-helpers";
-import { apiUser, createScroll, rank } from "./community-helpers";
+import { test } from "@playwright/test";
+import { postEcho } from "./echo-helpers";
+import { apiUser, eachScreen, open, signUp, unique } from "./helpers";
+import { rank } from "./community-helpers";
+import { createScroll } from "./scroll-helpers";
 
 test.skip(!process.env.COMMUNITY_SCREENSHOTS, "set COMMUNITY_SCREENSHOTS=1 to take screenshots");
 
 test("community screens, light and dark, wide and narrow", async ({ browser, request, baseURL, playwright }) => {
   test.setTimeout(240_000);
-  mkdirSync("screenshots", { recursive: true });
   const viewer = await signUp(request, "shotme");
   await request.patch("/api/profile/me", { data: { bio: "Birdwatcher, amateur baker and occasional poet." } });
   const tag = unique("shot").slice(0, 16);
@@ -29,31 +29,20 @@ test("community screens, light and dark, wide and narrow", async ({ browser, req
   await other.request.dispose();
   await rank(request);
 
-  for (const theme of ["light", "dark"] as const) {
-    for (const [label, viewport] of [["wide", { width: 1280, height: 800 }], ["narrow", { width: 390, height: 800 }]] as const) {
-      const context = await browser.newContext({ baseURL, viewport });
-      await skipSplash(context);
-      await context.addInitScript((t) => localStorage.setItem("theme", t), theme);
-      const page = await context.newPage();
-      const login = await page.request.post("/api/auth/login", { data: { userName: viewer.userName, password: PASSWORD } });
-      expect(login.ok()).toBe(true);
-      const shot = (name: string) => page.screenshot({ path: `screenshots/community-${name}-${theme}-${label}.png` });
-
-      await open(page, "/community");
-      await shot("community");
-      await open(page, "/browse/tags");
-      await shot("tags-card");
-      await page.getByRole("tab", { name: "Cloud View" }).click();
-      await shot("tags-cloud");
-      await open(page, "/browse/popular?period=all&sort=likes");
-      await shot("popular");
-      await open(page, "/profile");
-      await shot("profile");
-      await open(page, `/user/${other.user._id}`);
-      await shot("user");
-      await open(page, `/search?q=${encodeURIComponent(tag.slice(0, 8))}`);
-      await shot("search");
-      await context.close();
-    }
-  }
+  await eachScreen(browser, baseURL, { prefix: "community", userName: viewer.userName }, async ({ page, shot }) => {
+    await open(page, "/community");
+    await shot("community");
+    await open(page, "/browse/tags");
+    await shot("tags-card");
+    await page.getByRole("tab", { name: "Cloud View" }).click();
+    await shot("tags-cloud");
+    await open(page, "/browse/popular?period=all&sort=likes");
+    await shot("popular");
+    await open(page, "/profile");
+    await shot("profile");
+    await open(page, `/user/${other.user._id}`);
+    await shot("user");
+    await open(page, `/search?q=${encodeURIComponent(tag.slice(0, 8))}`);
+    await shot("search");
+  });
 });

@@ -2,8 +2,10 @@
 // shared with the other specs, so every test seeds uniquely named items and asserts about those
 // (presence, absence, order among them), never about whole global lists.
 import { expect, test, type Page } from "@playwright/test";
-import { card, cardIds, open, postEcho, signedInPage, unique } from "./echo-helpers";
-import { apiUser, createScroll, rank, scrollCardNames, stem } from "./community-helpers";
+import { card, cardIds, postEcho } from "./echo-helpers";
+import { apiUser, open, signedInPage, unique } from "./helpers";
+import { rank, scrollCardNames, stem } from "./community-helpers";
+import { createScroll } from "./scroll-helpers";
 
 const SECTIONS = [
   { title: "Public Feed Scrolls", link: "Browse All", href: "/browse/scrolls" },

@@ -3,27 +3,8 @@
 // page's order and time filters, and the virtualised infinite list. Seeds go through /api; the
 // server is shared with other tests running in parallel, so nothing here assumes an empty feed.
 import { expect, test, type Page } from "@playwright/test";
-import {
-  card,
-  cardIds,
-  expectLikeState,
-  expectToast,
-  likeButton,
-  likeEcho,
-  open,
-  openMenu,
-  otherUser,
-  postEcho,
-  signedInPage,
-  signUp,
-  toast,
-  unique,
-  waitForApp,
-} from "./echo-helpers";
-
-async function expectPath(page: Page, pathname: string, search = "") {
-  await expect(page).toHaveURL((url) => url.pathname === pathname && url.search === search);
-}
+import { card, cardIds, expectLikeState, expectToast, likeButton, likeEcho, openMenu, postEcho } from "./echo-helpers";
+import { expectUrl, open, otherUser, signedInPage, signUp, toast, unique, waitForApp } from "./helpers";
 
 /** Let the virtualiser and React commit whatever the last scroll asked for. */
 const settle = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -87,7 +68,7 @@ test.describe("Create Echo (/new)", () => {
     await tagInput.pressSequentially(byEnter);
     await tagInput.press("Enter");
     await expect(chips).toHaveText([`#${bySpace}×`, `#${byComma}×`, `#${byEnter}×`]);
-    await expectPath(page, "/new"); // Enter in the tag box adds a tag, it does not submit
+    await expectUrl(page, "/new"); // Enter in the tag box adds a tag, it does not submit
     await tagInput.pressSequentially("#Travel ");
     await expect(chips).toHaveText([`#${bySpace}×`, `#${byComma}×`, `#${byEnter}×`, "#travel×"]);
     await expect(suggestions).toHaveText(["#thoughts", "#tech", "#life", "#work", "#food", "#books", "#music", "#art"]);
@@ -125,7 +106,7 @@ test.describe("Create Echo (/new)", () => {
     await expect(counter).toHaveText(`${1000 - text.length} characters remaining`);
     await postButton.click();
     await expectToast(page, "Echo posted successfully", "success");
-    await expectPath(page, "/");
+    await expectUrl(page, "/");
     const first = page.getByTestId("echo-card").first();
     await expect(first).toBeVisible();
     const ids = await cardIds(page);
@@ -165,7 +146,7 @@ test.describe("Create Echo (/new)", () => {
     await expect(page.getByRole("button", { name: "Posting..." })).toBeDisabled();
     release();
     await expectToast(page, "Echo posted successfully", "success");
-    await expectPath(page, "/");
+    await expectUrl(page, "/");
   });
 
   test("a failed post shows the server's error, else 'Failed to post echo', and keeps the text", async ({ page }) => {
@@ -184,7 +165,7 @@ test.describe("Create Echo (/new)", () => {
     await expect(post).toBeEnabled();
     await post.click();
     await expectToast(page, "content is required", "error");
-    await expectPath(page, "/new");
+    await expectUrl(page, "/new");
     await expect(content).toHaveValue("This will not be posted");
     await expect(toast(page, "Echo posted successfully")).toHaveCount(0);
   });
@@ -199,7 +180,7 @@ test.describe("Echo detail (/echo/{id})", () => {
     await open(page, "/");
     const listed = await scrollToCard(page, echo._id);
     await listed.getByRole("link", { name: "Open echo" }).click();
-    await expectPath(page, `/echo/${echo._id}`);
+    await expectUrl(page, `/echo/${echo._id}`);
 
     const detail = page.getByTestId("echo-card");
     await expect(detail).toHaveCount(1);
@@ -219,7 +200,7 @@ test.describe("Echo detail (/echo/{id})", () => {
     await expect(detail.getByRole("link", { name: "Open echo" })).toHaveCount(0);
 
     await tagLinks.nth(0).click();
-    await expectPath(page, `/tag/${tag}`);
+    await expectUrl(page, `/tag/${tag}`);
     await expect(page.getByRole("heading", { name: `#${tag}` })).toBeVisible();
     await expect(page.getByTestId("echo-card")).toHaveCount(1);
     await expect(card(page, echo._id)).toBeVisible();
@@ -231,9 +212,9 @@ test.describe("Echo detail (/echo/{id})", () => {
     await open(page, "/");
     const listed = await scrollToCard(page, echo._id);
     await listed.locator(".echo-content").click();
-    await expectPath(page, `/echo/${echo._id}`);
+    await expectUrl(page, `/echo/${echo._id}`);
     await page.getByRole("button", { name: "← Back" }).click();
-    await expectPath(page, "/");
+    await expectUrl(page, "/");
   });
 });
 
@@ -372,7 +353,7 @@ test.describe("Echo menu", () => {
     await expect(page.getByText("Echo not found", { exact: true })).toBeVisible();
     await expect(page.getByText("This echo may have been deleted or doesn't exist.", { exact: true })).toBeVisible();
     await page.getByRole("button", { name: "Go back" }).click();
-    await expectPath(page, "/");
+    await expectUrl(page, "/");
   });
 
   test("deleting from the detail page goes to / and the echo is gone", async ({ page }) => {
@@ -383,7 +364,7 @@ test.describe("Echo menu", () => {
     const menu = await openMenu(card(page, echo._id));
     await menu.getByRole("menuitem", { name: "Delete Echo" }).click();
     await expectToast(page, "Echo deleted successfully", "success");
-    await expectPath(page, "/");
+    await expectUrl(page, "/");
     await expect(page.getByRole("heading", { name: "All Echos" })).toBeVisible();
     await expect(card(page, echo._id)).toHaveCount(0);
   });
@@ -396,7 +377,7 @@ test.describe("Echo menu", () => {
     await expect(page.getByText("This echo may have been deleted or doesn't exist.", { exact: true })).toBeVisible();
     // the tab's previous entry is about:blank: going "back" there would leave the app
     await page.getByRole("button", { name: "Go back" }).click();
-    await expectPath(page, "/");
+    await expectUrl(page, "/");
     await expect(page.getByRole("heading", { name: "All Echos" })).toBeVisible();
   });
 
@@ -405,7 +386,7 @@ test.describe("Echo menu", () => {
     const echo = await postEcho(page.request, `Shared link ${unique("t")}`);
     await open(page, `/echo/${echo._id}`);
     await page.getByRole("button", { name: "← Back" }).click();
-    await expectPath(page, "/");
+    await expectUrl(page, "/");
   });
 
   test("another user sees Report, not Delete Echo; Report asks a reason, confirms, and refuses a second report", async ({ page, request }) => {
@@ -497,7 +478,7 @@ test.describe("Tag page (/tag/{name})", () => {
       );
       await select.selectOption({ label });
       expect((await refetch).ok()).toBe(true);
-      await expectPath(page, `/tag/${tag}`, search);
+      await expectUrl(page, `/tag/${tag}`, search);
     };
 
     await choose(order, "Oldest First", "?orderBy=oldest");

@@ -1,8 +1,10 @@
 // Own profile, other users' profiles (follow), and the top bar's search. Every test makes its own
 // users through the API; the server's data is shared with the other specs.
 import { expect, test } from "@playwright/test";
-import { cardIds, open, postEcho, signedInPage, toast, unique, type Echo } from "./echo-helpers";
-import { apiUser, createScroll, profileCount, rank, scrollCardNames, stem } from "./community-helpers";
+import { cardIds, postEcho, type Echo } from "./echo-helpers";
+import { apiUser, open, signedInPage, toast, unique } from "./helpers";
+import { profileCount, rank, scrollCardNames, stem } from "./community-helpers";
+import { createScroll } from "./scroll-helpers";
 
 test.describe("own profile", () => {
   test("username, 'No bio available', counts, Echos / Scrolls tabs with 'My …' headings, New Echo → /new, New Scroll → /scroll/new", async ({ page, playwright, baseURL }) => {

@@ -1,16 +1,14 @@
 // Not a test: captures the main screens for a human to look at (git-ignored screenshots/).
 // Run with `SCREENSHOTS=1 npx playwright test screenshots` against a running server.
 import { test } from "@playwright/test";
-import { open, signUpViaApi } from "./helpers";
+import { open, SCREEN_SIZES, signUp, THEMES, useTheme } from "./helpers";
 
-const SIZES = { wide: { width: 1280, height: 800 }, narrow: { width: 390, height: 800 } } as const;
-
-for (const theme of ["light", "dark"] as const) {
-  for (const [size, viewport] of Object.entries(SIZES)) {
+for (const theme of THEMES) {
+  for (const [size, viewport] of Object.entries(SCREEN_SIZES)) {
     test(`screens, ${theme}, ${size}`, async ({ page, browser }) => {
       const shoot = (name: string) => page.screenshot({ path: `screenshots/${name}-${theme}-${size}.png`, fullPage: true });
       await page.setViewportSize(viewport);
-      await page.addInitScript((t) => localStorage.setItem("theme", t), theme);
+      await useTheme(page, theme);
 
       await open(page, "/login");
       await shoot("login");
@@ -19,7 +17,7 @@ for (const theme of ["light", "dark"] as const) {
       await open(page, "/signup");
       await shoot("signup");
 
-      await signUpViaApi(page.request);
+      await signUp(page.request);
       await open(page, "/");
       await shoot("home");
       await open(page, "/settings");
@@ -34,7 +32,7 @@ for (const theme of ["light", "dark"] as const) {
 
       // The splash as a new tab shows it.
       const fresh = await browser.newPage({ viewport });
-      await fresh.addInitScript((t) => localStorage.setItem("theme", t), theme);
+      await useTheme(fresh, theme);
       await fresh.goto("/login");
       await fresh.screenshot({ path: `screenshots/splash-${theme}-${size}.png` });
       await fresh.close();

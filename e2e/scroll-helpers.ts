@@ -1,9 +1,9 @@
-// Helpers for the scroll specs: seeding scrolls through the public /api and finding the scroll
-// screens' parts. Built on echo-helpers (sign-up, splash skip, toasts, echo cards).
+// Helpers for the scroll specs (and any spec that needs a scroll): seeding scrolls through the
+// public /api and finding the scroll screens' parts. Built on ./helpers and ./echo-helpers.
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { card, unique } from "./echo-helpers";
+import { card } from "./echo-helpers";
+import { unique, type User } from "./helpers";
 
-export type UserRef = { _id: string; userName: string };
 export type FeedConfigInput = {
   tagMatchType?: "all" | "any";
   includedTags?: string[];
@@ -20,7 +20,7 @@ export type Scroll = {
   description: string;
   type: "feed" | "curation";
   isPrivate: boolean;
-  creator: UserRef;
+  creator: User;
   isFollowing: boolean;
   followersCount: number;
   echosCount: number;
@@ -28,7 +28,7 @@ export type Scroll = {
     tagMatchType: "all" | "any";
     includedTags: string[];
     excludedTags: string[];
-    authors: UserRef[];
+    authors: User[];
     sortBy: string;
     sortTimeRange: string;
     excludeLikedEchos: boolean;

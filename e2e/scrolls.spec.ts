@@ -5,21 +5,8 @@
 // through /api with unique users and tags: the server is shared and keeps its data, and other
 // tests run in parallel, so nothing here assumes an empty database.
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import {
-  card,
-  cardIds,
-  likeEcho,
-  open,
-  openMenu,
-  otherUser,
-  postEcho,
-  signedInPage,
-  signUp,
-  toast,
-  unique,
-  waitForApp,
-  type User,
-} from "./echo-helpers";
+import { card, cardIds, likeEcho, openMenu, postEcho } from "./echo-helpers";
+import { expectUrl, open, otherUser, signedInPage, signUp, toast, unique, waitForApp, type User } from "./helpers";
 import {
   acceptNextConfirm,
   addEchoToScroll,
@@ -41,10 +28,6 @@ import {
   storedSelection,
   uniqueTag,
 } from "./scroll-helpers";
-
-async function expectPath(page: Page, pathname: string, search = "") {
-  await expect(page).toHaveURL((url) => url.pathname === pathname && url.search === search);
-}
 
 /** The tag chips of a TagInput field (without the remove buttons' '×'). */
 function chipTexts(field: Locator): Promise<string[]> {
@@ -191,7 +174,7 @@ test.describe("Create a feed (/scroll/new)", () => {
       },
     });
     await expect(toast(page, "Scroll created successfully")).toBeVisible();
-    await expectPath(page, "/scrolls");
+    await expectUrl(page, "/scrolls");
     const created = scrollCard(group(overviewSection(page, "My Scrolls"), "Feeds"), scrollName);
     await expect(created).toBeVisible();
     const id = await idFromCard(created);
@@ -212,7 +195,7 @@ test.describe("Create a feed (/scroll/new)", () => {
     // The detail page: name, 'Feed' badge, rule chips, exactly the matching echos, most liked first
     // (ties newest first).
     await created.getByRole("link", { name: scrollName, exact: true }).click();
-    await expectPath(page, `/scroll/${id}`);
+    await expectUrl(page, `/scroll/${id}`);
     await waitForApp(page);
     await expect(pageTitle(page)).toHaveText(scrollName);
     const header = page.locator(".scroll-header");
@@ -243,7 +226,7 @@ test.describe("Create a feed (/scroll/new)", () => {
     await expect(page.getByRole("radiogroup", { name: "Match type" })).toHaveCount(0);
     await page.getByRole("button", { name: "Create Scroll", exact: true }).click();
     await expect(toast(page, "Scroll created successfully")).toBeVisible();
-    await expectPath(page, "/scrolls");
+    await expectUrl(page, "/scrolls");
     await scrollCard(main(page), "One tag feed").getByRole("link", { name: "One tag feed", exact: true }).click();
     await waitForApp(page);
     await expect(page.locator(".scroll-header .chips .muted").first()).toHaveText("Includes:");
@@ -281,7 +264,7 @@ test.describe("Curations", () => {
     await page.getByRole("button", { name: "Create Scroll", exact: true }).click();
     expect((await createRequest).postDataJSON()).toEqual({ name: curationName, description: "", type: "curation", isPrivate: false });
     await expect(toast(page, "Scroll created successfully")).toBeVisible();
-    await expectPath(page, "/scrolls");
+    await expectUrl(page, "/scrolls");
     const createdCard = scrollCard(group(overviewSection(page, "My Scrolls"), "Curations"), curationName);
     await expect(createdCard).toBeVisible();
     const id = await idFromCard(createdCard);
@@ -448,7 +431,7 @@ test.describe("Private and missing scrolls", () => {
       await expect(main(page).getByText("Scroll not found", { exact: true })).toBeVisible();
     }
     await main(page).getByRole("link", { name: "Back to Scrolls" }).click();
-    await expectPath(page, "/scrolls");
+    await expectUrl(page, "/scrolls");
   });
 });
 
@@ -472,7 +455,7 @@ test.describe("Sidebar picker: selection and restore rules", () => {
 
     // Choose another feed: shown on / and kept across reloads.
     await picker(page).getByRole("option", { name: alpha.name }).click();
-    await expectPath(page, "/");
+    await expectUrl(page, "/");
     await expect(pageTitle(page)).toHaveText(alpha.name);
     await expect(picker(page).getByRole("option", { name: alpha.name })).toHaveAttribute("aria-selected", "true");
     await expect(picker(page).getByRole("option", { name: beta.name })).toHaveAttribute("aria-selected", "false");
@@ -517,7 +500,7 @@ test.describe("Sidebar picker: selection and restore rules", () => {
     await main(page).getByRole("button", { name: "Delete" }).click();
     expect(await confirmed).toBe(`Are you sure you want to delete "${beta.name}"?`);
     await expect(toast(page, "Scroll deleted successfully")).toBeVisible();
-    await expectPath(page, "/scrolls");
+    await expectUrl(page, "/scrolls");
     await expect.poll(() => storedSelection(page)).not.toBe(beta._id);
     await open(page, "/");
     await expect(pageTitle(page)).toHaveText(gamma.name);
@@ -554,7 +537,7 @@ test.describe("Home states", () => {
     await expect(await scrollToCard(page, echo._id)).toBeVisible();
     await page.evaluate(() => window.scrollTo(0, 0));
     await noScrolls.getByRole("link", { name: "Create Scroll" }).click();
-    await expectPath(page, "/scroll/new");
+    await expectUrl(page, "/scroll/new");
   });
 
   test("a selected feed that matches nothing: 'No echos match your filters'", async ({ page }) => {
@@ -588,7 +571,7 @@ test.describe("Scroll lists", () => {
       const create = main(page).getByRole("link", { name: button });
       await expect(create).toHaveAttribute("href", `/scroll/new?type=${type}`);
       await create.click();
-      await expectPath(page, "/scroll/new", `?type=${type}`);
+      await expectUrl(page, "/scroll/new", `?type=${type}`);
       await expect(page.getByRole("radio", { name: radio, exact: true })).toHaveAttribute("aria-checked", "true");
     }
   });
@@ -648,12 +631,12 @@ test.describe("Scroll lists", () => {
     // /scrolls/curations (linked from My Scrolls): only my curations, with Edit → /scroll/{id}/edit.
     await expect(mine.getByRole("link", { name: "Manage feeds" })).toHaveAttribute("href", "/scrolls/feeds");
     await mine.getByRole("link", { name: "Manage curations" }).click();
-    await expectPath(page, "/scrolls/curations");
+    await expectUrl(page, "/scrolls/curations");
     await waitForApp(page);
     expect(await cardNames(main(page))).toEqual([keep.name]);
     await expect(scrollCard(main(page), keep.name).getByRole("link", { name: "Edit" })).toHaveAttribute("href", `/scroll/${keep._id}/edit`);
     await scrollCard(main(page), keep.name).getByRole("link", { name: "Edit" }).click();
-    await expectPath(page, `/scroll/${keep._id}/edit`);
+    await expectUrl(page, `/scroll/${keep._id}/edit`);
     await waitForApp(page);
     await expect(pageTitle(page)).toHaveText("Edit Scroll");
     await expect(page.getByRole("radiogroup", { name: "Scroll type" })).toHaveCount(0);
@@ -666,7 +649,7 @@ test.describe("Scroll lists", () => {
     expect(await cardNames(main(page))).toEqual([feed.name]);
     await expect(scrollCard(main(page), feed.name).getByRole("button", { name: "Delete" })).toBeVisible();
     await scrollCard(main(page), feed.name).getByRole("link", { name: "Edit" }).click();
-    await expectPath(page, `/scroll/${feed._id}/edit`);
+    await expectUrl(page, `/scroll/${feed._id}/edit`);
     await waitForApp(page);
     await expect(page.getByRole("radiogroup", { name: "Scroll type" })).toHaveCount(0);
     const name = page.getByRole("textbox", { name: "Name", exact: true });
@@ -692,7 +675,7 @@ test.describe("Scroll lists", () => {
     await page.getByRole("checkbox", { name: "Hide echos I liked" }).uncheck();
     await page.getByRole("button", { name: "Save Changes" }).click();
     await expect(toast(page, "Scroll updated")).toBeVisible();
-    await expectPath(page, `/scroll/${feed._id}`);
+    await expectUrl(page, `/scroll/${feed._id}`);
     await expect(pageTitle(page)).toHaveText(renamed);
     await expect(page.locator(".scroll-header .scroll-title-row .badge")).toHaveText(["Feed"]);
     await expect(page.locator(".scroll-header .chips").filter({ hasText: "Excludes" }).locator(".tag-chip")).toHaveText([`#${t3}`]);
@@ -742,7 +725,7 @@ test.describe("Right panel and scroll cards", () => {
     await expect(curationSection.locator(".panel-list li").nth(1)).toHaveText(`Shelf 3 ${suffix}0 echos`);
     await expect(curationSection.getByRole("link", { name: "See all 4" })).toHaveAttribute("href", "/scrolls/curations");
     await panel.getByRole("link", { name: `Feed 3 ${suffix}` }).click();
-    await expectPath(page, `/scroll/${feeds[2]!._id}`);
+    await expectUrl(page, `/scroll/${feeds[2]!._id}`);
 
     // Cards: 5 tags and 4 authors → 3 + '+2' and 2 + '+2'; exactly 3 and 2 → no '+N'.
     await open(page, "/scrolls");
@@ -771,7 +754,7 @@ test.describe("Old links", () => {
       expect(res.status()).toBe(301);
       expect(new URL(res.headers()["location"]!, "http://x").pathname).toBe(to);
       await open(page, from);
-      await expectPath(page, to);
+      await expectUrl(page, to);
     }
     await expect(pageTitle(page)).toHaveText("Create Scroll");
   });

@@ -1,6 +1,6 @@
 // /settings (spec §2): Dark Mode without a flash on reload, Account Information.
 import { expect, test, type Page } from "@playwright/test";
-import { open, signUpViaApi } from "./helpers";
+import { open, signUp } from "./helpers";
 
 type Snapshot = { theme: string | undefined; background: string | null };
 type Probe = { atBody?: Snapshot; atFirstFrame?: Snapshot; atDomContentLoaded?: Snapshot };
@@ -38,7 +38,7 @@ const readProbe = (page: Page) =>
 const storedTheme = (page: Page) => page.evaluate(() => localStorage.getItem("theme"));
 
 test("the Dark Mode switch applies and remembers the theme with no flash on reload", async ({ page }) => {
-  await signUpViaApi(page.request);
+  await signUp(page.request);
   await probeFirstPaint(page);
   await open(page, "/settings");
   const html = page.locator("html");
@@ -87,7 +87,7 @@ test("the Dark Mode switch applies and remembers the theme with no flash on relo
 });
 
 test("Account Information shows the user name and the date they joined", async ({ page }) => {
-  const user = await signUpViaApi(page.request);
+  const user = await signUp(page.request);
   await open(page, "/settings");
 
   const card = page.locator("section", { has: page.getByRole("heading", { name: "Account Information" }) });

@@ -1,11 +1,11 @@
 // The signed-in app shell (spec §2): sidebar, narrow-screen toggle, unknown paths.
 import { expect, test } from "@playwright/test";
-import { expectPath, open, signUpViaApi, waitForApp } from "./helpers";
+import { expectPath, open, signUp, waitForApp } from "./helpers";
 
 const SIDEBAR_LINKS = ["Create Echo", "Feed", "Scrolls", "Explore", "Community Scroll", "Tags", "Popular"];
 
 test("the sidebar links to every section, the user's profile and Settings", async ({ page }) => {
-  const { userName } = await signUpViaApi(page.request);
+  const { userName } = await signUp(page.request);
   await open(page, "/");
   const sidebar = page.getByRole("complementary", { name: "Sidebar" });
 
@@ -22,7 +22,7 @@ test("the sidebar links to every section, the user's profile and Settings", asyn
 
 test("on a wide screen the sidebar is always shown and there is no toggle", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signUpViaApi(page.request);
+  await signUp(page.request);
   await open(page, "/");
 
   await expect(page.getByRole("complementary", { name: "Sidebar" })).toBeInViewport({ ratio: 1 });
@@ -33,7 +33,7 @@ test.describe("narrow screen", () => {
   test.use({ viewport: { width: 390, height: 800 } });
 
   test("the sidebar stays hidden until 'Toggle sidebar' is clicked", async ({ page }) => {
-    await signUpViaApi(page.request);
+    await signUp(page.request);
     await open(page, "/");
     const sidebar = page.getByRole("complementary", { name: "Sidebar" });
     const toggle = page.getByRole("button", { name: "Toggle sidebar" });
@@ -71,7 +71,7 @@ test.describe("narrow screen", () => {
 });
 
 test("an unknown path shows 'Page not found' with status 404", async ({ page }) => {
-  await signUpViaApi(page.request);
+  await signUp(page.request);
   const response = await open(page, "/nope");
 
   expect(response?.status()).toBe(404);
@@ -93,7 +93,7 @@ test("the main screens load and hydrate without console errors or page errors", 
 
   await open(page, "/login");
   await open(page, "/signup");
-  await signUpViaApi(page.request);
+  await signUp(page.request);
   await open(page, "/");
   await open(page, "/settings");
   // Hydrating a dark page (server HTML says light, the head script says dark) must not complain.

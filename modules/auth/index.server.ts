@@ -13,3 +13,4 @@ export {
 } from "./auth.server";
 export { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS, sessionCookie, clearedSessionCookie } from "./session.server";
 export { hashPassword, verifyPassword } from "./password.server";
+export { viewerApiRoute } from "./api-route.server";

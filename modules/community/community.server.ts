@@ -6,8 +6,8 @@ import { echoColumns, toEcho, type EchoRow } from "../echo/index.server";
 import { listPublicScrolls } from "../scroll/index.server";
 import type { Echo } from "../echo/index";
 import type { Scroll } from "../scroll/index";
-import { CACHED_POPULAR, CACHED_TAGS, type Period, type PopularSort, type Tag } from "./schema";
-import { kvKeys, KV_TTL_SECONDS, listKey, type TagRow } from "./ranking.server";
+import { CACHED_POPULAR, type Period, type PopularSort, type Tag } from "./schema";
+import { kvKeys, KV_TTL_SECONDS, listKey, trendingTagsQuery, type TagRow } from "./ranking.server";
 
 async function cached<T>(app: AppContext, key: (version: number) => string, load: () => Promise<T>): Promise<T> {
   let version = 0;
@@ -34,12 +34,10 @@ const toTag = (r: TagRow): Tag => ({
   description: "",
 });
 
-/** Trending tags: recent use (7 days), then all-time use. */
+/** Trending tags: recent use (7 days), then all-time use, then the newest tag. */
 export async function trendingTags(app: AppContext, limit: number): Promise<Tag[]> {
   const rows = await cached(app, kvKeys.tags, async () => {
-    const [r] = await batchAll<[TagRow[]]>(app.db, [
-      sql`SELECT name, echo_count, recent_count, created_at FROM tags ORDER BY recent_count DESC, echo_count DESC, name LIMIT ${CACHED_TAGS}`,
-    ]);
+    const [r] = await batchAll<[TagRow[]]>(app.db, [trendingTagsQuery]);
     return r;
   });
   return rows.slice(0, limit).map(toTag);

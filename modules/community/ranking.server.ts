@@ -22,6 +22,15 @@ export const kvKeys = {
 };
 export const KV_TTL_SECONDS = 3600;
 
+/**
+ * The hot tags: recent use, then all-time use, then the newest tag. The order is exactly the
+ * `tags_trending` index's (recent_count, echo_count, rowid) read backwards, so the query stops
+ * after CACHED_TAGS rows. A tie-break outside the index (the name, as before) made SQLite read
+ * every tag tied at the 100th place — in a long tail, most of the tags in the store.
+ */
+export const trendingTagsQuery = sql`SELECT name, echo_count, recent_count, created_at FROM tags
+  ORDER BY recent_count DESC, echo_count DESC, rowid DESC LIMIT ${CACHED_TAGS}`;
+
 export type RankingResult = { changed: number; rowsRead: number; rowsWritten: number; version: number };
 
 export async function runRanking(env: Env, now = Date.now()): Promise<RankingResult> {
@@ -57,13 +66,25 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
     const since = span === null ? 0 : now - span;
     for (const sort of POPULAR_SORTS) {
       const list = listKey(period, sort);
+      const score = raw(SCORE[sort]);
+      if (span !== null) statements.push(sql`DELETE FROM popular_echos WHERE list = ${list} AND created_at < ${since}`);
       if (echoIds.length > 0) {
-        statements.push(sql`INSERT INTO popular_echos (list, echo_id, score, created_at)
-          SELECT ${list}, e.id, ${raw(SCORE[sort])}, e.created_at FROM echos e
-          WHERE e.id IN (SELECT value FROM json_each(${ids})) AND e.created_at >= ${since}
+        const changed = sql`SELECT ${list}, e.id, ${score}, e.created_at FROM echos e
+          WHERE e.id IN (SELECT value FROM json_each(${ids})) AND e.created_at >= ${since}`;
+        // More changed echos than a list keeps: upsert only those that can be in it after the
+        // trim, the ones listed already (their score is refreshed, up or down; a trimmed list
+        // holds at most KEEP_RANKED) and the best KEEP_RANKED others — listed first, so a limit
+        // of 2 × KEEP_RANKED keeps both. Writing every changed echo into every list only to trim
+        // most of them again cost ~85,000 rows written for 1,000 new echos, and 16 × its echos
+        // on a first pass over a big store (docs/decisions/006).
+        const candidates =
+          echoIds.length <= KEEP_RANKED
+            ? changed
+            : sql`${changed} ORDER BY EXISTS (SELECT 1 FROM popular_echos p WHERE p.list = ${list} AND p.echo_id = e.id) DESC,
+                ${score} DESC, e.id DESC LIMIT ${2 * KEEP_RANKED}`;
+        statements.push(sql`INSERT INTO popular_echos (list, echo_id, score, created_at) ${candidates}
           ON CONFLICT (list, echo_id) DO UPDATE SET score = excluded.score`);
       }
-      if (span !== null) statements.push(sql`DELETE FROM popular_echos WHERE list = ${list} AND created_at < ${since}`);
       statements.push(sql`DELETE FROM popular_echos WHERE list = ${list} AND (score, echo_id) < (
         SELECT score, echo_id FROM popular_echos WHERE list = ${list} ORDER BY score DESC, echo_id DESC LIMIT 1 OFFSET ${KEEP_RANKED - 1})`);
     }
@@ -73,9 +94,7 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
   );
   const readFrom = statements.length;
-  statements.push(
-    sql`SELECT name, echo_count, recent_count, created_at FROM tags ORDER BY recent_count DESC, echo_count DESC, name LIMIT ${CACHED_TAGS}`,
-  );
+  statements.push(trendingTagsQuery);
   const lists: string[] = [];
   for (const period of PERIODS) {
     for (const sort of POPULAR_SORTS) {

@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { data } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
+import { appContext, type AppContext } from "./context.server";
 import { clampLimit, DEFAULT_LIMIT, PageQuerySchema } from "./pagination";
 import { HttpError, errorResponse } from "./http";
 import { firstIssue } from "./validation";
@@ -54,6 +55,31 @@ export async function apiHandler(run: () => Promise<unknown>, status = 200): Pro
 
 export function methodNotAllowed(): Response {
   return errorResponse(405, "Method not allowed");
+}
+
+/** What a loader or action receives (its Route.LoaderArgs / Route.ActionArgs). */
+export type RouteArgs = { request: Request; context: Readonly<RouterContextProvider>; params: object };
+export type ApiRouteOptions = {
+  /** The methods an action answers; any other gets 405 before anything runs. */
+  methods?: string[];
+  /** The status of a success (201 for creations). */
+  status?: number;
+};
+
+/**
+ * An /api resource route's loader or action: `run` gets the request's AppContext and returns
+ * what to answer (a value as JSON, or a Response); service errors become the API's error shape.
+ * `apiRoute<Route.ActionArgs>(…)` keeps the route's typed params.
+ */
+export function apiRoute<A extends RouteArgs>(
+  run: (args: A & { app: AppContext }) => Promise<unknown>,
+  { methods, status = 200 }: ApiRouteOptions = {},
+) {
+  return (args: A): Promise<Response> | Response => {
+    if (methods && !methods.includes(args.request.method)) return methodNotAllowed();
+    const app = args.context.get(appContext);
+    return apiHandler(() => run({ ...args, app }), status);
+  };
 }
 
 /**

@@ -7,10 +7,13 @@ export {
   toErrorResponse,
   isStorageError,
   apiHandler,
+  apiRoute,
   methodNotAllowed,
   pageAction,
   queryOf,
   pageRequest,
+  type ApiRouteOptions,
+  type RouteArgs,
 } from "./api.server";
 export * as tables from "./db/schema";
 export { rateLimit, inlineLimit } from "./rate-limit.server";

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { Link, useRevalidator } from "react-router";
 import toast from "react-hot-toast";
 import { EchoCard, type Echo, type EchoPage } from "../../echo/index";
@@ -22,7 +22,6 @@ export function ProfileScreen({ profile: initial, echos, scrolls, viewerId }: {
   const [editing, setEditing] = useState(false);
   const [list, setList] = useState<null | "followers" | "following">(null);
   const [working, setWorking] = useState(false);
-  const owner = profile.isMe ? "My" : `${profile.userName}'s`;
 
   async function toggleFollow() {
     setWorking(true);
@@ -101,9 +100,25 @@ export function ProfileScreen({ profile: initial, echos, scrolls, viewerId }: {
         </button>
       </div>
       {tab === "echos" ? (
-        <EchosTab key={profile._id} owner={owner} isMe={profile.isMe} userId={profile._id} initial={echos} viewerId={viewerId} />
+        <LoadMoreTab<Echo>
+          key={`${profile._id}:echos`}
+          profile={profile}
+          noun="Echo"
+          initial={{ items: echos.echos, pagination: echos.pagination }}
+          renderItem={(e) => (
+            <div key={e._id} className="echo-row">
+              <EchoCard echo={e} viewerId={viewerId} />
+            </div>
+          )}
+        />
       ) : (
-        <ScrollsTab key={profile._id} owner={owner} isMe={profile.isMe} userId={profile._id} initial={scrolls} />
+        <LoadMoreTab<Scroll>
+          key={`${profile._id}:scrolls`}
+          profile={profile}
+          noun="Scroll"
+          initial={{ items: scrolls.scrolls, pagination: scrolls.pagination }}
+          renderItem={(s) => <ScrollCard key={s._id} scroll={s} />}
+        />
       )}
     </div>
   );
@@ -132,80 +147,55 @@ function useLoadMore<T>(initialItems: T[], initialPagination: Pagination, path: 
   return { items, pagination, loading, more };
 }
 
-function EchosTab({ owner, isMe, userId, initial, viewerId }: { owner: string; isMe: boolean; userId: string; initial: EchoPage; viewerId: string }) {
-  const { items, pagination, loading, more } = useLoadMore<Echo>(
-    initial.echos,
-    initial.pagination,
-    `/profile/user/${userId}/echos`,
-    "echos",
-    "Failed to load more echos",
-  );
-  return (
-    <section aria-label={`${owner} Echos`}>
-      <div className="tab-head">
-        <h2>{owner} Echos</h2>
-        {isMe && (
-          <Link to="/new" className="btn btn-primary btn-sm">
-            New Echo
-          </Link>
-        )}
-      </div>
-      {items.length === 0 ? (
-        <EmptyState title="No echos yet" detail={isMe ? "Share your first thought." : undefined}>
-          {isMe && (
-            <Link to="/new" className="btn btn-primary">
-              Create Echo
-            </Link>
-          )}
-        </EmptyState>
-      ) : (
-        items.map((e) => (
-          <div key={e._id} className="echo-row">
-            <EchoCard echo={e} viewerId={viewerId} />
-          </div>
-        ))
-      )}
-      {pagination.hasMore && (
-        <button type="button" className="btn btn-block" disabled={loading} onClick={more}>
-          {loading ? "Loading..." : "Load more"}
-        </button>
-      )}
-    </section>
-  );
-}
+/** What differs between the two tabs besides their items. */
+const TABS = {
+  Echo: { createHref: "/new", emptyDetail: "Share your first thought.", path: "echos", listClass: undefined },
+  Scroll: { createHref: "/scroll/new", emptyDetail: "Make a feed or a curation.", path: "scrolls?type=created", listClass: "scroll-grid" },
+} as const;
 
-function ScrollsTab({ owner, isMe, userId, initial }: { owner: string; isMe: boolean; userId: string; initial: ScrollPage }) {
-  const { items, pagination, loading, more } = useLoadMore<Scroll>(
-    initial.scrolls,
+/**
+ * One tab of the profile: the user's echos or scrolls with a create link for the owner, an empty
+ * state and "Load more". `noun` names everything: "Echo" → "My Echos", "New Echo", "No echos
+ * yet", the API's `echos` key.
+ */
+function LoadMoreTab<T>({ profile, noun, initial, renderItem }: {
+  profile: Profile;
+  noun: keyof typeof TABS;
+  initial: { items: T[]; pagination: Pagination };
+  renderItem: (item: T) => ReactNode;
+}) {
+  const { createHref, emptyDetail, path, listClass } = TABS[noun];
+  const owner = profile.isMe ? "My" : `${profile.userName}'s`;
+  const plural = `${noun.toLowerCase()}s`;
+  const { items, pagination, loading, more } = useLoadMore<T>(
+    initial.items,
     initial.pagination,
-    `/profile/user/${userId}/scrolls?type=created`,
-    "scrolls",
-    "Failed to load more scrolls",
+    `/profile/user/${profile._id}/${path}`,
+    plural,
+    `Failed to load more ${plural}`,
   );
   return (
-    <section aria-label={`${owner} Scrolls`}>
+    <section aria-label={`${owner} ${noun}s`}>
       <div className="tab-head">
-        <h2>{owner} Scrolls</h2>
-        {isMe && (
-          <Link to="/scroll/new" className="btn btn-primary btn-sm">
-            New Scroll
+        <h2>{`${owner} ${noun}s`}</h2>
+        {profile.isMe && (
+          <Link to={createHref} className="btn btn-primary btn-sm">
+            New {noun}
           </Link>
         )}
       </div>
       {items.length === 0 ? (
-        <EmptyState title="No scrolls yet" detail={isMe ? "Make a feed or a curation." : undefined}>
-          {isMe && (
-            <Link to="/scroll/new" className="btn btn-primary">
-              Create Scroll
+        <EmptyState title={`No ${plural} yet`} detail={profile.isMe ? emptyDetail : undefined}>
+          {profile.isMe && (
+            <Link to={createHref} className="btn btn-primary">
+              Create {noun}
             </Link>
           )}
         </EmptyState>
+      ) : listClass ? (
+        <div className={listClass}>{items.map(renderItem)}</div>
       ) : (
-        <div className="scroll-grid">
-          {items.map((s) => (
-            <ScrollCard key={s._id} scroll={s} />
-          ))}
-        </div>
+        items.map(renderItem)
       )}
       {pagination.hasMore && (
         <button type="button" className="btn btn-block" disabled={loading} onClick={more}>

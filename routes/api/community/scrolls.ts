@@ -1,20 +1,16 @@
-import { requireApiViewerId } from "~/modules/auth/index.server";
+import { viewerApiRoute } from "~/modules/auth/index.server";
 import { CommunityLimitSchema } from "~/modules/community/index";
 import { publicScrolls } from "~/modules/community/index.server";
 import { clampLimit } from "~/modules/shared/index";
-import { apiHandler, appContext, methodNotAllowed, parseInput, queryOf } from "~/modules/shared/index.server";
+import { methodNotAllowed, parseInput, queryOf } from "~/modules/shared/index.server";
 import type { Route } from "./+types/scrolls";
 
 /** GET /community/scrolls/public/{feed|curation}[?limit]: a bare array (product decisions). */
-export function loader({ request, context, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  return apiHandler(async () => {
-    await requireApiViewerId(app, request);
-    const { limit } = parseInput(CommunityLimitSchema, { limit: queryOf(request).limit });
-    const type = params.type === "curation" ? "curation" : "feed";
-    return publicScrolls(app, type, clampLimit(limit, 20));
-  });
-}
+export const loader = viewerApiRoute<Route.LoaderArgs>(async ({ app, request, params }) => {
+  const { limit } = parseInput(CommunityLimitSchema, { limit: queryOf(request).limit });
+  const type = params.type === "curation" ? "curation" : "feed";
+  return publicScrolls(app, type, clampLimit(limit, 20));
+});
 
 /** Read-only: any write method answers 405 in the API's error shape. */
 export const action = () => methodNotAllowed();

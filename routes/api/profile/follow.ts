@@ -1,16 +1,12 @@
-import { requireApiViewerId } from "~/modules/auth/index.server";
+import { viewerApiRoute } from "~/modules/auth/index.server";
 import { setUserFollow } from "~/modules/profile/index.server";
-import { apiHandler, appContext, methodNotAllowed } from "~/modules/shared/index.server";
+import { methodNotAllowed } from "~/modules/shared/index.server";
 import type { Route } from "./+types/follow";
 
 export const loader = () => methodNotAllowed();
 
 /** Following users (product decisions): POST follows, DELETE unfollows; answers the profile. */
-export function action({ request, context, params }: Route.ActionArgs) {
-  if (request.method !== "POST" && request.method !== "DELETE") return methodNotAllowed();
-  const app = context.get(appContext);
-  return apiHandler(async () => {
-    const viewer = { _id: await requireApiViewerId(app, request) };
-    return setUserFollow(app, viewer._id, params.userId, request.method === "POST");
-  });
-}
+export const action = viewerApiRoute<Route.ActionArgs>(
+  async ({ app, viewerId, params, request }) => setUserFollow(app, viewerId, params.userId, request.method === "POST"),
+  { methods: ["POST", "DELETE"] },
+);

@@ -1,15 +1,11 @@
-import { requireApiViewerId } from "~/modules/auth/index.server";
+import { viewerApiRoute } from "~/modules/auth/index.server";
 import { followList } from "~/modules/profile/index.server";
-import { apiHandler, appContext, methodNotAllowed, pageRequest } from "~/modules/shared/index.server";
+import { methodNotAllowed, pageRequest } from "~/modules/shared/index.server";
 import type { Route } from "./+types/followers";
 
-export function loader({ request, context, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  return apiHandler(async () => {
-    await requireApiViewerId(app, request);
-    return followList(app, params.userId, "followers", pageRequest(request, 20));
-  });
-}
+export const loader = viewerApiRoute<Route.LoaderArgs>(async ({ app, request, params }) =>
+  followList(app, params.userId, "followers", pageRequest(request, 20)),
+);
 
 /** Read-only: any write method answers 405 in the API's error shape. */
 export const action = () => methodNotAllowed();

@@ -1,15 +1,9 @@
-import { requireApiViewerId } from "~/modules/auth/index.server";
+import { viewerApiRoute } from "~/modules/auth/index.server";
 import { getProfile } from "~/modules/profile/index.server";
-import { apiHandler, appContext, methodNotAllowed } from "~/modules/shared/index.server";
+import { methodNotAllowed } from "~/modules/shared/index.server";
 import type { Route } from "./+types/user";
 
-export function loader({ request, context, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  return apiHandler(async () => {
-    const viewer = { _id: await requireApiViewerId(app, request) };
-    return getProfile(app, viewer._id, params.userId);
-  });
-}
+export const loader = viewerApiRoute<Route.LoaderArgs>(async ({ app, viewerId, params }) => getProfile(app, viewerId, params.userId));
 
 /** Read-only: any write method answers 405 in the API's error shape. */
 export const action = () => methodNotAllowed();

@@ -1,32 +1,19 @@
-import { requireApiViewerId } from "~/modules/auth/index.server";
+import { viewerApiRoute } from "~/modules/auth/index.server";
 import { UpdateScrollSchema } from "~/modules/scroll/index";
 import { deleteScroll, getScroll, updateScroll } from "~/modules/scroll/index.server";
-import { apiHandler, appContext, methodNotAllowed, parseJson } from "~/modules/shared/index.server";
+import { parseJson } from "~/modules/shared/index.server";
 import type { Route } from "./+types/one";
 
-export function loader({ request, context, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  return apiHandler(async () => {
-    const viewer = { _id: await requireApiViewerId(app, request) };
-    return { scroll: await getScroll(app, viewer._id, params.id) };
-  });
-}
+export const loader = viewerApiRoute<Route.LoaderArgs>(async ({ app, viewerId, params }) => ({ scroll: await getScroll(app, viewerId, params.id) }));
 
 /** DELETE removes the scroll (creator only); PATCH edits it (the edit screen). */
-export function action({ request, context, params }: Route.ActionArgs) {
-  const app = context.get(appContext);
-  if (request.method === "DELETE") {
-    return apiHandler(async () => {
-      const viewer = { _id: await requireApiViewerId(app, request) };
-      await deleteScroll(app, viewer._id, params.id);
-      return { deleted: true, _id: params.id };
-    });
-  }
-  if (request.method === "PATCH") {
-    return apiHandler(async () => {
-      const viewer = { _id: await requireApiViewerId(app, request) };
-      return { scroll: await updateScroll(app, viewer._id, params.id, await parseJson(request, UpdateScrollSchema)) };
-    });
-  }
-  return methodNotAllowed();
-}
+export const action = viewerApiRoute<Route.ActionArgs>(
+  async ({ app, viewerId, params, request }) => {
+    if (request.method === "PATCH") {
+      return { scroll: await updateScroll(app, viewerId, params.id, await parseJson(request, UpdateScrollSchema)) };
+    }
+    await deleteScroll(app, viewerId, params.id);
+    return { deleted: true, _id: params.id };
+  },
+  { methods: ["DELETE", "PATCH"] },
+);
