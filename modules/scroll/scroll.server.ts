@@ -365,7 +365,8 @@ export async function listUserScrolls(
       ? sql`SELECT ${raw(userId === viewerId ? "scrolls_count" : "public_scrolls_count")} AS n FROM users WHERE id = ${userId}`
       : sql`SELECT COUNT(*) AS n FROM scrolls s WHERE ${filter}`,
     sql`${scrollSelect(viewerId)} WHERE ${filter} ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
-    authorNames(filter),
+    // the names for this page's rules only, not for every scroll the user has
+    authorNames(sql`s.id IN (SELECT s.id FROM scrolls s WHERE ${filter} ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset})`),
   ]);
   const map = nameMap(names);
   return {
