@@ -7,6 +7,13 @@ import path from "node:path";
 import { env, root } from "./lib.mjs";
 
 export async function startServer({ port, vars = {}, stateDir, quiet = true } = {}) {
+  // Something already answering on the port (another checkout's server) would pass the health
+  // check below, and the tests would run against it: refuse instead.
+  const busy = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(5000) }).then(
+    () => true,
+    (error) => error?.cause?.code !== "ECONNREFUSED",
+  );
+  if (busy) throw new Error(`port ${port} is already in use: stop the server there first`);
   const dir = stateDir ?? mkdtempSync(path.join(os.tmpdir(), "echo-state-"));
   const child = spawn("node", ["scripts/start.mjs"], {
     cwd: root,

@@ -20,9 +20,11 @@ export default {
     const url = new URL(request.url);
     const secure = url.protocol === "https:";
     const nonce = newNonce();
+    // the body is read (or refused) first, so that no answer, the CSRF 403 included, leaves an
+    // upload unread (see limitBody)
+    const limited = await limitBody(request);
     const refused = checkOrigin(request);
     if (refused) return securityHeaders(refused, nonce, secure);
-    const limited = await limitBody(request);
     if (limited instanceof Response) return securityHeaders(limited, nonce, secure);
 
     const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };

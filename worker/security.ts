@@ -22,36 +22,64 @@ export function checkOrigin(request: Request): Response | null {
   return null;
 }
 
-/** Bodies over 64 KB answer 413, whether they announce their length or stream it. */
+/** Past this much, an oversized upload is cancelled instead of read to its end. */
+export const DRAIN_CAP_BYTES = 16 * MAX_BODY_BYTES;
+
+const tooLarge = () => json(413, "Request body too large (64 KB at most)");
+
+/** Read and discard the rest of a body; past DRAIN_CAP_BYTES (in all), cancel it. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, size: number): Promise<void> {
+  while (size <= DRAIN_CAP_BYTES) {
+    const next = await reader.read();
+    if (next.done) return;
+    size += next.value.byteLength;
+  }
+  await reader.cancel();
+}
+
+/**
+ * Read every request body to its end before anything answers, and refuse bodies over 64 KB
+ * (413), whether they announce their length or stream it. Every method, GET and HEAD included:
+ * an answer sent while the client is still uploading makes wrangler's local runtime drop the
+ * connection ("Network connection lost" / a reset fetch) instead of delivering it. That bit us
+ * three times (found by the fuzzer): an unread OPTIONS body, a cancelled oversized stream, and a
+ * declared Content-Length over 64 KB answered 413 without reading. Only an upload past
+ * DRAIN_CAP_BYTES (1 MB) is cancelled: such a client may see its connection close instead of the 413.
+ * Returns the request with its body buffered (none for GET/HEAD), or the error response.
+ */
 export async function limitBody(request: Request): Promise<Request | Response> {
-  // any method may carry a body (OPTIONS can): read and limit it before answering, or a client
-  // still uploading sees its connection reset (found by the fuzzer)
   if (!request.body) return request;
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return json(413, "Request body too large (64 KB at most)");
   const reader = request.body.getReader();
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      // drain the rest (up to a hard cap) rather than cancel: a cancelled upload drops the
-      // connection in the runtime's proxy instead of letting the 413 through (found by the fuzzer)
-      let drained = size;
-      for (;;) {
-        const next = await reader.read();
-        if (next.done) break;
-        drained += next.value.byteLength;
-        if (drained > 16 * MAX_BODY_BYTES) {
-          await reader.cancel();
-          break;
-        }
-      }
-      return json(413, "Request body too large (64 KB at most)");
+  try {
+    if (declared > DRAIN_CAP_BYTES) {
+      await reader.cancel();
+      return tooLarge();
     }
-    chunks.push(value);
+    if (declared > MAX_BODY_BYTES) {
+      await drain(reader, 0);
+      return tooLarge();
+    }
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await drain(reader, size);
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch {
+    // the client went away mid-upload (or sent a broken chunked body): nobody reads this answer
+    return json(400, "Request body could not be read");
+  }
+  // a GET or HEAD may arrive with a body (curl -X GET --data): read above, dropped here, since a
+  // Request with those methods cannot carry one (rebuilding it with the body threw: a 500)
+  if (request.method === "GET" || request.method === "HEAD") {
+    return new Request(request.url, { method: request.method, headers: request.headers, signal: request.signal });
   }
   const body = new Uint8Array(size);
   let offset = 0;

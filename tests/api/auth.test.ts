@@ -164,6 +164,48 @@ describe("security baseline", () => {
     expectErrorShape(res.json);
   });
 
+  it("answers every oversized or unexpected body without dropping the connection", async () => {
+    // Each answer used to be sent before the upload was read (a declared length over 64 KB got
+    // its 413 at once; a cross-site write its 403): wrangler's runtime then dropped about one
+    // such connection in twelve ("fetch failed" / "Network connection lost"). No retries here.
+    const big = JSON.stringify({ content: "x".repeat(80_000) });
+    const cases = Array.from({ length: 96 }, (_, i) => {
+      const method = ["POST", "DELETE", "PATCH", "PUT", "OPTIONS"][i % 5]!;
+      const path = ["/api/echo/post", "/api/scroll/create", "/api/nowhere", "/api/health", "/api/auth/login"][i % 5]!;
+      const headers: Record<string, string> = i % 3 === 0 ? { Origin: "https://evil.example" } : {};
+      return { method, path, headers };
+    });
+    const statuses: number[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < cases.length) {
+          const { method, path, headers } = cases[next++]!;
+          const res = await new Client().request(method, path, big, headers);
+          expect(res.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(headers.Origin && method !== "OPTIONS" ? 403 : 413);
+          expectErrorShape(res.json);
+          statuses.push(res.status);
+        }
+      }),
+    );
+    expect(statuses).toHaveLength(cases.length);
+  });
+
+  it("answers a GET or HEAD that carries a body (fetch never sends one; raw HTTP can)", async () => {
+    const { request } = await import("node:http");
+    for (const method of ["GET", "HEAD"]) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(`${BASE_URL}/api/health`, { method, headers: { "Content-Type": "text/plain", "Content-Length": "5" } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode!));
+        });
+        req.on("error", reject);
+        req.end("hello");
+      });
+      expect(status, method).toBe(200);
+    }
+  });
+
   it("sends the security headers on pages and API", async () => {
     for (const path of ["/login", "/api/auth/me"]) {
       const res = await fetch(BASE_URL + path);

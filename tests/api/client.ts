@@ -5,9 +5,10 @@ export class Client {
   cookie = "";
   constructor(readonly base = BASE_URL) {}
 
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
     const res = await fetch(this.base + path, {
       method,
+      signal,
       headers: {
         ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
         ...(this.cookie ? { Cookie: this.cookie } : {}),
