@@ -20,7 +20,7 @@ const CONCURRENCY = 8;
 /** A request that hangs this long is a failure (so no request can outlive the storm). */
 const REQUEST_TIMEOUT_MS = 30_000;
 /** The storm stops sending after this and fails: it never runs into the next test. */
-const STORM_BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 240_000);
+const STORM_BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 420_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
 const PASSWORD = "pass1234";
 const run = Date.now().toString(36).slice(-6);
