@@ -1,7 +1,6 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
-import { Toaster } from "react-hot-toast";
 import { HEAD_SCRIPT, Splash, useNonce } from "~/modules/shell/index";
-import { HttpError } from "~/modules/shared/index";
+import { HttpError, Toaster } from "~/modules/shared/index";
 import { appContext, confirmSession, toErrorResponse } from "~/modules/shared/index.server";
 import type { Route } from "./+types/root";
 import "./app.css";
