@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { toast } from "../../shared/index";
 import type { Echo, EchoPage } from "../schema";
 import { EchoCard } from "./echo-card";
@@ -16,8 +16,6 @@ type Props = {
   empty: ReactNode;
   fetchErrorMessage?: string;
 };
-
-const useIsoLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
 
 export function EchoSkeletons({ count }: { count: number }) {
   return (
@@ -39,7 +37,8 @@ export function EchoSkeletons({ count }: { count: number }) {
  * The echo list of home, tag and scroll pages: server-rendered first page, then a window-
  * virtualised list (only the rows near the viewport are in the DOM, so 10,000 loaded echos
  * stay smooth) that loads the next page 100px before the end (spec §2). The virtualiser is
- * loaded after hydration (lazy-virtualizer.ts); until then the rows flow as the server sent them.
+ * loaded after hydration and switched on once a next page arrives (lazy-virtualizer.ts); until
+ * then the rows flow as the server sent them.
  */
 export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchErrorMessage = "Failed to fetch echos" }: Props) {
   const [items, setItems] = useState<Echo[]>(initial.echos);
@@ -50,26 +49,18 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
   const busy = useRef(false);
   const listRef = useRef<HTMLDivElement>(null);
   const sentinelRef = useRef<HTMLDivElement>(null);
-  const [scrollMargin, setScrollMargin] = useState(0);
   const store = useEchoStore();
   const visible = items.filter((e) => !store.isDeleted(e._id));
 
-  useIsoLayoutEffect(() => {
-    setScrollMargin(listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0);
-  }, []);
-
-  const virtualizer = useLazyWindowVirtualizer({
+  const { virtualizer, scrollMargin } = useLazyWindowVirtualizer({
+    listRef,
+    // virtualise once the list grows past the server-rendered page
+    active: visible.length > initial.echos.length,
     count: visible.length,
     estimateSize: () => 180,
     overscan: 6,
-    scrollMargin,
     getItemKey: (index) => visible[index]?._id ?? index,
-  }, () =>
-    Array.from(listRef.current?.querySelectorAll<HTMLElement>(":scope > [data-index]") ?? [], (row) => ({
-      key: visible[Number(row.dataset.index)]?._id ?? row.dataset.index!,
-      size: Math.round(row.getBoundingClientRect().height), // as the virtualiser measures
-    })),
-  );
+  });
 
   const loadMore = useCallback(async () => {
     if (busy.current || !hasMore) return;
@@ -107,7 +98,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
   if (visible.length === 0 && !hasMore) return <>{empty}</>;
 
   // Rows flow normally between two spacers: the server renders the first page the same way,
-  // so hydration swaps nothing and the virtualiser, once loaded, keeps only nearby rows mounted.
+  // so hydration swaps nothing and the virtualiser, once on, keeps only nearby rows mounted.
   const rows = virtualizer
     ? virtualizer.getVirtualItems()
     : visible.map((_, index) => ({ index, key: visible[index]!._id, start: 0, end: 0 }));

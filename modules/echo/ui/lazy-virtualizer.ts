@@ -1,10 +1,16 @@
-import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useReducer, useRef, useState, type RefObject } from "react";
 import { flushSync } from "react-dom";
 import type { VirtualItem, Virtualizer, VirtualizerOptions } from "@tanstack/react-virtual";
 
 type Core = typeof import("@tanstack/react-virtual");
 export type WindowVirtualizer = Virtualizer<Window, Element>;
-type Options = Pick<VirtualizerOptions<Window, Element>, "count" | "estimateSize" | "overscan" | "scrollMargin" | "getItemKey">;
+type Options = Pick<VirtualizerOptions<Window, Element>, "count" | "estimateSize" | "overscan" | "getItemKey"> & {
+  /** the element whose direct children are the rows (each with data-index) */
+  listRef: RefObject<HTMLElement | null>;
+  /** virtualise from now on (once true, it stays on) */
+  active: boolean;
+};
+type Start = { sizes: VirtualItem[]; scrollMargin: number };
 
 let core: Promise<Core> | null = null;
 const loadCore = () => {
@@ -17,47 +23,57 @@ const loadCore = () => {
 
 /**
  * @tanstack/react-virtual's useWindowVirtualizer, with the library (~10 KB gzipped, most of the
- * feed's JS) imported after hydration instead of with the page (issue 6's JS budget). Returns
- * null until it has loaded: the caller renders its rows in normal flow meanwhile, which is also
- * what the server rendered, so the rows stay mounted when virtualisation starts. `measure` gives
- * the sizes of the rows already in the DOM at that moment, so the virtualiser starts from the
- * real layout rather than estimates and keeps the rows on screen where they are. Mirrors the
- * library's own hook (one Virtualizer, setOptions on every render, _didMount/_willUpdate in
- * layout effects, a synchronous re-render on scroll but not from inside a measuring ref).
+ * feed's JS) imported after hydration instead of with the page (issue 6's JS budget), and
+ * switched on only once `active` says the list has grown (a server-rendered page of 20 rows
+ * gains nothing from it). Until then `virtualizer` is null and the caller renders its rows in
+ * normal flow, as the server did. On switching on, the rows already in the DOM are measured
+ * (and the list's offset in the page), so the virtualiser starts from the real layout rather
+ * than estimates: the rows on screen stay mounted and where they are.
+ * Mirrors the library's own hook: one Virtualizer, setOptions on every render, _didMount and
+ * _willUpdate in layout effects, a synchronous re-render on scroll but not from a measuring ref.
  */
-export function useLazyWindowVirtualizer(
-  options: Options,
-  measure: () => Array<{ key: string; size: number }>,
-): WindowVirtualizer | null {
-  const [loaded, setLoaded] = useState<{ lib: Core; sizes: VirtualItem[] } | null>(null);
+export function useLazyWindowVirtualizer({ listRef, active, ...options }: Options): { virtualizer: WindowVirtualizer | null; scrollMargin: number } {
+  const [lib, setLib] = useState<Core | null>(null);
+  const [start, setStart] = useState<Start | null>(null);
   const rerender = useReducer((n: number) => n + 1, 0)[1];
   const instanceRef = useRef<WindowVirtualizer | null>(null);
   const measuring = useRef(false);
-  const measureRef = useRef(measure);
-  measureRef.current = measure;
 
   useEffect(() => {
     let live = true;
     loadCore().then(
-      (lib) => live && setLoaded({ lib, sizes: measureRef.current().map(({ key, size }, index) => ({ key, size, index, start: 0, end: size, lane: 0 })) }),
+      (m) => live && setLib(m),
       // offline: the list just stays unvirtualised
       () => {},
     );
     return () => {
       live = false;
     };
-  }, []); // once, after hydration
+  }, []);
 
-  const lib = loaded?.lib;
+  // before paint, in the commit that made the list grow
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!lib || !active || start || !list) return;
+    const rows = list.querySelectorAll<HTMLElement>(":scope > [data-index]");
+    const sizes = Array.from(rows, (row) => {
+      const index = Number(row.dataset.index);
+      // rounded, as the virtualiser measures
+      const size = Math.round(row.getBoundingClientRect().height);
+      return { key: options.getItemKey?.(index) ?? index, index, size, start: 0, end: size, lane: 0 };
+    });
+    setStart({ sizes, scrollMargin: list.getBoundingClientRect().top + window.scrollY });
+  });
 
-  const resolved = loaded && lib && {
+  const resolved = lib && start && {
     ...options,
+    scrollMargin: start.scrollMargin,
     getScrollElement: () => window,
     observeElementRect: lib.observeWindowRect,
     observeElementOffset: lib.observeWindowOffset,
     scrollToFn: lib.windowScroll,
     initialOffset: () => window.scrollY,
-    initialMeasurementsCache: loaded.sizes,
+    initialMeasurementsCache: start.sizes,
     // the first virtual render already knows the viewport (else it keeps only the overscan rows
     // for one commit, remounting the cards on screen)
     initialRect: { width: window.innerWidth, height: window.innerHeight },
@@ -81,5 +97,5 @@ export function useLazyWindowVirtualizer(
 
   useLayoutEffect(() => instance?._didMount(), [instance]);
   useLayoutEffect(() => instance?._willUpdate());
-  return instance;
+  return { virtualizer: instance, scrollMargin: start?.scrollMargin ?? 0 };
 }
