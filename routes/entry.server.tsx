@@ -3,7 +3,8 @@ import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { appContext } from "~/modules/shared/index.server";
-import { NonceProvider } from "~/modules/shell/index";
+import { NonceProvider, StylesProvider } from "~/modules/shell/index";
+import appCss from "./app.css?inline";
 
 export const streamTimeout = 5_000;
 
@@ -21,7 +22,9 @@ export default async function handleRequest(
   let shellRendered = false;
   const body = await renderToReadableStream(
     <NonceProvider value={nonce}>
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      <StylesProvider value={appCss}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </StylesProvider>
     </NonceProvider>,
     {
       nonce,

@@ -1,10 +1,8 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
-import { Toaster } from "react-hot-toast";
-import { HEAD_SCRIPT, Splash, useNonce } from "~/modules/shell/index";
-import { HttpError } from "~/modules/shared/index";
+import { HEAD_SCRIPT, InlineStyles, Splash, useNonce } from "~/modules/shell/index";
+import { HttpError, Toaster } from "~/modules/shared/index";
 import { appContext, confirmSession, toErrorResponse } from "~/modules/shared/index.server";
 import type { Route } from "./+types/root";
-import "./app.css";
 
 export const meta: Route.MetaFunction = () => [{ title: "Echo" }];
 
@@ -36,6 +34,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* No icon yet: without this the browser asks for /favicon.ico, a signed-in 404 page. */}
         <link rel="icon" href="data:," />
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
+        {/* app.css, inlined by the server (modules/shell/ui/inline-styles.tsx) */}
+        <InlineStyles />
         <Meta />
         <Links />
       </head>

@@ -9,9 +9,9 @@
 // Env: BENCH_DURATION (s per scenario, default 10), BENCH_CONNECTIONS (default 10),
 // BENCH_ONLY (substring filter on scenario names), BENCH_PORT (default 8811).
 import autocannon from "autocannon";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { jsBudget, jsVerdicts } from "./js-budget.mjs";
 import { root, run } from "./lib.mjs";
 import { startServer } from "./server.mjs";
 
@@ -21,7 +21,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || "10");
 const ONLY = process.env.BENCH_ONLY || "";
 const PORT = Number(process.env.BENCH_PORT || "8811");
 const SAMPLES = 5;
-const BUDGET = { roundTrips: 2, rowsPerPage: 200, allEchosRatio: 0.35, homeRatio: 0.2, homeP99Factor: 10, homeJsKb: 125, routeJsKb: 15 };
+const BUDGET = { roundTrips: 2, rowsPerPage: 200, allEchosRatio: 0.35, homeRatio: 0.2, homeP99Factor: 10 };
 
 const metaFile = path.join(dir, "bench-meta.json");
 if (!existsSync(metaFile)) throw new Error(`no benchmark store at ${dir}: run npm run bench:data first`);
@@ -29,42 +29,6 @@ const meta = JSON.parse(readFileSync(metaFile, "utf8"));
 if (!existsSync(path.join(root, "build", "server"))) await run("react-router", ["build"]);
 
 // ── client JS budget, from the build (no server needed) ──────────────────────────────────────
-function jsBudget() {
-  const assets = path.join(root, "build", "client", "assets");
-  const manifestFile = readdirSync(assets).find((f) => /^manifest-.*\.js$/.test(f));
-  const text = readFileSync(path.join(assets, manifestFile), "utf8");
-  const manifest = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1));
-  const gz = new Map();
-  const size = (f) => {
-    if (!gz.has(f)) gz.set(f, gzipSync(readFileSync(path.join(root, "build", "client", f))).length);
-    return gz.get(f);
-  };
-  // the static import closure of a chunk (dynamic import() is not initial JS)
-  const closure = (files) => {
-    const seen = new Set();
-    const stack = [...files];
-    while (stack.length) {
-      const f = stack.pop();
-      if (seen.has(f)) continue;
-      seen.add(f);
-      const src = readFileSync(path.join(root, "build", "client", f), "utf8");
-      for (const m of src.matchAll(/(?:from|import)\s*["']\.\/([^"']+\.js)["']/g)) stack.push(path.posix.join(path.posix.dirname(f), m[1]));
-    }
-    return seen;
-  };
-  const routeFiles = (id) => [manifest.routes[id].module, ...(manifest.routes[id].imports ?? [])];
-  const homeChain = ["root", "pages/app-layout", "pages/home"];
-  const home = closure([manifest.entry.module, ...manifest.entry.imports, manifestFile && `/assets/${manifestFile}`].filter(Boolean).concat(...homeChain.map(routeFiles)));
-  const kb = (set) => [...set].reduce((n, f) => n + size(f), 0) / 1024;
-  const routes = [];
-  for (const [id, r] of Object.entries(manifest.routes)) {
-    if (!r.hasDefaultExport || homeChain.includes(id)) continue;
-    const own = [...closure(routeFiles(id))].filter((f) => !home.has(f));
-    routes.push({ route: id, ownKbGzip: Number(kb(own).toFixed(1)), files: own.length });
-  }
-  routes.sort((a, b) => b.ownKbGzip - a.ownKbGzip);
-  return { homeKbGzip: Number(kb(home).toFixed(1)), homeFiles: [...home].map((f) => `${f} ${(size(f) / 1024).toFixed(1)} KB`), routes };
-}
 const js = jsBudget();
 
 // ── server, users ────────────────────────────────────────────────────────────────────────────
@@ -324,9 +288,7 @@ if (home50 && ceiling50) {
 }
 const errs = rows.filter((r) => r.errors > 0 || r.total === 0);
 add("zero errors", errs.length === 0, errs.length ? errs.map((r) => `${r.name}: ${r.total === 0 ? "no request completed" : r.errors} (${JSON.stringify(r.statusCodes)})`).join("; ") : "0");
-add(`home initial JS ≤ ${BUDGET.homeJsKb} KB gzip`, js.homeKbGzip <= BUDGET.homeJsKb, `${js.homeKbGzip} KB`);
-const bigRoute = js.routes[0];
-add(`every other route's own JS ≤ ${BUDGET.routeJsKb} KB gzip`, !bigRoute || bigRoute.ownKbGzip <= BUDGET.routeJsKb, bigRoute ? `largest ${bigRoute.route} ${bigRoute.ownKbGzip} KB` : "-");
+for (const v of jsVerdicts(js)) add(v.name, v.ok, v.detail);
 const actionsOver = report.actions.filter((a) => (a.roundTrips ?? 99) > BUDGET.roundTrips);
 add(`single actions (pages, /api, writes): round trips ≤ ${BUDGET.roundTrips}`, actionsOver.length === 0, actionsOver.length ? actionsOver.map((a) => `${a.action}: ${a.roundTrips}`).join("; ") : "all ≤ 2");
 report.budgets = budgets;

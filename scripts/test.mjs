@@ -1,5 +1,7 @@
 // `npm test`: everything, in order of cost. typecheck → lint → unit + module services in workerd
-// → build → /api over real HTTP → Playwright e2e in Debian's Chromium. Stops at the first failure.
+// → build → client JS budgets → /api over real HTTP → Playwright e2e in Debian's Chromium. Stops
+// at the first failure.
+import { jsBudget, jsVerdicts } from "./js-budget.mjs";
 import { run } from "./lib.mjs";
 import { startServer } from "./server.mjs";
 
@@ -15,6 +17,14 @@ await step("typecheck", () => run("npm", ["run", "typecheck", "--silent"]));
 await step("lint", () => run("npm", ["run", "lint", "--silent"]));
 await step("unit (node) + module services (workerd, real D1)", () => run("vitest", ["run", "--project", "workers", "--project", "node"]));
 await step("build", () => run("react-router", ["build"]));
+// sizes of a build are deterministic: the issue's JS budgets hold or the build fails the run
+await step("client JS budgets (from the build)", async () => {
+  const js = jsBudget();
+  const verdicts = jsVerdicts(js);
+  for (const v of verdicts) console.log(`${v.ok ? "met " : "MISS"} ${v.name}: ${v.detail}`);
+  const missed = verdicts.filter((v) => !v.ok);
+  if (missed.length) throw new Error(`JS budget missed (node scripts/js-budget.mjs lists the chunks): ${missed.map((v) => v.name).join("; ")}`);
+});
 
 // One production server on an empty store serves both HTTP layers. Its per-IP auth limit is
 // raised because every test client is 127.0.0.1; the per-name limit stays as in production.

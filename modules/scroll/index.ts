@@ -21,7 +21,7 @@ export { ScrollPicker } from "./ui/scroll-picker";
 export { ScrollPanel } from "./ui/scroll-panel";
 export { ScrollCard } from "./ui/scroll-card";
 export { HomeFeed } from "./ui/home-feed";
-export { SaveToScroll } from "./ui/save-to-scroll";
+export { SaveToScroll } from "./ui/save-to-scroll-lazy";
 export { ScrollForm } from "./ui/scroll-form";
 export { ScrollDetail } from "./ui/scroll-detail";
 export { ScrollsOverview, ScrollsByType } from "./ui/scrolls-lists";

@@ -15,3 +15,5 @@ export {
 } from "./pagination";
 export { idFloor, idCeil } from "./ids";
 export { api, ApiError } from "./api-client";
+export { toast, Toaster } from "./toast";
+export { lazyComponent } from "./lazy";

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
-import toast from "react-hot-toast";
+import { toast } from "../../shared/index";
 import * as v from "valibot";
 import { MESSAGES, PasswordSchema, UserNameSchema } from "../schema";
 

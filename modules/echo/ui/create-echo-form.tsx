@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import toast from "react-hot-toast";
-import { api } from "../../shared/index";
+import { api, toast } from "../../shared/index";
 import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, type Echo } from "../schema";
 import { TagInput } from "./tag-input";
 

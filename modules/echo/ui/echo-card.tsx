@@ -1,11 +1,13 @@
 import { memo, useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { relativeTime } from "../../shared/index";
+import { lazyComponent, relativeTime } from "../../shared/index";
 import type { Echo } from "../schema";
 import { copyLink, deleteEcho, shareEcho, toggleLike } from "./echo-actions";
 import { useEchoStore } from "./echo-store";
-import { ReportDialog } from "./report-dialog";
 import { useEchoExtensions } from "./echo-extensions";
+
+// opened from the menu only: its code loads then
+const ReportDialog = lazyComponent(() => import("./report-dialog").then((m) => m.ReportDialog));
 
 type Props = {
   echo: Echo;

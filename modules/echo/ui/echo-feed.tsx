@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
-import { useWindowVirtualizer } from "@tanstack/react-virtual";
-import toast from "react-hot-toast";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { toast } from "../../shared/index";
 import type { Echo, EchoPage } from "../schema";
 import { EchoCard } from "./echo-card";
 import { useEchoStore } from "./echo-store";
+import { useLazyWindowVirtualizer } from "./lazy-virtualizer";
 
 export type FetchPage = (page: number, cursor: string | null) => Promise<EchoPage>;
 
@@ -16,8 +16,6 @@ type Props = {
   empty: ReactNode;
   fetchErrorMessage?: string;
 };
-
-const useIsoLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
 
 export function EchoSkeletons({ count }: { count: number }) {
   return (
@@ -38,7 +36,9 @@ export function EchoSkeletons({ count }: { count: number }) {
 /**
  * The echo list of home, tag and scroll pages: server-rendered first page, then a window-
  * virtualised list (only the rows near the viewport are in the DOM, so 10,000 loaded echos
- * stay smooth) that loads the next page 100px before the end (spec §2).
+ * stay smooth) that loads the next page 100px before the end (spec §2). The virtualiser is
+ * loaded after hydration and switched on once a next page arrives (lazy-virtualizer.ts); until
+ * then the rows flow as the server sent them.
  */
 export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchErrorMessage = "Failed to fetch echos" }: Props) {
   const [items, setItems] = useState<Echo[]>(initial.echos);
@@ -46,24 +46,19 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
   const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
   const [hasMore, setHasMore] = useState(initial.pagination.hasMore);
   const [loadingMore, setLoadingMore] = useState(false);
-  const [mounted, setMounted] = useState(false);
   const busy = useRef(false);
   const listRef = useRef<HTMLDivElement>(null);
   const sentinelRef = useRef<HTMLDivElement>(null);
-  const [scrollMargin, setScrollMargin] = useState(0);
   const store = useEchoStore();
   const visible = items.filter((e) => !store.isDeleted(e._id));
 
-  useIsoLayoutEffect(() => {
-    setMounted(true);
-    setScrollMargin(listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0);
-  }, []);
-
-  const virtualizer = useWindowVirtualizer({
+  const { virtualizer, scrollMargin } = useLazyWindowVirtualizer({
+    listRef,
+    // virtualise once the list grows past the server-rendered page
+    active: visible.length > initial.echos.length,
     count: visible.length,
     estimateSize: () => 180,
     overscan: 6,
-    scrollMargin,
     getItemKey: (index) => visible[index]?._id ?? index,
   });
 
@@ -103,14 +98,14 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
   if (visible.length === 0 && !hasMore) return <>{empty}</>;
 
   // Rows flow normally between two spacers: the server renders the first page the same way,
-  // so hydration swaps nothing and the virtualiser then keeps only nearby rows mounted.
-  const rows = mounted
+  // so hydration swaps nothing and the virtualiser, once on, keeps only nearby rows mounted.
+  const rows = virtualizer
     ? virtualizer.getVirtualItems()
     : visible.map((_, index) => ({ index, key: visible[index]!._id, start: 0, end: 0 }));
   const first = rows[0];
   const last = rows[rows.length - 1];
-  const padTop = mounted && first ? first.start - scrollMargin : 0;
-  const padBottom = mounted && last ? virtualizer.getTotalSize() - (last.end - scrollMargin) : 0;
+  const padTop = virtualizer && first ? first.start - scrollMargin : 0;
+  const padBottom = virtualizer && last ? virtualizer.getTotalSize() - (last.end - scrollMargin) : 0;
 
   return (
     <div className="echo-feed">
@@ -119,7 +114,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
           const echo = visible[row.index];
           if (!echo) return null;
           return (
-            <div key={row.key} data-index={row.index} ref={mounted ? virtualizer.measureElement : undefined} className="echo-row">
+            <div key={row.key} data-index={row.index} ref={virtualizer ? virtualizer.measureElement : undefined} className="echo-row">
               <EchoCard echo={echo} viewerId={viewerId} />
             </div>
           );

@@ -1,9 +1,8 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { Link, useRevalidator } from "react-router";
-import toast from "react-hot-toast";
 import { EchoCard, type Echo, type EchoPage } from "../../echo/index";
 import { ScrollCard, type Scroll } from "../../scroll/index";
-import { api, type Pagination } from "../../shared/index";
+import { api, type Pagination, toast } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import { MAX_BIO, type Profile, type UserHit } from "../schema";
 

@@ -1,5 +1,4 @@
-import toast from "react-hot-toast";
-import { api } from "../../shared/index";
+import { api, toast } from "../../shared/index";
 import type { Scroll } from "../schema";
 import { readStoredSelection, storeSelection } from "./selection";
 

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import toast from "react-hot-toast";
 import { TagInput } from "../../echo/index";
-import { api } from "../../shared/index";
+import { api, toast } from "../../shared/index";
 import {
   FEED_TAG_SUGGESTIONS,
   MAX_DESCRIPTION,

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useFetcher, useNavigate } from "react-router";
-import toast from "react-hot-toast";
+import { toast } from "../../shared/index";
 import { useTheme } from "./theme";
 
 type Account = { userName: string; email: string | null; createdAt: string };

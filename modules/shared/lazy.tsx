@@ -1,0 +1,26 @@
+import { lazy, Suspense, type ComponentType } from "react";
+
+/**
+ * A component whose code loads on first render (React.lazy) inside its own Suspense boundary
+ * that shows nothing meanwhile: for dialogs and other UI only an interaction brings up, kept out
+ * of the page's initial JavaScript (issue 6). A chunk that cannot load (offline, a deploy
+ * replaced it) renders nothing rather than taking the page to its error boundary.
+ */
+export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  const Lazy = lazy(() =>
+    load().then(
+      (component) => ({ default: component }),
+      (error: unknown) => {
+        console.warn("a lazily loaded component could not load", error);
+        return { default: (() => null) as ComponentType<P> };
+      },
+    ),
+  );
+  return function LazyComponent(props: P) {
+    return (
+      <Suspense fallback={null}>
+        <Lazy {...props} />
+      </Suspense>
+    );
+  };
+}

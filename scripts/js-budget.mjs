@@ -1,0 +1,76 @@
+// Client JavaScript budgets (issue 6), computed from the production build's manifest; no server
+// needed. Initial JS of the home route = the static import closure of the client entry, the
+// manifest, root, pages/app-layout and pages/home (dynamic import() is not initial JS). Every
+// other route's own JS = its static closure minus what the home route already loaded.
+// Sizes of a build are deterministic, so `npm test` checks them (run after the build step):
+//   node scripts/js-budget.mjs   prints the sizes and exits 1 on a miss
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { root } from "./lib.mjs";
+
+export const JS_BUDGET = { homeKbGzip: 125, routeKbGzip: 15 };
+const HOME_CHAIN = ["root", "pages/app-layout", "pages/home"];
+
+export function jsBudget(clientDir = path.join(root, "build", "client")) {
+  const assets = path.join(clientDir, "assets");
+  const manifestFile = readdirSync(assets).find((f) => /^manifest-.*\.js$/.test(f));
+  if (!manifestFile) throw new Error(`no React Router manifest in ${assets}: build first`);
+  const text = readFileSync(path.join(assets, manifestFile), "utf8");
+  const manifest = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1));
+  const gz = new Map();
+  const size = (f) => {
+    if (!gz.has(f)) gz.set(f, gzipSync(readFileSync(path.join(clientDir, f))).length);
+    return gz.get(f);
+  };
+  // the static import closure of a set of chunks (dynamic import() is not initial JS)
+  const closure = (files) => {
+    const seen = new Set();
+    const stack = [...files];
+    while (stack.length) {
+      const f = stack.pop();
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const src = readFileSync(path.join(clientDir, f), "utf8");
+      for (const m of src.matchAll(/(?:from|import)\s*["']\.\/([^"']+\.js)["']/g)) stack.push(path.posix.join(path.posix.dirname(f), m[1]));
+    }
+    return seen;
+  };
+  const routeFiles = (id) => [manifest.routes[id].module, ...(manifest.routes[id].imports ?? [])];
+  const home = closure([manifest.entry.module, ...manifest.entry.imports, `/assets/${manifestFile}`].concat(...HOME_CHAIN.map(routeFiles)));
+  const kb = (files) => [...files].reduce((n, f) => n + size(f), 0) / 1024;
+  const routes = [];
+  for (const [id, r] of Object.entries(manifest.routes)) {
+    if (!r.hasDefaultExport || HOME_CHAIN.includes(id)) continue;
+    const own = [...closure(routeFiles(id))].filter((f) => !home.has(f));
+    routes.push({ route: id, ownKbGzip: Number(kb(own).toFixed(1)), files: own.length });
+  }
+  routes.sort((a, b) => b.ownKbGzip - a.ownKbGzip);
+  const homeFiles = [...home].sort((a, b) => size(b) - size(a)).map((f) => `${f} ${(size(f) / 1024).toFixed(1)} KB`);
+  return { homeKbGzip: Number(kb(home).toFixed(1)), homeFiles, routes };
+}
+
+/** The budget verdicts: [{ name, ok, detail }]. */
+export function jsVerdicts(js) {
+  const big = js.routes[0];
+  return [
+    { name: `home initial JS ≤ ${JS_BUDGET.homeKbGzip} KB gzip`, ok: js.homeKbGzip <= JS_BUDGET.homeKbGzip, detail: `${js.homeKbGzip} KB` },
+    {
+      name: `every other route's own JS ≤ ${JS_BUDGET.routeKbGzip} KB gzip`,
+      ok: !big || big.ownKbGzip <= JS_BUDGET.routeKbGzip,
+      detail: big ? `largest ${big.route} ${big.ownKbGzip} KB` : "-",
+    },
+  ];
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const js = jsBudget();
+  console.log(`home initial JS: ${js.homeKbGzip} KB gzip`);
+  for (const f of js.homeFiles) console.log(`  ${f}`);
+  console.log("largest other routes (own JS, gzip):");
+  for (const r of js.routes.slice(0, 5)) console.log(`  ${r.route} ${r.ownKbGzip} KB (${r.files} files)`);
+  const verdicts = jsVerdicts(js);
+  for (const v of verdicts) console.log(`${v.ok ? "met " : "MISS"} ${v.name}: ${v.detail}`);
+  if (verdicts.some((v) => !v.ok)) process.exit(1);
+}
