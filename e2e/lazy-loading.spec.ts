@@ -4,7 +4,8 @@
 // switches on once a second page has loaded, and keeps the cards on screen mounted (the same DOM
 // nodes) and where they were, even when it arrives late.
 import { expect, test } from "@playwright/test";
-import { card, likeButton, postEcho, signedInPage, waitForApp } from "./echo-helpers";
+import { card, likeButton, postEcho } from "./echo-helpers";
+import { signedInPage, waitForApp } from "./helpers";
 
 const cards = "[data-testid=echo-card]";
 
