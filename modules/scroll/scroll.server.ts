@@ -306,7 +306,10 @@ export async function scrollEchos(
       ? await visibleScroll(app, viewerId, id).then(({ scroll, row }) => ({ scroll, rule: toRule(row) }))
       : { scroll: idOrScroll, rule: ruleOf(idOrScroll) };
   const key = decodeCursor(req.cursor);
-  if (req.cursor !== undefined && (!key || typeof key.id !== "string")) throw badRequest("cursor is invalid");
+  // a cursor names an echo id and, for most-liked, a like count: anything else is not ours (the
+  // feed engine writes these values into its statement as literals)
+  const cursorOk = key && isId(key.id) && (key.l === undefined || Number.isSafeInteger(key.l)) && (key.a === undefined || Number.isSafeInteger(key.a));
+  if (req.cursor !== undefined && !cursorOk) throw badRequest("cursor is invalid");
   const offset = key ? 0 : (req.page - 1) * req.limit;
   let statements: Stmt[];
   let rule: FeedRule | null = null;

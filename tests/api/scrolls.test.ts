@@ -135,6 +135,13 @@ describe("feeds show exactly the matching echos", () => {
     const last = await client.get(`/api/scroll/${s._id}/echos?limit=2&page=3`);
     expect(contents(last)).toEqual(["p0"]);
     expect(last.json.pagination).toMatchObject({ total: 5, totalPages: 3, hasMore: false });
+    // a cursor that is not an echo id (and a fractional like count) is a 400, never a 500
+    const cursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+    for (const bad of [{ id: "01" }, { id: "x' OR 1=1 --" }, { id: first.json.echos[0]._id, l: 1.5 }, { id: 7 }]) {
+      const res = await client.get(`/api/scroll/${s._id}/echos?limit=2&cursor=${cursor(bad)}`);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.json.error).toBe("cursor is invalid");
+    }
     const past = await client.get(`/api/scroll/${s._id}/echos?limit=2&page=7`);
     expect(past.json.echos).toEqual([]);
     expect(past.json.pagination.hasMore).toBe(false);
