@@ -7,9 +7,9 @@
 // stream per author, or the echos table when the rule names neither. Several streams are joined
 // with a compound `UNION … ORDER BY … LIMIT`, which SQLite runs as a merge of ordered co-routines:
 // it stops once the page is full, so a page reads about (page + streams + rejected candidates)
-// rows whatever the depth. Tag tests on a candidate look inside its own row (`echos.tags`, a JSON
-// array of validated names) instead of probing other rows, so a rejected candidate costs its
-// index row and its echo row, and nothing else.
+// rows whatever the depth. Tag tests on a candidate look inside its own JSON array of validated
+// tag names (`echos.tags`, copied onto each tag link and covered by the tag indexes) instead of
+// probing other rows, so a rejected candidate costs the one index entry that found it.
 //
 // Rule values are written into the statement as SQL literals (escaped by `lit`), not bound: one
 // statement may repeat a value in 25 streams, and D1 binds at most 100 parameters. Every value is
@@ -35,9 +35,10 @@ const int = (value: number) => {
  * on the tag link) holds the name in double quotes. */
 const hasTagIn = (tags: string, tag: string) => `instr(${tags}, ${lit(JSON.stringify(tag))}) > 0`;
 
-/** One ordered stream of candidates: where it reads, the columns that order it, and where the
- * candidate's tags are. A tag stream reads only its covering index. */
-type Stream = { from: string; key: string[]; id: string; likes: string; tags: string };
+/** One ordered stream of candidates: where it reads, the columns that order it, where the
+ * candidate's tags are, and the join that reaches its echo row `e` for hydration (a tag stream
+ * reads only its covering index until then). */
+type Stream = { from: string; key: string[]; id: string; likes: string; tags: string; echoJoin: string };
 
 function streams(rule: FeedRule): Stream[] {
   const byLikes = rule.sortBy === "mostLiked";
@@ -50,6 +51,7 @@ function streams(rule: FeedRule): Stream[] {
       id: "e.id",
       likes: "e.likes_count",
       tags: "e.tags",
+      echoJoin: "",
     }));
   }
   const tagStream = (tagExpr: string): Stream => ({
@@ -59,6 +61,7 @@ function streams(rule: FeedRule): Stream[] {
     id: "d.echo_id",
     likes: "d.likes_count",
     tags: "d.tags",
+    echoJoin: " JOIN echos e ON e.id = d.echo_id",
   });
   if (rule.includedTags.length > 0 && rule.tagMatchType === "all") {
     // the rarest included tag drives (tag counters are exact); the others are tested on the row
@@ -66,7 +69,7 @@ function streams(rule: FeedRule): Stream[] {
     return [tagStream(`(SELECT name FROM tags WHERE name IN (${names}) ORDER BY echo_count, name LIMIT 1)`)];
   }
   if (rule.includedTags.length > 0) return rule.includedTags.map((t) => tagStream(lit(t)));
-  return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count", tags: "e.tags" }];
+  return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count", tags: "e.tags", echoJoin: "" }];
 }
 
 /** The bounds on id: the rule's dates and, for most-liked over a window, the window. */
@@ -79,7 +82,7 @@ function idBounds(rule: FeedRule, now: number): { from: number | null; to: numbe
   return { from, to: rule.endDate };
 }
 
-/** Conditions on the candidate's echo row `e` (tags, authors), beyond what its stream implies. */
+/** Tag conditions on a candidate (its stream's `tags`), beyond what the stream implies. */
 function rowConditions(rule: FeedRule, s: Stream): string[] {
   const hasTag = (tag: string) => hasTagIn(s.tags, tag);
   const where: string[] = [];
@@ -119,20 +122,19 @@ export function feedPageQuery(rule: FeedRule, viewerId: string, now: number, see
     }
     const after = seekCondition(rule, seek, s);
     if (after) where.push(after);
-    const tagStream = s.id === "d.echo_id";
-    return { s, where: where.length ? where.join(" AND ") : "1", tagStream };
+    return { s, where: where.length ? where.join(" AND ") : "1" };
   });
+  const pageCut = `LIMIT ${int(limit + 1)} OFFSET ${int(offset)}`;
   if (all.length === 1) {
     // one stream: its index gives the order; hydrate as it goes
-    const { s, where, tagStream } = all[0]!;
-    const echoJoin = tagStream ? " JOIN echos e ON e.id = d.echo_id" : "";
-    return sql`SELECT ${echoColumns(viewerId)} FROM ${raw(s.from + echoJoin)} JOIN users u ON u.id = e.author_id
-      WHERE ${raw(where)} ORDER BY ${raw(`${orderBy(rule, s.id, s.likes)} LIMIT ${int(limit + 1)} OFFSET ${int(offset)}`)}`;
+    const { s, where } = all[0]!;
+    return sql`SELECT ${echoColumns(viewerId)} FROM ${raw(s.from + s.echoJoin)} JOIN users u ON u.id = e.author_id
+      WHERE ${raw(where)} ORDER BY ${raw(`${orderBy(rule, s.id, s.likes)} ${pageCut}`)}`;
   }
   const parts = all.map(({ s, where }) => `SELECT ${s.id} AS id, ${s.likes} AS lk FROM ${s.from} WHERE ${where}`);
   // Several streams: a merge of ordered streams (UNION also drops an echo that two streams
-  // found, e.g. one carrying two included tags). D1 allows 5 terms in a
-  // compound SELECT, so more streams merge in groups of 5, each group cut at the page's end.
+  // found, e.g. one carrying two included tags). D1 allows 5 terms in a compound SELECT, so more
+  // streams merge in groups of 5, each group cut at the page's end.
   const order = orderBy(rule, "id", "lk");
   const take = int(limit + 1 + offset);
   if (parts.length > MAX_COMPOUND * MAX_COMPOUND) throw new Error("feed engine: too many streams");
@@ -142,7 +144,7 @@ export function feedPageQuery(rule: FeedRule, viewerId: string, now: number, see
     groups.length === 1
       ? groups[0]!
       : groups.map((g) => `SELECT id, lk FROM (${g} ORDER BY ${order} LIMIT ${take})`).join(" UNION ");
-  const page = `${merged} ORDER BY ${order} LIMIT ${int(limit + 1)} OFFSET ${int(offset)}`;
+  const page = `${merged} ORDER BY ${order} ${pageCut}`;
   return sql`SELECT ${echoColumns(viewerId)} FROM (${raw(page)}) p JOIN echos e ON e.id = p.id
     JOIN users u ON u.id = e.author_id ORDER BY ${raw(orderBy(rule, "p.id", "p.lk"))}`;
 }
