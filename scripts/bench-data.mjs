@@ -17,7 +17,7 @@ import { DatabaseSync } from "node:sqlite";
 import { migrate, root, run } from "./lib.mjs";
 import { startServer } from "./server.mjs";
 
-// modules/shared/ids.ts, verbatim (scripts may not reach into a module): 10 Crockford base32
+// the ids of modules/shared/ids.ts newId (scripts may not reach into a module): 10 Crockford base32
 // characters of milliseconds, then 16 random ones, so ids sort by creation time.
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 function newId(now = Date.now()) {

@@ -4,16 +4,10 @@
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
 export function newId(now: number = Date.now()): string {
-  let time = "";
-  let t = now;
-  for (let i = 0; i < 10; i++) {
-    time = ALPHABET[t % 32] + time;
-    t = Math.floor(t / 32);
-  }
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   let rand = "";
   for (const b of bytes) rand += ALPHABET[b % 32];
-  return time + rand;
+  return timePart(now) + rand;
 }
 
 export const ID_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
