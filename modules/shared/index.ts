@@ -16,4 +16,4 @@ export {
 export { idFloor, idCeil } from "./ids";
 export { api, ApiError } from "./api-client";
 export { toast, Toaster } from "./toast";
-export { lazyComponent } from "./lazy";
+export { cachedImport, lazyComponent } from "./lazy";

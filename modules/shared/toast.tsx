@@ -4,25 +4,21 @@
 // own Toaster once something asked for a toast. react-hot-toast keeps its toasts in a module-level
 // store, so a toast sent before its Toaster mounted is shown as soon as it does.
 import { useSyncExternalStore, type ComponentProps } from "react";
-import { lazyComponent } from "./lazy";
+import { cachedImport, lazyComponent } from "./lazy";
 
 type Library = typeof import("react-hot-toast");
 
-let library: Promise<Library> | null = null;
+// a failed load (offline) may be retried by the next toast
+const importLibrary = cachedImport(() => import("react-hot-toast"));
 let requested = false;
 const listeners = new Set<() => void>();
 
 function load(): Promise<Library> {
-  if (!library) {
-    library = import("react-hot-toast");
-    // a failed load (offline) may be retried by the next toast
-    library.catch(() => (library = null));
-  }
   if (!requested) {
     requested = true;
     for (const listener of listeners) listener();
   }
-  return library;
+  return importLibrary();
 }
 
 const show = (kind: "success" | "error") => (message: string) =>

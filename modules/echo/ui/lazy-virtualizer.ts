@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useReducer, useRef, useState, type RefObject } from "react";
 import { flushSync } from "react-dom";
 import type { VirtualItem, Virtualizer, VirtualizerOptions } from "@tanstack/react-virtual";
+import { cachedImport } from "../../shared/index";
 
 type Core = typeof import("@tanstack/react-virtual");
 export type WindowVirtualizer = Virtualizer<Window, Element>;
@@ -12,14 +13,7 @@ type Options = Pick<VirtualizerOptions<Window, Element>, "count" | "estimateSize
 };
 type Start = { sizes: VirtualItem[]; scrollMargin: number };
 
-let core: Promise<Core> | null = null;
-const loadCore = () => {
-  if (!core) {
-    core = import("@tanstack/react-virtual");
-    core.catch(() => (core = null));
-  }
-  return core;
-};
+const loadCore = cachedImport<Core>(() => import("@tanstack/react-virtual"));
 
 /**
  * @tanstack/react-virtual's useWindowVirtualizer, with the library (~10 KB gzipped, most of the
