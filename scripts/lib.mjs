@@ -1,6 +1,7 @@
 // Helpers shared by the npm scripts: run a command on the project's Node (node_modules/.bin
 // first on PATH, which is how `npm run` already runs) and resolve the local state directory.
 import { spawn } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -29,5 +30,19 @@ export function run(cmd, args, options = {}) {
 export function migrate(dir = stateDir()) {
   return run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir], {
     env: { CI: "true" },
+  });
+}
+
+// A TCP port nothing listens on now (the OS picks it): test servers take one instead of a fixed
+// number, so a busy port on a shared machine or CI host is never a red run.
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
   });
 }

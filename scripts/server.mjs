@@ -4,9 +4,12 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { env, root } from "./lib.mjs";
+import { env, freePort, root } from "./lib.mjs";
 
+// Without a port it takes a free one (the test runner does): see freePort.
 export async function startServer({ port, vars = {}, stateDir, quiet = true } = {}) {
+  port ??= await freePort();
+  const inspectorPort = await freePort();
   // Something already answering on the port (another checkout's server) would pass the health
   // check below, and the tests would run against it: refuse instead.
   const busy = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(5000) }).then(
@@ -21,6 +24,7 @@ export async function startServer({ port, vars = {}, stateDir, quiet = true } = 
       SKIP_BUILD: "1",
       STATE_DIR: dir,
       PORT: String(port),
+      INSPECTOR_PORT: String(inspectorPort),
       WRANGLER_VARS: Object.entries(vars).map(([k, v]) => `${k}:${v}`).join(","),
     }),
     stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",

@@ -9,6 +9,7 @@ const dir = stateDir();
 await migrate(dir);
 const port = process.env.PORT || "8787";
 const args = ["dev", "--port", port, "--ip", "127.0.0.1", "--persist-to", dir, "--show-interactive-dev-session=false"];
+if (process.env.INSPECTOR_PORT) args.push("--inspector-port", process.env.INSPECTOR_PORT);
 for (const pair of (process.env.WRANGLER_VARS || "").split(",").filter(Boolean)) args.push("--var", pair);
 const child = spawn("wrangler", args, { cwd: root, stdio: "inherit", env: env() });
 const stop = () => child.kill("SIGTERM");

@@ -26,9 +26,9 @@ await step("client JS budgets (from the build)", async () => {
   if (missed.length) throw new Error(`JS budget missed (node scripts/js-budget.mjs lists the chunks): ${missed.map((v) => v.name).join("; ")}`);
 });
 
-// One production server on an empty store serves both HTTP layers. Its per-IP auth limit is
+// One production server on an empty store, on a free port, serves both HTTP layers. Its per-IP auth limit is
 // raised because every test client is 127.0.0.1; the per-name limit stays as in production.
-const server = await startServer({ port: 8790, vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000", EXPOSE_D1_STATS: "1", FAULT_INJECTION: "1" } });
+const server = await startServer({ vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000", EXPOSE_D1_STATS: "1", FAULT_INJECTION: "1" } });
 try {
   const testEnv = { TEST_BASE_URL: server.baseUrl };
   await step("api over real HTTP", () => run("vitest", ["run", "--project", "api"], { env: testEnv }));
@@ -41,7 +41,7 @@ try {
 }
 // Empty states of the global community lists need a store nobody has written to: a second,
 // fresh server for that one spec.
-const empty = await startServer({ port: 8791, vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000" } });
+const empty = await startServer({ vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000" } });
 try {
   await step("e2e on an empty store (community empty states)", () =>
     run("playwright", ["test", "e2e/community-empty.spec.ts"], { env: { TEST_BASE_URL: empty.baseUrl, E2E_EMPTY_STORE: "1" } }),
