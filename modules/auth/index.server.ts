@@ -4,6 +4,7 @@ export {
   login,
   logout,
   getViewer,
+  staleSessionCookie,
   requireApiViewer,
   requirePageViewer,
   requireApiViewerId,
