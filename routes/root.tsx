@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { HEAD_SCRIPT, InlineStyles, Splash, useNonce } from "~/modules/shell/index";
 import { HttpError, Toaster } from "~/modules/shared/index";
+import { staleSessionCookie } from "~/modules/auth/index.server";
 import { appContext, confirmSession, toErrorResponse } from "~/modules/shared/index.server";
 import type { Route } from "./+types/root";
 
@@ -12,16 +13,33 @@ export const meta: Route.MetaFunction = () => [{ title: "Echo" }];
  * and answer 401 / a redirect to /login instead when it does not hold.
  */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ context }, next) => {
-    const response = await next();
-    const check = await confirmSession(context.get(appContext).db);
-    if (!check) return response;
-    if (check.failure instanceof Response) return check.failure;
-    // the route already answered with an error page or body: keep it
-    if (!(check.failure instanceof HttpError) && response.status >= 500) return response;
-    return toErrorResponse(check.failure);
+  async ({ request, context }, next) => {
+    const app = context.get(appContext);
+    return clearStaleCookie(await confirmedResponse(app.db, await next()), await staleSessionCookie(app, request));
   },
 ];
+
+async function confirmedResponse(db: Parameters<typeof confirmSession>[0], response: Response): Promise<Response> {
+  const check = await confirmSession(db);
+  if (!check) return response;
+  if (check.failure instanceof Response) return check.failure;
+  // the route already answered with an error page or body: keep it
+  if (!(check.failure instanceof HttpError) && response.status >= 500) return response;
+  return toErrorResponse(check.failure);
+}
+
+/**
+ * A session cookie that names no live session is cleared on whatever answers (issue 12), unless
+ * the answer sets a new one (a login sent with the stale cookie still in the browser).
+ */
+function clearStaleCookie(response: Response, clearing: string | null): Response {
+  if (!clearing) return response;
+  const name = clearing.slice(0, clearing.indexOf("="));
+  if (response.headers.getSetCookie().some((c) => c.startsWith(`${name}=`))) return response;
+  const headers = new Headers(response.headers);
+  headers.append("Set-Cookie", clearing);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

@@ -8,6 +8,7 @@ export default [
     route("auth/signup", "api/auth.signup.ts"),
     route("auth/login", "api/auth.login.ts"),
     route("auth/logout", "api/auth.logout.ts"),
+    route("auth/password", "api/auth.password.ts"),
     route("echo/all", "api/echo/all.ts"),
     route("echo/echo/:id", "api/echo/one.ts"),
     route("echo/post", "api/echo/post.ts"),

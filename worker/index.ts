@@ -10,7 +10,7 @@ import {
   type AppContext,
   type D1Stats,
 } from "../modules/shared/index.server";
-import { checkOrigin, limitBody, newNonce, securityHeaders } from "./security";
+import { apiErrorShape, checkOrigin, limitBody, newNonce, refuseUnknownMethod, securityHeaders } from "./security";
 import { runScheduled } from "./scheduled";
 
 const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
@@ -23,7 +23,7 @@ export default {
     // the body is read (or refused) first, so that no answer, the CSRF 403 included, leaves an
     // upload unread (see limitBody)
     const limited = await limitBody(request);
-    const refused = checkOrigin(request);
+    const refused = refuseUnknownMethod(request) ?? checkOrigin(request);
     if (refused) return securityHeaders(refused, nonce, secure);
     if (limited instanceof Response) return securityHeaders(limited, nonce, secure);
 
@@ -53,6 +53,7 @@ export default {
     if (url.pathname.startsWith("/api/") && (response.headers.get("Content-Type") ?? "").startsWith("text/html")) {
       response = Response.json({ error: "No such API route", message: "No such API route" }, { status: 404 });
     }
+    if (url.pathname.startsWith("/api/")) response = await apiErrorShape(response);
     if (String(env.EXPOSE_D1_STATS) === "1" && response.body) {
       // streamed pages finish their loaders before the shell is sent, so the counts are final
       response.headers.set("Server-Timing", `d1;desc="rt=${stats.roundTrips} rows=${stats.rowsRead} written=${stats.rowsWritten}"`);

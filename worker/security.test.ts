@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkOrigin, DRAIN_CAP_BYTES, limitBody, MAX_BODY_BYTES, securityHeaders } from "./security";
+import { apiErrorShape, checkOrigin, DRAIN_CAP_BYTES, limitBody, MAX_BODY_BYTES, refuseUnknownMethod, securityHeaders } from "./security";
 import { clearedSessionCookie, sessionCookie } from "../modules/auth/index.server";
 
 describe("production (https) hardening", () => {
@@ -71,11 +71,18 @@ describe("request bodies are read to their end before any answer", () => {
     expect(seen).toEqual({ pulled: size, cancelled: false });
   });
 
-  it("past the drain cap an upload is cancelled", async () => {
-    const { req, seen } = request("POST", 4 * DRAIN_CAP_BYTES);
+  it("a 10 MB upload is drained to its end, not cancelled (a cancel made wrangler answer a 500 naming its source)", async () => {
+    const size = 10 * 1024 * 1024;
+    const { req, seen } = request("PUT", size, { "Content-Length": String(size) });
+    expect(((await limitBody(req)) as Response).status).toBe(413);
+    expect(seen).toEqual({ pulled: size, cancelled: false });
+  });
+
+  it("past the drain cap (Cloudflare's own body limit) an upload is cancelled", async () => {
+    const { req, seen } = request("POST", DRAIN_CAP_BYTES + 10 * 8192, { "Content-Length": String(DRAIN_CAP_BYTES + 10 * 8192) });
     expect(((await limitBody(req)) as Response).status).toBe(413);
     expect(seen.cancelled).toBe(true);
-    expect(seen.pulled).toBeLessThan(2 * DRAIN_CAP_BYTES);
+    expect(seen.pulled).toBeLessThan(DRAIN_CAP_BYTES);
   });
 
   it("a body within the limit is buffered and passed on, on any method", async () => {
@@ -100,5 +107,30 @@ describe("request bodies are read to their end before any answer", () => {
       expect(out.body).toBeNull();
       expect(seen.pulled).toBe(1000);
     }
+  });
+});
+
+describe("every error is the API's error shape (issue 12)", () => {
+  it("methods no route serves get 405 JSON with Allow; known methods pass", () => {
+    for (const method of ["TRACE", "PROPFIND", "MKCOL"]) {
+      const res = refuseUnknownMethod(new Request("http://echo.test/api/health", { method }));
+      expect(res?.status, method).toBe(405);
+      expect(res?.headers.get("allow")).toContain("POST");
+    }
+    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+      expect(refuseUnknownMethod(new Request("http://echo.test/", { method }))).toBeNull();
+    }
+  });
+
+  it("an /api error in another shape is reshaped, keeping its status; API errors and successes pass", async () => {
+    const foreign = await apiErrorShape(Response.json({ message: "Unexpected Server Error" }, { status: 405, statusText: "Method Not Allowed" }));
+    expect(foreign.status).toBe(405);
+    expect(await foreign.json()).toEqual({ error: "Method Not Allowed", message: "Method Not Allowed" });
+    const text = await apiErrorShape(new Response("Error: at /work/x.ts:1", { status: 500 }));
+    expect(await text.json()).toEqual({ error: "Something went wrong", message: "Something went wrong" });
+    const ours = Response.json({ error: "Not signed in", message: "Not signed in" }, { status: 401 });
+    expect(await apiErrorShape(ours)).toBe(ours);
+    const ok = Response.json({ ok: true });
+    expect(await apiErrorShape(ok)).toBe(ok);
   });
 });

@@ -3,8 +3,8 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function json(status: number, message: string): Response {
-  return Response.json({ error: message, message }, { status });
+function json(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ error: message, message }, { status, headers });
 }
 
 /**
@@ -22,8 +22,46 @@ export function checkOrigin(request: Request): Response | null {
   return null;
 }
 
-/** Past this much, an oversized upload is cancelled instead of read to its end. */
-export const DRAIN_CAP_BYTES = 16 * MAX_BODY_BYTES;
+/**
+ * Past this much, an oversized upload is cancelled instead of read to its end. It is Cloudflare's
+ * own request-body limit (Free and Pro plans): the edge refuses anything larger with its 413
+ * before the Worker runs, so in production every oversized upload is drained and gets our 413.
+ * A cancelled upload is what made wrangler's runtime answer a text 500 naming its own source
+ * file ("Network connection lost", a 2 MB body in 1 of 6 runs, 10 MB in 2 of 6, when the cap
+ * was 1 MB): draining costs wall time, not CPU.
+ */
+export const DRAIN_CAP_BYTES = 100 * 1024 * 1024;
+
+/** The methods the app answers; any other gets the API's 405 before routing (issue 12). */
+const KNOWN_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/**
+ * TRACE, PROPFIND and other methods no route serves: a 405 in the API's error shape, pages
+ * included (no browser navigates with them). React Router answered them with
+ * `{"message":"Unexpected Server Error"}` on /api.
+ */
+export function refuseUnknownMethod(request: Request): Response | null {
+  if (KNOWN_METHODS.includes(request.method)) return null;
+  return json(405, "Method not allowed", { Allow: KNOWN_METHODS.join(", ") });
+}
+
+/**
+ * Safety net for /api: an error that is not in the API's shape (`{ error, message }`), from
+ * something below our routes (React Router's own answers), is given that shape with the same
+ * status. Success bodies pass untouched; error bodies are small.
+ */
+export async function apiErrorShape(response: Response): Promise<Response> {
+  if (response.status < 400) return response;
+  const isJson = (response.headers.get("Content-Type") ?? "").startsWith("application/json");
+  const body = isJson ? ((await response.clone().json().catch(() => null)) as { error?: unknown; message?: unknown } | null) : null;
+  if (body && typeof body.error === "string" && body.error === body.message) return response;
+  const message =
+    response.status === 404 ? "No such API route" : response.status >= 500 ? "Something went wrong" : response.statusText || "Request refused";
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  headers.set("Content-Type", "application/json");
+  return new Response(JSON.stringify({ error: message, message }), { status: response.status, headers });
+}
 
 const tooLarge = () => json(413, "Request body too large (64 KB at most)");
 
@@ -44,7 +82,7 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, size: numb
  * connection ("Network connection lost" / a reset fetch) instead of delivering it. That bit us
  * three times (found by the fuzzer): an unread OPTIONS body, a cancelled oversized stream, and a
  * declared Content-Length over 64 KB answered 413 without reading. Only an upload past
- * DRAIN_CAP_BYTES (1 MB) is cancelled: such a client may see its connection close instead of the 413.
+ * DRAIN_CAP_BYTES (100 MB, which Cloudflare's edge refuses first) is cancelled.
  * Returns the request with its body buffered (none for GET/HEAD), or the error response.
  */
 export async function limitBody(request: Request): Promise<Request | Response> {

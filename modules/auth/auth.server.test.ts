@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { testAppContext } from "../shared/index.server";
-import { getViewer, login, logout, signup } from "./auth.server";
+import { batchAll, configureRequestDb, confirmSession, sql, testAppContext } from "../shared/index.server";
+import { getViewer, login, logout, requireApiViewerId, signup, staleSessionCookie } from "./auth.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS } from "./session.server";
 
@@ -80,5 +80,51 @@ describe("session lifetimes", () => {
     expect(await getViewer(testAppContext(env), req)).toBeNull();
     await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?").bind(now + ABSOLUTE_LIFETIME_MS, user._id).run();
     expect((await getViewer(testAppContext(env), req))?._id).toBe(user._id);
+  });
+});
+
+describe("an expired session cookie is no cookie (issue 12)", () => {
+  /** A GET request's context, batching reads the way the Worker configures them. */
+  function readContext() {
+    const app = testAppContext(env);
+    configureRequestDb(app.db, { coalesce: true });
+    return app;
+  }
+
+  it("idle 7 days or past 30: a guest page reads on, logout clears; a viewer-only read is still 401", async () => {
+    const { user, cookie } = await signup(testAppContext(env), { userName: "svc_expired", password: "pass1234" });
+    const req = requestWith(cookieOf(cookie));
+    const now = Date.now();
+    for (const [lastSeen, expires] of [
+      [now - IDLE_LIFETIME_MS - 1000, now + ABSOLUTE_LIFETIME_MS],
+      [now, now - 1],
+    ]) {
+      await env.DB.prepare("UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE user_id = ?").bind(lastSeen, expires, user._id).run();
+
+      // /login: the guest layout asks for the viewer; its other reads are not refused
+      const guest = readContext();
+      const [viewer, [rows]] = await Promise.all([getViewer(guest, req), batchAll<[{ one: number }[]]>(guest.db, [sql`SELECT 1 AS one`])]);
+      expect(viewer).toBeNull();
+      expect(rows).toEqual([{ one: 1 }]);
+      expect(await confirmSession(guest.db)).toBeNull();
+      expect(await staleSessionCookie(guest, req)).toMatch(/^echo_session=;.*Max-Age=0/);
+
+      expect(await logout(readContext(), req)).toMatch(/^echo_session=;.*Max-Age=0/);
+
+      // an API read that needs the viewer still refuses it
+      const api = readContext();
+      await requireApiViewerId(api, req);
+      await expect(batchAll(api.db, [sql`SELECT 1`])).rejects.toMatchObject({ status: 401 });
+      expect((await confirmSession(api.db))?.failure).toMatchObject({ status: 401 });
+    }
+  });
+
+  it("a live session is not cleared", async () => {
+    const { cookie } = await signup(testAppContext(env), { userName: "svc_live", password: "pass1234" });
+    const app = readContext();
+    const req = requestWith(cookieOf(cookie));
+    expect(await getViewer(app, req)).not.toBeNull();
+    expect(await staleSessionCookie(app, req)).toBeNull();
+    expect(await staleSessionCookie(readContext(), requestWith("echo_session=%"))).toMatch(/Max-Age=0/);
   });
 });

@@ -1,7 +1,17 @@
 import { eq, sql as dsql } from "drizzle-orm";
 import { redirect } from "react-router";
 import { conflict, HttpError, newId, unauthorized } from "../shared/index";
-import { batchAll, memoize, rateLimit, registerSessionProbe, sql, tables, type AppContext } from "../shared/index.server";
+import {
+  batchAll,
+  hasCookie,
+  memoize,
+  rateLimit,
+  readCookie,
+  registerSessionProbe,
+  sql,
+  tables,
+  type AppContext,
+} from "../shared/index.server";
 import type { Credentials, User } from "./schema";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./password.server";
 import {
@@ -10,7 +20,6 @@ import {
   TOUCH_AFTER_MS,
   clearedSessionCookie,
   cookieName,
-  readCookie,
   sessionCookie,
   signSessionToken,
   verifySessionToken,
@@ -125,7 +134,13 @@ function getClaims(app: AppContext, request: Request): Promise<Claims | null> {
 
 const isRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
 
+/**
+ * What a request whose session does not hold answers: a redirect to /login on pages that need a
+ * viewer, 401 on the API, and nothing at all (null) when no route asked for one (/login, /signup,
+ * logout): there a stale cookie is just no cookie (issue 12).
+ */
 function invalidSession(app: AppContext): unknown {
+  if (!app.authFailure) return null;
   return app.authFailure === "page" ? redirect("/login") : unauthorized();
 }
 
@@ -150,6 +165,22 @@ function sessionProbe(app: AppContext, claims: Claims): Promise<SessionRow | nul
     }
     return row;
   });
+}
+
+/**
+ * The clearing Set-Cookie for a request that carried a session cookie which is no session (bad
+ * signature, malformed, revoked, idle or expired), or null. Call after the routes ran: it reuses
+ * their session check and asks nothing of D1 itself.
+ */
+export async function staleSessionCookie(app: AppContext, request: Request): Promise<string | null> {
+  if (!hasCookie(request, cookieName(app))) return null;
+  if (await getClaims(app, request)) {
+    const check = app.memo.get("session-touch");
+    if (!check) return null; // no route looked at the session: nothing known about it
+    const row = await check.catch(() => undefined);
+    if (row !== null) return null; // live, or the check failed (storage): keep the cookie
+  }
+  return clearedSessionCookie(app);
 }
 
 /** The signed-in user of this request, or null: verified token + live session row. */

@@ -4,6 +4,7 @@ export {
   login,
   logout,
   getViewer,
+  staleSessionCookie,
   requireApiViewer,
   requirePageViewer,
   requireApiViewerId,
@@ -14,3 +15,4 @@ export {
 export { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS, sessionCookie, clearedSessionCookie } from "./session.server";
 export { hashPassword, verifyPassword } from "./password.server";
 export { viewerApiRoute } from "./api-route.server";
+export { changePassword, deleteAccount } from "./account.server";

@@ -1,3 +1,16 @@
 // Client-safe public face of the auth module: schemas, constants, screens.
-export { CredentialsSchema, UserNameSchema, PasswordSchema, MESSAGES, MIN_PASSWORD, MAX_USER_NAME, type Credentials, type User } from "./schema";
+export {
+  CredentialsSchema,
+  UserNameSchema,
+  PasswordSchema,
+  MESSAGES,
+  MIN_PASSWORD,
+  MAX_USER_NAME,
+  ACCOUNT_MESSAGES,
+  ChangePasswordSchema,
+  DeleteAccountSchema,
+  type Credentials,
+  type ChangePassword,
+  type User,
+} from "./schema";
 export { AuthForm } from "./ui/auth-form";

@@ -46,3 +46,31 @@ export type User = {
   followersCount: number;
   followingCount: number;
 };
+
+export const ACCOUNT_MESSAGES = {
+  currentPasswordRequired: "Current password is required",
+  currentPasswordWrong: "Current password is incorrect",
+  passwordWrong: "Password is incorrect",
+  passwordChanged: "Password changed",
+  accountDeleted: "Your account has been deleted",
+} as const;
+
+/** A password to check against the stored one: only present and not absurdly long. */
+const GivenPassword = (required: string) =>
+  v.optional(
+    v.pipe(v.string(required), v.nonEmpty(required), v.maxLength(MAX_PASSWORD, `Password must be at most ${MAX_PASSWORD} characters`)),
+    "",
+  );
+
+/** POST /api/auth/password: the new password follows the sign-up rules. */
+export const ChangePasswordSchema = v.object(
+  {
+    currentPassword: GivenPassword(ACCOUNT_MESSAGES.currentPasswordRequired),
+    newPassword: v.optional(PasswordSchema, ""),
+  },
+  "Request body must be a JSON object",
+);
+export type ChangePassword = v.InferOutput<typeof ChangePasswordSchema>;
+
+/** DELETE /api/profile/me: the password confirms it. */
+export const DeleteAccountSchema = v.object({ password: GivenPassword(MESSAGES.passwordRequired) }, "Request body must be a JSON object");

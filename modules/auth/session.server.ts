@@ -39,17 +39,6 @@ export async function verifySessionToken(env: Env, token: string): Promise<{ use
   }
 }
 
-export function readCookie(request: Request, name: string): string | null {
-  const header = request.headers.get("Cookie");
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return null;
-}
-
 export function sessionCookie(app: Pick<AppContext, "secure">, token: string): string {
   const secure = app.secure ? "; Secure" : "";
   return `${cookieName(app)}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${ABSOLUTE_LIFETIME_MS / 1000}${secure}`;

@@ -17,6 +17,7 @@ export {
 } from "./api.server";
 export * as tables from "./db/schema";
 export { rateLimit, inlineLimit } from "./rate-limit.server";
+export { readCookie, hasCookie } from "./cookies.server";
 export { sql, raw, join, batchAll, prepare, configureRequestDb, registerSessionProbe, confirmSession, type Stmt } from "./sql.server";
 export { testAppContext } from "./test-context.server";
 export { instrumentD1, failingD1, failingKV, type D1Stats } from "./d1-stats.server";

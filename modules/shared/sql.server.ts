@@ -65,7 +65,8 @@ export function configureRequestDb(db: Db, options: { coalesce: boolean }) {
 
 /**
  * Register the session check of this request (once): the next flush carries it. Resolves to
- * its row, or null when the session is not valid.
+ * its row, or null when the session is not valid. `onInvalid` is asked (at flush time) what the
+ * request's queued reads get instead then; null lets them run (no route needs a viewer).
  */
 export function registerSessionProbe(db: Db, stmt: Stmt, onInvalid: () => unknown): Promise<Row | null> {
   let state = requestDbs.get(db);
@@ -98,8 +99,9 @@ async function flush(db: Db, state: RequestDb) {
       probe.settle(((results[0] ?? []) as Row[])[0] ?? null);
       offset = 1;
     }
-    if (state.probe && !(await state.probe.promise)) {
-      const error = state.probe.onInvalid();
+    // onInvalid() is null when no route needs a viewer (a guest page): the reads go on
+    const error = state.probe && !(await state.probe.promise) ? state.probe.onInvalid() : null;
+    if (error) {
       for (const item of items) item.reject(error);
       return;
     }
@@ -138,7 +140,8 @@ export function prepare(db: Db, statement: Stmt): D1PreparedStatement {
 /**
  * After a request's loaders or action ran: make sure its session check ran too (a read served
  * only from KV issues no batch) and held. Returns what to answer instead when it did not: the
- * request's invalid-session answer, or the storage error that stopped the check.
+ * request's invalid-session answer, or the storage error that stopped the check (null when the
+ * session held, or when no route needed one: a stale cookie on a guest page is no cookie).
  */
 export async function confirmSession(db: Db): Promise<{ failure: unknown } | null> {
   const state = requestDbs.get(db);
@@ -146,7 +149,9 @@ export async function confirmSession(db: Db): Promise<{ failure: unknown } | nul
   if (!probe) return null;
   if (!probe.sent) await batchAll(db, []).catch(() => undefined);
   try {
-    return (await probe.promise) ? null : { failure: probe.onInvalid() };
+    if (await probe.promise) return null;
+    const failure = probe.onInvalid();
+    return failure ? { failure } : null;
   } catch (error) {
     return { failure: error };
   }

@@ -66,6 +66,10 @@ cells("auth/login", "POST", "/api/auth/login", { owner: 200, other: 200, guest: 
 });
 // Logout is idempotent: a client whose session is already gone may still clear its cookie.
 cells("auth/logout", "POST", "/api/auth/logout", { owner: 200, other: 200, guest: 200 });
+// Changing one's password (to the same one here: the shared sessions must survive) needs a session.
+cells("auth/password", "POST", "/api/auth/password", signedIn(200), {
+  body: () => ({ currentPassword: PASSWORD, newPassword: PASSWORD }),
+});
 
 // --- echos
 cells("echo/all", "GET", "/api/echo/all?user={user}", signedIn(200));
@@ -115,6 +119,8 @@ cells("community/echos/popular", "GET", "/api/community/echos/popular?limit=3", 
 // --- profiles ("owner" is the profile's user, "other" someone viewing it)
 cells("profile/me", "GET", "/api/profile/me", signedIn(200));
 cells("profile/me", "PATCH", "/api/profile/me", signedIn(200), { body: () => ({ bio: "matrix bio" }) });
+// Deleting the account needs a session, then the password (a wrong one here: the world stays).
+cells("profile/me", "DELETE", "/api/profile/me", { owner: 400, other: 400, guest: 401 }, { body: () => ({ password: "not-the-password" }) });
 cells("profile/user/:userId", "GET", "/api/profile/user/{user}", signedIn(200));
 cells("profile/user/:userId", "GET", "/api/profile/user/01aaaaaaaaaaaaaaaaaaaaaaaa", { owner: 404, other: 404, guest: 401 });
 cells("profile/user/:userId/followers", "GET", "/api/profile/user/{user}/followers", signedIn(200));
@@ -137,6 +143,7 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["auth/signup", "GET", "/api/auth/signup"],
   ["auth/login", "GET", "/api/auth/login"],
   ["auth/logout", "GET", "/api/auth/logout"],
+  ["auth/password", "GET", "/api/auth/password"],
   ["echo/all", "POST", "/api/echo/all"],
   ["echo/echo/:id", "DELETE", "/api/echo/echo/{echo}"],
   ["echo/post", "GET", "/api/echo/post"],

@@ -23,6 +23,11 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const STORM_BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 420_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
 const PASSWORD = "pass1234";
+/**
+ * The fuzz users' password after setup: never PASSWORD, the one the fuzzer sends to
+ * `DELETE /api/profile/me`, so no fuzz user deletes its account mid-storm.
+ */
+const FUZZ_USER_PASSWORD = "fuzz-user-keeps-1234";
 const run = Date.now().toString(36).slice(-6);
 /** Tags only this run uses: their totals must equal what the fuzz users' own echos carry. */
 const RUN_TAGS = [`fz${run}a`, `fz${run}b`];
@@ -87,6 +92,7 @@ const TEMPLATES: Template[] = [
   { route: "auth/signup", methods: ["POST"], path: "/api/auth/signup", fields: ["userName", "password"], auth: true },
   { route: "auth/login", methods: ["POST"], path: "/api/auth/login", fields: ["userName", "password"], auth: true },
   { route: "auth/logout", methods: ["POST"], path: "/api/auth/logout", auth: true },
+  { route: "auth/password", methods: ["POST"], path: "/api/auth/password", fields: ["currentPassword", "newPassword"], auth: true },
   { route: "echo/all", methods: ["GET"], path: "/api/echo/all", query: ["tag", "user", "page", "limit", "cursor"] },
   { route: "echo/echo/:id", methods: ["GET"], path: "/api/echo/echo/:id", params: { id: "echo" } },
   { route: "echo/post", methods: ["POST"], path: "/api/echo/post", fields: ["content", "tags"] },
@@ -107,6 +113,8 @@ const TEMPLATES: Template[] = [
   { route: "community/tags", methods: ["GET"], path: "/api/community/tags", query: ["limit"] },
   { route: "community/echos/popular", methods: ["GET"], path: "/api/community/echos/popular", query: ["limit", "period", "sort"] },
   { route: "profile/me", methods: ["GET", "PATCH"], path: "/api/profile/me", fields: ["bio", "email"] },
+  // never the fuzz users' password (see FUZZ_USER_PASSWORD): their accounts must survive the storm
+  { route: "profile/me", methods: ["DELETE"], path: "/api/profile/me", fields: ["password"] },
   { route: "profile/user/:userId", methods: ["GET"], path: "/api/profile/user/:userId", params: { userId: "user" } },
   { route: "profile/user/:userId/followers", methods: ["GET"], path: "/api/profile/user/:userId/followers", params: { userId: "user" }, query: ["page", "limit"] },
   { route: "profile/user/:userId/following", methods: ["GET"], path: "/api/profile/user/:userId/following", params: { userId: "user" }, query: ["page", "limit"] },
@@ -120,6 +128,9 @@ const TEMPLATES: Template[] = [
 const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
   userName: fc.constantFrom(...FUZZ_NAMES),
   password: fc.constantFrom(PASSWORD, "wrong-pass"),
+  // the fuzz users' own password: a change to the same one succeeds and keeps every session used
+  currentPassword: fc.constantFrom(FUZZ_USER_PASSWORD, "wrong-pass"),
+  newPassword: fc.constantFrom(FUZZ_USER_PASSWORD, "abc"),
   content: fc.constantFrom("fuzz", "  fuzz with spaces  ", "<b>bold</b> & 'quotes'", "😀 ok"),
   tags: fc.subarray([...RUN_TAGS, "#Tech", "fuzz", " Life "]),
   reason: fc.constantFrom("spam", "abuse"),
@@ -228,6 +239,11 @@ function requestArb(pools: Pools, actors: number): fc.Arbitrary<FuzzRequest> {
 
 type User = { client: Client; user: { _id: string; userName: string } };
 let fuzzUsers: User[] = [];
+/**
+ * Cookies a guest may carry: a forged token, values that do not decode (session and scroll
+ * selection), and a revoked session's real token (added in setup). Each is no cookie.
+ */
+const badCookies = ["echo_session=eyJhbGciOiJIUzI1NiJ9.e30.garbage", "echo_session=%; echo_scroll=%", "echo_scroll=%E0%A4%A"];
 const pools: Pools = { echos: [], scrolls: [], users: [] };
 
 async function must(res: Res, status: number) {
@@ -249,8 +265,12 @@ async function listAll(client: Client, path: string, key: string): Promise<Json[
 
 beforeAll(async () => {
   fuzzUsers = await Promise.all(Array.from({ length: 4 }, () => signedUp("fz")));
+  const revoked = await signedUp("fzs");
+  badCookies.push(revoked.client.cookie);
+  await must(await revoked.client.post("/api/auth/logout"), 200);
   for (const { client, user } of fuzzUsers) {
     pools.users.push(user._id);
+    await must(await client.post("/api/auth/password", { currentPassword: PASSWORD, newPassword: FUZZ_USER_PASSWORD }), 200);
     for (let i = 0; i < 3; i++) {
       pools.echos.push((await must(await client.post("/api/echo/post", { content: `seed ${i}`, tags: [RUN_TAGS[i % 2]!] }), 201)).echo._id);
     }
@@ -268,8 +288,8 @@ describe("fuzzing every /api route", () => {
   });
 
   it(`sends ${REQUESTS} hostile requests: never a 5xx, every 4xx in the error shape`, async () => {
-    // actors: the fuzz users, a guest, a guest with a garbage session cookie
-    const actors = fuzzUsers.length + 2;
+    // actors: the fuzz users, a guest, and guests with a bad cookie (BAD_COOKIES)
+    const actors = fuzzUsers.length + 1 + badCookies.length;
     const requests = fc.sample(requestArb(pools, actors), { numRuns: REQUESTS, seed: SEED });
     console.log(`fuzz seed ${SEED} (FUZZ_SEED=${SEED} replays it)`);
     const perRoute = new Map<string, number>();
@@ -298,7 +318,7 @@ describe("fuzzing every /api route", () => {
         return shared;
       }
       const guest = new Client();
-      if (r.actor === fuzzUsers.length + 1) guest.cookie = "echo_session=eyJhbGciOiJIUzI1NiJ9.e30.garbage";
+      guest.cookie = badCookies[r.actor - fuzzUsers.length - 1] ?? "";
       return guest;
     };
 

@@ -1,0 +1,53 @@
+// Account changes that need the password again: change it, or delete the account for good.
+import { badRequest, conflict } from "../shared/index";
+import { batchAll, rateLimit, sql, type AppContext } from "../shared/index.server";
+import { hashPassword, verifyPassword } from "./password.server";
+import { ACCOUNT_MESSAGES, type ChangePassword } from "./schema";
+
+/** Password checks of a signed-in account: a stolen session cannot guess the password quickly. */
+const PASSWORD_CHECKS_PER_MINUTE = 10;
+
+/** The stored hash, once the given password matched it (400 otherwise). */
+async function checkPassword(app: AppContext, userId: string, password: string, wrong: string): Promise<string> {
+  await rateLimit(app.db, [{ key: `password-check:${userId}`, limit: PASSWORD_CHECKS_PER_MINUTE, windowMs: 60_000 }]);
+  const [rows] = await batchAll<[{ password_hash: string }[]]>(app.db, [sql`SELECT password_hash FROM users WHERE id = ${userId}`]);
+  const hash = rows[0]?.password_hash;
+  if (!hash || !(await verifyPassword(password, hash))) throw badRequest(wrong);
+  return hash;
+}
+
+/**
+ * Change the password and revoke every other session of the user (the current one stays). One
+ * batch, guarded by the hash that was checked: a concurrent change makes this one a 409.
+ */
+export async function changePassword(app: AppContext, userId: string, sessionId: string, input: ChangePassword): Promise<void> {
+  const oldHash = await checkPassword(app, userId, input.currentPassword, ACCOUNT_MESSAGES.currentPasswordWrong);
+  const newHash = await hashPassword(input.newPassword);
+  const [changed] = await batchAll<[{ id: string }[], unknown[]]>(app.db, [
+    sql`UPDATE users SET password_hash = ${newHash} WHERE id = ${userId} AND password_hash = ${oldHash} RETURNING id`,
+    sql`UPDATE sessions SET revoked_at = ${Date.now()}
+        WHERE user_id = ${userId} AND id <> ${sessionId} AND revoked_at IS NULL
+          AND EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND password_hash = ${newHash})`,
+  ]);
+  if (!changed[0]) throw conflict("Your password was just changed elsewhere. Please try again.");
+}
+
+/**
+ * Delete the account and everything it made, in one batch (one transaction). Deleting the user
+ * row cascades to its sessions, echos (and their likes, tags, shares, reports, rankings, places in
+ * curations), likes, shares, reports, scrolls (and their items and followers) and follows both
+ * ways; the counter triggers fire for each cascaded row, so every count stays exact. Shares have
+ * no delete trigger (a share is never undone), so the user's shares of others' echos are
+ * subtracted first. Both statements are guarded by the checked hash: a password changed in
+ * between deletes nothing (409).
+ */
+export async function deleteAccount(app: AppContext, userId: string, password: string): Promise<void> {
+  const hash = await checkPassword(app, userId, password, ACCOUNT_MESSAGES.passwordWrong);
+  const guard = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND password_hash = ${hash})`;
+  const [, deleted] = await batchAll<[unknown[], { id: string }[]]>(app.db, [
+    sql`UPDATE echos SET shares_count = shares_count - 1
+        WHERE id IN (SELECT echo_id FROM shares WHERE user_id = ${userId}) AND author_id <> ${userId} AND ${guard}`,
+    sql`DELETE FROM users WHERE id = ${userId} AND password_hash = ${hash} RETURNING id`,
+  ]);
+  if (!deleted[0]) throw conflict("Your password was just changed elsewhere. Please try again.");
+}

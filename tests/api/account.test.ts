@@ -1,0 +1,188 @@
+// Change password and delete account (issue 12), over real HTTP. Deleting an account removes
+// everything the user made and did; every counter others see must still equal what it counts.
+import { describe, expect, it } from "vitest";
+import { Client, expectErrorShape, signedUp, uniqueName } from "./client";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Res = Awaited<ReturnType<Client["request"]>>;
+
+function expectOk(res: Res, status = 200) {
+  expect(res.status, res.text.slice(0, 300)).toBe(status);
+}
+
+const login = (userName: string, password: string) => new Client().post("/api/auth/login", { userName, password });
+
+describe("POST /api/auth/password", () => {
+  it("changes the password and signs out every other session; the current one stays", async () => {
+    const { client, user } = await signedUp("pw");
+    const other = new Client();
+    expectOk(await other.post("/api/auth/login", { userName: user.userName, password: "pass1234" }));
+    const res = await client.post("/api/auth/password", { currentPassword: "pass1234", newPassword: "new-pass-5678" });
+    expectOk(res);
+    expect(res.json).toEqual({ ok: true });
+    expectOk(await client.get("/api/auth/me"));
+    expect((await other.get("/api/auth/me")).status).toBe(401);
+    expect((await login(user.userName, "pass1234")).status).toBe(401);
+    expectOk(await login(user.userName, "new-pass-5678"));
+  });
+
+  it.each([
+    [{ currentPassword: "wrong-one", newPassword: "new-pass" }, 400, "Current password is incorrect"],
+    [{ newPassword: "new-pass" }, 400, "Current password is required"],
+    [{ currentPassword: "pass1234" }, 400, "Password is required"],
+    [{ currentPassword: "pass1234", newPassword: "abc" }, 400, "Password must be at least 4 characters"],
+    [{ currentPassword: "pass1234", newPassword: 5 }, 400, "Password is required"],
+    [[], 400, "Request body must be a JSON object"],
+  ])("refuses %j with %i '%s' and changes nothing", async (body, status, message) => {
+    const { client, user } = await signedUp("pwbad");
+    const other = new Client();
+    expectOk(await other.post("/api/auth/login", { userName: user.userName, password: "pass1234" }));
+    const res = await client.post("/api/auth/password", body);
+    expect(res.status).toBe(status);
+    expectErrorShape(res.json);
+    expect(res.json.error).toBe(message);
+    expectOk(await other.get("/api/auth/me"));
+    expectOk(await login(user.userName, "pass1234"));
+  });
+
+  it("needs a live session: a guest or a stale cookie gets 401", async () => {
+    expect((await new Client().post("/api/auth/password", { currentPassword: "pass1234", newPassword: "x1234" })).status).toBe(401);
+  });
+});
+
+describe("DELETE /api/profile/me", () => {
+  it("a wrong or missing password is a clear 400 and deletes nothing", async () => {
+    const { client, user } = await signedUp("delbad");
+    expectOk(await client.post("/api/echo/post", { content: "still here", tags: [] }), 201);
+    for (const [body, message] of [
+      [{ password: "nope-nope" }, "Password is incorrect"],
+      [{}, "Password is required"],
+    ] as const) {
+      const res = await client.request("DELETE", "/api/profile/me", body);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toBe(message);
+    }
+    const me = await client.get("/api/profile/me");
+    expectOk(me);
+    expect(me.json.echosCount).toBe(1);
+    expectOk(await login(user.userName, "pass1234"));
+  });
+
+  it("removes the account and all it did; every counter others see stays exact, under concurrent activity", { timeout: 120_000 }, async () => {
+    const victim = await signedUp("vic");
+    const others = await Promise.all([signedUp("oa"), signedUp("ob"), signedUp("oc")]);
+    const [a, b, c] = others;
+    const tag = uniqueName("t").toLowerCase();
+    const post = async (who: { client: Client }, content: string, tags: string[] = [tag]) => {
+      const res = await who.client.post("/api/echo/post", { content, tags });
+      expectOk(res, 201);
+      return res.json.echo._id as string;
+    };
+    const victimEchos = [await post(victim, "v1"), await post(victim, "v2"), await post(victim, "v3", [])];
+    const aEchos = [await post(a, "a1"), await post(a, "a2")];
+    const bEcho = await post(b, "b1");
+    const scroll = async (who: { client: Client }, body: Json) => {
+      const res = await who.client.post("/api/scroll/create", body);
+      expectOk(res, 201);
+      return res.json.scroll._id as string;
+    };
+    const victimCuration = await scroll(victim, { name: "v curation", type: "curation" });
+    const victimFeed = await scroll(victim, { name: "v feed", type: "feed" });
+    await scroll(victim, { name: "v private", type: "curation", isPrivate: true });
+    const aCuration = await scroll(a, { name: "a curation", type: "curation" });
+    // a feed of A's that names the victim as an author: it must keep working afterwards
+    const aFeed = await scroll(a, { name: "a feed", type: "feed", feedConfig: { authors: [victim.user._id] } });
+
+    const setup: Promise<Res>[] = [
+      ...[...aEchos, bEcho].map((id) => victim.client.post(`/api/echo/like/${id}`)),
+      ...others.flatMap((o) => victimEchos.map((id) => o.client.post(`/api/echo/like/${id}`))),
+      b.client.post(`/api/echo/like/${aEchos[0]}`),
+      victim.client.post(`/api/profile/user/${a.user._id}/follow`),
+      victim.client.post(`/api/profile/user/${b.user._id}/follow`),
+      a.client.post(`/api/profile/user/${victim.user._id}/follow`),
+      c.client.post(`/api/profile/user/${victim.user._id}/follow`),
+      c.client.post(`/api/profile/user/${a.user._id}/follow`),
+      a.client.post(`/api/scroll/${victimCuration}/follow`),
+      b.client.post(`/api/scroll/${victimCuration}/follow`),
+      b.client.post(`/api/scroll/${victimFeed}/follow`),
+      victim.client.post(`/api/scroll/${aCuration}/follow`),
+      c.client.post(`/api/scroll/${aCuration}/follow`),
+      victim.client.post(`/api/scroll/${victimCuration}/add-echo`, { echoId: aEchos[0] }),
+      a.client.post(`/api/scroll/${aCuration}/add-echo`, { echoId: victimEchos[0] }),
+      a.client.post(`/api/scroll/${aCuration}/add-echo`, { echoId: aEchos[1] }),
+      victim.client.post(`/api/echo/${aEchos[0]}/share`),
+      a.client.post(`/api/echo/${aEchos[0]}/share`),
+      a.client.post(`/api/echo/${victimEchos[0]}/share`),
+    ];
+    for (const res of await Promise.all(setup)) expect(res.status, res.text.slice(0, 200)).toBeLessThan(300);
+    expect((await a.client.get(`/api/echo/echo/${aEchos[0]}`)).json.echo).toMatchObject({ likes: 2, shares: 2 });
+
+    // others keep acting on the victim's things while the account goes
+    const racing = [
+      ...others.map((o) => o.client.delete(`/api/echo/like/${victimEchos[1]}`)),
+      b.client.post(`/api/profile/user/${victim.user._id}/follow`),
+      c.client.post(`/api/scroll/${victimFeed}/follow`),
+      b.client.post(`/api/scroll/${aCuration}/add-echo`, { echoId: victimEchos[1] }),
+      a.client.post(`/api/scroll/${aCuration}/add-echo`, { echoId: victimEchos[2] }),
+    ];
+    const deleted = await victim.client.request("DELETE", "/api/profile/me", { password: "pass1234" });
+    const raced = await Promise.all(racing);
+    expectOk(deleted);
+    expect(deleted.json).toEqual({ ok: true });
+    expect(deleted.headers.get("set-cookie")).toMatch(/^echo_session=;.*Max-Age=0/);
+    for (const res of raced) expect([200, 201, 403, 404], res.text.slice(0, 200)).toContain(res.status);
+
+    // the victim is gone: session, login, profile, echos
+    expect((await victim.client.get("/api/auth/me")).status).toBe(401);
+    expect((await login(victim.user.userName, "pass1234")).status).toBe(401);
+    expect((await a.client.get(`/api/profile/user/${victim.user._id}`)).status).toBe(404);
+    for (const id of victimEchos) expect((await a.client.get(`/api/echo/echo/${id}`)).status).toBe(404);
+    for (const id of [victimCuration, victimFeed]) expect((await a.client.get(`/api/scroll/${id}`)).status).toBe(404);
+
+    // counters against the rows they count (lists), and against what is left
+    const echoA0 = (await a.client.get(`/api/echo/echo/${aEchos[0]}`)).json.echo;
+    expect(echoA0).toMatchObject({ likes: 1, shares: 1 });
+    expect((await a.client.get(`/api/echo/echo/${bEcho}`)).json.echo.likes).toBe(0);
+    for (const who of others) {
+      const profile = (await who.client.get(`/api/profile/user/${who.user._id}`)).json;
+      const followers = (await who.client.get(`/api/profile/user/${who.user._id}/followers?limit=100`)).json;
+      const following = (await who.client.get(`/api/profile/user/${who.user._id}/following?limit=100`)).json;
+      expect(profile.followersCount, who.user.userName).toBe(followers.followers.length);
+      expect(profile.followersCount).toBe(followers.pagination.total);
+      expect(profile.followingCount, who.user.userName).toBe(following.following.length);
+      expect(profile.followingCount).toBe(following.pagination.total);
+      for (const list of [followers.followers, following.following]) {
+        expect((list as Json[]).some((u) => u._id === victim.user._id)).toBe(false);
+      }
+    }
+    expect((await a.client.get(`/api/profile/user/${a.user._id}`)).json).toMatchObject({ followersCount: 1, followingCount: 0 });
+    expect((await a.client.get(`/api/profile/user/${c.user._id}`)).json).toMatchObject({ followersCount: 0, followingCount: 1 });
+
+    const curation = (await a.client.get(`/api/scroll/${aCuration}`)).json.scroll;
+    const items = (await a.client.get(`/api/scroll/${aCuration}/echos?limit=100`)).json;
+    expect(curation.echosCount).toBe(items.echos.length);
+    expect(curation.echosCount).toBe(items.pagination.total);
+    expect((items.echos as Json[]).map((e) => e._id)).toEqual([aEchos[1]]);
+    expect(curation.followersCount).toBe(1); // C; the victim's follow went with the account
+
+    const tagged = (await a.client.get(`/api/echo/tag/${tag}?limit=100`)).json;
+    expect((tagged.echos as Json[]).map((e) => e._id).sort()).toEqual([...aEchos, bEcho].sort());
+    expect(tagged.pagination.total).toBe(3);
+
+    for (const who of others) {
+      const mine = (await who.client.get("/api/scroll/all")).json.scrolls as Json[];
+      expect(mine.some((s) => s._id === victimCuration || s._id === victimFeed), who.user.userName).toBe(false);
+    }
+    for (const type of ["curation", "feed"]) {
+      const list = await a.client.get(`/api/community/scrolls/public/${type}?limit=100`);
+      expectOk(list);
+      expect((list.json as Json[]).some((s) => s.creator?._id === victim.user._id)).toBe(false);
+    }
+    const popular = await a.client.get("/api/community/echos/popular?limit=100");
+    expectOk(popular);
+    expect((popular.json as Json[]).some((e) => victimEchos.includes(e._id))).toBe(false);
+    // A's feed that named the victim still answers
+    expectOk(await a.client.get(`/api/scroll/${aFeed}`));
+    expectOk(await a.client.get(`/api/scroll/${aFeed}/echos`));
+  });
+});
