@@ -138,11 +138,13 @@ export type FeedRule = {
 };
 
 export type UserRef = { _id: string; userName: string };
+/** A tag as the API returns it everywhere (product decisions): its `_id` is its normalised name. */
+export type TagRef = { _id: string; name: string };
 
 export type FeedConfig = {
   tagMatchType: MatchType;
-  includedTags: string[];
-  excludedTags: string[];
+  includedTags: TagRef[];
+  excludedTags: TagRef[];
   authors: UserRef[];
   sortBy: SortBy;
   sortTimeRange: TimeRange;

@@ -12,15 +12,15 @@ export const meta: Route.MetaFunction = () => [{ title: "Search · Echo" }];
 /** The top bar's search: users, tags and public scrolls matching q. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  await requirePageViewerId(app, request);
+  const viewerId = await requirePageViewerId(app, request);
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 50);
   if (!q) return { q, users: [], tags: [], scrolls: [] };
   const term = q.toLowerCase().replace(/^#/, "");
   const [users, tags, feeds, curations] = await Promise.all([
     searchUsers(app, q),
     trendingTags(app, 100),
-    publicScrolls(app, "feed", 100),
-    publicScrolls(app, "curation", 100),
+    publicScrolls(app, viewerId, "feed", 100),
+    publicScrolls(app, viewerId, "curation", 100),
   ]);
   const scrolls = [...feeds, ...curations].filter((s) => [s.name, s.description].some((f) => f.toLowerCase().includes(term)));
   return { q, users, tags: tags.filter((t) => t.name.includes(term)).slice(0, 20), scrolls: scrolls.slice(0, 20) };

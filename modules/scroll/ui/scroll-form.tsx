@@ -30,8 +30,8 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
   const [name, setName] = useState(scroll?.name ?? "");
   const [description, setDescription] = useState(scroll?.description ?? "");
   const [isPrivate, setIsPrivate] = useState(scroll?.isPrivate ?? false);
-  const [included, setIncluded] = useState<string[]>(config?.includedTags ?? []);
-  const [excluded, setExcluded] = useState<string[]>(config?.excludedTags ?? []);
+  const [included, setIncluded] = useState<string[]>(() => (config?.includedTags ?? []).map((t) => t.name));
+  const [excluded, setExcluded] = useState<string[]>(() => (config?.excludedTags ?? []).map((t) => t.name));
   const [matchType, setMatchType] = useState<MatchType>(config?.tagMatchType ?? "any");
   const [authors, setAuthors] = useState<UserRef[]>(config?.authors ?? []);
   const [sortBy, setSortBy] = useState<SortBy>(config?.sortBy ?? "newestFirst");
