@@ -5,7 +5,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { card, cardIds, postEcho } from "./echo-helpers";
 import { apiUser, open, signedInPage, unique } from "./helpers";
 import { rank, scrollCardNames, stem } from "./community-helpers";
-import { createScroll } from "./scroll-helpers";
+import { createScroll, followScroll, getScroll } from "./scroll-helpers";
 
 const SECTIONS = [
   { title: "Public Feed Scrolls", link: "Browse All", href: "/browse/scrolls" },
@@ -290,5 +290,37 @@ test.describe("popular echos", () => {
     const popular = section(page, "Today's Popular Echos").getByTestId("echo-card");
     await expect(popular.first()).toHaveAttribute("data-echo-id", liked._id);
     expect(await popular.count()).toBeLessThanOrEqual(3);
+  });
+});
+
+test.describe("Following from the community lists", () => {
+  test("a public scroll's card shows my follow state: follow, reload, unfollow, all from /community and /browse", async ({ page, playwright, baseURL }) => {
+    await signedInPage(page, "fw");
+    const owner = await apiUser(playwright, baseURL, "fo");
+    const s = stem("fw", 16);
+    const feed = await createScroll(owner.request, { name: `Followable ${s}`, type: "feed" });
+    const feeds = section(page, "Public Feed Scrolls");
+
+    await open(page, "/community");
+    await feeds.getByRole("button", { name: `Follow ${feed.name}`, exact: true }).click();
+    await expect(feeds.getByRole("button", { name: `Unfollow ${feed.name}`, exact: true })).toBeVisible();
+    // the state comes from the server's list, not from the click: a reload still says Unfollow
+    await open(page, "/community");
+    const unfollow = feeds.getByRole("button", { name: `Unfollow ${feed.name}`, exact: true });
+    await expect(unfollow).toBeVisible();
+    await unfollow.click();
+    await expect(feeds.getByRole("button", { name: `Follow ${feed.name}`, exact: true })).toBeVisible();
+    expect((await getScroll(page.request, feed._id)).isFollowing).toBe(false);
+
+    // the browse list carries the same state
+    await followScroll(page.request, feed._id);
+    await open(page, "/browse/scrolls");
+    await expect(page.getByRole("button", { name: `Unfollow ${feed.name}`, exact: true })).toBeVisible();
+    // my own scrolls have no follow button
+    const mine = await createScroll(page.request, { name: `Mine ${s}`, type: "feed" });
+    await open(page, "/browse/scrolls");
+    await expect(page.getByRole("main").getByRole("link", { name: mine.name, exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: `Follow ${mine.name}`, exact: true })).toHaveCount(0);
+    await owner.request.dispose();
   });
 });

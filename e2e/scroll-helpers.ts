@@ -26,8 +26,8 @@ export type Scroll = {
   echosCount: number;
   feedConfig: {
     tagMatchType: "all" | "any";
-    includedTags: string[];
-    excludedTags: string[];
+    includedTags: { _id: string; name: string }[];
+    excludedTags: { _id: string; name: string }[];
     authors: User[];
     sortBy: string;
     sortTimeRange: string;
@@ -35,6 +35,9 @@ export type Scroll = {
     dateRange: { startDate: string | null; endDate: string | null } | null;
   } | null;
 };
+
+/** Tags as the API returns them (`{ _id, name }`, the id being the normalised name). */
+export const tagRefs = (...names: string[]) => names.map((name) => ({ _id: name, name }));
 
 /** A tag no other test uses: lower-case letters and digits, at most 30 characters. */
 export const uniqueTag = (prefix = "sc") => unique(prefix).toLowerCase();

@@ -26,6 +26,7 @@ import {
   rightPanel,
   scrollCard,
   storedSelection,
+  tagRefs,
   uniqueTag,
 } from "./scroll-helpers";
 
@@ -183,8 +184,8 @@ test.describe("Create a feed (/scroll/new)", () => {
     const stored = await getScroll(page.request, id);
     expect(stored.feedConfig).toEqual({
       tagMatchType: "all",
-      includedTags: [t1, t2, t3],
-      excludedTags: [excluded],
+      includedTags: tagRefs(t1, t2, t3),
+      excludedTags: tagRefs(excluded),
       authors: [{ _id: b._id, userName: b.userName }],
       sortBy: "mostLiked",
       sortTimeRange: "1year",
@@ -683,7 +684,7 @@ test.describe("Scroll lists", () => {
     expect(await cardIds(page)).toEqual([stays._id]);
     const saved = await getScroll(page.request, feed._id);
     expect(saved).toMatchObject({ name: renamed, type: "feed", description: "Before the edit" });
-    expect(saved.feedConfig).toMatchObject({ excludedTags: [t3], excludeLikedEchos: false, sortBy: "mostLiked", sortTimeRange: "1month" });
+    expect(saved.feedConfig).toMatchObject({ excludedTags: tagRefs(t3), excludeLikedEchos: false, sortBy: "mostLiked", sortTimeRange: "1month" });
   });
 });
 

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { maxChars, minChars, text } from "../shared/index";
 
 export const MIN_PASSWORD = 4;
 export const MAX_PASSWORD = 256;
@@ -12,18 +13,18 @@ export const MESSAGES = {
 } as const;
 
 export const UserNameSchema = v.pipe(
-  v.string("Username must be a string"),
+  text("Username", "Username must be a string"),
   v.trim(),
   v.nonEmpty(MESSAGES.userNameRequired),
-  v.maxLength(MAX_USER_NAME, `Username must be at most ${MAX_USER_NAME} characters`),
+  maxChars(MAX_USER_NAME, `Username must be at most ${MAX_USER_NAME} characters`),
   v.regex(/^[A-Za-z0-9_.-]+$/, 'Username may only contain letters, numbers, "_", "." and "-"'),
 );
 
 export const PasswordSchema = v.pipe(
-  v.string(MESSAGES.passwordRequired),
+  text("Password", MESSAGES.passwordRequired),
   v.nonEmpty(MESSAGES.passwordRequired),
-  v.minLength(MIN_PASSWORD, MESSAGES.passwordTooShort),
-  v.maxLength(MAX_PASSWORD, `Password must be at most ${MAX_PASSWORD} characters`),
+  minChars(MIN_PASSWORD, MESSAGES.passwordTooShort),
+  maxChars(MAX_PASSWORD, `Password must be at most ${MAX_PASSWORD} characters`),
 );
 
 /** Spec §7 credentials payload, for both sign-up and login. */

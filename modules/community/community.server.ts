@@ -1,6 +1,6 @@
 // Community reads: KV first (the version the last ranking pass published), D1's ranked tables on
 // a miss (then cached with a TTL). Nothing is ranked on the request path. Public scroll lists
-// come straight from D1 (an indexed query), so privacy changes show at once.
+// come straight from D1 (an indexed query), so privacy changes and the viewer's follows show at once.
 import { batchAll, sql, type AppContext } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "../echo/index.server";
 import { listPublicScrolls } from "../scroll/index.server";
@@ -66,9 +66,9 @@ export async function popularEchos(app: AppContext, viewerId: string, period: Pe
 /**
  * Newest public scrolls of a type; private ones never appear. Read from D1 on every request (one
  * indexed query): a cached copy showed a just-created scroll late and, worse, kept listing a scroll
- * for up to a minute after its creator made it private.
+ * for up to a minute after its creator made it private. Each carries the viewer's follow state
+ * (`isFollowing`, `savedBy`), as every scroll object does, so a list can follow and unfollow.
  */
-export async function publicScrolls(app: AppContext, type: "feed" | "curation", limit: number): Promise<Scroll[]> {
-  // without a viewer: follow state is per viewer and belongs to the scroll page
-  return listPublicScrolls(app, "", type, Math.min(Math.max(limit, 1), 100));
+export async function publicScrolls(app: AppContext, viewerId: string, type: "feed" | "curation", limit: number): Promise<Scroll[]> {
+  return listPublicScrolls(app, viewerId, type, Math.min(Math.max(limit, 1), 100));
 }

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { charCount, maxChars, text } from "../shared/index";
 
 export const MAX_CONTENT = 1000;
 export const MAX_TAGS = 5;
@@ -20,7 +21,7 @@ export function normalizeTag(raw: string): string {
 }
 
 export function isValidTag(tag: string): boolean {
-  return tag.length > 0 && tag.length <= MAX_TAG_LENGTH && TAG_PATTERN.test(tag);
+  return tag.length > 0 && TAG_PATTERN.test(tag) && charCount(tag) <= MAX_TAG_LENGTH;
 }
 
 /** Normalise a list: no empties, no duplicates, order kept. */
@@ -37,16 +38,16 @@ export const PostEchoSchema = v.object(
   {
     content: v.optional(
       v.pipe(
-        v.string("content must be a string"),
+        text("content"),
         v.trim(),
         v.nonEmpty("content is required"),
-        v.maxLength(MAX_CONTENT, `content must be at most ${MAX_CONTENT} characters`),
+        maxChars(MAX_CONTENT, `content must be at most ${MAX_CONTENT} characters`),
       ),
       "",
     ),
     tags: v.optional(
       v.pipe(
-        v.array(v.string("tags must be strings"), "tags must be a list of strings"),
+        v.array(text("tags", "tags must be strings"), "tags must be a list of strings"),
         v.maxLength(50, `tags: at most ${MAX_TAGS} tags`),
         v.transform((list: string[]) => normalizeTags(list)),
         v.maxLength(MAX_TAGS, `tags: at most ${MAX_TAGS} tags`),
@@ -62,10 +63,10 @@ export type PostEchoInput = v.InferOutput<typeof PostEchoSchema>;
 export const ReportSchema = v.object({
   reason: v.optional(
     v.pipe(
-      v.string("reason must be a string"),
+      text("reason"),
       v.trim(),
       v.nonEmpty("reason is required"),
-      v.maxLength(MAX_REPORT_REASON, `reason must be at most ${MAX_REPORT_REASON} characters`),
+      maxChars(MAX_REPORT_REASON, `reason must be at most ${MAX_REPORT_REASON} characters`),
     ),
     "",
   ),
@@ -86,7 +87,7 @@ export const TIMEFRAME_MS: Record<Exclude<Timeframe, "all">, number> = {
 
 const isoDate = (field: string) =>
   v.pipe(
-    v.string(),
+    text(field),
     v.check((s) => s === "" || !Number.isNaN(Date.parse(s)), `${field} must be a date (YYYY-MM-DD or ISO-8601)`),
   );
 
@@ -98,8 +99,8 @@ export const TagQuerySchema = v.object({
 });
 
 export const AllQuerySchema = v.object({
-  tag: v.optional(v.string()),
-  user: v.optional(v.string()),
+  tag: v.optional(text("tag")),
+  user: v.optional(text("user")),
 });
 
 /** An echo as the API and every screen see it. */

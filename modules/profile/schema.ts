@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { maxChars, text } from "../shared/index";
 
 export type UserHit = { _id: string; userName: string };
 
@@ -9,13 +10,14 @@ export const MAX_EMAIL = 254;
 export const UpdateProfileSchema = v.object(
   {
     bio: v.optional(
-      v.nullable(v.pipe(v.string("bio must be a string"), v.trim(), v.maxLength(MAX_BIO, `bio must be at most ${MAX_BIO} characters`))),
+      v.nullable(v.pipe(text("bio"), v.trim(), maxChars(MAX_BIO, `bio must be at most ${MAX_BIO} characters`))),
     ),
     email: v.optional(
       v.nullable(
         v.pipe(
-          v.string("email must be a string"),
+          text("email"),
           v.trim(),
+          // a protocol limit (RFC 5321 counts octets of an address), so code units, not characters
           v.maxLength(MAX_EMAIL, "email is too long"),
           v.check((s) => s === "" || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), "email must be a valid address"),
         ),

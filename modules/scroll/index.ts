@@ -15,11 +15,13 @@ export {
   type FeedConfig,
   type ScrollType,
   type UserRef,
+  type TagRef,
 } from "./schema";
 export { referenceFeed, type RefEcho, type RefLike } from "./feed-rules.reference";
 export { ScrollPicker } from "./ui/scroll-picker";
 export { ScrollPanel } from "./ui/scroll-panel";
 export { ScrollCard } from "./ui/scroll-card";
+export { FollowScrollButton } from "./ui/follow-button";
 export { HomeFeed } from "./ui/home-feed";
 export { SaveToScroll } from "./ui/save-to-scroll-lazy";
 export { ScrollForm } from "./ui/scroll-form";

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { isId } from "../shared/index";
+import { isId, maxChars, text } from "../shared/index";
 import { isValidTag, normalizeTags, TAG_RULE_MESSAGE, type Echo } from "../echo/index";
 
 export const MAX_NAME = 50;
@@ -31,7 +31,7 @@ export const TIME_RANGE_MS: Record<Exclude<TimeRange, "allTime">, number> = {
 const ruleTags = (field: string) =>
   v.optional(
     v.pipe(
-      v.array(v.string(`${field} must be strings`), `${field} must be a list of strings`),
+      v.array(text(field, `${field} must be strings`), `${field} must be a list of strings`),
       v.maxLength(200, `${field}: at most ${MAX_RULE_TAGS} tags`),
       v.transform((list: string[]) => normalizeTags(list)),
       v.maxLength(MAX_RULE_TAGS, `${field}: at most ${MAX_RULE_TAGS} tags`),
@@ -44,7 +44,7 @@ const dateValue = (field: string) =>
   v.optional(
     v.nullable(
       v.pipe(
-        v.string(`${field} must be a date string`),
+        text(field, `${field} must be a date string`),
         v.check((s) => s === "" || !Number.isNaN(Date.parse(s)), `${field} must be a date (YYYY-MM-DD or ISO-8601)`),
       ),
     ),
@@ -57,7 +57,7 @@ export const FeedConfigSchema = v.object(
     excludedTags: ruleTags("feedConfig.excludedTags"),
     authors: v.optional(
       v.pipe(
-        v.array(v.string("feedConfig.authors must be user ids"), "feedConfig.authors must be a list of user ids"),
+        v.array(text("feedConfig.authors", "feedConfig.authors must be user ids"), "feedConfig.authors must be a list of user ids"),
         v.transform((ids: string[]) => [...new Set(ids)]),
         v.maxLength(MAX_RULE_AUTHORS, `feedConfig.authors: at most ${MAX_RULE_AUTHORS} authors`),
         v.check((ids) => ids.every(isId), "feedConfig.authors must be user ids"),
@@ -84,15 +84,15 @@ export const FeedConfigSchema = v.object(
 export type FeedConfigInput = v.InferOutput<typeof FeedConfigSchema>;
 
 const name = v.pipe(
-  v.string("name must be a string"),
+  text("name"),
   v.trim(),
   v.nonEmpty("name is required"),
-  v.maxLength(MAX_NAME, `name must be at most ${MAX_NAME} characters`),
+  maxChars(MAX_NAME, `name must be at most ${MAX_NAME} characters`),
 );
 const description = v.pipe(
-  v.string("description must be a string"),
+  text("description"),
   v.trim(),
-  v.maxLength(MAX_DESCRIPTION, `description must be at most ${MAX_DESCRIPTION} characters`),
+  maxChars(MAX_DESCRIPTION, `description must be at most ${MAX_DESCRIPTION} characters`),
 );
 
 export const CreateScrollSchema = v.object(
@@ -120,7 +120,7 @@ export const UpdateScrollSchema = v.object(
 export type UpdateScrollInput = v.InferOutput<typeof UpdateScrollSchema>;
 
 export const AddEchoSchema = v.object(
-  { echoId: v.optional(v.pipe(v.string("echoId must be a string"), v.nonEmpty("echoId is required")), "") },
+  { echoId: v.optional(v.pipe(text("echoId"), v.nonEmpty("echoId is required")), "") },
   "Request body must be a JSON object",
 );
 
@@ -138,11 +138,13 @@ export type FeedRule = {
 };
 
 export type UserRef = { _id: string; userName: string };
+/** A tag as the API returns it everywhere (product decisions): its `_id` is its normalised name. */
+export type TagRef = { _id: string; name: string };
 
 export type FeedConfig = {
   tagMatchType: MatchType;
-  includedTags: string[];
-  excludedTags: string[];
+  includedTags: TagRef[];
+  excludedTags: TagRef[];
   authors: UserRef[];
   sortBy: SortBy;
   sortTimeRange: TimeRange;

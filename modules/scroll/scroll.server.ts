@@ -8,6 +8,7 @@ import type {
   FeedRule,
   Scroll,
   ScrollEchoPage,
+  TagRef,
   UpdateScrollInput,
   UserRef,
 } from "./schema";
@@ -80,8 +81,8 @@ function toScroll(row: ScrollRow, names: Map<string, string>, viewerId: string):
       row.type === "feed"
         ? {
             tagMatchType: rule.tagMatchType,
-            includedTags: rule.includedTags,
-            excludedTags: rule.excludedTags,
+            includedTags: rule.includedTags.map(tagRef),
+            excludedTags: rule.excludedTags.map(tagRef),
             authors: rule.authors.map((id): UserRef => ({ _id: id, userName: names.get(id) ?? "unknown" })),
             sortBy: rule.sortBy,
             sortTimeRange: rule.sortTimeRange,
@@ -94,6 +95,9 @@ function toScroll(row: ScrollRow, names: Map<string, string>, viewerId: string):
         : null,
   };
 }
+
+/** Tags are keyed by their normalised name (as on echos), so a rule's tags need no read to hydrate. */
+const tagRef = (name: string): TagRef => ({ _id: name, name });
 
 const nameMap = (rows: { id: string; user_name: string }[]) => new Map(rows.map((r) => [r.id, r.user_name]));
 
@@ -278,8 +282,8 @@ function ruleOf(scroll: Scroll): FeedRule {
   const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
   return {
     tagMatchType: c?.tagMatchType ?? "any",
-    includedTags: c?.includedTags ?? [],
-    excludedTags: c?.excludedTags ?? [],
+    includedTags: (c?.includedTags ?? []).map((t) => t.name),
+    excludedTags: (c?.excludedTags ?? []).map((t) => t.name),
     authors: (c?.authors ?? []).map((a) => a._id),
     sortBy: c?.sortBy ?? "newestFirst",
     sortTimeRange: c?.sortTimeRange ?? "allTime",

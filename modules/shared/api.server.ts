@@ -3,19 +3,33 @@ import { data, type RouterContextProvider } from "react-router";
 import { appContext, type AppContext } from "./context.server";
 import { clampLimit, DEFAULT_LIMIT, PageQuerySchema } from "./pagination";
 import { HttpError, errorResponse } from "./http";
-import { firstIssue } from "./validation";
+import { firstIssue, ILL_FORMED_MESSAGE, illFormedField, isWellFormedText } from "./validation";
 
-/** Parse a JSON body against a schema: 400 with the first issue's message when it fails. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Parse a JSON body against a schema: 400 with the first issue's message when it fails. Text is
+ * checked before the schema sees it: bytes that are not UTF-8 (which `request.json()` would turn
+ * into "�" silently) and ill-formed strings anywhere in the body (docs/product-notes.md "Text").
+ */
 export async function parseJson<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
+  let text: string;
+  try {
+    text = strictUtf8.decode(await request.arrayBuffer());
+  } catch {
+    throw new HttpError(400, "Request body must be valid UTF-8");
+  }
   let body: unknown;
   try {
-    body = await request.json();
+    body = JSON.parse(text);
   } catch {
     throw new HttpError(400, "Request body must be valid JSON");
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new HttpError(400, "Request body must be a JSON object");
   }
+  const bad = illFormedField(body);
+  if (bad !== null) throw new HttpError(400, `${bad} ${ILL_FORMED_MESSAGE}`);
   return parseInput(schema, body);
 }
 
@@ -105,14 +119,37 @@ export async function parseForm<S extends v.GenericSchema>(request: Request, sch
   }
   const input: Record<string, unknown> = {};
   for (const [key, value] of form) if (typeof value === "string") input[key] = value;
+  const bad = illFormedField(input);
+  if (bad !== null) throw new HttpError(400, `${bad} ${ILL_FORMED_MESSAGE}`);
   return parseInput(schema, input);
 }
 
-/** The query string as a plain object (first value of each key), for schema parsing. */
+/**
+ * The query string as a plain object (first value of each key), for schema parsing. Decoded
+ * strictly: a percent-escape that is not UTF-8 (URLSearchParams would make it "�") or an
+ * ill-formed value is a 400 naming the parameter, like any other bad input.
+ */
 export function queryOf(request: Request): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of new URL(request.url).searchParams) if (!(key in out)) out[key] = value;
+  const search = new URL(request.url).search.slice(1);
+  for (const pair of search ? search.split("&") : []) {
+    if (!pair) continue;
+    const eq = pair.indexOf("=");
+    const key = strictDecode(eq === -1 ? pair : pair.slice(0, eq), "Query string");
+    const value = strictDecode(eq === -1 ? "" : pair.slice(eq + 1), key);
+    if (!isWellFormedText(key)) throw new HttpError(400, `Query string ${ILL_FORMED_MESSAGE}`);
+    if (!isWellFormedText(value)) throw new HttpError(400, `${key} ${ILL_FORMED_MESSAGE}`);
+    if (!(key in out)) out[key] = value;
+  }
   return out;
+}
+
+function strictDecode(part: string, field: string): string {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, " "));
+  } catch {
+    throw new HttpError(400, `${field} must be valid percent-encoded UTF-8`);
+  }
 }
 
 /** page, limit (clamped to 1..100) and the keyset cursor of a list request. */

@@ -1,6 +1,83 @@
+import * as v from "valibot";
 import type { BaseIssue } from "valibot";
 
 /** The first issue's message: the API answers one clear sentence naming the field. */
 export function firstIssue(issues: readonly BaseIssue<unknown>[]): string {
   return issues[0]?.message ?? "Invalid input";
 }
+
+/*
+ * Text rules, shared by every schema, the API's doors (JSON bodies, query strings, forms) and the
+ * client's counters. See docs/product-notes.md "Text".
+ *
+ * Ill-formed text is refused, never repaired: an unpaired UTF-16 surrogate (what a JSON `\ud800`
+ * escape parses to; stored, it reads back as "�"), and control characters, which have no meaning in
+ * user text and can hide or corrupt what others see: C0 (U+0000–U+001F) except tab, line feed and
+ * carriage return, DEL (U+007F) and C1 (U+0080–U+009F). Bidi controls (U+202A–U+202E,
+ * U+2066–U+2069) are legitimate in right-to-left writing, so they are accepted and contained where
+ * user text is shown (rendered isolated), not refused.
+ */
+const ILL_FORMED = /\p{Cs}|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
+
+export const ILL_FORMED_MESSAGE = "must not contain unpaired surrogates or control characters";
+
+export function isWellFormedText(text: string): boolean {
+  return !ILL_FORMED.test(text);
+}
+
+/**
+ * Length as a person counts characters: grapheme clusters (an emoji, a family emoji, a flag, a
+ * letter with its accents are one each), not UTF-16 code units or code points.
+ */
+let segmenter: Intl.Segmenter | undefined;
+export function charCount(text: string): number {
+  // all-ASCII (the common case) has one cluster per unit except "\r\n", which is one
+  if (/^[\u0000-\u007F]*$/.test(text)) return text.length - (text.match(/\r\n/g)?.length ?? 0);
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  let n = 0;
+  for (const _ of segmenter.segment(text)) n++;
+  return n;
+}
+
+/**
+ * Storage bound beside the character limit: a cluster can be arbitrarily long (a letter under a
+ * pile of combining marks is one character), so text may use at most this many UTF-16 units per
+ * allowed character. The longest real emoji (a tagged flag) take 14.
+ */
+export const UNITS_PER_CHAR = 16;
+
+/** valibot: the text is well-formed (see above); `field` names it in the message. */
+export const wellFormed = (field: string) => v.check((s: string) => isWellFormedText(s), `${field} ${ILL_FORMED_MESSAGE}`);
+
+/** valibot: at most `max` characters as a person counts them (and within the storage bound). */
+export const maxChars = (max: number, message: string) =>
+  v.check((s: string) => s.length <= max || (s.length <= max * UNITS_PER_CHAR && charCount(s) <= max), message);
+
+/** valibot: at least `min` characters as a person counts them. */
+export const minChars = (min: number, message: string) => v.check((s: string) => charCount(s) >= min, message);
+
+/**
+ * The first ill-formed string anywhere in a parsed JSON value (keys included), as the field path
+ * the API's messages use ("feedConfig.includedTags"), or null when all text is well-formed.
+ */
+export function illFormedField(value: unknown, path = ""): string | null {
+  if (typeof value === "string") return isWellFormedText(value) ? null : path || "Request body";
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const bad = illFormedField(item, path);
+      if (bad !== null) return bad;
+    }
+    return null;
+  }
+  if (typeof value === "object" && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      if (!isWellFormedText(key)) return path ? `${path} (a key)` : "Request body (a key)";
+      const bad = illFormedField(item, path ? `${path}.${key}` : key);
+      if (bad !== null) return bad;
+    }
+  }
+  return null;
+}
+
+/** valibot: a string of well-formed text; every schema's text fields start from this. */
+export const text = (field: string, typeMessage = `${field} must be a string`) => v.pipe(v.string(typeMessage), wellFormed(field));

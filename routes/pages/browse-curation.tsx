@@ -8,15 +8,15 @@ export const meta: Route.MetaFunction = () => [{ title: "Browse · Echo" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  await requirePageViewerId(app, request);
+  const viewerId = await requirePageViewerId(app, request);
   try {
-    return { scrolls: await publicScrolls(app, "curation", 100) };
+    return { viewerId, scrolls: await publicScrolls(app, viewerId, "curation", 100) };
   } catch (error) {
     console.error("browse: public scrolls failed", error);
-    return { scrolls: [] };
+    return { viewerId, scrolls: [] };
   }
 }
 
 export default function Browse({ loaderData }: Route.ComponentProps) {
-  return <BrowseScrolls type="curation" scrolls={loaderData.scrolls} />;
+  return <BrowseScrolls type="curation" scrolls={loaderData.scrolls} viewerId={loaderData.viewerId} />;
 }

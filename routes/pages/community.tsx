@@ -20,8 +20,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewer = { _id: await requirePageViewerId(app, request) };
   const [feeds, curations, tags, popular] = await Promise.all([
-    orNull("feed scrolls", () => publicScrolls(app, "feed", 4)),
-    orNull("curations", () => publicScrolls(app, "curation", 4)),
+    orNull("feed scrolls", () => publicScrolls(app, viewer._id, "feed", 4)),
+    orNull("curations", () => publicScrolls(app, viewer._id, "curation", 4)),
     orNull("tags", () => trendingTags(app, 8)),
     orNull("popular echos", () => popularEchos(app, viewer._id, "today", "likes", 3)),
   ]);

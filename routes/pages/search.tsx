@@ -3,6 +3,7 @@ import { requirePageViewerId } from "~/modules/auth/index.server";
 import { publicScrolls, trendingTags } from "~/modules/community/index.server";
 import { searchUsers } from "~/modules/profile/index.server";
 import { ScrollCard } from "~/modules/scroll/index";
+import { isWellFormedText } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import { EmptyState } from "~/modules/shell/index";
 import type { Route } from "./+types/search";
@@ -12,15 +13,17 @@ export const meta: Route.MetaFunction = () => [{ title: "Search · Echo" }];
 /** The top bar's search: users, tags and public scrolls matching q. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  await requirePageViewerId(app, request);
+  const viewerId = await requirePageViewerId(app, request);
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 50);
   if (!q) return { q, users: [], tags: [], scrolls: [] };
+  // control characters (a %00 in the URL) are refused here as the API refuses them, not searched for
+  if (!isWellFormedText(q)) return { q, users: [], tags: [], scrolls: [], illFormed: true };
   const term = q.toLowerCase().replace(/^#/, "");
   const [users, tags, feeds, curations] = await Promise.all([
     searchUsers(app, q),
     trendingTags(app, 100),
-    publicScrolls(app, "feed", 100),
-    publicScrolls(app, "curation", 100),
+    publicScrolls(app, viewerId, "feed", 100),
+    publicScrolls(app, viewerId, "curation", 100),
   ]);
   const scrolls = [...feeds, ...curations].filter((s) => [s.name, s.description].some((f) => f.toLowerCase().includes(term)));
   return { q, users, tags: tags.filter((t) => t.name.includes(term)).slice(0, 20), scrolls: scrolls.slice(0, 20) };
@@ -28,7 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Search({ loaderData }: Route.ComponentProps) {
   const { q, users, tags, scrolls } = loaderData;
-  const nothing = q && users.length === 0 && tags.length === 0 && scrolls.length === 0;
+  const illFormed = "illFormed" in loaderData;
+  const nothing = q && !illFormed && users.length === 0 && tags.length === 0 && scrolls.length === 0;
   return (
     <div className="page">
       <h1 className="page-title">Search</h1>
@@ -38,6 +42,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           Search
         </button>
       </Form>
+      {illFormed && <EmptyState title="Nothing found" detail="The search contains characters that are not allowed" />}
       {nothing && <EmptyState title="Nothing found" detail="Try a different search term" />}
       {users.length > 0 && (
         <section className="card">

@@ -47,8 +47,8 @@ describe("POST /api/scroll/create", () => {
       followersCount: 0,
       feedConfig: {
         tagMatchType: "all",
-        includedTags: ["tech", "ai"],
-        excludedTags: ["spam"],
+        includedTags: [{ _id: "tech", name: "tech" }, { _id: "ai", name: "ai" }],
+        excludedTags: [{ _id: "spam", name: "spam" }],
         authors: [{ _id: user._id, userName: user.userName }],
         sortBy: "mostLiked",
         sortTimeRange: "1month",
@@ -224,7 +224,7 @@ describe("privacy, follows, permissions", () => {
     expect((await b.delete(`/api/scroll/${s._id}`)).status).toBe(403);
     const edited = await a.request("PATCH", `/api/scroll/${s._id}`, { name: "renamed", feedConfig: { includedTags: ["x"] } });
     expect(edited.status).toBe(200);
-    expect(edited.json.scroll).toMatchObject({ name: "renamed", feedConfig: { includedTags: ["x"] } });
+    expect(edited.json.scroll).toMatchObject({ name: "renamed", feedConfig: { includedTags: [{ _id: "x", name: "x" }] } });
     expect((await a.request("PATCH", `/api/scroll/${s._id}`, { type: "curation" })).json.error).toBe("type cannot change");
     expect((await a.delete(`/api/scroll/${s._id}`)).status).toBe(200);
     expect((await a.get(`/api/scroll/${s._id}`)).status).toBe(404);

@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { EchoCard, type Echo } from "../../echo/index";
-import { ScrollCard, type Scroll } from "../../scroll/index";
+import { FollowScrollButton, ScrollCard, type Scroll } from "../../scroll/index";
 import { EmptyState } from "../../shell/index";
 import type { Period, PopularSort, Tag } from "../schema";
 
@@ -33,6 +33,12 @@ export function tagTier(count: number): number {
   return 0;
 }
 
+/** A public scroll with the viewer's Follow / Unfollow (its own state comes with the scroll). */
+function PublicScrollCard({ scroll, viewerId }: { scroll: Scroll; viewerId: string }) {
+  const follow = scroll.creator._id !== viewerId ? <FollowScrollButton scroll={scroll} inList /> : undefined;
+  return <ScrollCard scroll={scroll} actions={follow} />;
+}
+
 /** /community and /browse-community: four sections; a failed section is logged and empty. */
 export function CommunityScreen({ data, viewerId }: { data: CommunityData; viewerId: string }) {
   return (
@@ -40,14 +46,14 @@ export function CommunityScreen({ data, viewerId }: { data: CommunityData; viewe
       <h1 className="page-title">Discover Community</h1>
       <Section title="Public Feed Scrolls" link="/browse/scrolls" linkText="Browse All">
         {data.feeds?.length ? (
-          <div className="scroll-grid">{data.feeds.map((s) => <ScrollCard key={s._id} scroll={s} />)}</div>
+          <div className="scroll-grid">{data.feeds.map((s) => <PublicScrollCard key={s._id} scroll={s} viewerId={viewerId} />)}</div>
         ) : (
           <p className="muted">No public feed scrolls available yet</p>
         )}
       </Section>
       <Section title="Public Curations" link="/browse/curation" linkText="Browse All">
         {data.curations?.length ? (
-          <div className="scroll-grid">{data.curations.map((s) => <ScrollCard key={s._id} scroll={s} />)}</div>
+          <div className="scroll-grid">{data.curations.map((s) => <PublicScrollCard key={s._id} scroll={s} viewerId={viewerId} />)}</div>
         ) : (
           <p className="muted">No public curation scrolls available yet</p>
         )}
@@ -81,7 +87,7 @@ export function CommunityScreen({ data, viewerId }: { data: CommunityData; viewe
 }
 
 /** /browse/scrolls and /browse/curation: client-side filter on name, description and creator. */
-export function BrowseScrolls({ scrolls, type }: { scrolls: Scroll[]; type: "feed" | "curation" }) {
+export function BrowseScrolls({ scrolls, type, viewerId }: { scrolls: Scroll[]; type: "feed" | "curation"; viewerId: string }) {
   const [term, setTerm] = useState("");
   const q = term.trim().toLowerCase();
   const shown = useMemo(
@@ -116,7 +122,7 @@ export function BrowseScrolls({ scrolls, type }: { scrolls: Scroll[]; type: "fee
       ) : (
         <div className="scroll-grid">
           {shown.map((s) => (
-            <ScrollCard key={s._id} scroll={s} />
+            <PublicScrollCard key={s._id} scroll={s} viewerId={viewerId} />
           ))}
         </div>
       )}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { api, toast } from "../../shared/index";
+import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, type Echo } from "../schema";
 import { TagInput } from "./tag-input";
 
@@ -10,7 +10,8 @@ export function CreateEchoForm() {
   const [content, setContent] = useState("");
   const [tags, setTags] = useState<string[]>([]);
   const [posting, setPosting] = useState(false);
-  const remaining = MAX_CONTENT - content.length;
+  // characters as a person counts them (an emoji is one), as the server counts them
+  const remaining = MAX_CONTENT - charCount(content);
   const empty = content.trim().length === 0;
 
   async function onSubmit(e: FormEvent) {
@@ -37,7 +38,9 @@ export function CreateEchoForm() {
         <textarea
           name="content"
           value={content}
-          maxLength={MAX_CONTENT}
+          // maxLength counts UTF-16 units (an emoji is 2 to 14): only the storage bound here; the
+          // counter and Post enforce the limit in characters
+          maxLength={MAX_CONTENT * UNITS_PER_CHAR}
           rows={6}
           placeholder="Share your thoughts..."
           onChange={(e) => setContent(e.target.value)}
@@ -57,7 +60,7 @@ export function CreateEchoForm() {
         placeholder="Add tags with space, comma or Enter"
       />
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={empty || posting}>
+        <button type="submit" className="btn btn-primary" disabled={empty || posting || remaining < 0}>
           {posting ? "Posting..." : "Post"}
         </button>
       </div>

@@ -19,8 +19,8 @@ export function ScrollCard({ scroll, actions }: { scroll: Scroll; actions?: Reac
       {(tags.length > 0 || authors.length > 0) && (
         <div className="chips">
           {tags.slice(0, 3).map((t) => (
-            <span key={t} className="tag-chip">
-              #{t}
+            <span key={t._id} className="tag-chip">
+              #{t.name}
             </span>
           ))}
           {tags.length > 3 && <span className="more">+{tags.length - 3}</span>}

@@ -5,7 +5,8 @@ import { api } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import type { Scroll } from "../schema";
 import { echos, followers } from "./counts";
-import { deleteScroll, removeFromScroll, setFollow } from "./scroll-actions";
+import { deleteScroll, removeFromScroll } from "./scroll-actions";
+import { FollowScrollButton } from "./follow-button";
 
 export type ScrollView =
   | { state: "ok"; scroll: Scroll; page: EchoPage }
@@ -47,7 +48,6 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [scroll, setScroll] = useState(initial);
-  const [working, setWorking] = useState(false);
   const isCreator = scroll.creator._id === viewerId;
   const config = scroll.feedConfig;
 
@@ -60,14 +60,9 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
     [scroll._id],
   );
 
-  async function toggleFollow() {
-    setWorking(true);
-    const next = await setFollow(scroll, !scroll.isFollowing);
-    setWorking(false);
-    if (next) {
-      setScroll(next);
-      void revalidator.revalidate(); // following reloads the scroll list (spec §4)
-    }
+  function onFollowChange(next: Scroll) {
+    setScroll(next);
+    void revalidator.revalidate(); // following reloads the scroll list (spec §4)
   }
 
   async function onDelete() {
@@ -91,8 +86,8 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
               <div className="chips">
                 <span className="muted">Includes{config.tagMatchType === "all" ? " (all required)" : ""}:</span>
                 {config.includedTags.map((t) => (
-                  <Link key={t} to={`/tag/${t}`} className="tag-chip">
-                    #{t}
+                  <Link key={t._id} to={`/tag/${t.name}`} className="tag-chip">
+                    #{t.name}
                   </Link>
                 ))}
               </div>
@@ -101,8 +96,8 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
               <div className="chips">
                 <span className="muted">Excludes:</span>
                 {config.excludedTags.map((t) => (
-                  <span key={t} className="tag-chip excluded">
-                    #{t}
+                  <span key={t._id} className="tag-chip excluded">
+                    #{t.name}
                   </span>
                 ))}
               </div>
@@ -130,9 +125,7 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
         </div>
         <div className="scroll-buttons">
           {!isCreator && (
-            <button type="button" className={scroll.isFollowing ? "btn" : "btn btn-primary"} disabled={working} onClick={toggleFollow}>
-              {scroll.isFollowing ? "Unfollow" : "Follow"}
-            </button>
+<FollowScrollButton scroll={scroll} onChange={onFollowChange} />
           )}
           {isCreator && (
             <>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { TagInput } from "../../echo/index";
-import { api, toast } from "../../shared/index";
+import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
 import {
   FEED_TAG_SUGGESTIONS,
   MAX_DESCRIPTION,
@@ -30,8 +30,8 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
   const [name, setName] = useState(scroll?.name ?? "");
   const [description, setDescription] = useState(scroll?.description ?? "");
   const [isPrivate, setIsPrivate] = useState(scroll?.isPrivate ?? false);
-  const [included, setIncluded] = useState<string[]>(config?.includedTags ?? []);
-  const [excluded, setExcluded] = useState<string[]>(config?.excludedTags ?? []);
+  const [included, setIncluded] = useState<string[]>(() => (config?.includedTags ?? []).map((t) => t.name));
+  const [excluded, setExcluded] = useState<string[]>(() => (config?.excludedTags ?? []).map((t) => t.name));
   const [matchType, setMatchType] = useState<MatchType>(config?.tagMatchType ?? "any");
   const [authors, setAuthors] = useState<UserRef[]>(config?.authors ?? []);
   const [sortBy, setSortBy] = useState<SortBy>(config?.sortBy ?? "newestFirst");
@@ -106,9 +106,9 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
         <label htmlFor="scroll-name">
           <span>Name</span>
         </label>
-        <input id="scroll-name" name="name" value={name} maxLength={MAX_NAME} onChange={(e) => setName(e.target.value)} required aria-describedby="scroll-name-count" />
+        <input id="scroll-name" name="name" value={name} maxLength={MAX_NAME * UNITS_PER_CHAR} onChange={(e) => setName(e.target.value)} required aria-describedby="scroll-name-count" />
         <span className="field-hint" id="scroll-name-count">
-          {name.length}/{MAX_NAME}
+          {charCount(name)}/{MAX_NAME}
         </span>
       </div>
       <div className="field">
@@ -119,13 +119,13 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
           id="scroll-description"
           name="description"
           value={description}
-          maxLength={MAX_DESCRIPTION}
+          maxLength={MAX_DESCRIPTION * UNITS_PER_CHAR}
           rows={2}
           onChange={(e) => setDescription(e.target.value)}
           aria-describedby="scroll-description-count"
         />
         <span className="field-hint" id="scroll-description-count">
-          {description.length}/{MAX_DESCRIPTION}
+          {charCount(description)}/{MAX_DESCRIPTION}
         </span>
       </div>
       <label className="switch-row field">

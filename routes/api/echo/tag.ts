@@ -1,10 +1,12 @@
 import { viewerApiRoute } from "~/modules/auth/index.server";
 import { TagQuerySchema } from "~/modules/echo/index";
 import { listTag } from "~/modules/echo/index.server";
+import { badRequest, ILL_FORMED_MESSAGE, isWellFormedText } from "~/modules/shared/index";
 import { methodNotAllowed, pageRequest, parseInput, queryOf } from "~/modules/shared/index.server";
 import type { Route } from "./+types/tag";
 
 export const loader = viewerApiRoute<Route.LoaderArgs>(async ({ app, viewerId, request, params }) => {
+  if (!isWellFormedText(params.name)) throw badRequest(`tag ${ILL_FORMED_MESSAGE}`);
   const { orderBy, timeframe, startDate, endDate } = parseInput(TagQuerySchema, queryOf(request));
   const filters = { orderBy, timeframe, startDate: startDate || undefined, endDate: endDate || undefined };
   return listTag(app, viewerId, params.name, filters, pageRequest(request));
