@@ -364,14 +364,14 @@ test.describe("Following", () => {
     await expect(meta).toContainText("1 follower");
     await expect(meta).not.toContainText("1 followers");
     // Following reloads the scroll list: the feed is in the sidebar picker (selected: the only one).
-    await expect(pickerOptions(page)).toHaveText([feed.name]);
-    await expect(pickerOptions(page).first()).toHaveAttribute("aria-selected", "true");
+    await expect(pickerOptions(page)).toHaveText(["All Echos", feed.name]);
+    await expect(picker(page).getByRole("option", { name: feed.name })).toHaveAttribute("aria-selected", "true");
 
     await open(page, `/scroll/${curation._id}`);
     await page.getByRole("button", { name: "Follow", exact: true }).click();
     await expect(toast(page, "Scroll followed!")).toBeVisible();
     await expect(page.getByRole("button", { name: "Unfollow", exact: true })).toBeVisible();
-    await expect(pickerOptions(page)).toHaveText([feed.name]); // curations are not in the feed picker
+    await expect(pickerOptions(page)).toHaveText(["All Echos", feed.name]); // curations are not in the feed picker
 
     await open(page, "/scrolls");
     const followed = overviewSection(page, "Followed Scrolls");
@@ -450,7 +450,7 @@ test.describe("Sidebar picker: selection and restore rules", () => {
     await open(page, "/");
     await expect(pageTitle(page)).toHaveText(beta.name);
     await expect(main(page).getByText("The newer feed")).toBeVisible();
-    await expect(pickerOptions(page)).toHaveText([beta.name, alpha.name]);
+    await expect(pickerOptions(page)).toHaveText(["All Echos", beta.name, alpha.name]);
     await expect(picker(page).getByRole("option", { name: beta.name })).toHaveAttribute("aria-selected", "true");
     await expect.poll(() => storedSelection(page)).toBe(beta._id);
 
@@ -488,7 +488,7 @@ test.describe("Sidebar picker: selection and restore rules", () => {
     await page.reload();
     await waitForApp(page);
     await expect(pageTitle(page)).toHaveText(beta.name);
-    await expect(pickerOptions(page)).toHaveText([beta.name]);
+    await expect(pickerOptions(page)).toHaveText(["All Echos", beta.name]);
     await expect.poll(() => storedSelection(page)).toBe(beta._id);
 
     // Deleting the selected scroll clears the selection: the next first feed takes over, and with

@@ -1,5 +1,5 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
-import { HEAD_SCRIPT, InlineStyles, Splash, useNonce } from "~/modules/shell/index";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { HEAD_SCRIPT, InlineStyles, MAIN_ID, PageChrome, RouteError, Splash, useNonce } from "~/modules/shell/index";
 import { HttpError, Toaster } from "~/modules/shared/index";
 import { staleSessionCookie } from "~/modules/auth/index.server";
 import { appContext, confirmSession, toErrorResponse } from "~/modules/shared/index.server";
@@ -70,25 +70,24 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App() {
   return (
     <>
+      <PageChrome />
       <Outlet />
       <Toaster position="top-center" />
     </>
   );
 }
 
-/** Never shows a stack: a status and a sentence, and a way back. */
+/**
+ * Errors outside the app shell (the guest pages, a failed shell): never a stack, a sentence, a
+ * Retry and a way home. Errors under the shell are caught by its own boundary (app-layout).
+ */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? "Page not found" : "Something went wrong";
-  const detail =
-    status === 404 ? "The page you are looking for doesn't exist." : "Please try again in a moment.";
   return (
-    <main className="error-page">
-      <h1>{title}</h1>
-      <p>{detail}</p>
-      <a className="btn btn-primary" href="/">
-        Go home
-      </a>
-    </main>
+    <>
+      <PageChrome />
+      <main className="error-page" id={MAIN_ID} tabIndex={-1}>
+        <RouteError error={error} />
+      </main>
+    </>
   );
 }

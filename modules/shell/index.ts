@@ -6,3 +6,5 @@ export { InlineStyles, StylesProvider } from "./ui/inline-styles";
 export { HEAD_SCRIPT, THEME_KEY, useTheme, type Theme } from "./ui/theme";
 export { EmptyState } from "./ui/empty-state";
 export { SettingsScreen } from "./ui/settings-screen";
+export { PageChrome, MAIN_ID } from "./ui/navigation-feedback";
+export { RouteError } from "./ui/route-error";

@@ -1,10 +1,10 @@
-import { Outlet } from "react-router";
+import { Outlet, useRouteLoaderData } from "react-router";
 import { requirePageViewer, requirePageViewerId } from "~/modules/auth/index.server";
 import { EchoExtensionsProvider } from "~/modules/echo/index";
 import { SaveToScroll, ScrollPanel, ScrollPicker } from "~/modules/scroll/index";
 import { scrollsAndSelection } from "~/modules/scroll/index.server";
 import { appContext } from "~/modules/shared/index.server";
-import { AppShell } from "~/modules/shell/index";
+import { AppShell, MAIN_ID, RouteError } from "~/modules/shell/index";
 import type { Route } from "./+types/app-layout";
 
 /** Every page but /login and /signup: a guest goes to /login (spec §2). */
@@ -26,7 +26,42 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { viewer: { _id: viewer._id, userName: viewer.userName }, scrolls, selectedId };
 }
 
+type LayoutData = Route.ComponentProps["loaderData"];
+
+/**
+ * The last shell data this tab rendered. React Router drops a route's loader data when its loader
+ * fails, and a lost connection fails the layout's loader with the page's (one .data request), so
+ * the error boundary keeps the shell from here. Browser only: on the server a module variable
+ * would outlive the request and could leak one user's shell into another's page.
+ */
+let lastShellData: LayoutData | undefined;
+
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  if (typeof document !== "undefined") lastShellData = loaderData;
+  return <Shell data={loaderData}>
+      <Outlet />
+    </Shell>;
+}
+
+/**
+ * A page that fails to load (server error, lost connection on navigation) shows its error inside
+ * the shell, with Retry, so the user keeps the sidebar. The shell's data stays from the last good
+ * load; only when the shell itself never loaded does the root boundary show a bare page.
+ */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const data = useRouteLoaderData<typeof loader>("pages/app-layout") ?? (typeof document !== "undefined" ? lastShellData : undefined);
+  const message = <RouteError error={error} />;
+  if (!data) {
+    return (
+      <main className="error-page" id={MAIN_ID} tabIndex={-1}>
+        {message}
+      </main>
+    );
+  }
+  return <Shell data={data}>{message}</Shell>;
+}
+
+function Shell({ data: loaderData, children }: { data: LayoutData; children: React.ReactNode }) {
   const curations = loaderData.scrolls.filter((s) => s.type === "curation" && s.creator._id === loaderData.viewer._id);
   return (
     <AppShell
@@ -37,7 +72,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       <EchoExtensionsProvider
         value={{ saveToScroll: (echo, close) => <SaveToScroll echo={echo} curations={curations} onClose={close} /> }}
       >
-        <Outlet />
+        {children}
       </EchoExtensionsProvider>
     </AppShell>
   );

@@ -1,6 +1,7 @@
 import { Outlet, redirect } from "react-router";
 import { getViewer } from "~/modules/auth/index.server";
 import { appContext } from "~/modules/shared/index.server";
+import { MAIN_ID } from "~/modules/shell/index";
 import type { Route } from "./+types/guest-layout";
 
 /** /login and /signup: a signed-in user goes to / (spec §2). */
@@ -16,7 +17,7 @@ export const loader = () => null;
 
 export default function GuestLayout() {
   return (
-    <main className="auth-page">
+    <main className="auth-page" id={MAIN_ID} tabIndex={-1}>
       <div className="auth-card">
         <div className="auth-logo">Echo</div>
         <Outlet />

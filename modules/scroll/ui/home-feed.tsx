@@ -4,6 +4,7 @@ import { EchoFeed, type EchoPage } from "../../echo/index";
 import { api } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import type { Scroll } from "../schema";
+import { ALL_ECHOS, useChooseFeed } from "./selection";
 
 /**
  * Home (spec §2): with no scrolls, 'No Scrolls' and two ways forward; with a feed selected,
@@ -15,6 +16,7 @@ export function HomeFeed({ scrolls, selected, page, viewerId }: {
   page: EchoPage;
   viewerId: string;
 }) {
+  const choose = useChooseFeed();
   const path = selected ? `/scroll/${selected._id}/echos` : "/echo/all";
   const fetchPage = useCallback(
     (n: number, cursor: string | null) => {
@@ -44,6 +46,10 @@ export function HomeFeed({ scrolls, selected, page, viewerId }: {
             <Link to={`/scroll/${selected._id}`}>{selected.name}</Link>
           </h1>
           {selected.description && <p className="muted">{selected.description}</p>}
+          {/* the unfiltered home stays one step away once a feed is selected */}
+          <button type="button" className="btn btn-sm" onClick={() => choose(ALL_ECHOS)}>
+            Show All Echos
+          </button>
         </header>
       ) : (
         <h1 className="page-title">All Echos</h1>

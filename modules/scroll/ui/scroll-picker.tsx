@@ -1,16 +1,29 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Scroll } from "../schema";
-import { pickSelected, readStoredSelection, storeSelection } from "./selection";
+import { ALL_ECHOS, pickSelected, readStoredSelection, storeSelection, useChooseFeed } from "./selection";
 
 const WINDOW = 3;
 
-/** Sidebar picker of feed scrolls (spec §2): vertical, 3 at once, up and down arrows. */
+type Option = { id: string; name: string; title: string };
+
+/**
+ * Sidebar picker of feed scrolls (spec §2): vertical, 3 at once, up and down arrows. An ARIA
+ * listbox (single select, selection follows Enter/Space, not focus): one tab stop, the active
+ * option tracked by aria-activedescendant, ↑/↓/Home/End to move, Enter or Space to choose,
+ * Escape back to the chosen one. "All Echos" comes first, so the unfiltered home stays
+ * reachable once the user has feeds.
+ */
 export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null; selectedId: string | null }) {
   const navigate = useNavigate();
-  const feeds = (scrolls ?? []).filter((s) => s.type === "feed");
-  const selectedIndex = feeds.findIndex((s) => s._id === selectedId);
-  const [start, setStart] = useState(Math.max(0, Math.min(selectedIndex, feeds.length - WINDOW)));
+  const choose = useChooseFeed();
+  const options: Option[] = [
+    { id: ALL_ECHOS, name: "All Echos", title: "Every echo, newest first" },
+    ...(scrolls ?? []).filter((s) => s.type === "feed").map((s) => ({ id: s._id, name: s.name, title: s.description || s.name })),
+  ];
+  const selectedIndex = Math.max(0, options.findIndex((o) => o.id === (selectedId ?? ALL_ECHOS)));
+  const [active, setActive] = useState(selectedIndex);
+  const [start, setStart] = useState(Math.max(0, Math.min(selectedIndex, options.length - WINDOW)));
 
   // The server chose from the cookie; if local storage says otherwise (another tab, a cleared
   // cookie), apply the spec's restore rule once and re-render from the server.
@@ -24,6 +37,9 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
     if (wanted !== selectedId) navigate(".", { replace: true, preventScrollReset: true });
   }, [selectedId]); // once per server selection
 
+  // a new selection (or list) from the server: the active option and the window follow it
+  useEffect(() => moveTo(selectedIndex), [selectedIndex, options.length]);
+
   if (!scrolls) {
     return (
       <div className="picker" aria-busy="true">
@@ -33,7 +49,7 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
       </div>
     );
   }
-  if (feeds.length === 0) {
+  if (options.length === 1) {
     return (
       <div className="picker-empty">
         <p className="empty-title">No Scrolls</p>
@@ -44,41 +60,87 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
       </div>
     );
   }
-  const visible = feeds.slice(start, start + WINDOW);
-  function choose(id: string) {
-    storeSelection(id);
-    navigate("/");
+
+  function moveTo(index: number) {
+    const i = Math.max(0, Math.min(options.length - 1, index));
+    setActive(i);
+    // keep the active option inside the 3-option window
+    setStart((s) => (i < s ? i : i >= s + WINDOW ? i - WINDOW + 1 : Math.min(s, Math.max(0, options.length - WINDOW))));
   }
+
+  function onKeyDown(event: KeyboardEvent) {
+    const currentId = options[active]?.id ?? ALL_ECHOS;
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => moveTo(active + 1),
+      ArrowUp: () => moveTo(active - 1),
+      Home: () => moveTo(0),
+      End: () => moveTo(options.length - 1),
+      Enter: () => choose(currentId),
+      " ": () => choose(currentId),
+      // back to the chosen option; not stopped, so an open drawer closes too
+      Escape: () => moveTo(selectedIndex),
+    };
+    const action = keys[event.key];
+    if (!action) return;
+    if (event.key !== "Escape") event.preventDefault();
+    action();
+  }
+
+  /** The ▲/▼ buttons slide the window; the active option stays among the shown ones. */
+  function slide(delta: number) {
+    const next = Math.max(0, Math.min(options.length - WINDOW, start + delta));
+    setStart(next);
+    setActive((a) => Math.max(next, Math.min(next + WINDOW - 1, a)));
+  }
+
+  const optionId = (id: string) => `picker-option-${id}`;
+  const visible = options.slice(start, start + WINDOW);
   return (
-    <div className="picker" role="listbox" aria-label="Feed scrolls">
+    <div className="picker">
+      {/* mouse shortcuts: keyboard users move with the arrow keys inside the listbox */}
       <button
         type="button"
+        tabIndex={-1}
         className="picker-arrow"
         aria-label="Previous scrolls"
         disabled={start === 0}
-        onClick={() => setStart((s) => Math.max(0, s - 1))}
+        onClick={() => slide(-1)}
       >
         ▲
       </button>
-      {visible.map((s) => (
-        <button
-          key={s._id}
-          type="button"
-          role="option"
-          aria-selected={s._id === selectedId}
-          className={s._id === selectedId ? "picker-item selected" : "picker-item"}
-          onClick={() => choose(s._id)}
-          title={s.description || s.name}
-        >
-          {s.name}
-        </button>
-      ))}
+      <div
+        role="listbox"
+        aria-label="Feed scrolls"
+        tabIndex={0}
+        className="picker-list"
+        aria-activedescendant={optionId(options[active]?.id ?? ALL_ECHOS)}
+        onKeyDown={onKeyDown}
+      >
+        {visible.map((o) => {
+          const index = options.indexOf(o);
+          const classes = ["picker-item", index === selectedIndex && "selected", index === active && "active"];
+          return (
+            <div
+              key={o.id}
+              id={optionId(o.id)}
+              role="option"
+              aria-selected={index === selectedIndex}
+              className={classes.filter(Boolean).join(" ")}
+              onClick={() => choose(o.id)}
+              title={o.title}
+            >
+              {o.name}
+            </div>
+          );
+        })}
+      </div>
       <button
         type="button"
+        tabIndex={-1}
         className="picker-arrow"
         aria-label="More scrolls"
-        disabled={start + WINDOW >= feeds.length}
-        onClick={() => setStart((s) => Math.min(feeds.length - WINDOW, s + 1))}
+        disabled={start + WINDOW >= options.length}
+        onClick={() => slide(1)}
       >
         ▼
       </button>

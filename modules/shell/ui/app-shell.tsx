@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { useEffect } from "react";
+import { MAIN_ID } from "./navigation-feedback";
 
 type ShellUser = { _id: string; userName: string };
 
@@ -70,7 +71,9 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls }: {
         </nav>
       </aside>
       {open && <div className="scrim" onClick={() => setOpen(false)} aria-hidden="true" />}
-      <main className="main">{children}</main>
+      <main className="main" id={MAIN_ID} tabIndex={-1}>
+        {children}
+      </main>
       <aside className="right-panel" aria-label="Your scrolls">
         {rightPanel ?? (
           <>

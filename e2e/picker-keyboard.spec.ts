@@ -1,0 +1,76 @@
+// The sidebar feed picker by keyboard (ARIA listbox): one tab stop, arrows, Home/End,
+// Enter/Space choose, Escape returns to the chosen option; "All Echos" stays reachable from the
+// picker and from home once the user has feeds.
+import { expect, test, type Page } from "@playwright/test";
+import { expectUrl, open, signedInPage } from "./helpers";
+import { createFeed, main, picker, storedSelection, uniqueTag } from "./scroll-helpers";
+
+const activeOption = (page: Page) =>
+  page.evaluate(() => {
+    const list = document.activeElement;
+    const id = list?.getAttribute("aria-activedescendant");
+    return id ? (document.getElementById(id)?.textContent ?? null) : null;
+  });
+const title = (page: Page) => main(page).getByRole("heading", { level: 1 });
+
+test("the picker is one tab stop; arrows, Home/End move; Enter and Space choose; Escape goes back", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signedInPage(page, "pkk");
+  const tag = uniqueTag("pkk");
+  const names = ["One", "Two", "Three", "Four"].map((n) => `${n} ${tag.slice(-5)}`);
+  // created oldest first: the picker lists newest first (Four, Three, Two, One)
+  for (const name of names) await createFeed(page.request, name, { includedTags: [tag] });
+  const [one, two, , four] = names as [string, string, string, string];
+
+  await open(page, "/");
+  await expect(title(page)).toHaveText(four);
+  const list = picker(page);
+  await expect(list).toHaveAttribute("tabindex", "0");
+  // no focusable element inside the listbox: one tab stop
+  await expect(list.locator("button, a, [tabindex='0']")).toHaveCount(0);
+
+  await list.focus();
+  expect(await activeOption(page)).toBe(four);
+  await page.keyboard.press("ArrowUp");
+  expect(await activeOption(page)).toBe("All Echos");
+  await page.keyboard.press("End");
+  expect(await activeOption(page)).toBe(one);
+  // the window of 3 follows the active option
+  await expect(list.getByRole("option", { name: one })).toBeVisible();
+  await expect(list.getByRole("option", { name: "All Echos" })).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  expect(await activeOption(page)).toBe(four);
+  await page.keyboard.press("Home");
+  expect(await activeOption(page)).toBe("All Echos");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  expect(await activeOption(page)).toBe(two);
+  await page.keyboard.press("Enter");
+  await expectUrl(page, "/");
+  await expect(title(page)).toHaveText(two);
+  await expect(picker(page).getByRole("option", { name: two })).toHaveAttribute("aria-selected", "true");
+  await expect(picker(page).getByRole("option", { selected: true })).toHaveCount(1);
+
+  // All Echos from the picker, by Space
+  await picker(page).focus();
+  await page.keyboard.press("Home");
+  await page.keyboard.press(" ");
+  await expect(title(page)).toHaveText("All Echos");
+  await expect(picker(page).getByRole("option", { name: "All Echos" })).toHaveAttribute("aria-selected", "true");
+  await expect.poll(() => storedSelection(page)).toBe("all");
+  // and the choice survives a reload, though the user has feeds (the first feed no longer wins)
+  await open(page, "/");
+  await expect(title(page)).toHaveText("All Echos");
+});
+
+test("home with a feed selected offers the way back to All Echos", async ({ page }) => {
+  await signedInPage(page, "pka");
+  const tag = uniqueTag("pka");
+  const feed = await createFeed(page.request, `Only ${tag.slice(-5)}`, { includedTags: [tag] });
+  await open(page, "/");
+  await expect(title(page)).toHaveText(feed.name);
+  await main(page).getByRole("button", { name: "Show All Echos" }).click();
+  await expect(title(page)).toHaveText("All Echos");
+  await expect(main(page).getByRole("button", { name: "Show All Echos" })).toHaveCount(0);
+});
