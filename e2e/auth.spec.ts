@@ -2,6 +2,8 @@
 import { expect, test } from "@playwright/test";
 import { PASSWORD, expectPath, open, recordPosts, signUp, toast, unique } from "./helpers";
 
+const startsWith = (text: string) => new RegExp(`^${text.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&")}`);
+
 test.describe("sign up", () => {
   test("signing up through the /signup form lands on / with 'Account Created'", async ({ page }) => {
     const userName = unique();
@@ -18,47 +20,63 @@ test.describe("sign up", () => {
     await expect(page.getByRole("link", { name: `@${userName}`, exact: true })).toBeVisible();
   });
 
-  test("a taken user name shows the server's 'Username is already taken' toast", async ({ page, request }) => {
+  test("a taken user name is said under the name field, not in a vanishing toast", async ({ page, request }) => {
     const { userName } = await signUp(request); // `request` is not the page's context: still a guest
     await open(page, "/signup");
 
-    await page.getByLabel("Username").fill(userName);
+    const name = page.getByLabel("Username");
+    await name.fill(userName);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign up" }).click();
 
-    await expect(toast(page, "Username is already taken")).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveText("Username is already taken");
+    await expect(name).toHaveAttribute("aria-invalid", "true");
+    await expect(name).toHaveAccessibleDescription(/Username is already taken/);
+    await page.waitForTimeout(5000); // longer than a toast lives: the message stays
+    await expect(page.getByRole("alert")).toHaveText("Username is already taken");
     await expectPath(page, "/signup");
     await expect(toast(page, "Account Created")).toHaveCount(0);
   });
 
-  test("invalid sign-ups are blocked silently and the password hint is shown", async ({ page }) => {
+  test("sign-up shows its rules up front and each invalid field's reason under it, without posting", async ({ page }) => {
     await open(page, "/signup");
     const posts = recordPosts(page);
     const userName = page.getByLabel("Username");
     const password = page.getByLabel("Password");
     const submit = page.getByRole("button", { name: "Sign up" });
+    const rules = '1–30 characters: letters, numbers, "_", "." and "-"';
 
-    await expect(page.getByText("Minimum 4 characters required", { exact: true })).toBeVisible();
+    await expect(userName).toHaveAccessibleDescription(rules);
+    await expect(password).toHaveAccessibleDescription("Minimum 4 characters required");
 
-    // Empty form, then a valid name with a 3-character password, then a password but no name.
-    await submit.click();
-    await userName.fill(unique());
-    await password.fill("abc");
-    await submit.click();
-    await userName.fill("   ");
-    await password.fill(PASSWORD);
-    await submit.click();
-
-    // A blocked submission would have fired its request right away; give it a moment to show.
-    await page.waitForTimeout(300);
+    const cases: [name: string, pass: string, nameError: string | null, passError: string | null][] = [
+      ["", "", "Username is required", "Password is required"],
+      [unique(), "abc", null, "Password must be at least 4 characters"],
+      ["   ", PASSWORD, "Username is required", null],
+      ["José", PASSWORD, 'Username may only contain letters, numbers, "_", "." and "-"', null],
+      ["echo🙂", PASSWORD, 'Username may only contain letters, numbers, "_", "." and "-"', null],
+      ["a".repeat(31), PASSWORD, "Username must be at most 30 characters", null],
+    ];
+    for (const [name, pass, nameError, passError] of cases) {
+      await userName.fill(name);
+      await password.fill(pass);
+      await submit.click();
+      for (const [field, error] of [[userName, nameError], [password, passError]] as const) {
+        if (error) {
+          await expect(field, `${name}/${pass}`).toHaveAttribute("aria-invalid", "true");
+          // the error first, then the rule it broke
+          await expect(field).toHaveAccessibleDescription(startsWith(error));
+        } else {
+          await expect(field, `${name}/${pass}`).toHaveAttribute("aria-invalid", "false");
+        }
+      }
+    }
     expect(posts).toEqual([]);
     await expectPath(page, "/signup");
-    await expect(page.getByRole("status")).toHaveCount(0);
-    await expect(page.getByRole("alert")).toHaveCount(0); // silent: no field messages on sign-up
-    await expect(page.getByText("Minimum 4 characters required", { exact: true })).toBeVisible();
 
-    // The same form with valid input does post: the silence above was the validation.
+    // valid input clears the messages and posts
     await userName.fill(unique());
+    await password.fill(PASSWORD);
     await submit.click();
     await expect(toast(page, "Account Created")).toBeVisible();
     expect(posts).toHaveLength(1);

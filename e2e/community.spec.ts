@@ -255,11 +255,12 @@ test.describe("popular echos", () => {
 
     // the summary adds up what the list shows
     const summary = page.getByTestId("popular-summary");
-    await expect(summary).toHaveText(/^\d+ echos · \d+ likes · \d+ comments · \d+ shares$/);
+    // only what exists: no "0 comments · 0 shares" for features the product doesn't have
+    await expect(summary).toHaveText(/^\d+ echos · \d+ likes$/);
     const shown = await page.locator(".echo-row.ranked .like-count").allTextContents();
     const likes = shown.reduce((n, x) => n + Number(x), 0);
     expect(likes).toBeGreaterThanOrEqual(6);
-    await expect(summary).toContainText(`${shown.length} echos · ${likes} likes · `);
+    await expect(summary).toHaveText(`${shown.length} echos · ${likes} likes`);
 
     await sort.selectOption({ label: "Most Recent" });
     await expect(page).toHaveURL((u) => u.searchParams.get("period") === "all" && u.searchParams.get("sort") === "recent");
@@ -278,7 +279,7 @@ test.describe("popular echos", () => {
     await sort.selectOption({ label: "Most Commented" });
     await expect(page).toHaveURL((u) => u.searchParams.get("sort") === "comments");
     await expect(sort).toHaveValue("comments");
-    await expect(summary).toContainText(" · 0 comments · ");
+    await expect(summary).not.toContainText("comments");
 
     // period and sort come back from the URL
     await open(page, "/browse/popular?period=all&sort=likes");

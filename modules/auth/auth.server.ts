@@ -12,7 +12,7 @@ import {
   tables,
   type AppContext,
 } from "../shared/index.server";
-import type { Credentials, User } from "./schema";
+import { MESSAGES, type Credentials, type User } from "./schema";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./password.server";
 import {
   ABSOLUTE_LIFETIME_MS,
@@ -72,14 +72,14 @@ export async function signup(app: AppContext, input: Credentials): Promise<{ use
     .from(users)
     .where(dsql`${users.userName} = ${input.userName} COLLATE NOCASE`)
     .get();
-  if (taken) throw conflict("Username is already taken");
+  if (taken) throw conflict(MESSAGES.userNameTaken);
   const now = Date.now();
   const row = { id: newId(now), userName: input.userName, passwordHash: await hashPassword(input.password), createdAt: now };
   const session = await startSession(app, row.id, now);
   try {
     await app.db.batch([app.db.insert(users).values(row), app.db.insert(sessions).values(session.row)]);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict("Username is already taken");
+    if (isUniqueViolation(error)) throw conflict(MESSAGES.userNameTaken);
     throw error;
   }
   const user = toUser({ ...row, email: null, bio: "", followersCount: 0, followingCount: 0 });

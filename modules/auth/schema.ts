@@ -10,6 +10,8 @@ export const MESSAGES = {
   passwordRequired: "Password is required",
   passwordTooShort: `Password must be at least ${MIN_PASSWORD} characters`,
   passwordHint: `Minimum ${MIN_PASSWORD} characters required`,
+  userNameRules: `1–${MAX_USER_NAME} characters: letters, numbers, "_", "." and "-"`,
+  userNameTaken: "Username is already taken",
 } as const;
 
 export const UserNameSchema = v.pipe(

@@ -22,6 +22,7 @@ export {
 export { EchoCard } from "./ui/echo-card";
 export { EchoFeed, EchoSkeletons, type FetchPage } from "./ui/echo-feed";
 export { CreateEchoForm } from "./ui/create-echo-form";
+export { PostedEcho } from "./ui/posted-echo";
 export { TagInput } from "./ui/tag-input";
 export { TagPage } from "./ui/tag-page";
 export { EchoDetail } from "./ui/echo-detail";

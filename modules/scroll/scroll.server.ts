@@ -108,7 +108,7 @@ function ruleDates(range: FeedConfigInput["dateRange"]): { start: number | null;
   if (range?.endDate) {
     end = Date.parse(range.endDate) + (/^\d{4}-\d{2}-\d{2}$/.test(range.endDate) ? 86_400_000 - 1 : 0);
   }
-  if (start !== null && end !== null && start > end) throw badRequest("feedConfig.dateRange: startDate must not be after endDate");
+  if (start !== null && end !== null && start > end) throw badRequest("The start date must be on or before the end date");
   return { start, end };
 }
 
@@ -132,7 +132,7 @@ async function assertAuthorsExist(app: AppContext, authors: string[]) {
   const [rows] = await batchAll<[{ n: number }[]]>(app.db, [
     sql`SELECT COUNT(*) AS n FROM users WHERE id IN (SELECT value FROM json_each(${JSON.stringify(authors)}))`,
   ]);
-  if (rows[0]?.n !== authors.length) throw badRequest("feedConfig.authors: unknown user");
+  if (rows[0]?.n !== authors.length) throw badRequest("One of the chosen authors no longer exists");
 }
 
 async function loadScroll(app: AppContext, viewerId: string, id: string): Promise<{ scroll: Scroll; row: ScrollRow }> {
@@ -231,19 +231,29 @@ export async function listMyScrolls(app: AppContext, viewerId: string): Promise<
   return rows.map((r) => toScroll(r, map, viewerId));
 }
 
-/** Add an echo to one's own curation; adding twice is a no-op. */
-export async function addEcho(app: AppContext, viewerId: string, id: string, echoId: string): Promise<Scroll> {
+/**
+ * Add an echo to one's own curation; adding twice is a no-op that says so (`alreadyInScroll`), so
+ * the UI doesn't claim it "added" an echo that was already there.
+ */
+export async function addEcho(
+  app: AppContext,
+  viewerId: string,
+  id: string,
+  echoId: string,
+): Promise<{ scroll: Scroll; alreadyInScroll: boolean }> {
   const scroll = await ownScroll(app, viewerId, id);
   if (scroll.type !== "curation") throw badRequest("Echos can only be added to curation scrolls");
   if (!isId(echoId)) throw notFound("Echo not found");
-  const [, exists] = await batchAll<[unknown[], { id: string }[]]>(app.db, [
+  // the batch runs in order: the first read sees the curation before the insert
+  const [before, , exists] = await batchAll<[{ n: number }[], unknown[], { id: string }[]]>(app.db, [
+    sql`SELECT count(*) AS n FROM scroll_echos WHERE scroll_id = ${id} AND echo_id = ${echoId}`,
     sql`INSERT INTO scroll_echos (scroll_id, echo_id, added_at)
         SELECT ${id}, ${echoId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${echoId})
         ON CONFLICT DO NOTHING`,
     sql`SELECT id FROM echos WHERE id = ${echoId}`,
   ]);
   if (!exists[0]) throw notFound("Echo not found");
-  return readScroll(app, viewerId, id);
+  return { scroll: await readScroll(app, viewerId, id), alreadyInScroll: (before[0]?.n ?? 0) > 0 };
 }
 
 export async function removeEcho(app: AppContext, viewerId: string, id: string, echoId: string): Promise<Scroll> {

@@ -9,6 +9,8 @@ export class ApiError extends Error {
   }
 }
 
+export const OFFLINE_HINT = "Check your connection and try again.";
+
 export async function api<T>(path: string, options: { method?: string; body?: unknown; fallback: string }): Promise<T> {
   let res: Response;
   try {
@@ -19,7 +21,8 @@ export async function api<T>(path: string, options: { method?: string; body?: un
       credentials: "same-origin",
     });
   } catch {
-    throw new ApiError(0, options.fallback);
+    // no answer at all (offline, connection dropped): say what the user can do about it
+    throw new ApiError(0, `${options.fallback}. ${OFFLINE_HINT}`);
   }
   let json: unknown = null;
   try {

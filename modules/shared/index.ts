@@ -14,6 +14,6 @@ export {
   type Pagination,
 } from "./pagination";
 export { idFloor, idCeil } from "./ids";
-export { api, ApiError } from "./api-client";
+export { api, ApiError, OFFLINE_HINT } from "./api-client";
 export { toast, Toaster } from "./toast";
 export { cachedImport, lazyComponent } from "./lazy";

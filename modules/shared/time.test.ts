@@ -2,10 +2,16 @@ import { describe, expect, it } from "vitest";
 import { relativeTime } from "./time";
 import { isId, newId } from "./ids";
 
-describe("relativeTime (spec §2)", () => {
+describe("relativeTime (spec §2, with minutes: docs/product-notes.md)", () => {
   const now = Date.UTC(2026, 10, 22, 12, 0, 0);
-  it("says 'now' under an hour", () => {
-    expect(relativeTime(now - 59 * 60_000, now)).toBe("now");
+  it("says 'now' under a minute", () => {
+    expect(relativeTime(now, now)).toBe("now");
+    expect(relativeTime(now - 59_999, now)).toBe("now");
+  });
+  it("says Nm under an hour", () => {
+    expect(relativeTime(now - 60_000, now)).toBe("1m");
+    expect(relativeTime(now - 5 * 60_000, now)).toBe("5m");
+    expect(relativeTime(now - 59 * 60_000 - 59_999, now)).toBe("59m");
   });
   it("says Nh under a day", () => {
     expect(relativeTime(now - 60 * 60_000, now)).toBe("1h");

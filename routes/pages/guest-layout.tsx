@@ -20,6 +20,11 @@ export default function GuestLayout() {
     <main className="auth-page" id={MAIN_ID} tabIndex={-1}>
       <div className="auth-card">
         <div className="auth-logo">Echo</div>
+        {/* the first screen a new visitor sees: say what Echo is before asking for an account */}
+        <p className="auth-tagline" data-testid="echo-description">
+          Echo is a place for short notes. Post echos with tags, like the ones you enjoy, and gather them into scrolls:
+          hand-picked curations or feeds that follow your own rules.
+        </p>
         <Outlet />
       </div>
     </main>

@@ -9,7 +9,7 @@ export function meta() {
 
 export default function NotFound() {
   return (
-    <EmptyState title="Page not found" detail="The page you are looking for doesn't exist yet.">
+    <EmptyState heading title="Page not found" detail="The page you are looking for doesn't exist yet.">
       <Link to="/" className="btn btn-primary">
         Go home
       </Link>

@@ -3,9 +3,11 @@ import { Link, useFetcher, useNavigate } from "react-router";
 import { toast } from "../../shared/index";
 import * as v from "valibot";
 import { MESSAGES, PasswordSchema, UserNameSchema } from "../schema";
+import { AuthField } from "./auth-field";
 
 type Mode = "login" | "signup";
 type ActionData = { user?: { userName: string }; error?: string };
+type FieldErrors = { userName?: string; password?: string };
 
 const COPY = {
   login: { title: "Welcome back", submit: "Log in", busy: "Logging in...", done: "Logged in successfully" },
@@ -18,23 +20,28 @@ function fieldError(schema: v.GenericSchema, value: string): string | undefined 
 }
 
 /**
- * Sign-up and login (spec §5): login shows each validation message under its field; sign-up
- * silently blocks an invalid submission and shows the password hint. Server errors toast.
+ * Sign-up and login (spec §5): each validation message shows under its field, checked with the
+ * schema the server uses. Sign-up shows the name rules and password hint up front (the spec's
+ * "silently blocked" left new users guessing: issue 12) and a taken name under the name field;
+ * other server errors toast.
  */
 export function AuthForm({ mode }: { mode: Mode }) {
   const fetcher = useFetcher<ActionData>();
   const navigate = useNavigate();
   const [userName, setUserName] = useState("");
   const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<{ userName?: string; password?: string }>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const busy = fetcher.state !== "idle";
   const copy = COPY[mode];
+  const signup = mode === "signup";
 
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data) return;
     if (fetcher.data.user) {
       toast.success(copy.done);
       navigate("/", { replace: true });
+    } else if (fetcher.data.error === MESSAGES.userNameTaken) {
+      setErrors({ userName: fetcher.data.error });
     } else if (fetcher.data.error) {
       toast.error(fetcher.data.error);
     }
@@ -47,7 +54,7 @@ export function AuthForm({ mode }: { mode: Mode }) {
       userName: fieldError(UserNameSchema, userName),
       password: fieldError(PasswordSchema, password),
     };
-    if (mode === "login") setErrors(next);
+    setErrors(next);
     if (next.userName || next.password) return;
     fetcher.submit({ userName: userName.trim(), password }, { method: "post" });
   }
@@ -55,49 +62,36 @@ export function AuthForm({ mode }: { mode: Mode }) {
   return (
     <fetcher.Form method="post" className="auth-form" onSubmit={onSubmit} noValidate>
       <h1>{copy.title}</h1>
-      <label className="field">
-        <span>Username</span>
-        <input
-          name="userName"
-          autoComplete="username"
-          value={userName}
-          onChange={(e) => setUserName(e.target.value)}
-          aria-invalid={Boolean(errors.userName)}
-        />
-        {errors.userName && (
-          <span className="field-error" role="alert">
-            {errors.userName}
-          </span>
-        )}
-      </label>
-      <label className="field">
-        <span>Password</span>
-        <input
-          name="password"
-          type="password"
-          autoComplete={mode === "login" ? "current-password" : "new-password"}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          aria-invalid={Boolean(errors.password)}
-        />
-        {errors.password && (
-          <span className="field-error" role="alert">
-            {errors.password}
-          </span>
-        )}
-        {mode === "signup" && <span className="field-hint">{MESSAGES.passwordHint}</span>}
-      </label>
+      <AuthField
+        label="Username"
+        name="userName"
+        autoComplete="username"
+        value={userName}
+        onChange={setUserName}
+        error={errors.userName}
+        hint={signup ? MESSAGES.userNameRules : undefined}
+      />
+      <AuthField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete={signup ? "new-password" : "current-password"}
+        value={password}
+        onChange={setPassword}
+        error={errors.password}
+        hint={signup ? MESSAGES.passwordHint : undefined}
+      />
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
         {busy ? copy.busy : copy.submit}
       </button>
       <p className="auth-switch">
-        {mode === "login" ? (
+        {signup ? (
           <>
-            Don't have an account? <Link to="/signup">Sign up</Link>
+            Already have an account? <Link to="/login">Log in</Link>
           </>
         ) : (
           <>
-            Already have an account? <Link to="/login">Log in</Link>
+            Don't have an account? <Link to="/signup">Sign up</Link>
           </>
         )}
       </p>

@@ -200,11 +200,8 @@ export function BrowsePopular({ echos, period, sort, viewerId, onChange }: {
   viewerId: string;
   onChange: (period: Period, sort: PopularSort) => void;
 }) {
-  const totals = echos.reduce((t, e) => ({ likes: t.likes + e.likes, shares: t.shares + e.shares, comments: t.comments + e.commentsCount }), {
-    likes: 0,
-    shares: 0,
-    comments: 0,
-  });
+  // comments don't exist yet and shares are rare, so the summary counts only echos and likes
+  const likes = echos.reduce((sum, e) => sum + e.likes, 0);
   return (
     <div className="page">
       <h1 className="page-title">Popular Echos</h1>
@@ -225,7 +222,7 @@ export function BrowsePopular({ echos, period, sort, viewerId, onChange }: {
         </select>
       </div>
       <p className="summary muted" data-testid="popular-summary">
-        {echos.length} echos · {totals.likes} likes · {totals.comments} comments · {totals.shares} shares
+        {echos.length} echos · {likes} likes
       </p>
       {echos.length === 0 ? (
         <EmptyState title={period === "today" ? "No popular echos today" : "No popular echos yet"} />

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, type Echo } from "../schema";
+import type { PostedState } from "./posted-echo";
 import { TagInput } from "./tag-input";
 
 /** /new (spec §5): content up to 1000 with a counter, up to 5 tags, Post → toast, clear, go to /. */
@@ -10,6 +11,8 @@ export function CreateEchoForm() {
   const [content, setContent] = useState("");
   const [tags, setTags] = useState<string[]>([]);
   const [posting, setPosting] = useState(false);
+  // said in the form too: a toast alone is lost when offline (its code may not have loaded)
+  const [failure, setFailure] = useState<string | null>(null);
   // characters as a person counts them (an emoji is one), as the server counts them
   const remaining = MAX_CONTENT - charCount(content);
   const empty = content.trim().length === 0;
@@ -18,13 +21,17 @@ export function CreateEchoForm() {
     e.preventDefault();
     if (empty || posting || remaining < 0) return;
     setPosting(true);
+    setFailure(null);
     try {
-      await api<{ echo: Echo }>("/echo/post", { method: "POST", body: { content, tags }, fallback: "Failed to post echo" });
+      const { echo } = await api<{ echo: Echo }>("/echo/post", { method: "POST", body: { content, tags }, fallback: "Failed to post echo" });
       toast.success("Echo posted successfully");
       setContent("");
       setTags([]);
-      navigate("/");
+      // home shows the new echo even when the selected feed leaves it out (posted-echo.tsx)
+      const state: PostedState = { postedEcho: echo };
+      navigate("/", { state });
     } catch (error) {
+      setFailure((error as Error).message);
       toast.error((error as Error).message);
     } finally {
       setPosting(false);
@@ -59,6 +66,14 @@ export function CreateEchoForm() {
         suggestionCount={8}
         placeholder="Add tags with space, comma or Enter"
       />
+      {failure && (
+        <div className="form-failure" role="alert">
+          <p>{failure}</p>
+          <button type="submit" className="btn" disabled={posting}>
+            Retry
+          </button>
+        </div>
+      )}
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={empty || posting || remaining < 0}>
           {posting ? "Posting..." : "Post"}

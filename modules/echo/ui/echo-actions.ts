@@ -1,15 +1,21 @@
 import { api, toast } from "../../shared/index";
 import type { Echo } from "../schema";
-import { markDeleted, setLikeState } from "./echo-store";
+import { markDeleted, setLikeState, type LikeState } from "./echo-store";
 
-export async function toggleLike(echo: Pick<Echo, "_id" | "isLiked">) {
+/**
+ * Like or unlike at once (every copy shows the new count and state), then confirm with the
+ * server's numbers; on failure every copy rolls back and the error is said.
+ */
+export async function toggleLike(id: string, current: LikeState) {
+  setLikeState(id, { likes: Math.max(0, current.likes + (current.isLiked ? -1 : 1)), isLiked: !current.isLiked });
   try {
-    const result = await api<{ likes: number; isLiked: boolean }>(`/echo/like/${echo._id}`, {
-      method: echo.isLiked ? "DELETE" : "POST",
+    const result = await api<LikeState>(`/echo/like/${id}`, {
+      method: current.isLiked ? "DELETE" : "POST",
       fallback: "Failed to update like",
     });
-    setLikeState(echo._id, result);
+    setLikeState(id, result);
   } catch (error) {
+    setLikeState(id, current);
     toast.error((error as Error).message);
   }
 }

@@ -26,7 +26,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
   const [reporting, setReporting] = useState(false);
-  const [liking, setLiking] = useState(false);
+  const liking = useRef(false);
   const menuRef = useRef<HTMLDivElement>(null);
   const like = store.likeOf(echo._id) ?? { likes: echo.likes, isLiked: echo.isLiked };
 
@@ -52,11 +52,13 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
   if ((store.isDeleted(echo._id) && !detail) || removed) return null;
   const removeFromScroll = extensions.removeFromScroll;
 
+  // optimistic (echo-actions.ts); the button stays enabled so keyboard focus stays on it, and a
+  // click while the previous one is on its way is ignored
   async function onLike() {
-    if (liking) return;
-    setLiking(true);
-    await toggleLike({ _id: echo._id, isLiked: like.isLiked });
-    setLiking(false);
+    if (liking.current) return;
+    liking.current = true;
+    await toggleLike(echo._id, like);
+    liking.current = false;
   }
 
   async function onDelete() {
@@ -150,7 +152,6 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           aria-pressed={like.isLiked}
           aria-label={like.isLiked ? "Unlike" : "Like"}
           onClick={onLike}
-          disabled={liking}
         >
           <span aria-hidden="true">{like.isLiked ? "♥" : "♡"}</span> <span className="like-count">{like.likes}</span>
         </button>

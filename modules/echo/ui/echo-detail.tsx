@@ -14,7 +14,7 @@ export function EchoDetail({ echo, viewerId }: { echo: Echo | null; viewerId: st
   if (!echo || store.isDeleted(echo._id)) {
     return (
       <div className="page">
-        <EmptyState title="Echo not found" detail="This echo may have been deleted or doesn't exist.">
+        <EmptyState heading title="Echo not found" detail="This echo may have been deleted or doesn't exist.">
           <button type="button" className="btn btn-primary" onClick={goBack}>
             Go back
           </button>
@@ -27,6 +27,7 @@ export function EchoDetail({ echo, viewerId }: { echo: Echo | null; viewerId: st
       <button type="button" className="btn back-btn" onClick={goBack}>
         ← Back
       </button>
+      <h1 className="visually-hidden">Echo by {echo.author.userName}</h1>
       <EchoCard echo={echo} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
     </div>
   );

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { toast } from "../../shared/index";
+import { ApiError, OFFLINE_HINT } from "../../shared/index";
+
+const LOAD_FAILED = "Couldn't load more echos.";
 import type { Echo, EchoPage } from "../schema";
 import { EchoCard } from "./echo-card";
 import { useEchoStore } from "./echo-store";
@@ -14,7 +16,6 @@ type Props = {
   /** show 5 skeleton rows instead of the list (first load of new filters) */
   loading?: boolean;
   empty: ReactNode;
-  fetchErrorMessage?: string;
 };
 
 export function EchoSkeletons({ count }: { count: number }) {
@@ -40,12 +41,14 @@ export function EchoSkeletons({ count }: { count: number }) {
  * loaded after hydration and switched on once a next page arrives (lazy-virtualizer.ts); until
  * then the rows flow as the server sent them.
  */
-export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchErrorMessage = "Failed to fetch echos" }: Props) {
+export function EchoFeed({ initial, fetchPage, viewerId, loading, empty }: Props) {
   const [items, setItems] = useState<Echo[]>(initial.echos);
   const [page, setPage] = useState(initial.pagination.page);
   const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
   const [hasMore, setHasMore] = useState(initial.pagination.hasMore);
   const [loadingMore, setLoadingMore] = useState(false);
+  // a next page that failed: said under the list with a Retry; no automatic retries meanwhile
+  const [failure, setFailure] = useState<string | null>(null);
   const busy = useRef(false);
   const listRef = useRef<HTMLDivElement>(null);
   const sentinelRef = useRef<HTMLDivElement>(null);
@@ -76,23 +79,22 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
       setCursor(next.pagination.nextCursor);
       setHasMore(next.pagination.hasMore && next.echos.length > 0);
     } catch (error) {
-      toast.error((error as Error).message || fetchErrorMessage);
-      setHasMore(false);
+      setFailure(error instanceof ApiError && error.status === 0 ? `${LOAD_FAILED} ${OFFLINE_HINT}` : LOAD_FAILED);
     } finally {
       busy.current = false;
       setLoadingMore(false);
     }
-  }, [cursor, fetchPage, fetchErrorMessage, hasMore, page]);
+  }, [cursor, fetchPage, hasMore, page]);
 
   useEffect(() => {
     const sentinel = sentinelRef.current;
-    if (!sentinel || !hasMore) return;
+    if (!sentinel || !hasMore || failure) return;
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), {
       rootMargin: "0px 0px 100px 0px",
     });
     observer.observe(sentinel);
     return () => observer.disconnect();
-  }, [hasMore, loadMore]);
+  }, [failure, hasMore, loadMore]);
 
   if (loading) return <EchoSkeletons count={5} />;
   if (visible.length === 0 && !hasMore) return <>{empty}</>;
@@ -122,6 +124,14 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
       </div>
       <div ref={sentinelRef} className="feed-sentinel" />
       {loadingMore && <EchoSkeletons count={3} />}
+      {failure && (
+        <div className="feed-failure" role="alert">
+          <p>{failure}</p>
+          <button type="button" className="btn" onClick={() => (setFailure(null), void loadMore())}>
+            Retry
+          </button>
+        </div>
+      )}
       {!hasMore && visible.length > 0 && <p className="feed-end">You've reached the end</p>}
     </div>
   );

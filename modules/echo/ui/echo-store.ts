@@ -2,7 +2,7 @@ import { useSyncExternalStore } from "react";
 
 // Like state shared by every copy of an echo on the page (spec §4: the returned likes and
 // isLiked update every copy). Deleted ids hide every copy too.
-type LikeState = { likes: number; isLiked: boolean };
+export type LikeState = { likes: number; isLiked: boolean };
 
 const likeState = new Map<string, LikeState>();
 const deleted = new Set<string>();

@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { Link } from "react-router";
-import { EchoFeed, type EchoPage } from "../../echo/index";
+import { EchoFeed, PostedEcho, type EchoPage } from "../../echo/index";
 import { api } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import type { Scroll } from "../schema";
@@ -54,6 +54,7 @@ export function HomeFeed({ scrolls, selected, page, viewerId }: {
       ) : (
         <h1 className="page-title">All Echos</h1>
       )}
+      <PostedEcho feedIds={page.echos.map((e) => e._id)} viewerId={viewerId} />
       <EchoFeed
         key={selected?._id ?? "all"}
         initial={page}

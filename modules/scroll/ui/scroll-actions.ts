@@ -32,8 +32,13 @@ export async function setFollow(scroll: Pick<Scroll, "_id">, follow: boolean): P
 
 export async function addToScroll(scrollId: string, echoId: string): Promise<boolean> {
   try {
-    await api(`/scroll/${scrollId}/add-echo`, { method: "POST", body: { echoId }, fallback: "Failed to add echo" });
-    toast.success("Echo added to scroll");
+    const res = await api<{ alreadyInScroll: boolean }>(`/scroll/${scrollId}/add-echo`, {
+      method: "POST",
+      body: { echoId },
+      fallback: "Failed to add echo",
+    });
+    if (res.alreadyInScroll) toast.success("This echo is already in that scroll");
+    else toast.success("Echo added to scroll");
     return true;
   } catch (error) {
     toast.error((error as Error).message);

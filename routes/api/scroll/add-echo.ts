@@ -9,7 +9,7 @@ export const loader = () => methodNotAllowed();
 export const action = viewerApiRoute<Route.ActionArgs>(
   async ({ app, viewerId, params, request }) => {
     const { echoId } = await parseJson(request, AddEchoSchema);
-    return { scroll: await addEcho(app, viewerId, params.id, echoId) };
+    return addEcho(app, viewerId, params.id, echoId);
   },
   { methods: ["POST"] },
 );
