@@ -4,10 +4,8 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { newId } from "../shared/index";
-import { batchAll, sql, testAppContext, type Stmt } from "../shared/index.server";
-import { toEcho, type EchoRow } from "../echo/index.server";
-import type { Echo } from "../echo/index";
-import { feedPageQuery } from "./feed-rules.server";
+import { batchAll, prepare, sql, testAppContext, type Stmt } from "../shared/index.server";
+import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type FeedPageRow } from "./feed-rules.server";
 import { referenceFeed, type RefEcho, type RefLike } from "./feed-rules.reference";
 import type { FeedRule } from "./schema";
 
@@ -80,6 +78,9 @@ const ruleArb = (users: string[]) =>
       endDate: dateArb,
       viewer: fc.constantFrom(...users),
       pageSize: fc.integer({ min: 1, max: 7 }),
+      // small windows, so that pages often stop at the frontier (short, even empty); sometimes
+      // one the page never reaches
+      window: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.constant(1000) }),
     })
     .map((r) => ({ ...r, tagMatchType: r.includedTags.length === 0 ? ("any" as const) : r.tagMatchType }));
 
@@ -102,19 +103,22 @@ async function load(data: Dataset) {
   await batchAll(app.db, statements);
 }
 
-/** Walk the feed the way the client does: page after page by cursor. */
-async function sqlFeed(rule: FeedRule, viewer: string, pageSize: number): Promise<string[]> {
+/** Walk the feed the way the client does: page after page by cursor, through short and empty
+ * pages while more may come. Also the most rows one page read, and whether a page was short. */
+async function sqlFeed(rule: FeedRule, viewer: string, pageSize: number, window: number) {
   const app = testAppContext(env);
   const ids: string[] = [];
   let seek: { id: string; likes?: number } | null = null;
-  for (let guard = 0; guard < 200; guard++) {
-    const result: [EchoRow[]] = await batchAll<[EchoRow[]]>(app.db, [feedPageQuery(rule, viewer, NOW, seek, pageSize, 0)]);
-    const rows: EchoRow[] = result[0];
-    const page = rows.slice(0, pageSize).map(toEcho);
-    ids.push(...page.map((e) => e._id));
-    if (rows.length <= pageSize) return ids;
-    const last: Echo = page[page.length - 1]!;
-    seek = { id: last._id, likes: last.likes };
+  let maxRows = 0;
+  let shortPages = 0;
+  for (let guard = 0; guard < 500; guard++) {
+    const result = await prepare(app.db, feedPageQuery(rule, viewer, NOW, seek, pageSize, 0, window)).all<FeedPageRow>();
+    maxRows = Math.max(maxRows, result.meta.rows_read);
+    const page = feedPage(result.results, pageSize, window);
+    ids.push(...page.rows.map((e) => e.id));
+    if (!page.hasMore) return { ids, maxRows, shortPages };
+    if (page.rows.length < pageSize) shortPages++;
+    seek = { id: page.after!.id, likes: page.after!.likes_count };
   }
   throw new Error("feed did not end");
 }
@@ -123,20 +127,73 @@ describe("feed rules engine = reference implementation", () => {
   it(`agrees on ${DATASETS * RULES_PER_DATASET} random rules over ${DATASETS} random datasets`, async () => {
     let cases = 0;
     let largest = 0;
+    let shortPages = 0;
+    const maxByWindow: number[] = [];
     const datasets = fc.sample(datasetArb, { numRuns: DATASETS, seed: 20261122 });
     for (const [i, data] of datasets.entries()) {
       await load(data);
       await fc.assert(
-        fc.asyncProperty(ruleArb(data.users), async ({ viewer, pageSize, ...rule }) => {
+        fc.asyncProperty(ruleArb(data.users), async ({ viewer, pageSize, window, ...rule }) => {
           cases++;
           largest = Math.max(largest, rule.includedTags.length + rule.excludedTags.length + rule.authors.length);
           const expected = referenceFeed(rule, data.echos, data.likes, viewer, NOW);
-          expect(await sqlFeed(rule, viewer, pageSize)).toEqual(expected);
+          const got = await sqlFeed(rule, viewer, pageSize, window);
+          expect(got.ids).toEqual(expected);
+          shortPages += got.shortPages;
+          if (window < 1000) maxByWindow[window] = Math.max(maxByWindow[window] ?? 0, got.maxRows);
         }),
         { numRuns: RULES_PER_DATASET, seed: 7 + i },
       );
     }
-    console.warn(`feed property test: ${cases} cases, 0 mismatches, largest rule ${largest} tags+authors`);
+    console.warn(
+      `feed property test: ${cases} cases, 0 mismatches, largest rule ${largest} tags+authors, ${shortPages} short pages; ` +
+        `most rows read by a page per window ${JSON.stringify(maxByWindow)}`,
+    );
     expect(cases).toBe(DATASETS * RULES_PER_DATASET);
   }, 240_000);
+});
+
+describe("a page reads at most its window of index entries, whatever the rule", () => {
+  /** Hydrating the frontier entry: its echo, author and is-liked. */
+  const FRONTIER_ROWS = 5;
+  // 300 echos that every rule below passes over: each carries the excluded tag, is liked by the
+  // viewer (hide-liked), or lies outside the window; the few that match lie in the middle by
+  // date and have the fewest likes
+  const users = USERS.map((_, i) => newId(NOW - 10 * 365 * DAY + i));
+  const echos: RefEcho[] = Array.from({ length: 303 }, (_, i) => {
+    const createdAt = NOW - 400 * DAY + i * DAY;
+    const matches = i >= 150 && i < 153;
+    const tags = matches ? ["tech", "art"] : ["tech", "art", "news"];
+    return { id: newId(createdAt).slice(0, 10) + String(i).padStart(16, "0"), authorId: users[i % 2]!, tags, createdAt, likes: matches ? 0 : 1 + (i % 7) };
+  });
+  const likes: RefLike[] = echos.filter((e) => e.likes > 0).map((e) => ({ echoId: e.id, userId: users[2]! }));
+  const base: FeedRule = { tagMatchType: "any", includedTags: [], excludedTags: [], authors: [], sortBy: "newestFirst", sortTimeRange: "allTime", excludeLikedEchos: false, startDate: null, endDate: null };
+  const shapes: [string, Partial<FeedRule>][] = [
+    ["one tag, an exclusion", { includedTags: ["tech"], excludedTags: ["news"] }],
+    ["25 tags (5 merge groups), an exclusion", { includedTags: ["tech", "art", ...VOCAB.slice(2), ...Array.from({ length: 13 }, (_, i) => `n${i}`)], excludedTags: ["news"] }],
+    ["no tag rule, an exclusion, oldest first", { excludedTags: ["news"], sortBy: "oldestFirst" }],
+    ["most liked this month", { includedTags: ["tech"], sortBy: "mostLiked", sortTimeRange: "1month", excludedTags: ["news"] }],
+    ["two authors, hide-liked", { authors: users.slice(0, 2), excludeLikedEchos: true }],
+    ["all of two tags, an exclusion, most liked", { includedTags: ["tech", "art"], tagMatchType: "all", excludedTags: ["news"], sortBy: "mostLiked" }],
+  ];
+  it.each(shapes)("%s", async (_name, shape) => {
+    await load({ users, echos, likes });
+    const rule = { ...base, ...shape };
+    const app = testAppContext(env);
+    const expected = referenceFeed(rule, echos, likes, users[2]!, NOW);
+    for (const candidateRows of [30, CANDIDATE_ROWS]) {
+      const window = windowSize(rule, candidateRows);
+      const result = await prepare(app.db, feedPageQuery(rule, users[2]!, NOW, null, 20, 0, window)).all<FeedPageRow>();
+      const page = feedPage(result.results, 20, window);
+      // the window is full before any match: an empty page that says more may come
+      expect(page.rows).toEqual([]);
+      expect(page.hasMore).toBe(true);
+      // the window's entries and the frontier's hydration; never the 300 entries passed over
+      expect(result.meta.rows_read).toBeLessThanOrEqual(candidateRows + FRONTIER_ROWS);
+    }
+    const unbounded = await prepare(app.db, feedPageQuery(rule, users[2]!, NOW, null, 20, 0, 1000)).all<FeedPageRow>();
+    expect(unbounded.meta.rows_read).toBeGreaterThan(300);
+    const all = await sqlFeed(rule, users[2]!, 20, windowSize(rule));
+    expect(all.ids).toEqual(expected);
+  });
 });

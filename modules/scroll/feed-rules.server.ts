@@ -16,7 +16,7 @@
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { idCeil, idFloor, isId } from "../shared/index";
 import { raw, sql, type Stmt } from "../shared/index.server";
-import { echoColumns } from "../echo/index.server";
+import { echoColumns, type EchoRow } from "../echo/index.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
 export type Seek = { id: string; likes?: number } | null;
@@ -35,10 +35,9 @@ const int = (value: number) => {
  * on the tag link) holds the name in double quotes. */
 const hasTagIn = (tags: string, tag: string) => `instr(${tags}, ${lit(JSON.stringify(tag))}) > 0`;
 
-/** One ordered stream of candidates: where it reads, the columns that order it, where the
- * candidate's tags are, and the join that reaches its echo row `e` for hydration (a tag stream
- * reads only its covering index until then). */
-type Stream = { from: string; key: string[]; id: string; likes: string; tags: string; echoJoin: string };
+/** One ordered stream of candidates: where it reads, the columns that order it, and where the
+ * candidate's tags are (a tag stream reads only its covering index). */
+type Stream = { from: string; key: string[]; id: string; likes: string; tags: string };
 
 function streams(rule: FeedRule): Stream[] {
   const byLikes = rule.sortBy === "mostLiked";
@@ -51,7 +50,6 @@ function streams(rule: FeedRule): Stream[] {
       id: "e.id",
       likes: "e.likes_count",
       tags: "e.tags",
-      echoJoin: "",
     }));
   }
   const tagStream = (tagExpr: string): Stream => ({
@@ -61,7 +59,6 @@ function streams(rule: FeedRule): Stream[] {
     id: "d.echo_id",
     likes: "d.likes_count",
     tags: "d.tags",
-    echoJoin: " JOIN echos e ON e.id = d.echo_id",
   });
   if (rule.includedTags.length > 0 && rule.tagMatchType === "all") {
     // the rarest included tag drives (tag counters are exact); the others are tested on the row
@@ -69,7 +66,7 @@ function streams(rule: FeedRule): Stream[] {
     return [tagStream(`(SELECT name FROM tags WHERE name IN (${names}) ORDER BY echo_count, name LIMIT 1)`)];
   }
   if (rule.includedTags.length > 0) return rule.includedTags.map((t) => tagStream(lit(t)));
-  return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count", tags: "e.tags", echoJoin: "" }];
+  return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count", tags: "e.tags" }];
 }
 
 /** The bounds on id: the rule's dates and, for most-liked over a window, the window. */
@@ -109,42 +106,108 @@ function orderBy(rule: FeedRule, id: string, likes: string): string {
   return `${id} DESC`;
 }
 
-/** The page statement: up to limit+1 hydrated echos after the seek key (or at the offset). */
-export function feedPageQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, offset: number): Stmt {
-  if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
+/** Rows a page may spend on candidates (index entries in the window), whatever the rule: the
+ * rest of the 200-row budget hydrates the page (echo, author, is-liked) and reads the scroll.
+ * Measured in docs/decisions/010-feed-budget-for-every-feed.md. */
+export const CANDIDATE_ROWS = 120;
+
+/** One stream's part of the merge: its entries in feed order, each marked with whether it
+ * matches the rule. What the index range can seek (the stream's key, the cursor, and the id
+ * bounds when the stream is in id order) bounds the scan; every other test only marks the entry,
+ * so that a LIMIT over the merge counts entries read, not matches. */
+function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: number, seek: Seek): { sql: string; tested: boolean } {
   const { from, to } = idBounds(rule, now);
-  const all = streams(rule).map((s) => {
-    const where = [...s.key, ...rowConditions(rule, s)];
-    if (from !== null) where.push(`${s.id} >= ${lit(idFloor(from))}`);
-    if (to !== null) where.push(`${s.id} <= ${lit(idCeil(to))}`);
-    if (rule.excludeLikedEchos) {
-      where.push(`NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${s.id} AND l.user_id = ${lit(viewerId)})`);
-    }
-    const after = seekCondition(rule, seek, s);
-    if (after) where.push(after);
-    return { s, where: where.length ? where.join(" AND ") : "1" };
-  });
-  const pageCut = `LIMIT ${int(limit + 1)} OFFSET ${int(offset)}`;
-  if (all.length === 1) {
-    // one stream: its index gives the order; hydrate as it goes
-    const { s, where } = all[0]!;
-    return sql`SELECT ${echoColumns(viewerId)} FROM ${raw(s.from + s.echoJoin)} JOIN users u ON u.id = e.author_id
-      WHERE ${raw(where)} ORDER BY ${raw(`${orderBy(rule, s.id, s.likes)} ${pageCut}`)}`;
-  }
-  const parts = all.map(({ s, where }) => `SELECT ${s.id} AS id, ${s.likes} AS lk FROM ${s.from} WHERE ${where}`);
-  // Several streams: a merge of ordered streams (UNION also drops an echo that two streams
-  // found, e.g. one carrying two included tags). D1 allows 5 terms in a compound SELECT, so more
-  // streams merge in groups of 5, each group cut at the page's end.
-  const order = orderBy(rule, "id", "lk");
-  const take = int(limit + 1 + offset);
+  const seekable = [...s.key];
+  const tests = rowConditions(rule, s);
+  const bounds: string[] = [];
+  if (from !== null) bounds.push(`${s.id} >= ${lit(idFloor(from))}`);
+  if (to !== null) bounds.push(`${s.id} <= ${lit(idCeil(to))}`);
+  (rule.sortBy === "mostLiked" ? tests : seekable).push(...bounds);
+  if (rule.excludeLikedEchos) tests.push(`NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${s.id} AND l.user_id = ${lit(viewerId)})`);
+  const after = seekCondition(rule, seek, s);
+  if (after) seekable.push(after);
+  const ok = tests.length ? `(${tests.join(" AND ")})` : "1";
+  return { sql: `SELECT ${s.id} AS id, ${s.likes} AS lk, ${ok} AS ok FROM ${s.from} WHERE ${seekable.join(" AND ") || "1"}`, tested: tests.length > 0 };
+}
+
+/**
+ * The window: how many index entries, merged in feed order, one page may look at. Measured
+ * per entry: 1 row for the index entry and 2 for numbering it (SQLite's window functions buffer
+ * each row), 1 more for the second merge level (6–25 streams), for the hide-liked probe, and for
+ * the echo row of an echos-table stream whose tags are tested. Besides: 1 look-ahead per
+ * stream, and for all-of, choosing the rarest tag (its `tags` rows, sorted).
+ */
+export function windowSize(rule: FeedRule, candidateRows = CANDIDATE_ROWS): number {
+  const list = streams(rule);
+  const tagTestOnEcho = list[0]!.tags === "e.tags" && rowConditions(rule, list[0]!).length > 0;
+  const perEntry = 3 + Number(list.length > MAX_COMPOUND) + Number(rule.excludeLikedEchos) + Number(tagTestOnEcho);
+  const rarest = rule.tagMatchType === "all" && rule.authors.length === 0 ? 2 * rule.includedTags.length + 1 : 0;
+  return Math.max(1, Math.floor((candidateRows - list.length - rarest) / perEntry));
+}
+
+/** A row of a page statement: a hydrated echo, whether it matches the rule (`feed_ok`) and its
+ * place in the window (`feed_n`); the window's last entry comes back even when it does not match,
+ * as the frontier the next page starts after. */
+export type FeedPageRow = EchoRow & { feed_ok: number; feed_n: number };
+
+/**
+ * The page statement. The streams' entries are merged in feed order (docs/decisions/008) and
+ * cut at `window` entries. The page is the first limit+1 matches in the window (after `offset`
+ * matches), plus the window's last entry when the window is full: a page that meets the end of
+ * its window stops there, short or even empty, and the next one starts after that frontier.
+ * A rule whose every entry matches (no test beyond what the index seeks) never stops short, so
+ * its first pages by cursor keep the plain merge, which reads no more than the page.
+ */
+export function feedPageQuery(
+  rule: FeedRule,
+  viewerId: string,
+  now: number,
+  seek: Seek,
+  limit: number,
+  offset: number,
+  window = windowSize(rule),
+): Stmt {
+  if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
+  const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
   if (parts.length > MAX_COMPOUND * MAX_COMPOUND) throw new Error("feed engine: too many streams");
-  const groups: string[] = [];
-  for (let i = 0; i < parts.length; i += MAX_COMPOUND) groups.push(parts.slice(i, i + MAX_COMPOUND).join(" UNION "));
-  const merged =
-    groups.length === 1
-      ? groups[0]!
-      : groups.map((g) => `SELECT id, lk FROM (${g} ORDER BY ${order} LIMIT ${take})`).join(" UNION ");
-  const page = `${merged} ORDER BY ${order} ${pageCut}`;
-  return sql`SELECT ${echoColumns(viewerId)} FROM (${raw(page)}) p JOIN echos e ON e.id = p.id
-    JOIN users u ON u.id = e.author_id ORDER BY ${raw(orderBy(rule, "p.id", "p.lk"))}`;
+  const order = orderBy(rule, "id", "lk");
+  const hydrate = (page: string) =>
+    sql`SELECT ${echoColumns(viewerId)}, p.ok AS feed_ok, p.n AS feed_n FROM (${raw(page)}) p JOIN echos e ON e.id = p.id
+      JOIN users u ON u.id = e.author_id ORDER BY ${raw(orderBy(rule, "p.id", "p.lk"))}`;
+  // D1 allows 5 terms in a compound SELECT: more streams merge in groups of 5, each group cut
+  // where the whole merge is cut
+  const merge = (glue: string, cut: string) => {
+    const groups: string[] = [];
+    for (let i = 0; i < parts.length; i += MAX_COMPOUND) groups.push(parts.slice(i, i + MAX_COMPOUND).map((p) => p.sql).join(glue));
+    return groups.length === 1 ? groups[0]! : groups.map((g) => `SELECT id, lk, ok FROM (${g} ${cut})`).join(glue);
+  };
+  if (offset === 0 && !parts.some((p) => p.tested)) {
+    // every entry matches: UNION drops an echo two streams found, and the page is the merge's head
+    const cut = `ORDER BY ${order} LIMIT ${int(limit + 1)}`;
+    return hydrate(`SELECT id, lk, 1 AS ok, 0 AS n FROM (${merge(" UNION ", cut)} ${cut})`);
+  }
+  // UNION ALL keeps the window a count of entries read (an echo two streams found comes twice,
+  // side by side; feedPage keeps one). row_number/sum number the rows as they arrive (no sort),
+  // so the outer LIMIT stops the merge once the page is full: a dense feed reads about a page.
+  const cut = `ORDER BY ${order} LIMIT ${int(window)}`;
+  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (${merge(" UNION ALL ", cut)} ${cut})
+    WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
+  const wanted = `ok AND k > ${int(offset)}`;
+  return hydrate(`SELECT id, lk, ${wanted} AS ok, n FROM (${numbered}) WHERE (${wanted}) OR n = ${int(window)} LIMIT ${int(limit + 1)}`);
+}
+
+/** What a page statement's rows mean: the page's echos (at most `limit`, one row per echo),
+ * and where the next page starts when there may be more — after the page's last echo, or at
+ * the window's frontier when the window filled first (then the page may be short, even empty). */
+export function feedPage(rows: FeedPageRow[], limit: number, window: number): { rows: EchoRow[]; hasMore: boolean; after: FeedPageRow | null } {
+  const matches: FeedPageRow[] = [];
+  for (const r of rows) if (r.feed_ok && matches[matches.length - 1]?.id !== r.id) matches.push(r);
+  const okRows = rows.filter((r) => r.feed_ok).length;
+  if (okRows > limit) {
+    // the page filled: every match up to its last row is known
+    const page = matches.slice(0, limit);
+    return { rows: page, hasMore: true, after: page[page.length - 1] ?? null };
+  }
+  const frontier = rows.find((r) => r.feed_n === window) ?? null;
+  return { rows: matches, hasMore: frontier !== null, after: frontier };
 }

@@ -1,7 +1,7 @@
 import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
 import { batchAll, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
-import { feedPageQuery } from "./feed-rules.server";
+import { feedPage, feedPageQuery, windowSize, type FeedPageRow } from "./feed-rules.server";
 import type {
   CreateScrollInput,
   FeedConfigInput,
@@ -327,11 +327,13 @@ export async function scrollEchos(
   const offset = key ? 0 : (req.page - 1) * req.limit;
   let statements: Stmt[];
   let rule: FeedRule | null = null;
+  let window = 0;
   if (scroll.type === "feed") {
     rule = knownRule;
     const seek = key ? { id: key.id as string, likes: typeof key.l === "number" ? key.l : undefined } : null;
     // no COUNT over the rule (it would read every match): the total is a lower bound, see below
-    statements = [sql`SELECT 0 AS n`, feedPageQuery(rule, viewerId, now, seek, req.limit, offset)];
+    window = windowSize(rule);
+    statements = [sql`SELECT 0 AS n`, feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window)];
   } else {
     const after =
       key && typeof key.a === "number"
@@ -345,9 +347,11 @@ export async function scrollEchos(
     ];
   }
   const [counts, rows] = await batchAll<[{ n: number }[], (EchoRow & { added_at?: number })[]]>(app.db, statements);
-  const hasMore = rows.length > req.limit;
-  const pageRows = rows.slice(0, req.limit);
-  const last = pageRows[pageRows.length - 1];
+  // a feed page may stop at its window's frontier: short (even empty) with more to come
+  const fed = rule ? feedPage(rows as FeedPageRow[], req.limit, window) : null;
+  const hasMore = fed ? fed.hasMore : rows.length > req.limit;
+  const pageRows: (EchoRow & { added_at?: number })[] = fed ? fed.rows : rows.slice(0, req.limit);
+  const last: (EchoRow & { added_at?: number }) | null | undefined = fed ? fed.after : pageRows[pageRows.length - 1];
   let nextCursor: string | null = null;
   if (hasMore && last) {
     if (!rule) nextCursor = encodeCursor({ a: last.added_at ?? 0, id: last.id });

@@ -1,0 +1,187 @@
+// `npm run bench:feeds`: rows read by EVERY feed of the benchmark store (issue 13), not by a few
+// chosen shapes. Serves the production build on the store `npm run bench:data` built, then for
+// each feed scroll walks `GET /api/scroll/{id}/echos?limit=20` by cursor to page 5, as its creator
+// and (public feeds) as another user, reading D1 round trips and rows read from Server-Timing.
+// Also the home page `/` of the bench readers (bench10…bench29), which shows their first feed.
+// Prints the distribution per case (median, p90, p99, max, over 200) and the worst ten rules,
+// and writes <STATE_DIR>/bench-feeds-report.json (or FEEDS_REPORT).
+//
+// Sessions: thousands of creators would cost thousands of scrypt logins (~10 min of CPU), so the
+// script writes their session rows into the store and signs their tokens with the server's
+// SESSION_SECRET (.dev.vars), as login does; the rows are ordinary sessions and expire normally.
+//
+// Env: FEEDS_SAMPLE (measure n feeds drawn at random with a fixed seed instead of all),
+// FEEDS_PAGES (pages per walk, default 5), FEEDS_CONCURRENCY (default 4), BENCH_PORT (8812).
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { SignJWT } from "jose";
+import { root, run } from "./lib.mjs";
+import { startServer } from "./server.mjs";
+
+const dir = path.resolve(root, process.env.STATE_DIR || "bench-state");
+const SAMPLE = Number(process.env.FEEDS_SAMPLE || "0");
+const PAGES = Number(process.env.FEEDS_PAGES || "5");
+const CONCURRENCY = Number(process.env.FEEDS_CONCURRENCY || "4");
+const PORT = Number(process.env.BENCH_PORT || "8812");
+const BUDGET = 200;
+const out = path.resolve(root, process.env.FEEDS_REPORT || path.join(dir, "bench-feeds-report.json"));
+
+const metaFile = path.join(dir, "bench-meta.json");
+if (!existsSync(metaFile)) throw new Error(`no benchmark store at ${dir}: run npm run bench:data first`);
+if (!existsSync(path.join(root, "build", "server"))) await run("react-router", ["build"]);
+await run("node", ["scripts/ensure-dev-vars.mjs"]);
+const secret = /^SESSION_SECRET=(.*)$/m.exec(readFileSync(path.join(root, ".dev.vars"), "utf8"))?.[1]?.trim();
+if (!secret) throw new Error("no SESSION_SECRET in .dev.vars");
+
+// ── the feeds, and sessions for their creators and the readers ──────────────────────────────
+const d1Dir = path.join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
+const file = readdirSync(d1Dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+const db = new DatabaseSync(path.join(d1Dir, file));
+let feeds = db
+  .prepare(
+    `SELECT s.id, s.is_private, s.creator_id, s.tag_match_type, s.included_tags, s.excluded_tags, s.authors, s.sort_by,
+       s.sort_time_range, s.exclude_liked_echos, s.start_date, s.end_date
+     FROM scrolls s WHERE s.type = 'feed' ORDER BY s.id`,
+  )
+  .all();
+const allFeeds = feeds.length;
+if (SAMPLE > 0 && SAMPLE < feeds.length) {
+  // a fixed seed: the same sample before and after a change
+  let a = 13;
+  const rand = () => ((a = (a * 1103515245 + 12345) % 2147483648), a / 2147483648);
+  feeds = feeds.map((f) => [rand(), f]).sort((x, y) => x[0] - y[0]).slice(0, SAMPLE).map(([, f]) => f);
+}
+const readers = db.prepare(`SELECT id, user_name FROM users WHERE user_name IN (${Array.from({ length: 20 }, (_, i) => `'bench${10 + i}'`).join(",")})`).all();
+const other = db.prepare("SELECT id, user_name FROM users WHERE user_name IN ('bench22', 'bench23') ORDER BY user_name").all();
+const now = Date.now();
+const key = new TextEncoder().encode(secret);
+const cookies = new Map();
+const insert = db.prepare("INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, NULL)");
+const userIds = new Set([...feeds.map((f) => f.creator_id), ...readers.map((r) => r.id), ...other.map((o) => o.id)]);
+db.exec("BEGIN");
+for (const userId of userIds) {
+  const sid = randomBytes(13).toString("hex");
+  insert.run(sid, userId, now, now, now + 30 * 86_400_000);
+  const token = await new SignJWT({ sid })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(userId)
+    .setIssuer("echo")
+    .setIssuedAt(Math.floor(now / 1000))
+    .setExpirationTime(Math.floor((now + 30 * 86_400_000) / 1000))
+    .sign(key);
+  cookies.set(userId, `echo_session=${token}`);
+}
+db.exec("COMMIT");
+db.close();
+
+// ── measuring ────────────────────────────────────────────────────────────────────────────────
+console.log(`bench:feeds: ${feeds.length} of ${allFeeds} feeds, ${PAGES} pages by cursor, as creator and as another user`);
+const server = await startServer({ port: PORT, stateDir: dir, vars: { EXPOSE_D1_STATS: "1", AUTH_IP_LIMIT_PER_MINUTE: "1000000" } });
+const base = server.baseUrl;
+
+async function probe(cookie, p) {
+  const t = Date.now();
+  const res = await fetch(base + p, { headers: { Cookie: cookie }, redirect: "manual", signal: AbortSignal.timeout(300_000) });
+  const m = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // HTML
+  }
+  return { status: res.status, rt: m ? Number(m[1]) : null, rows: m ? Number(m[2]) : null, ms: Date.now() - t, json };
+}
+
+/** Pages 1..PAGES of a feed by cursor: rows, round trips, echos and latency of each. */
+async function walk(cookie, id) {
+  const pages = [];
+  let cursor = null;
+  for (let page = 1; page <= PAGES; page++) {
+    const r = await probe(cookie, `/api/scroll/${id}/echos?limit=20${cursor ? `&page=${page}&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    if (r.status !== 200) throw new Error(`feed ${id} page ${page}: ${r.status} ${JSON.stringify(r.json)}`);
+    pages.push({ page, rows: r.rows, rt: r.rt, echos: r.json.echos.length, ms: r.ms });
+    cursor = r.json.pagination.nextCursor;
+    if (!r.json.pagination.hasMore) break;
+  }
+  return pages;
+}
+
+const otherFor = (creatorId) => (other[0].id === creatorId ? other[1] : other[0]);
+const results = [];
+const home = [];
+let done = 0;
+const t0 = Date.now();
+try {
+  const queue = [...feeds];
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let f = queue.shift(); f; f = queue.shift()) {
+        const creator = await walk(cookies.get(f.creator_id), f.id);
+        const another = f.is_private ? null : await walk(cookies.get(otherFor(f.creator_id).id), f.id);
+        results.push({ id: f.id, rule: ruleText(f), creator, other: another });
+        if (++done % 250 === 0) console.log(`  ${done}/${feeds.length} feeds (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+      }
+    }),
+  );
+  for (const r of readers) {
+    const p = await probe(cookies.get(r.id), "/");
+    home.push({ user: r.user_name, status: p.status, rows: p.rows, rt: p.rt, ms: p.ms });
+  }
+} finally {
+  await server.stop();
+}
+
+function ruleText(f) {
+  const parts = [];
+  const inc = JSON.parse(f.included_tags || "[]");
+  if (inc.length) parts.push(`${f.tag_match_type}-of ${inc.length} tags`);
+  const exc = JSON.parse(f.excluded_tags || "[]");
+  if (exc.length) parts.push(`${exc.length} excluded`);
+  const au = JSON.parse(f.authors || "[]");
+  if (au.length) parts.push(`${au.length} authors`);
+  parts.push(f.sort_by === "mostLiked" ? `most liked ${f.sort_time_range}` : f.sort_by);
+  if (f.exclude_liked_echos) parts.push("hide-liked");
+  if (f.start_date || f.end_date) parts.push(`dates ${f.start_date ? new Date(f.start_date).toISOString().slice(0, 10) : "…"}–${f.end_date ? new Date(f.end_date).toISOString().slice(0, 10) : "…"}`);
+  return parts.join(", ");
+}
+
+// ── the distribution ─────────────────────────────────────────────────────────────────────────
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+function dist(values) {
+  const v = values.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
+  if (!v.length) return { count: 0 };
+  return { count: v.length, median: pct(v, 50), p90: pct(v, 90), p99: pct(v, 99), max: v[v.length - 1], over200: v.filter((x) => x > BUDGET).length };
+}
+const cases = {
+  "creator, page 1": results.map((r) => r.creator[0]),
+  [`creator, page ${PAGES}`]: results.map((r) => r.creator[PAGES - 1]).filter(Boolean),
+  "creator, any page": results.flatMap((r) => r.creator),
+  "other user, page 1": results.filter((r) => r.other).map((r) => r.other[0]),
+  [`other user, page ${PAGES}`]: results.filter((r) => r.other).map((r) => r.other[PAGES - 1]).filter(Boolean),
+  "other user, any page": results.flatMap((r) => r.other ?? []),
+  "home / of bench10…29": home,
+};
+const report = { startedAt: new Date(t0).toISOString(), seconds: (Date.now() - t0) / 1000, feeds: feeds.length, allFeeds, pages: PAGES, cases: {}, worst: [], home, results };
+const pad = (s, n) => String(s).padStart(n);
+console.log(`\n${"case".padEnd(24)} ${pad("pages", 6)} ${pad("median", 7)} ${pad("p90", 7)} ${pad("p99", 7)} ${pad("max", 8)} ${pad(">200", 6)} ${pad("max rt", 6)} ${pad("max ms", 7)} ${pad("empty", 6)}`);
+for (const [name, pages] of Object.entries(cases)) {
+  const rows = dist(pages.map((p) => p.rows));
+  const ms = dist(pages.map((p) => p.ms));
+  const rt = Math.max(0, ...pages.map((p) => p.rt ?? 0));
+  const empty = pages.filter((p) => p.echos === 0).length;
+  report.cases[name] = { rows, ms, maxRoundTrips: rt, emptyPages: empty };
+  console.log(`${name.padEnd(24)} ${pad(rows.count, 6)} ${pad(rows.median, 7)} ${pad(rows.p90, 7)} ${pad(rows.p99, 7)} ${pad(rows.max, 8)} ${pad(rows.over200, 6)} ${pad(rt, 6)} ${pad(ms.max, 7)} ${pad(empty ?? "-", 6)}`);
+}
+const worst = results
+  .map((r) => ({ id: r.id, rule: r.rule, rows: Math.max(...[...r.creator, ...(r.other ?? [])].map((p) => p.rows)) }))
+  .sort((a, b) => b.rows - a.rows)
+  .slice(0, 10);
+report.worst = worst;
+console.log("\nworst ten feeds (most rows one page read):");
+for (const w of worst) console.log(`  ${pad(w.rows, 8)}  ${w.id}  ${w.rule}`);
+console.log(`\nhome /: ${home.map((h) => `${h.user} ${h.rows}`).join(", ")}`);
+writeFileSync(out, JSON.stringify(report, null, 2));
+console.log(`\nreport: ${path.relative(root, out)} (${report.seconds.toFixed(0)} s)`);
