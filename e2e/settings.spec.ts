@@ -1,6 +1,7 @@
 // /settings (spec §2): Dark Mode without a flash on reload, Account Information.
-import { expect, test, type Page } from "@playwright/test";
-import { open, signUp } from "./helpers";
+import { createRequire } from "node:module";
+import { expect, request as apiRequest, test, type Page } from "@playwright/test";
+import { open, PASSWORD, signUp, toast } from "./helpers";
 
 type Snapshot = { theme: string | undefined; background: string | null };
 type Probe = { atBody?: Snapshot; atFirstFrame?: Snapshot; atDomContentLoaded?: Snapshot };
@@ -103,4 +104,105 @@ test("Account Information shows the user name and the date they joined", async (
   });
   await expect(value("Joined")).toHaveText(joined);
   await expect(value("Joined")).toHaveText(/^[A-Z][a-z]+ \d{1,2}, \d{4}$/);
+});
+
+// Change password and delete account (issue 12). axe runs on the page, so these tests inject
+// axe-core; bypassCSP lets that one script in (the app's own CSP is tested elsewhere).
+test.describe("Password and Delete Account", () => {
+  test.use({ bypassCSP: true });
+
+  const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+  /** axe (WCAG 2 A/AA, 2.1, 2.2) on the two new sections: no serious or critical violation. */
+  async function expectNoSeriousAxe(page: Page) {
+    await page.addScriptTag({ path: axePath });
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+      const result = await axe.run(
+        { include: [["section[aria-labelledby='change-password-title']"], ["section[aria-labelledby='delete-account-title']"]] },
+        { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"] } },
+      );
+      return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.nodes.length})`);
+    });
+    expect(violations).toEqual([]);
+  }
+
+  test("Change Password: errors under their fields, then the other sessions are signed out", async ({ page, baseURL }) => {
+    const user = await signUp(page.request);
+    const elsewhere = await apiRequest.newContext({ baseURL });
+    expect((await elsewhere.post("/api/auth/login", { data: { userName: user.userName, password: PASSWORD } })).ok()).toBe(true);
+    await open(page, "/settings");
+    const card = page.locator("section", { has: page.getByRole("heading", { name: "Change Password" }) });
+    const current = card.getByLabel("Current password");
+    const next = card.getByLabel("New password");
+    const submit = card.getByRole("button", { name: "Change Password" });
+
+    await submit.click();
+    await expect(current).toHaveAttribute("aria-invalid", "true");
+    await expect(current).toHaveAccessibleDescription("Current password is required");
+    await expect(next).toHaveAccessibleDescription(/Password is required/);
+    await expectNoSeriousAxe(page);
+
+    await current.fill("not-my-password");
+    await next.fill("abc");
+    await submit.click();
+    await expect(next).toHaveAccessibleDescription(/Password must be at least 4 characters/);
+
+    await next.fill("brand-new-pass");
+    await submit.click();
+    await expect(current).toHaveAccessibleDescription("Current password is incorrect");
+    await expect(next).toHaveAttribute("aria-invalid", "false");
+
+    await current.fill(PASSWORD);
+    await submit.click();
+    await expect(toast(page, "Password changed")).toBeVisible();
+    await expect(current).toHaveValue("");
+    await expect(next).toHaveValue("");
+    // the other session is gone; this one stays signed in
+    expect((await elsewhere.get("/api/auth/me")).status()).toBe(401);
+    await elsewhere.dispose();
+    expect((await page.request.get("/api/auth/me")).status()).toBe(200);
+    const fresh = await apiRequest.newContext({ baseURL });
+    expect((await fresh.post("/api/auth/login", { data: { userName: user.userName, password: "brand-new-pass" } })).ok()).toBe(true);
+    await fresh.dispose();
+  });
+
+  test("Delete Account: confirmed, then signed out at the login screen; the account is gone", async ({ page, baseURL }) => {
+    const user = await signUp(page.request);
+    expect((await page.request.post("/api/echo/post", { data: { content: "soon gone", tags: [] } })).status()).toBe(201);
+    await open(page, "/settings");
+    const card = page.locator("section", { has: page.getByRole("heading", { name: "Delete Account" }) });
+    const password = card.getByLabel("Password");
+    const submit = card.getByRole("button", { name: "Delete Account" });
+
+    await submit.click();
+    await expect(password).toHaveAccessibleDescription("Password is required");
+
+    // a wrong password: confirmed, then refused under the field
+    await password.fill("not-my-password");
+    page.once("dialog", (dialog) => void dialog.accept());
+    await submit.click();
+    await expect(password).toHaveAccessibleDescription("Password is incorrect");
+
+    // the right one, but the confirmation is cancelled: nothing is sent
+    await password.fill(PASSWORD);
+    let asked = "";
+    page.once("dialog", (dialog) => {
+      asked = dialog.message();
+      void dialog.dismiss();
+    });
+    await submit.click();
+    await expect.poll(() => asked).toContain("cannot be undone");
+    expect((await page.request.get("/api/auth/me")).status()).toBe(200);
+
+    page.once("dialog", (dialog) => void dialog.accept());
+    await submit.click();
+    await expect(page).toHaveURL((url) => url.pathname === "/login");
+    await expect(toast(page, "Your account has been deleted")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+    expect((await page.request.get("/api/auth/me")).status()).toBe(401);
+    const again = await apiRequest.newContext({ baseURL });
+    expect((await again.post("/api/auth/login", { data: { userName: user.userName, password: PASSWORD } })).status()).toBe(401);
+    await again.dispose();
+  });
 });

@@ -1,3 +1,4 @@
+import { ChangePasswordForm, DeleteAccountForm } from "~/modules/auth/index";
 import { requirePageViewer } from "~/modules/auth/index.server";
 import { appContext } from "~/modules/shared/index.server";
 import { SettingsScreen } from "~/modules/shell/index";
@@ -11,5 +12,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  return <SettingsScreen account={loaderData.account} />;
+  return (
+    <SettingsScreen account={loaderData.account}>
+      <ChangePasswordForm />
+      <DeleteAccountForm />
+    </SettingsScreen>
+  );
 }

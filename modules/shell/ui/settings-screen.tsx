@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, type ReactNode } from "react";
 import { useFetcher, useNavigate } from "react-router";
 import { toast } from "../../shared/index";
 import { useTheme } from "./theme";
@@ -8,8 +8,11 @@ type Account = { userName: string; email: string | null; createdAt: string };
 const joined = (iso: string) =>
   new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 
-/** Spec §2 /settings: Dark Mode, Sign Out (confirmed), Account Information. */
-export function SettingsScreen({ account }: { account: Account }) {
+/**
+ * Spec §2 /settings: Dark Mode, Sign Out (confirmed), Account Information; `children` (the auth
+ * module's password and delete-account forms) go between the account and the session.
+ */
+export function SettingsScreen({ account, children }: { account: Account; children?: ReactNode }) {
   const [theme, setTheme] = useTheme();
   const logout = useFetcher<{ ok?: boolean }>();
   const navigate = useNavigate();
@@ -53,6 +56,7 @@ export function SettingsScreen({ account }: { account: Account }) {
           <dd>{joined(account.createdAt)}</dd>
         </dl>
       </section>
+      {children}
       <section className="card">
         <h2>Session</h2>
         <button type="button" className="btn btn-danger" onClick={signOut} disabled={logout.state !== "idle"}>
