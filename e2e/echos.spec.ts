@@ -24,6 +24,27 @@ async function scrollToCard(page: Page, id: string) {
 }
 
 test.describe("Create Echo (/new)", () => {
+  test("the counter counts characters as a person sees them: an emoji, a family emoji, a flag are one; 1000 family emoji post", async ({ page }) => {
+    await signedInPage(page, "cg");
+    await open(page, "/new");
+    const content = page.getByRole("textbox", { name: "What's on your mind?" });
+    const counter = page.getByTestId("char-count");
+    const family = "👨‍👩‍👧‍👦"; // 11 UTF-16 units, one character
+    await content.fill("😀");
+    await expect(counter).toHaveText("999 characters remaining");
+    await content.fill(`${family}🏴󠁧󠁢󠁳󠁣󠁴󠁿é`.normalize("NFD"));
+    await expect(counter).toHaveText("997 characters remaining");
+    await content.fill(family.repeat(1000));
+    await expect(counter).toHaveText("0 characters remaining");
+    // one more is not taken, as the server would refuse it
+    await content.press("End");
+    await content.pressSequentially("😀");
+    await expect(counter).toHaveText("0 characters remaining");
+    await expect(content).toHaveValue(family.repeat(1000));
+    await page.getByRole("button", { name: "Post", exact: true }).click();
+    await expectToast(page, "Echo posted successfully", "success");
+  });
+
   test("tags by space, comma, Enter, '#Upper', duplicates, Backspace, suggestions, max 5; counter; post → toast, / with the echo on top", async ({ page }) => {
     const user = await signedInPage(page, "cn");
     await open(page, "/new");

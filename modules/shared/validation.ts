@@ -81,3 +81,16 @@ export function illFormedField(value: unknown, path = ""): string | null {
 
 /** valibot: a string of well-formed text; every schema's text fields start from this. */
 export const text = (field: string, typeMessage = `${field} must be a string`) => v.pipe(v.string(typeMessage), wellFormed(field));
+
+/** The first `max` characters of a text (as `charCount` counts): what a form field keeps as typed. */
+export function clampChars(text: string, max: number): string {
+  if (text.length <= max || charCount(text) <= max) return text;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  let out = "";
+  let n = 0;
+  for (const { segment } of segmenter.segment(text)) {
+    if (n++ === max) break;
+    out += segment;
+  }
+  return out;
+}

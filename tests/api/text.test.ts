@@ -46,7 +46,7 @@ describe("ill-formed text is refused everywhere it comes in", () => {
     const bytes = new Uint8Array([...new TextEncoder().encode('{"content":"a'), 0xed, 0xa0, 0x80, ...new TextEncoder().encode('"}')]);
     const res = await fetch(`${BASE_URL}/api/echo/post`, { method: "POST", headers: { "Content-Type": "application/json", Cookie: client.cookie, Origin: BASE_URL }, body: bytes });
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toBe("Request body must be valid UTF-8");
+    expect(((await res.json()) as { error: string }).error).toBe("Request body must be valid UTF-8");
     expect((await client.get("/api/profile/me")).json.echosCount).toBe(0);
   });
 

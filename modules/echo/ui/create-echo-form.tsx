@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
+import { api, charCount, clampChars, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, type Echo } from "../schema";
 import type { PostedState } from "./posted-echo";
 import { TagInput } from "./tag-input";
@@ -46,11 +46,11 @@ export function CreateEchoForm() {
           name="content"
           value={content}
           // maxLength counts UTF-16 units (an emoji is 2 to 14): only the storage bound here; the
-          // counter and Post enforce the limit in characters
+          // limit in characters is kept by clampChars, as the server counts
           maxLength={MAX_CONTENT * UNITS_PER_CHAR}
           rows={6}
           placeholder="Share your thoughts..."
-          onChange={(e) => setContent(e.target.value)}
+          onChange={(e) => setContent(clampChars(e.target.value, MAX_CONTENT))}
         />
       </label>
       <p className={remaining < 50 ? "char-count warning" : "char-count"} aria-live="polite" data-testid="char-count">

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { Link, useRevalidator } from "react-router";
 import { EchoCard, type Echo, type EchoPage } from "../../echo/index";
 import { ScrollCard, type Scroll } from "../../scroll/index";
-import { api, charCount, type Pagination, toast, UNITS_PER_CHAR } from "../../shared/index";
+import { api, charCount, clampChars, type Pagination, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import { MAX_BIO, type Profile, type UserHit } from "../schema";
 
@@ -230,7 +230,7 @@ function EditProfile({ profile, onClose, onSaved }: { profile: Profile; onClose:
       <h2>Edit Profile</h2>
       <label className="field">
         <span>Bio</span>
-        <textarea value={bio} maxLength={MAX_BIO * UNITS_PER_CHAR} rows={3} onChange={(e) => setBio(e.target.value)} />
+        <textarea value={bio} maxLength={MAX_BIO * UNITS_PER_CHAR} rows={3} onChange={(e) => setBio(clampChars(e.target.value, MAX_BIO))} />
         <span className="field-hint">
           {charCount(bio)}/{MAX_BIO}
         </span>

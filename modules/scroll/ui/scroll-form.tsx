@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { TagInput } from "../../echo/index";
-import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
+import { api, charCount, clampChars, toast, UNITS_PER_CHAR } from "../../shared/index";
 import {
   FEED_TAG_SUGGESTIONS,
   MAX_DESCRIPTION,
@@ -106,7 +106,7 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
         <label htmlFor="scroll-name">
           <span>Name</span>
         </label>
-        <input id="scroll-name" name="name" value={name} maxLength={MAX_NAME * UNITS_PER_CHAR} onChange={(e) => setName(e.target.value)} required aria-describedby="scroll-name-count" />
+        <input id="scroll-name" name="name" value={name} maxLength={MAX_NAME * UNITS_PER_CHAR} onChange={(e) => setName(clampChars(e.target.value, MAX_NAME))} required aria-describedby="scroll-name-count" />
         <span className="field-hint" id="scroll-name-count">
           {charCount(name)}/{MAX_NAME}
         </span>
@@ -121,7 +121,7 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
           value={description}
           maxLength={MAX_DESCRIPTION * UNITS_PER_CHAR}
           rows={2}
-          onChange={(e) => setDescription(e.target.value)}
+          onChange={(e) => setDescription(clampChars(e.target.value, MAX_DESCRIPTION))}
           aria-describedby="scroll-description-count"
         />
         <span className="field-hint" id="scroll-description-count">
