@@ -159,3 +159,22 @@ test.describe("failures say what happened and offer a Retry", () => {
     await expect(page.getByText(`Paged echo 1 ${tag}`)).toBeVisible();
   });
 });
+
+test("leaving /new with an unposted draft asks first; cancelling keeps the draft", async ({ page }) => {
+  await signedInPage(page, "dr");
+  await open(page, "/new");
+  const box = page.getByRole("textbox", { name: "What's on your mind?" });
+  await box.fill("A thought worth keeping");
+  const feedLink = page.getByRole("link", { name: "Feed", exact: true }).first();
+
+  const asked: string[] = [];
+  page.once("dialog", (dialog) => (asked.push(dialog.message()), void dialog.dismiss()));
+  await feedLink.click();
+  await expect.poll(() => asked).toEqual(["Leave this page? Your unposted echo will be lost."]);
+  await expectUrl(page, "/new");
+  await expect(box).toHaveValue("A thought worth keeping");
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await feedLink.click();
+  await expectUrl(page, "/");
+});

@@ -206,3 +206,40 @@ test.describe("Password and Delete Account", () => {
     await again.dispose();
   });
 });
+
+test("with no theme chosen, the OS's dark preference applies from the first paint", async ({ page }) => {
+  await signUp(page.request);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await probeFirstPaint(page);
+  await open(page, "/settings");
+  await expect.poll(() => readProbe(page)).toMatchObject({
+    atFirstFrame: { theme: "dark", background: DARK_BG },
+    atDomContentLoaded: { theme: "dark", background: DARK_BG },
+  });
+  expect(await storedTheme(page)).toBeNull();
+  const darkMode = page.getByRole("switch", { name: "Dark Mode" });
+  await expect(darkMode).toBeChecked();
+  // an explicit choice wins over the OS from then on
+  await darkMode.uncheck();
+  expect(await storedTheme(page)).toBe("light");
+  await page.reload();
+  await expect.poll(() => readProbe(page)).toMatchObject({ atFirstFrame: { theme: "light", background: LIGHT_BG } });
+});
+
+test("a theme change in one tab applies in the other open tabs", async ({ page }) => {
+  await signUp(page.request);
+  await open(page, "/settings");
+  const other = await page.context().newPage();
+  await open(other, "/settings");
+  await expect(other.locator("html")).toHaveAttribute("data-theme", "light");
+
+  await page.getByRole("switch", { name: "Dark Mode" }).check();
+  await expect(other.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(other.locator("body")).toHaveCSS("background-color", DARK_BG);
+  await expect(other.getByRole("switch", { name: "Dark Mode" })).toBeChecked();
+
+  await other.getByRole("switch", { name: "Dark Mode" }).uncheck();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  await expect(page.getByRole("switch", { name: "Dark Mode" })).not.toBeChecked();
+  await other.close();
+});

@@ -1,9 +1,28 @@
-import { useState, type FormEvent } from "react";
-import { useNavigate } from "react-router";
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
+import { useBlocker, useNavigate } from "react-router";
 import { api, charCount, clampChars, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, type Echo } from "../schema";
 import type { PostedState } from "./posted-echo";
 import { TagInput } from "./tag-input";
+
+const DISCARD_DRAFT = "Leave this page? Your unposted echo will be lost.";
+
+/** Ask before an unposted draft is lost: in-app navigation (confirm) and closing or reloading the tab. */
+function useDraftGuard(dirty: boolean, posted: RefObject<boolean>) {
+  // read at navigation time: the navigation right after a post happens before a re-render
+  const blocker = useBlocker(() => dirty && !posted.current);
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    if (window.confirm(DISCARD_DRAFT)) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
+}
 
 /** /new (spec §5): content up to 1000 with a counter, up to 5 tags, Post → toast, clear, go to /. */
 export function CreateEchoForm() {
@@ -13,6 +32,8 @@ export function CreateEchoForm() {
   const [posting, setPosting] = useState(false);
   // said in the form too: a toast alone is lost when offline (its code may not have loaded)
   const [failure, setFailure] = useState<string | null>(null);
+  const posted = useRef(false);
+  useDraftGuard(content.trim().length > 0 || tags.length > 0, posted);
   // characters as a person counts them (an emoji is one), as the server counts them
   const remaining = MAX_CONTENT - charCount(content);
   const empty = content.trim().length === 0;
@@ -29,6 +50,7 @@ export function CreateEchoForm() {
       setTags([]);
       // home shows the new echo even when the selected feed leaves it out (posted-echo.tsx)
       const state: PostedState = { postedEcho: echo };
+      posted.current = true; // the draft is saved: leaving needs no confirmation
       navigate("/", { state });
     } catch (error) {
       setFailure((error as Error).message);

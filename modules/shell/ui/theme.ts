@@ -4,11 +4,12 @@ export const THEME_KEY = "theme";
 export type Theme = "light" | "dark";
 
 /**
- * Runs in <head> before first paint (inline, CSP nonce): applies the stored theme so a
- * server-rendered page never flashes the wrong one; also skips the splash after the first
- * screen of a browser tab.
+ * Runs in <head> before first paint (inline, CSP nonce): applies the stored theme, or with none
+ * stored the OS's (prefers-color-scheme), so a server-rendered page never flashes the wrong one;
+ * re-applies it when another tab changes it (the storage event fires in the other tabs only);
+ * also skips the splash after the first screen of a browser tab.
  */
-export const HEAD_SCRIPT = `try{var t=localStorage.getItem("${THEME_KEY}");document.documentElement.dataset.theme=t==="dark"?"dark":"light";if(sessionStorage.getItem("echo.splashed"))document.documentElement.classList.add("no-splash");else sessionStorage.setItem("echo.splashed","1")}catch(e){}`;
+export const HEAD_SCRIPT = `try{var d=document.documentElement,m=matchMedia("(prefers-color-scheme: dark)"),a=function(){var t=localStorage.getItem("${THEME_KEY}");d.dataset.theme=t==="dark"||(t!=="light"&&m.matches)?"dark":"light"};a();addEventListener("storage",function(e){if(e.key==="${THEME_KEY}"||e.key===null)a()});if(sessionStorage.getItem("echo.splashed"))d.classList.add("no-splash");else sessionStorage.setItem("echo.splashed","1")}catch(e){}`;
 
 const listeners = new Set<() => void>();
 
@@ -20,7 +21,12 @@ export function useTheme(): [Theme, (theme: Theme) => void] {
   const theme = useSyncExternalStore(
     (cb) => {
       listeners.add(cb);
-      return () => listeners.delete(cb);
+      // another tab's change: the head script's own storage listener (added first) has applied it
+      window.addEventListener("storage", cb);
+      return () => {
+        listeners.delete(cb);
+        window.removeEventListener("storage", cb);
+      };
     },
     readTheme,
     () => "light" as Theme,
