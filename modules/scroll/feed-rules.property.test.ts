@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { newId } from "../shared/index";
 import { batchAll, prepare, sql, testAppContext, type Stmt } from "../shared/index.server";
-import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type FeedPageRow } from "./feed-rules.server";
+import { CANDIDATE_ROWS, feedPage, feedPageQuery, provablyEmpty, windowSize, type FeedPageRow } from "./feed-rules.server";
 import { referenceFeed, type RefEcho, type RefLike } from "./feed-rules.reference";
 import type { FeedRule } from "./schema";
 
@@ -195,5 +195,30 @@ describe("a page reads at most its window of index entries, whatever the rule", 
     expect(unbounded.meta.rows_read).toBeGreaterThan(300);
     const all = await sqlFeed(rule, users[2]!, 20, windowSize(rule));
     expect(all.ids).toEqual(expected);
+  });
+});
+
+describe("a rule that can match nothing is answered without reading", () => {
+  const base: FeedRule = { tagMatchType: "any", includedTags: ["tech"], excludedTags: [], authors: [], sortBy: "newestFirst", sortTimeRange: "allTime", excludeLikedEchos: false, startDate: null, endDate: null };
+  const viewer = newId(NOW - DAY);
+  it.each<[string, Partial<FeedRule>]>([
+    ["a date range before the time window", { sortBy: "mostLiked", sortTimeRange: "1month", startDate: NOW - 90 * DAY, endDate: NOW - 60 * DAY }],
+    ["a start after the end", { startDate: NOW - DAY, endDate: NOW - 2 * DAY }],
+    ["a start in the future", { startDate: NOW + DAY }],
+    ["any-of, every included tag excluded", { includedTags: ["tech", "art"], excludedTags: ["art", "tech", "x"] }],
+    ["all-of, one included tag excluded", { tagMatchType: "all", includedTags: ["tech", "art"], excludedTags: ["art"] }],
+  ])("%s", async (_name, shape) => {
+    const rule = { ...base, ...shape };
+    expect(provablyEmpty(rule, NOW)).toBe(true);
+    expect(referenceFeed(rule, [{ id: newId(NOW - 3 * DAY), authorId: viewer, tags: ["tech", "art"], createdAt: NOW - 3 * DAY, likes: 0 }], [], viewer, NOW)).toEqual([]);
+    const result = await prepare(testAppContext(env).db, feedPageQuery(rule, viewer, NOW, null, 20, 0)).all<FeedPageRow>();
+    expect(result.results).toEqual([]);
+    expect(result.meta.rows_read).toBe(0);
+  });
+
+  it("is not claimed of a rule that can match", () => {
+    expect(provablyEmpty({ ...base, includedTags: ["tech", "art"], excludedTags: ["art"] }, NOW)).toBe(false);
+    expect(provablyEmpty({ ...base, startDate: NOW - 2 * DAY, endDate: NOW - DAY }, NOW)).toBe(false);
+    expect(provablyEmpty({ ...base, sortBy: "mostLiked", sortTimeRange: "1day", startDate: NOW - 2 * DAY }, NOW)).toBe(false);
   });
 });

@@ -61,11 +61,15 @@ function streams(rule: FeedRule): Stream[] {
     tags: "d.tags",
   });
   if (rule.includedTags.length > 0 && rule.tagMatchType === "all") {
-    // the rarest included tag drives (tag counters are exact); the others are tested on the row
-    const names = rule.includedTags.map(lit).join(", ");
-    return [tagStream(`(SELECT name FROM tags WHERE name IN (${names}) ORDER BY echo_count, name LIMIT 1)`)];
+    // the rarest included tag drives (tag counters are exact; a tag no echo carries counts 0,
+    // so its empty stream drives); the others are tested on the row
+    const names = rule.includedTags.map((t) => `(${lit(t)})`).join(", ");
+    return [
+      tagStream(`(SELECT v.column1 FROM (VALUES ${names}) v LEFT JOIN tags t ON t.name = v.column1 ORDER BY coalesce(t.echo_count, 0), v.column1 LIMIT 1)`),
+    ];
   }
-  if (rule.includedTags.length > 0) return rule.includedTags.map((t) => tagStream(lit(t)));
+  // any-of: a tag that is also excluded cannot contribute
+  if (rule.includedTags.length > 0) return rule.includedTags.filter((t) => !rule.excludedTags.includes(t)).map((t) => tagStream(lit(t)));
   return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count", tags: "e.tags" }];
 }
 
@@ -79,6 +83,19 @@ function idBounds(rule: FeedRule, now: number): { from: number | null; to: numbe
   return { from, to: rule.endDate };
 }
 
+/**
+ * Whether the rule can match nothing, whatever the store holds: its dates (with the time window)
+ * leave no time, or its included tags are all excluded (any-of) or one of them is (all-of).
+ * Such a feed is answered without reading (docs/decisions/010-feed-budget-for-every-feed.md).
+ */
+export function provablyEmpty(rule: FeedRule, now: number): boolean {
+  const { from, to } = idBounds(rule, now);
+  if (from !== null && (from > now || (to !== null && from > to))) return true;
+  const excluded = (t: string) => rule.excludedTags.includes(t);
+  if (rule.includedTags.length === 0) return false;
+  return rule.tagMatchType === "all" ? rule.includedTags.some(excluded) : rule.includedTags.every(excluded);
+}
+
 /** Tag conditions on a candidate (its stream's `tags`), beyond what the stream implies. */
 function rowConditions(rule: FeedRule, s: Stream): string[] {
   const hasTag = (tag: string) => hasTagIn(s.tags, tag);
@@ -90,14 +107,6 @@ function rowConditions(rule: FeedRule, s: Stream): string[] {
   }
   where.push(...rule.excludedTags.map((t) => `NOT ${hasTag(t)}`));
   return where;
-}
-
-function seekCondition(rule: FeedRule, seek: Seek, s: Stream): string | null {
-  if (!seek) return null;
-  if (!isId(seek.id)) throw new Error("feed engine: bad cursor id");
-  if (rule.sortBy === "oldestFirst") return `${s.id} > ${lit(seek.id)}`;
-  if (rule.sortBy === "mostLiked") return `(${s.likes}, ${s.id}) < (${int(seek.likes ?? 0)}, ${lit(seek.id)})`;
-  return `${s.id} < ${lit(seek.id)}`;
 }
 
 function orderBy(rule: FeedRule, id: string, likes: string): string {
@@ -119,15 +128,25 @@ function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: number, se
   const { from, to } = idBounds(rule, now);
   const seekable = [...s.key];
   const tests = rowConditions(rule, s);
-  const bounds: string[] = [];
-  if (from !== null) bounds.push(`${s.id} >= ${lit(idFloor(from))}`);
-  if (to !== null) bounds.push(`${s.id} <= ${lit(idCeil(to))}`);
-  (rule.sortBy === "mostLiked" ? tests : seekable).push(...bounds);
+  if (seek && !isId(seek.id)) throw new Error("feed engine: bad cursor id");
+  let low = from === null ? null : `${s.id} >= ${lit(idFloor(from))}`;
+  let high = to === null ? null : `${s.id} <= ${lit(idCeil(to))}`;
+  if (rule.sortBy === "mostLiked") {
+    // the likes-ordered index cannot seek by id: the dates only mark the entry
+    tests.push(...[low, high].filter((b) => b !== null));
+    if (seek) seekable.push(`(${s.likes}, ${s.id}) < (${int(seek.likes ?? 0)}, ${lit(seek.id)})`);
+  } else {
+    // the cursor replaces the date bound on its side when it is tighter: SQLite seeks one bound
+    // per side, and testing the other on every entry would read the pages already served
+    if (seek && rule.sortBy === "oldestFirst" && (from === null || seek.id >= idFloor(from))) low = `${s.id} > ${lit(seek.id)}`;
+    if (seek && rule.sortBy === "newestFirst" && (to === null || seek.id <= idCeil(to))) high = `${s.id} < ${lit(seek.id)}`;
+    seekable.push(...[low, high].filter((b) => b !== null));
+  }
   if (rule.excludeLikedEchos) tests.push(`NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${s.id} AND l.user_id = ${lit(viewerId)})`);
-  const after = seekCondition(rule, seek, s);
-  if (after) seekable.push(after);
   const ok = tests.length ? `(${tests.join(" AND ")})` : "1";
-  return { sql: `SELECT ${s.id} AS id, ${s.likes} AS lk, ${ok} AS ok FROM ${s.from} WHERE ${seekable.join(" AND ") || "1"}`, tested: tests.length > 0 };
+  // the like count only orders most-liked rules; elsewhere reading it would leave the index
+  const lk = rule.sortBy === "mostLiked" ? s.likes : "0";
+  return { sql: `SELECT ${s.id} AS id, ${lk} AS lk, ${ok} AS ok FROM ${s.from} WHERE ${seekable.join(" AND ") || "1"}`, tested: tests.length > 0 };
 }
 
 /**
@@ -139,6 +158,7 @@ function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: number, se
  */
 export function windowSize(rule: FeedRule, candidateRows = CANDIDATE_ROWS): number {
   const list = streams(rule);
+  if (list.length === 0) return 1; // provably empty: nothing is read
   const tagTestOnEcho = list[0]!.tags === "e.tags" && rowConditions(rule, list[0]!).length > 0;
   const perEntry = 3 + Number(list.length > MAX_COMPOUND) + Number(rule.excludeLikedEchos) + Number(tagTestOnEcho);
   const rarest = rule.tagMatchType === "all" && rule.authors.length === 0 ? 2 * rule.includedTags.length + 1 : 0;
@@ -168,29 +188,29 @@ export function feedPageQuery(
   window = windowSize(rule),
 ): Stmt {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
-  const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
-  if (parts.length > MAX_COMPOUND * MAX_COMPOUND) throw new Error("feed engine: too many streams");
-  const order = orderBy(rule, "id", "lk");
   const hydrate = (page: string) =>
     sql`SELECT ${echoColumns(viewerId)}, p.ok AS feed_ok, p.n AS feed_n FROM (${raw(page)}) p JOIN echos e ON e.id = p.id
       JOIN users u ON u.id = e.author_id ORDER BY ${raw(orderBy(rule, "p.id", "p.lk"))}`;
-  // D1 allows 5 terms in a compound SELECT: more streams merge in groups of 5, each group cut
-  // where the whole merge is cut
-  const merge = (glue: string, cut: string) => {
-    const groups: string[] = [];
-    for (let i = 0; i < parts.length; i += MAX_COMPOUND) groups.push(parts.slice(i, i + MAX_COMPOUND).map((p) => p.sql).join(glue));
-    return groups.length === 1 ? groups[0]! : groups.map((g) => `SELECT id, lk, ok FROM (${g} ${cut})`).join(glue);
-  };
+  // no rows, and nothing read (the page statement's columns do not matter when it has no rows)
+  if (provablyEmpty(rule, now)) return sql`SELECT 0 AS feed_ok WHERE 0`;
+  const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
+  if (parts.length > MAX_COMPOUND * MAX_COMPOUND) throw new Error("feed engine: too many streams");
+  const order = orderBy(rule, "id", "lk");
+  // D1 allows 5 terms in a compound SELECT: more streams go in groups of 5, each a subquery
+  // that SQLite flattens back into one merge of all the streams (plan: MERGE (UNION ALL) of
+  // every stream, no temporary B-tree), so the cut below bounds the entries of all of them.
+  // UNION ALL keeps that cut a count of entries read: an echo two streams found comes twice,
+  // side by side, and feedPage keeps one.
+  const groups: string[] = [];
+  for (let i = 0; i < parts.length; i += MAX_COMPOUND) groups.push(parts.slice(i, i + MAX_COMPOUND).map((p) => p.sql).join(" UNION ALL "));
+  const merged = groups.length === 1 ? groups[0]! : groups.map((g) => `SELECT id, lk, ok FROM (${g})`).join(" UNION ALL ");
   if (offset === 0 && !parts.some((p) => p.tested)) {
-    // every entry matches: UNION drops an echo two streams found, and the page is the merge's head
-    const cut = `ORDER BY ${order} LIMIT ${int(limit + 1)}`;
-    return hydrate(`SELECT id, lk, 1 AS ok, 0 AS n FROM (${merge(" UNION ", cut)} ${cut})`);
+    // every entry matches: the page is the merge's head
+    return hydrate(`SELECT id, lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT ${int(limit + 1)})`);
   }
-  // UNION ALL keeps the window a count of entries read (an echo two streams found comes twice,
-  // side by side; feedPage keeps one). row_number/sum number the rows as they arrive (no sort),
-  // so the outer LIMIT stops the merge once the page is full: a dense feed reads about a page.
-  const cut = `ORDER BY ${order} LIMIT ${int(window)}`;
-  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (${merge(" UNION ALL ", cut)} ${cut})
+  // row_number/sum number the rows as they arrive (no sort), so the outer LIMIT stops the merge
+  // once the page is full: a dense feed reads about a page of entries, not the window
+  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (${merged} ORDER BY ${order} LIMIT ${int(window)})
     WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
   const wanted = `ok AND k > ${int(offset)}`;
   return hydrate(`SELECT id, lk, ${wanted} AS ok, n FROM (${numbered}) WHERE (${wanted}) OR n = ${int(window)} LIMIT ${int(limit + 1)}`);
