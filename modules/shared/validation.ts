@@ -61,19 +61,22 @@ export const minChars = (min: number, message: string) => v.check((s: string) =>
  * the API's messages use ("feedConfig.includedTags"), or null when all text is well-formed.
  */
 export function illFormedField(value: unknown, path = ""): string | null {
-  if (typeof value === "string") return isWellFormedText(value) ? null : path || "Request body";
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const bad = illFormedField(item, path);
-      if (bad !== null) return bad;
-    }
-    return null;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (!isWellFormedText(key)) return path ? `${path} (a key)` : "Request body (a key)";
-      const bad = illFormedField(item, path ? `${path}.${key}` : key);
-      if (bad !== null) return bad;
+  // An explicit stack, not recursion: a hostile body nests thousands of levels deep (JSON.parse
+  // takes it), and a recursive walk would overflow the stack into a 500.
+  const stack: [unknown, string][] = [[value, path]];
+  while (stack.length) {
+    const [item, at] = stack.pop()!;
+    if (typeof item === "string") {
+      if (!isWellFormedText(item)) return at || "Request body";
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], at]);
+    } else if (typeof item === "object" && item !== null) {
+      const entries = Object.entries(item);
+      for (const [key] of entries) if (!isWellFormedText(key)) return at ? `${at} (a key)` : "Request body (a key)";
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        stack.push([child, at ? `${at}.${key}` : key]);
+      }
     }
   }
   return null;
