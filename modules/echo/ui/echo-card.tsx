@@ -72,7 +72,9 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         <Link to={`/user/${echo.author._id}`} className="echo-author">
           @{echo.author.userName}
         </Link>
-        <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time">
+        {/* "now" → "1m" can tick between the server's render and hydration (more so under load): the
+            server's text stays until the next render instead of failing hydration */}
+        <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time" suppressHydrationWarning>
           {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) : relativeTime(echo.createdAt)}
         </time>
         <div className="echo-menu" ref={menuRef}>
