@@ -8,7 +8,10 @@ import { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS } from "./session.server";
 const cookieOf = (setCookie: string) => setCookie.split(";")[0]!;
 const requestWith = (cookie?: string) => new Request("http://localhost/", { headers: cookie ? { Cookie: cookie } : {} });
 
-describe("passwords", () => {
+// Every signup and login pays for a scrypt hash: seconds each when the shared 2-core machine is busy.
+const SCRYPT_TIMEOUT = { timeout: 60_000 };
+
+describe("passwords", SCRYPT_TIMEOUT, () => {
   it("verify only the right password, with a fresh salt each time", async () => {
     const a = await hashPassword("correct horse");
     const b = await hashPassword("correct horse");
@@ -20,7 +23,7 @@ describe("passwords", () => {
   });
 });
 
-describe("sessions against real D1", () => {
+describe("sessions against real D1", SCRYPT_TIMEOUT, () => {
   it("signup → viewer; logout revokes the token for good", async () => {
     const app = testAppContext(env);
     const { user, cookie } = await signup(app, { userName: "svc_alice", password: "pass1234" });
@@ -68,7 +71,7 @@ describe("sessions against real D1", () => {
   });
 });
 
-describe("session lifetimes", () => {
+describe("session lifetimes", SCRYPT_TIMEOUT, () => {
   it(`ends a session idle for ${7} days, or ${30} days after login`, async () => {
     const { user, cookie } = await signup(testAppContext(env), { userName: "svc_life", password: "pass1234" });
     const req = requestWith(cookieOf(cookie));
@@ -83,7 +86,7 @@ describe("session lifetimes", () => {
   });
 });
 
-describe("an expired session cookie is no cookie (issue 12)", () => {
+describe("an expired session cookie is no cookie (issue 12)", SCRYPT_TIMEOUT, () => {
   /** A GET request's context, batching reads the way the Worker configures them. */
   function readContext() {
     const app = testAppContext(env);

@@ -102,7 +102,8 @@ function failureKeys(app: AppContext, userName: string, now: number) {
   return { name: `login-fail:name:${name}`, client: `login-fail:client:${name}:${app.ip}`, window: now - (now % LOGIN_WINDOW_MS) };
 }
 
-type LoginRow = {
+/** A user's public columns as raw SQL returns them. */
+type UserSqlRow = {
   id: string;
   user_name: string;
   email: string | null;
@@ -110,8 +111,20 @@ type LoginRow = {
   created_at: number;
   followers_count: number;
   following_count: number;
-  password_hash: string;
 };
+
+const fromSqlRow = (row: UserSqlRow): User =>
+  toUser({
+    id: row.id,
+    userName: row.user_name,
+    email: row.email,
+    bio: row.bio,
+    createdAt: row.created_at,
+    followersCount: row.followers_count,
+    followingCount: row.following_count,
+  });
+
+type LoginRow = UserSqlRow & { password_hash: string };
 
 function tooManyLogins(now: number): HttpError {
   const retryAfter = Math.max(1, Math.ceil((LOGIN_WINDOW_MS - (now % LOGIN_WINDOW_MS)) / 1000));
@@ -150,16 +163,7 @@ export async function login(app: AppContext, input: Credentials): Promise<{ user
   }
   const session = await startSession(app, row.id, now);
   await app.db.insert(sessions).values(session.row);
-  const user = toUser({
-    id: row.id,
-    userName: row.user_name,
-    email: row.email,
-    bio: row.bio,
-    createdAt: row.created_at,
-    followersCount: row.followers_count,
-    followingCount: row.following_count,
-  });
-  return { user, cookie: session.cookie };
+  return { user: fromSqlRow(row), cookie: session.cookie };
 }
 
 /** Revoke the request's session server-side and clear the cookie. */
@@ -171,16 +175,7 @@ export async function logout(app: AppContext, request: Request): Promise<string>
   return clearedSessionCookie(app);
 }
 
-type SessionRow = {
-  id: string;
-  user_name: string;
-  email: string | null;
-  bio: string;
-  created_at: number;
-  followers_count: number;
-  following_count: number;
-  last_seen_at: number;
-};
+type SessionRow = UserSqlRow & { last_seen_at: number };
 
 type Claims = { userId: string; sessionId: string };
 
@@ -254,15 +249,7 @@ export function getViewer(app: AppContext, request: Request): Promise<Viewer | n
     const session = await row;
     if (!session) return null;
     return {
-      ...toUser({
-        id: session.id,
-        userName: session.user_name,
-        email: session.email,
-        bio: session.bio,
-        createdAt: session.created_at,
-        followersCount: session.followers_count,
-        followingCount: session.following_count,
-      }),
+      ...fromSqlRow(session),
       sessionId: claims.sessionId,
     };
   });
