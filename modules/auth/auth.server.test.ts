@@ -8,7 +8,10 @@ import { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS } from "./session.server";
 const cookieOf = (setCookie: string) => setCookie.split(";")[0]!;
 const requestWith = (cookie?: string) => new Request("http://localhost/", { headers: cookie ? { Cookie: cookie } : {} });
 
-describe("passwords", () => {
+// Every signup and login pays for a scrypt hash: seconds each when the shared 2-core machine is busy.
+const SCRYPT_TIMEOUT = { timeout: 60_000 };
+
+describe("passwords", SCRYPT_TIMEOUT, () => {
   it("verify only the right password, with a fresh salt each time", async () => {
     const a = await hashPassword("correct horse");
     const b = await hashPassword("correct horse");
@@ -20,7 +23,7 @@ describe("passwords", () => {
   });
 });
 
-describe("sessions against real D1", () => {
+describe("sessions against real D1", SCRYPT_TIMEOUT, () => {
   it("signup → viewer; logout revokes the token for good", async () => {
     const app = testAppContext(env);
     const { user, cookie } = await signup(app, { userName: "svc_alice", password: "pass1234" });
@@ -68,7 +71,7 @@ describe("sessions against real D1", () => {
   });
 });
 
-describe("session lifetimes", () => {
+describe("session lifetimes", SCRYPT_TIMEOUT, () => {
   it(`ends a session idle for ${7} days, or ${30} days after login`, async () => {
     const { user, cookie } = await signup(testAppContext(env), { userName: "svc_life", password: "pass1234" });
     const req = requestWith(cookieOf(cookie));
@@ -83,7 +86,7 @@ describe("session lifetimes", () => {
   });
 });
 
-describe("an expired session cookie is no cookie (issue 12)", () => {
+describe("an expired session cookie is no cookie (issue 12)", SCRYPT_TIMEOUT, () => {
   /** A GET request's context, batching reads the way the Worker configures them. */
   function readContext() {
     const app = testAppContext(env);
@@ -126,5 +129,57 @@ describe("an expired session cookie is no cookie (issue 12)", () => {
     expect(await getViewer(app, req)).not.toBeNull();
     expect(await staleSessionCookie(app, req)).toBeNull();
     expect(await staleSessionCookie(readContext(), requestWith("echo_session=%"))).toMatch(/Max-Age=0/);
+  });
+});
+
+describe("login limits never lock the owner out (issue 12)", () => {
+  const at = (ip: string) => testAppContext(env, { ip });
+  const attempt = (ip: string, userName: string, password: string) =>
+    login(at(ip), { userName, password }).then(
+      () => 200,
+      (e: { status: number }) => e.status,
+    );
+  /** Set failure counters in this minute's window and the next (the test may cross the edge). */
+  async function failures(counts: Record<string, number>) {
+    const now = Date.now();
+    const window = now - (now % 60_000);
+    for (const [key, count] of Object.entries(counts)) {
+      for (const start of [window, window + 60_000]) {
+        await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, ?)").bind(key, start, count).run();
+      }
+    }
+  }
+
+  // each attempt pays for a scrypt hash (about 0.1–1 s on a busy 2-core machine)
+  it("only failures count: a client is refused after 10 failures in a minute", { timeout: 120_000 }, async () => {
+    await signup(testAppContext(env), { userName: "svc_target", password: "pass1234" });
+    const statuses: number[] = [];
+    // fixed one-minute windows: 21 tries put 11 in one window wherever its edge falls
+    while (statuses.length < 21 && !statuses.includes(429)) statuses.push(await attempt("198.51.100.66", "svc_target", "guess"));
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((s) => s === 401)).toBe(true);
+    expect(statuses.length).toBeGreaterThanOrEqual(11);
+  });
+
+  it("the owner with the right password logs in while someone else is refused for the name", { timeout: 60_000 }, async () => {
+    await signup(testAppContext(env), { userName: "svc_owner", password: "pass1234" });
+    await failures({ "login-fail:name:svc_owner": 10, "login-fail:client:svc_owner:198.51.100.67": 10 });
+    expect(await attempt("198.51.100.67", "svc_owner", "pass1234")).toBe(429);
+    expect(await attempt("203.0.113.20", "svc_owner", "pass1234")).toBe(200);
+    expect(await attempt("203.0.113.20", "SVC_OWNER", "pass1234")).toBe(200);
+  });
+
+  it("under a distributed attack (the name's ceiling reached) only clients that failed are refused", { timeout: 60_000 }, async () => {
+    await signup(testAppContext(env), { userName: "svc_besieged", password: "pass1234" });
+    await failures({ "login-fail:name:svc_besieged": 100, "login-fail:client:svc_besieged:198.51.100.7": 1 });
+    expect(await attempt("198.51.100.7", "svc_besieged", "pass1234")).toBe(429);
+    expect(await attempt("203.0.113.21", "svc_besieged", "pass1234")).toBe(200);
+    expect(await attempt("198.51.100.8", "svc_besieged", "wrong")).toBe(401);
+    expect(await attempt("198.51.100.8", "svc_besieged", "pass1234")).toBe(429);
+  });
+
+  it("a correct password never counts as a failure", { timeout: 120_000 }, async () => {
+    await signup(testAppContext(env), { userName: "svc_regular", password: "pass1234" });
+    for (let i = 0; i < 12; i++) expect(await attempt("203.0.113.30", "svc_regular", "pass1234")).toBe(200);
   });
 });

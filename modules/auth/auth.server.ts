@@ -29,7 +29,17 @@ const { users, sessions } = tables;
 
 export type Viewer = User & { sessionId: string };
 
+/** Sign-ups of one name per minute (a taken name fails anyway; this only slows probing). */
 const USER_NAME_LIMIT_PER_MINUTE = 10;
+/**
+ * Failed logins: a client (name + IP) that failed this often in a minute is refused for the name.
+ * Past NAME_FAILURE_CEILING failures of a name from anywhere (a distributed attack), any client
+ * that failed for it at all is refused; a client with no failure, the real owner, still gets its
+ * password checked. See docs/security.md ("Login limits never lock the owner out").
+ */
+const NAME_IP_FAILURES_PER_MINUTE = 10;
+const NAME_FAILURE_CEILING_PER_MINUTE = 100;
+const LOGIN_WINDOW_MS = 60_000;
 
 type UserRow = typeof users.$inferSelect;
 
@@ -45,11 +55,11 @@ export function toUser(row: Pick<UserRow, "id" | "userName" | "email" | "bio" | 
   };
 }
 
-async function limitAuth(app: AppContext, action: "login" | "signup", userName: string) {
+async function limitSignup(app: AppContext, userName: string) {
   const ipLimit = Number(app.env.AUTH_IP_LIMIT_PER_MINUTE) || 30;
   await rateLimit(app.db, [
-    { key: `${action}:ip:${app.ip}`, limit: ipLimit, windowMs: 60_000 },
-    { key: `${action}:name:${userName.toLowerCase()}`, limit: USER_NAME_LIMIT_PER_MINUTE, windowMs: 60_000 },
+    { key: `signup:ip:${app.ip}`, limit: ipLimit, windowMs: 60_000 },
+    { key: `signup:name:${userName.toLowerCase()}`, limit: USER_NAME_LIMIT_PER_MINUTE, windowMs: 60_000 },
   ]);
 }
 
@@ -66,7 +76,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export async function signup(app: AppContext, input: Credentials): Promise<{ user: User; cookie: string }> {
-  await limitAuth(app, "signup", input.userName);
+  await limitSignup(app, input.userName);
   const taken = await app.db
     .select({ id: users.id })
     .from(users)
@@ -86,20 +96,74 @@ export async function signup(app: AppContext, input: Credentials): Promise<{ use
   return { user, cookie: session.cookie };
 }
 
+/** The fixed-window counter keys and window of login failures for a name (all, and this client's). */
+function failureKeys(app: AppContext, userName: string, now: number) {
+  const name = userName.toLowerCase();
+  return { name: `login-fail:name:${name}`, client: `login-fail:client:${name}:${app.ip}`, window: now - (now % LOGIN_WINDOW_MS) };
+}
+
+/** A user's public columns as raw SQL returns them. */
+type UserSqlRow = {
+  id: string;
+  user_name: string;
+  email: string | null;
+  bio: string;
+  created_at: number;
+  followers_count: number;
+  following_count: number;
+};
+
+const fromSqlRow = (row: UserSqlRow): User =>
+  toUser({
+    id: row.id,
+    userName: row.user_name,
+    email: row.email,
+    bio: row.bio,
+    createdAt: row.created_at,
+    followersCount: row.followers_count,
+    followingCount: row.following_count,
+  });
+
+type LoginRow = UserSqlRow & { password_hash: string };
+
+function tooManyLogins(now: number): HttpError {
+  const retryAfter = Math.max(1, Math.ceil((LOGIN_WINDOW_MS - (now % LOGIN_WINDOW_MS)) / 1000));
+  return new HttpError(429, `Too many attempts. Try again in ${retryAfter} seconds.`, { "Retry-After": String(retryAfter) });
+}
+
 export async function login(app: AppContext, input: Credentials): Promise<{ user: User; cookie: string }> {
-  await limitAuth(app, "login", input.userName);
-  const row = await app.db
-    .select()
-    .from(users)
-    .where(dsql`${users.userName} = ${input.userName} COLLATE NOCASE`)
-    .get();
-  // Unknown names pay for a hash too, so timing does not reveal which names exist.
-  const ok = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
-  if (!row || !ok) throw new HttpError(401, "Invalid username or password");
   const now = Date.now();
+  const ipLimit = Number(app.env.AUTH_IP_LIMIT_PER_MINUTE) || 30;
+  const keys = failureKeys(app, input.userName, now);
+  const ipWindow = now - (now % LOGIN_WINDOW_MS);
+  // one round trip: count this attempt against the IP, read the name's failures, find the user
+  const [ip, nameFailures, clientFailures, found] = await batchAll<
+    [{ count: number }[], { count: number }[], { count: number }[], LoginRow[]]
+  >(app.db, [
+    sql`INSERT INTO rate_limits (key, window_start, count) VALUES (${`login:ip:${app.ip}`}, ${ipWindow}, 1)
+        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
+    sql`SELECT count FROM rate_limits WHERE key = ${keys.name} AND window_start = ${keys.window}`,
+    sql`SELECT count FROM rate_limits WHERE key = ${keys.client} AND window_start = ${keys.window}`,
+    sql`SELECT id, user_name, email, bio, created_at, followers_count, following_count, password_hash
+        FROM users WHERE user_name = ${input.userName} COLLATE NOCASE`,
+  ]);
+  const failedHere = clientFailures[0]?.count ?? 0;
+  const underAttack = (nameFailures[0]?.count ?? 0) >= NAME_FAILURE_CEILING_PER_MINUTE;
+  if ((ip[0]?.count ?? 0) > ipLimit || failedHere >= NAME_IP_FAILURES_PER_MINUTE || (underAttack && failedHere > 0)) {
+    throw tooManyLogins(now);
+  }
+  const row = found[0];
+  // Unknown names pay for a hash too, so timing does not reveal which names exist.
+  const ok = await verifyPassword(input.password, row?.password_hash ?? DUMMY_HASH);
+  if (!row || !ok) {
+    const count = (key: string) => sql`INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${keys.window}, 1)
+        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1`;
+    await batchAll(app.db, [count(keys.name), count(keys.client)]);
+    throw new HttpError(401, "Invalid username or password");
+  }
   const session = await startSession(app, row.id, now);
   await app.db.insert(sessions).values(session.row);
-  return { user: toUser(row), cookie: session.cookie };
+  return { user: fromSqlRow(row), cookie: session.cookie };
 }
 
 /** Revoke the request's session server-side and clear the cookie. */
@@ -111,16 +175,7 @@ export async function logout(app: AppContext, request: Request): Promise<string>
   return clearedSessionCookie(app);
 }
 
-type SessionRow = {
-  id: string;
-  user_name: string;
-  email: string | null;
-  bio: string;
-  created_at: number;
-  followers_count: number;
-  following_count: number;
-  last_seen_at: number;
-};
+type SessionRow = UserSqlRow & { last_seen_at: number };
 
 type Claims = { userId: string; sessionId: string };
 
@@ -194,15 +249,7 @@ export function getViewer(app: AppContext, request: Request): Promise<Viewer | n
     const session = await row;
     if (!session) return null;
     return {
-      ...toUser({
-        id: session.id,
-        userName: session.user_name,
-        email: session.email,
-        bio: session.bio,
-        createdAt: session.created_at,
-        followersCount: session.followers_count,
-        followingCount: session.following_count,
-      }),
+      ...fromSqlRow(session),
       sessionId: claims.sessionId,
     };
   });

@@ -14,4 +14,4 @@ export {
   type User,
 } from "./schema";
 export { AuthForm } from "./ui/auth-form";
-export { ChangePasswordForm, DeleteAccountForm, DELETE_CONFIRMATION } from "./ui/account-settings";
+export { ChangePasswordForm, DeleteAccountForm } from "./ui/account-settings";

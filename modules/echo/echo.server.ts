@@ -1,5 +1,5 @@
 import { conflict, forbidden, isId, newId, notFound } from "../shared/index";
-import { batchAll, inlineLimit, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, batchWithinLimit, inlineLimit, sql, type AppContext, type Stmt } from "../shared/index.server";
 
 /** Per-account write limits (docs/security.md): posts and like/unlike calls per 5 minutes. */
 export const POST_LIMIT = { limit: 100, windowMs: 5 * 60_000 };
@@ -138,9 +138,9 @@ export async function shareEcho(app: AppContext, viewerId: string, id: string) {
 /** Record a report with its reason; a user reports an echo once (409 after that). */
 export async function reportEcho(app: AppContext, viewerId: string, id: string, reason: string) {
   requireEchoId(id);
-  const [inserted, exists] = await batchAll<[{ echo_id: string }[], { id: string }[]]>(app.db, [
+  const [inserted, exists] = await batchWithinLimit<[{ echo_id: string }[], { id: string }[]]>(app.db, "report", viewerId, (within) => [
     sql`INSERT INTO reports (echo_id, user_id, reason, created_at)
-        SELECT ${id}, ${viewerId}, ${reason}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id})
+        SELECT ${id}, ${viewerId}, ${reason}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND ${within}
         ON CONFLICT DO NOTHING RETURNING echo_id`,
     sql`SELECT id FROM echos WHERE id = ${id}`,
   ]);

@@ -1,5 +1,5 @@
 import { badRequest, isId, notFound, pagination } from "../shared/index";
-import { batchAll, sql, type AppContext } from "../shared/index.server";
+import { batchAll, batchWithinLimit, sql, type AppContext } from "../shared/index.server";
 import type { Profile, UserHit } from "./schema";
 
 type ProfileRow = {
@@ -50,15 +50,14 @@ export async function updateProfile(app: AppContext, viewerId: string, input: { 
   const sets = [];
   if (input.bio !== undefined) sets.push(sql`bio = ${input.bio ?? ""}`);
   if (input.email !== undefined) sets.push(sql`email = ${input.email ? input.email : null}`);
-  const statements = [];
-  if (sets.length > 0) {
-    const assignments = sets.reduce((acc, s) => sql`${acc}, ${s}`);
-    statements.push(sql`UPDATE users SET ${assignments} WHERE id = ${viewerId}`);
-  }
-  // the edit and the profile it returns in one batch
-  statements.push(profileQuery(viewerId, viewerId));
-  const results = await batchAll<ProfileRow[][]>(app.db, statements);
-  return toProfile(results[results.length - 1]![0]!, viewerId);
+  if (sets.length === 0) return getProfile(app, viewerId, viewerId);
+  const assignments = sets.reduce((acc, s) => sql`${acc}, ${s}`);
+  // the edit (under the account's limit) and the profile it returns in one batch
+  const [, rows] = await batchWithinLimit<[unknown[], ProfileRow[]]>(app.db, "profileEdit", viewerId, (within) => [
+    sql`UPDATE users SET ${assignments} WHERE id = ${viewerId} AND ${within}`,
+    profileQuery(viewerId, viewerId),
+  ]);
+  return toProfile(rows[0]!, viewerId);
 }
 
 export async function setUserFollow(app: AppContext, viewerId: string, userId: string, follow: boolean): Promise<Profile> {

@@ -1,5 +1,5 @@
 import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
-import { batchAll, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, batchWithinLimit, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { feedPage, feedPageQuery, windowSize, type FeedPageRow } from "./feed-rules.server";
 import type {
@@ -152,12 +152,13 @@ export async function createScroll(app: AppContext, viewerId: string, input: Cre
   const columns = ruleColumns(config);
   await assertAuthorsExist(app, config.authors);
   const id = newId();
-  await batchAll(app.db, [
+  await batchWithinLimit(app.db, "scrollCreate", viewerId, (within) => [
     sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
       included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date)
-      VALUES (${id}, ${viewerId}, ${input.name}, ${input.description ?? ""}, ${input.type}, ${input.isPrivate ? 1 : 0},
+      SELECT ${id}, ${viewerId}, ${input.name}, ${input.description ?? ""}, ${input.type}, ${input.isPrivate ? 1 : 0},
       ${Date.now()}, ${columns.tag_match_type}, ${columns.included_tags}, ${columns.excluded_tags}, ${columns.authors},
-      ${columns.sort_by}, ${columns.sort_time_range}, ${columns.exclude_liked_echos}, ${columns.start_date}, ${columns.end_date})`,
+      ${columns.sort_by}, ${columns.sort_time_range}, ${columns.exclude_liked_echos}, ${columns.start_date}, ${columns.end_date}
+      WHERE ${within}`,
   ]);
   return readScroll(app, viewerId, id);
 }
@@ -209,7 +210,9 @@ export async function updateScroll(app: AppContext, viewerId: string, id: string
   }
   if (sets.length > 0) {
     const assignments = sets.reduce((acc, s, i) => (i === 0 ? s : sql`${acc}, ${s}`));
-    await batchAll(app.db, [sql`UPDATE scrolls SET ${assignments} WHERE id = ${id} AND creator_id = ${viewerId}`]);
+    await batchWithinLimit(app.db, "scrollEdit", viewerId, (within) => [
+      sql`UPDATE scrolls SET ${assignments} WHERE id = ${id} AND creator_id = ${viewerId} AND ${within}`,
+    ]);
   }
   return readScroll(app, viewerId, id);
 }

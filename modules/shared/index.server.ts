@@ -16,7 +16,7 @@ export {
   type RouteArgs,
 } from "./api.server";
 export * as tables from "./db/schema";
-export { rateLimit, inlineLimit } from "./rate-limit.server";
+export { rateLimit, inlineLimit, batchWithinLimit, WRITE_LIMITS } from "./rate-limit.server";
 export { readCookie, hasCookie } from "./cookies.server";
 export { sql, raw, join, batchAll, prepare, configureRequestDb, registerSessionProbe, confirmSession, type Stmt } from "./sql.server";
 export { testAppContext } from "./test-context.server";

@@ -1,4 +1,4 @@
-import { sql } from "./sql.server";
+import { batchAll, sql, type Stmt } from "./sql.server";
 import type { Db } from "./context.server";
 import { HttpError } from "./http";
 
@@ -52,4 +52,32 @@ export function inlineLimit(key: string, limit: number, windowMs: number, now = 
       return new HttpError(429, `Too many requests. Try again in ${retryAfter} seconds.`, { "Retry-After": String(retryAfter) });
     },
   };
+}
+
+/** Per-account write limits (issue 12): generous, a real user never meets them (docs/security.md). */
+export const WRITE_LIMITS = {
+  scrollCreate: { limit: 60, windowMs: 10 * 60_000 },
+  scrollEdit: { limit: 200, windowMs: 10 * 60_000 },
+  profileEdit: { limit: 60, windowMs: 10 * 60_000 },
+  report: { limit: 60, windowMs: 10 * 60_000 },
+} as const;
+
+/**
+ * Run a write batch under the account's limit `kind`, in the same round trip: the counter is
+ * bumped first, every write statement must carry `within` in its WHERE (so a refused write writes
+ * nothing), and 429 + Retry-After is thrown when the limit was passed. Returns the statements'
+ * results (without the limit's own).
+ */
+export async function batchWithinLimit<R extends unknown[][]>(
+  db: Db,
+  kind: keyof typeof WRITE_LIMITS,
+  accountId: string,
+  statements: (within: Stmt) => Stmt[],
+): Promise<R> {
+  const { limit: max, windowMs } = WRITE_LIMITS[kind];
+  const limit = inlineLimit(`${kind}:${accountId}`, max, windowMs);
+  const results = await batchAll<unknown[][]>(db, [limit.upsert, ...statements(limit.within), limit.count]);
+  const tooMany = limit.exceeded((results[results.length - 1] as { count: number }[])[0]?.count);
+  if (tooMany) throw tooMany;
+  return results.slice(1, -1) as R;
 }

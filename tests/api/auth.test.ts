@@ -139,6 +139,24 @@ describe("POST /api/auth/login and /logout, GET /api/auth/me", () => {
   });
 });
 
+describe("login limits never lock the owner out", () => {
+  it("after 10+ bad tries by someone else (another IP), the owner logs in with the right password", async () => {
+    const { user } = await signedUp("own");
+    const attacker = { "CF-Connecting-IP": "198.51.100.23" };
+    // fixed one-minute windows: 21 tries put 11 in one window wherever its edge falls
+    const statuses: number[] = [];
+    while (statuses.length < 21 && !statuses.includes(429)) {
+      statuses.push((await new Client().post("/api/auth/login", { userName: user.userName, password: "wrong-pass" }, attacker)).status);
+    }
+    expect(statuses.at(-1), statuses.join(",")).toBe(429);
+    expect(statuses.slice(0, -1).every((s) => s === 401)).toBe(true);
+    const owner = new Client();
+    const res = await owner.post("/api/auth/login", { userName: user.userName, password: "pass1234" }, { "CF-Connecting-IP": "203.0.113.77" });
+    expect(res.status, res.text).toBe(200);
+    expect((await owner.get("/api/auth/me")).json._id).toBe(user._id);
+  });
+});
+
 describe("security baseline", () => {
   it("refuses a cross-site write with 403 and changes nothing", async () => {
     const userName = uniqueName("csrf");

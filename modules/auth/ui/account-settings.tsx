@@ -110,7 +110,7 @@ export function ChangePasswordForm() {
   );
 }
 
-export const DELETE_CONFIRMATION =
+const DELETE_CONFIRMATION =
   "Delete your account? Your echos, scrolls, likes and follows will be removed for good. This cannot be undone.";
 
 export function DeleteAccountForm() {
