@@ -94,3 +94,10 @@ export function clampChars(text: string, max: number): string {
   }
   return out;
 }
+
+/**
+ * User text inside a plain string (a document title, a confirm dialog), where no element can
+ * isolate it: wrapped in FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE, so bidi controls or
+ * right-to-left letters in it cannot reorder the text around it. Elements use <bdi> / dir="auto".
+ */
+export const isolate = (userText: string): string => `\u2068${userText}\u2069`;

@@ -68,7 +68,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
     <article className={detail ? "echo-card echo-detail" : "echo-card"} data-testid="echo-card" data-echo-id={echo._id}>
       <header className="echo-head">
         <Link to={`/user/${echo.author._id}`} className="echo-author">
-          @{echo.author.userName}
+          @<bdi>{echo.author.userName}</bdi>
         </Link>
         <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time">
           {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) : relativeTime(echo.createdAt)}
@@ -120,10 +120,13 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         </div>
       </header>
       {detail ? (
-        <p className="echo-content">{echo.content}</p>
+        <p className="echo-content" dir="auto">
+          {echo.content}
+        </p>
       ) : (
         <p
           className="echo-content clickable"
+          dir="auto"
           onClick={(e) => {
             if (!window.getSelection()?.toString()) navigate(`/echo/${echo._id}`);
             e.stopPropagation();
@@ -137,7 +140,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           {echo.tags.map((tag) => (
             <li key={tag._id}>
               <Link to={`/tag/${encodeURIComponent(tag.name)}`} className="tag-chip">
-                #{tag.name}
+                #<bdi>{tag.name}</bdi>
               </Link>
             </li>
           ))}

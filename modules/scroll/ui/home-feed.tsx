@@ -41,9 +41,15 @@ export function HomeFeed({ scrolls, selected, page, viewerId }: {
       {selected ? (
         <header className="feed-header">
           <h1 className="page-title">
-            <Link to={`/scroll/${selected._id}`}>{selected.name}</Link>
+            <Link to={`/scroll/${selected._id}`}>
+              <bdi>{selected.name}</bdi>
+            </Link>
           </h1>
-          {selected.description && <p className="muted">{selected.description}</p>}
+          {selected.description && (
+            <p className="muted" dir="auto">
+              {selected.description}
+            </p>
+          )}
         </header>
       ) : (
         <h1 className="page-title">All Echos</h1>

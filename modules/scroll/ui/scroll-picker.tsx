@@ -70,7 +70,7 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
           onClick={() => choose(s._id)}
           title={s.description || s.name}
         >
-          {s.name}
+          <bdi>{s.name}</bdi>
         </button>
       ))}
       <button
