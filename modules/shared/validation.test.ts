@@ -39,6 +39,10 @@ describe("well-formed text", () => {
     expect(illFormedField({ feedConfig: { includedTags: ["ok", "\u0000"] } })).toBe("feedConfig.includedTags");
     expect(illFormedField({ "\ud800": 1 })).toBe("Request body (a key)");
     expect(illFormedField({ a: 1, b: [true, null, "fine"] })).toBeNull();
+    // nested far deeper than the call stack allows recursion
+    let deep: unknown = "\ud800";
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { a: deep };
+    expect(illFormedField(deep)).toMatch(/^a(\.a)*$/);
   });
   it("isolate wraps plain-string user text in FSI … PDI", () => {
     expect(isolate("\u202eevil")).toBe("\u2068\u202eevil\u2069");

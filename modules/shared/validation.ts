@@ -59,21 +59,21 @@ export const minChars = (min: number, message: string) => v.check((s: string) =>
 /**
  * The first ill-formed string anywhere in a parsed JSON value (keys included), as the field path
  * the API's messages use ("feedConfig.includedTags"), or null when all text is well-formed.
+ * Walked with an explicit stack, not recursion: a body nested thousands deep (JSON.parse takes
+ * it) must not overflow the call stack (a 500 the fuzzer found).
  */
-export function illFormedField(value: unknown, path = ""): string | null {
-  if (typeof value === "string") return isWellFormedText(value) ? null : path || "Request body";
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const bad = illFormedField(item, path);
-      if (bad !== null) return bad;
-    }
-    return null;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (!isWellFormedText(key)) return path ? `${path} (a key)` : "Request body (a key)";
-      const bad = illFormedField(item, path ? `${path}.${key}` : key);
-      if (bad !== null) return bad;
+export function illFormedField(value: unknown): string | null {
+  const stack: [unknown, string][] = [[value, ""]];
+  while (stack.length > 0) {
+    const [item, path] = stack.pop()!;
+    if (typeof item === "string") {
+      if (!isWellFormedText(item)) return path || "Request body";
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], path]);
+    } else if (typeof item === "object" && item !== null) {
+      const entries = Object.entries(item);
+      for (const [key] of entries) if (!isWellFormedText(key)) return path ? `${path} (a key)` : "Request body (a key)";
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], path ? `${path}.${entries[i]![0]}` : entries[i]![0]]);
     }
   }
   return null;
