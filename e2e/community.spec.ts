@@ -296,6 +296,7 @@ test.describe("popular echos", () => {
 
 test.describe("Following from the community lists", () => {
   test("a public scroll's card shows my follow state: follow, reload, unfollow, all from /community and /browse", async ({ page, playwright, baseURL }) => {
+    test.setTimeout(60_000); // five page loads and two users
     await signedInPage(page, "fw");
     const owner = await apiUser(playwright, baseURL, "fo");
     const s = stem("fw", 16);

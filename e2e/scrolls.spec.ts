@@ -33,7 +33,8 @@ import {
 /** The tag chips of a TagInput field (without the remove buttons' '×'). */
 function chipTexts(field: Locator): Promise<string[]> {
   return field.locator(".tag-chip").evaluateAll((els) =>
-    els.map((el) => Array.from(el.childNodes, (n) => (n.nodeType === Node.TEXT_NODE ? n.textContent : "")).join("")),
+    // the chip's text without its remove button (the tag itself sits in a <bdi>)
+    els.map((el) => Array.from(el.childNodes, (n) => (n.nodeName === "BUTTON" ? "" : n.textContent)).join("")),
   );
 }
 

@@ -2,7 +2,7 @@
 export { newId, isId, ID_PATTERN } from "./ids";
 export { HttpError, badRequest, unauthorized, forbidden, notFound, conflict, errorBody, errorResponse } from "./http";
 export { relativeTime } from "./time";
-export { firstIssue, text, wellFormed, maxChars, minChars, charCount, clampChars, isWellFormedText, illFormedField, ILL_FORMED_MESSAGE, UNITS_PER_CHAR } from "./validation";
+export { firstIssue, text, wellFormed, maxChars, minChars, charCount, clampChars, isolate, isWellFormedText, illFormedField, ILL_FORMED_MESSAGE, UNITS_PER_CHAR } from "./validation";
 export {
   PageQuerySchema,
   DEFAULT_LIMIT,

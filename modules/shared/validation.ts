@@ -59,24 +59,21 @@ export const minChars = (min: number, message: string) => v.check((s: string) =>
 /**
  * The first ill-formed string anywhere in a parsed JSON value (keys included), as the field path
  * the API's messages use ("feedConfig.includedTags"), or null when all text is well-formed.
+ * Walked with an explicit stack, not recursion: a body nested thousands deep (JSON.parse takes
+ * it) must not overflow the call stack (a 500 the fuzzer found).
  */
-export function illFormedField(value: unknown, path = ""): string | null {
-  // An explicit stack, not recursion: a hostile body nests thousands of levels deep (JSON.parse
-  // takes it), and a recursive walk would overflow the stack into a 500.
-  const stack: [unknown, string][] = [[value, path]];
-  while (stack.length) {
-    const [item, at] = stack.pop()!;
+export function illFormedField(value: unknown): string | null {
+  const stack: [unknown, string][] = [[value, ""]];
+  while (stack.length > 0) {
+    const [item, path] = stack.pop()!;
     if (typeof item === "string") {
-      if (!isWellFormedText(item)) return at || "Request body";
+      if (!isWellFormedText(item)) return path || "Request body";
     } else if (Array.isArray(item)) {
-      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], at]);
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], path]);
     } else if (typeof item === "object" && item !== null) {
       const entries = Object.entries(item);
-      for (const [key] of entries) if (!isWellFormedText(key)) return at ? `${at} (a key)` : "Request body (a key)";
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i]!;
-        stack.push([child, at ? `${at}.${key}` : key]);
-      }
+      for (const [key] of entries) if (!isWellFormedText(key)) return path ? `${path} (a key)` : "Request body (a key)";
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], path ? `${path}.${entries[i]![0]}` : entries[i]![0]]);
     }
   }
   return null;
@@ -97,3 +94,10 @@ export function clampChars(text: string, max: number): string {
   }
   return out;
 }
+
+/**
+ * User text inside a plain string (a document title, a confirm dialog), where no element can
+ * isolate it: wrapped in FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE, so bidi controls or
+ * right-to-left letters in it cannot reorder the text around it. Elements use <bdi> / dir="auto".
+ */
+export const isolate = (userText: string): string => `\u2068${userText}\u2069`;

@@ -2,12 +2,12 @@ import { data } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { EchoDetail } from "~/modules/echo/index";
 import { getEcho } from "~/modules/echo/index.server";
-import { HttpError } from "~/modules/shared/index";
+import { clampChars, HttpError, isolate } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/echo";
 
 export const meta: Route.MetaFunction = ({ loaderData: data }) => [
-  { title: data?.echo ? `@${data.echo.author.userName}: ${data.echo.content.slice(0, 40)} · Echo` : "Echo not found · Echo" },
+  { title: data?.echo ? `@${data.echo.author.userName}: ${isolate(clampChars(data.echo.content, 40))} · Echo` : "Echo not found · Echo" },
 ];
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

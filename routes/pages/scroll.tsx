@@ -2,12 +2,12 @@ import { data } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { ScrollDetail } from "~/modules/scroll/index";
 import { getScroll, scrollEchos } from "~/modules/scroll/index.server";
-import { HttpError } from "~/modules/shared/index";
+import { HttpError, isolate } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/scroll";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.view.state === "ok" ? `${loaderData.view.scroll.name} · Echo` : "Scroll · Echo" },
+  { title: loaderData?.view.state === "ok" ? `${isolate(loaderData.view.scroll.name)} · Echo` : "Scroll · Echo" },
 ];
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -62,7 +62,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           <div className="chips">
             {tags.map((t) => (
               <Link key={t._id} to={`/tag/${encodeURIComponent(t.name)}`} className="tag-chip">
-                #{t.name}
+                #<bdi>{t.name}</bdi>
               </Link>
             ))}
           </div>

@@ -46,7 +46,8 @@ const HOSTILE: string[] = [
   "constructor", "prototype", "null", "undefined", "NaN", "Infinity", "-1", "0", "1e400", "99999999999999999999",
   "-0", "0x10", "2026-13-45", "9999-12-31T23:59:59Z", "#", "##tag", "#Tech", "tech", "TECH", "a b", "a,b",
   "a".repeat(31), "a".repeat(51), "a".repeat(201), "a".repeat(1000), "a".repeat(1001), "𝕏".repeat(1000),
-  "ش".repeat(300), "\u0301".repeat(500), RUN_TAGS[0]!, POISON_TAG,
+  "ش".repeat(300), "\u0301".repeat(500), "\u2066isolate\u2069", "\u2067\u202bnested\u202c", "\u061c", "\u0085", "\u009b",
+  "\u001b[31m", RUN_TAGS[0]!, POISON_TAG,
 ];
 const HOSTILE_IDS: string[] = [
   "..%2F..%2Fetc%2Fpasswd", "%00", "%ZZ", "%", "%E0%A4%A", "%ED%A0%80", "%F0%9F%98", "%2e%2e", "..", "...",
@@ -54,6 +55,13 @@ const HOSTILE_IDS: string[] = [
   "x".repeat(3000), "null", "undefined", "[object Object]", "-1", "0", "1e400", "%27%20OR%201%3D1%20--",
   "%22%3B%20DROP%20TABLE%20echos%3B%20--", "%3Cscript%3E", "%20", "%09", "%0A", "%E2%80%AE", "%F0%9F%91%A8%E2%80%8D%F0%9F%91%A9",
 ];
+/** JSON escapes that parse to ill-formed text: unpaired surrogates, controls (C0, DEL, C1). */
+const ILL_FORMED_ESCAPES = ["\\ud800", "\\udfff", "\\udc00\\ud800", "x\\ud83d", "\\u0000", "\\u001b", "\\u007f", "\\u0085"];
+/** Query values that decode to ill-formed text, or do not decode (CESU-8 of a surrogate, broken UTF-8). */
+const ILL_FORMED_QUERY = ["a%00b", "%1B", "%7F", "%C2%85", "%ED%A0%80", "%ED%BF%BF", "%FF", "%C3", "%F0%9F%98"];
+/** Well-formed text with bidi controls: accepted where the field allows it, never a 5xx. */
+const BIDI = ["\u202eevil\u202c", "\u2066isolate\u2069", "\u202b\u202a\u202d", "\u200f\u200e\u061c"];
+const ILL = "must not contain unpaired surrogates or control characters";
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const;
 
 /** encodeURIComponent, but a lone surrogate becomes its (invalid) CESU-8 bytes instead of a throw. */
@@ -199,6 +207,10 @@ const bodyFor = (fields: string[]) =>
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.array(fc.record(Object.fromEntries(fields.map((f) => [f, fieldValue(f)])))).map((a) => JSON.stringify(a)) },
     { weight: 1, arbitrary: fc.constantFrom("", "{", "{\"content\":", "nul", "null", "[]", "\"str\"", "42", "{'a':1}", "{\"a\":1,}", "\u0000", "{\"content\":\"\\ud800\"}") },
+    // lone surrogates as JSON escapes (JSON.stringify never writes them): in a field, a list, a key
+    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...fields), fc.constantFrom(...ILL_FORMED_ESCAPES)).map(([f, bad]) => `{"${f}":"a${bad}b"}`) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...fields), fc.constantFrom(...ILL_FORMED_ESCAPES)).map(([f, bad]) => `{"${f}":["ok","${bad}"]}`) },
+    { weight: 1, arbitrary: fc.constantFrom(...ILL_FORMED_ESCAPES).map((bad) => `{"${bad}":1}`) },
     { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 200 }) },
     { weight: 1, arbitrary: fc.integer({ min: 100, max: 20_000 }).map((d) => "[".repeat(d) + "]".repeat(d)) },
     { weight: 1, arbitrary: fc.integer({ min: 100, max: 10_000 }).map((d) => "{\"a\":".repeat(d) + "1" + "}".repeat(d)) },
@@ -236,6 +248,29 @@ function requestArb(pools: Pools, actors: number): fc.Arbitrary<FuzzRequest> {
     });
   });
 }
+
+/** Run checks CONCURRENCY at a time; the failures they describe. */
+async function runAll(checks: (() => Promise<string | null>)[]): Promise<string[]> {
+  const failures: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < checks.length) {
+      const failure = await checks[next++]!();
+      if (failure) failures.push(failure);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return failures;
+}
+
+const decodes = (query: string) => {
+  try {
+    decodeURIComponent(query);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 type User = { client: Client; user: { _id: string; userName: string } };
 let fuzzUsers: User[] = [];
@@ -380,6 +415,65 @@ describe("fuzzing every /api route", () => {
     for (const t of TEMPLATES) expect(perRoute.get(t.route) ?? 0, t.route).toBeGreaterThan(0);
   }, STORM_BUDGET_MS + REQUEST_TIMEOUT_MS + 10_000);
 
+  it("ill-formed text in any field of any route's JSON body is a 400 naming the field, never a 5xx", async () => {
+    const [owner] = fuzzUsers as [User];
+    const checks: (() => Promise<string | null>)[] = [];
+    for (const t of TEMPLATES.filter((x) => x.fields)) {
+      const method = t.methods.find((m) => m !== "GET" && m !== "DELETE") ?? t.methods[0]!;
+      let path = t.path;
+      for (const [name, kind] of Object.entries(t.params ?? {})) {
+        path = path.replace(`:${name}`, kind === "echo" ? pools.echos[pools.echos.length - 1]! : kind === "scroll" ? pools.scrolls[0]! : pools.users[1]!);
+      }
+      for (const field of t.fields!) {
+        for (const bad of ILL_FORMED_ESCAPES) {
+          checks.push(async () => {
+            // a guest for sign-up and login, so no shared session is replaced
+            const client = t.auth ? new Client() : owner.client;
+            const body = field === "feedConfig" ? `{"feedConfig":{"includedTags":["${bad}"]}}` : `{"${field}":"a${bad}b"}`;
+            const res = await client.request(method, path, body);
+            const expected = `${field === "feedConfig" ? "feedConfig.includedTags" : field} ${ILL}`;
+            return res.status !== 400 || res.json?.error !== expected ? `${method} ${path} ${body} → ${res.status} ${res.text.slice(0, 160)}` : null;
+          });
+        }
+        for (const bidi of BIDI) {
+          checks.push(async () => {
+            const client = t.auth ? new Client() : owner.client;
+            const res = await client.request(method, path, JSON.stringify({ [field]: bidi }));
+            return res.status >= 500 ? `${method} ${path} bidi in ${field} → ${res.status} ${res.text.slice(0, 160)}` : null;
+          });
+        }
+      }
+    }
+    expect(await runAll(checks)).toEqual([]);
+  }, 300_000);
+
+  it("ill-formed text in any query parameter of any route is a 400 naming it, never a 5xx", async () => {
+    const [owner] = fuzzUsers as [User];
+    const checks: (() => Promise<string | null>)[] = [];
+    for (const t of TEMPLATES.filter((x) => x.query)) {
+      let path = t.path;
+      for (const [name, kind] of Object.entries(t.params ?? {})) {
+        path = path.replace(`:${name}`, kind === "echo" ? pools.echos[0]! : kind === "scroll" ? pools.scrolls[0]! : kind === "user" ? pools.users[0]! : kind === "tag" ? RUN_TAGS[0]! : "feed");
+      }
+      for (const key of t.query!) {
+        for (const bad of ILL_FORMED_QUERY) {
+          checks.push(async () => {
+            const res = await owner.client.get(`${path}?${key}=${bad}`);
+            const expected = decodes(bad) ? `${key} ${ILL}` : `${key} must be valid percent-encoded UTF-8`;
+            return res.status !== 400 || res.json?.error !== expected ? `GET ${path}?${key}=${bad} → ${res.status} ${res.text.slice(0, 160)}` : null;
+          });
+        }
+        for (const bidi of BIDI) {
+          checks.push(async () => {
+            const res = await owner.client.get(`${path}?${key}=${encodeURIComponent(bidi)}`);
+            return res.status >= 500 ? `GET ${path}?${key}=<bidi> → ${res.status} ${res.text.slice(0, 160)}` : null;
+          });
+        }
+      }
+    }
+    expect(await runAll(checks)).toEqual([]);
+  }, 300_000);
+
   it("rejected posts write nothing: no echo, no tag", async () => {
     // A user of its own, whom no other request acts as. This check used to read fuzz user 0's
     // echosCount, and once saw 1 where 0 was expected: storm requests were still being sent as
@@ -396,6 +490,9 @@ describe("fuzzing every /api route", () => {
       [{ content: "ok", tags: [POISON_TAG, "b", "c", "d", "e", "f"] }, 400],
       [{ content: "ok", tags: [POISON_TAG, "bad tag!"] }, 400],
       [{ content: "ok", tags: [POISON_TAG, 5] }, 400],
+      [`{"content":"\\ud800","tags":["${POISON_TAG}"]}`, 400],
+      [`{"content":"ok","tags":["${POISON_TAG}","\\udfff"]}`, 400],
+      [{ content: "ok\u0000", tags: [POISON_TAG] }, 400],
       [{ content: 5, tags: [POISON_TAG] }, 400],
       [{ content: "ok", tags: POISON_TAG }, 400],
       [[{ content: "ok", tags: [POISON_TAG] }], 400],

@@ -41,6 +41,15 @@ describe("ill-formed text is refused everywhere it comes in", () => {
     expect(ok.json.echo.content).toBe("line 1\n\tline 2 😀 \u202eevil\u202c");
   });
 
+  it("a body nested thousands deep is checked without overflowing (400, not 500)", async () => {
+    const { client } = await signedUp("tn");
+    const deep = '{"a":'.repeat(3000) + '"\\ud800"' + "}".repeat(3000);
+    await expect400(await client.post("/api/echo/post", deep), `${Array(3000).fill("a").join(".")} ${ILL}`);
+    const fine = '{"a":'.repeat(3000) + "1" + "}".repeat(3000);
+    expect((await client.post("/api/echo/post", fine)).status).toBe(400);
+    expect((await client.get("/api/profile/me")).json.echosCount).toBe(0);
+  });
+
   it("bytes that are not UTF-8 are refused, not turned into '�'", async () => {
     const { client } = await signedUp("tb");
     const bytes = new Uint8Array([...new TextEncoder().encode('{"content":"a'), 0xed, 0xa0, 0x80, ...new TextEncoder().encode('"}')]);

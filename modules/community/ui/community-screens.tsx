@@ -63,7 +63,7 @@ export function CommunityScreen({ data, viewerId }: { data: CommunityData; viewe
           <div className="chips">
             {data.tags.map((t) => (
               <Link key={t._id} to={`/tag/${encodeURIComponent(t.name)}`} className={`tag-chip tier-${tagTier(t.count)}`}>
-                #{t.name} <span className="count">{t.count}</span>
+                #<bdi>{t.name}</bdi> <span className="count">{t.count}</span>
               </Link>
             ))}
           </div>
@@ -110,7 +110,7 @@ export function BrowseScrolls({ scrolls, type, viewerId }: { scrolls: Scroll[]; 
       />
       {q && (
         <p className="muted result-count">
-          {shown.length} scroll(s) found for "{term.trim()}"
+          {shown.length} scroll(s) found for "<bdi>{term.trim()}</bdi>"
         </p>
       )}
       {shown.length === 0 ? (
@@ -169,7 +169,9 @@ export function BrowseTags({ tags }: { tags: Tag[] }) {
         <div className="tag-grid">
           {shown.map((t) => (
             <Link key={t._id} to={`/tag/${encodeURIComponent(t.name)}`} className={`tag-card tier-${tagTier(t.count)}`}>
-              <span className="tag-card-name">#{t.name}</span>
+              <span className="tag-card-name">
+                #<bdi>{t.name}</bdi>
+              </span>
               <span className="muted">
                 {t.count} echos · {t.recentEchosCount} this week
               </span>
@@ -180,7 +182,7 @@ export function BrowseTags({ tags }: { tags: Tag[] }) {
         <div className="tag-cloud">
           {shown.map((t) => (
             <Link key={t._id} to={`/tag/${encodeURIComponent(t.name)}`} className={`cloud-tag tier-${tagTier(t.count)}`}>
-              #{t.name}
+              #<bdi>{t.name}</bdi>
             </Link>
           ))}
         </div>

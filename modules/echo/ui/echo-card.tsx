@@ -70,7 +70,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
     <article className={detail ? "echo-card echo-detail" : "echo-card"} data-testid="echo-card" data-echo-id={echo._id}>
       <header className="echo-head">
         <Link to={`/user/${echo.author._id}`} className="echo-author">
-          @{echo.author.userName}
+          @<bdi>{echo.author.userName}</bdi>
         </Link>
         {/* "now" → "1m" can tick between the server's render and hydration (more so under load): the
             server's text stays until the next render instead of failing hydration */}
@@ -124,10 +124,13 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         </div>
       </header>
       {detail ? (
-        <p className="echo-content">{echo.content}</p>
+        <p className="echo-content" dir="auto">
+          {echo.content}
+        </p>
       ) : (
         <p
           className="echo-content clickable"
+          dir="auto"
           onClick={(e) => {
             if (!window.getSelection()?.toString()) navigate(`/echo/${echo._id}`);
             e.stopPropagation();
@@ -141,7 +144,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           {echo.tags.map((tag) => (
             <li key={tag._id}>
               <Link to={`/tag/${encodeURIComponent(tag.name)}`} className="tag-chip">
-                #{tag.name}
+                #<bdi>{tag.name}</bdi>
               </Link>
             </li>
           ))}

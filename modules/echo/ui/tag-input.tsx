@@ -70,7 +70,7 @@ export function TagInput({ label, tags, onChange, max, suggestions = [], suggest
       <div className="tag-box">
         {tags.map((tag) => (
           <span key={tag} className="tag-chip removable">
-            #{tag}
+            #<bdi>{tag}</bdi>
             <button type="button" aria-label={`Remove ${tag}`} onClick={() => onChange(tags.filter((t) => t !== tag))}>
               ×
             </button>

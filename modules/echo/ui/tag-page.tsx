@@ -53,7 +53,9 @@ export function TagPage({ tag, orderBy, timeframe, page, viewerId }: {
   return (
     <div className="page">
       <header className="page-header">
-        <h1 className="page-title">#{tag}</h1>
+        <h1 className="page-title">
+          #<bdi>{tag}</bdi>
+        </h1>
         <div className="filters">
           <label>
             <span className="visually-hidden">Order</span>

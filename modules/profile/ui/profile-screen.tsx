@@ -46,8 +46,10 @@ export function ProfileScreen({ profile: initial, echos, scrolls, viewerId }: {
             {profile.userName.slice(0, 1).toUpperCase()}
           </div>
           <div>
-            <h1 className="page-title">@{profile.userName}</h1>
-            <p className={profile.bio ? "profile-bio" : "profile-bio muted"}>{profile.bio || "No bio available"}</p>
+            <h1 className="page-title">
+              @<bdi>{profile.userName}</bdi>
+            </h1>
+            <p className={profile.bio ? "profile-bio" : "profile-bio muted"} dir="auto">{profile.bio || "No bio available"}</p>
           </div>
           <div className="profile-actions">
             {profile.isMe ? (

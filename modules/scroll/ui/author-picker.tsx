@@ -41,7 +41,7 @@ export function AuthorPicker({ authors, onChange, max }: { authors: UserRef[]; o
         <div className="chips">
           {authors.map((a) => (
             <span key={a._id} className="author-chip removable">
-              @{a.userName}
+              @<bdi>{a.userName}</bdi>
               <button type="button" aria-label={`Remove ${a.userName}`} onClick={() => onChange(authors.filter((x) => x._id !== a._id))}>
                 ×
               </button>
@@ -72,7 +72,7 @@ export function AuthorPicker({ authors, onChange, max }: { authors: UserRef[]; o
                   setResults([]);
                 }}
               >
-                @{u.userName}
+                @<bdi>{u.userName}</bdi>
               </button>
             </li>
           ))}

@@ -43,9 +43,15 @@ export function HomeFeed({ scrolls, selected, page, viewerId }: {
       {selected ? (
         <header className="feed-header">
           <h1 className="page-title">
-            <Link to={`/scroll/${selected._id}`}>{selected.name}</Link>
+            <Link to={`/scroll/${selected._id}`}>
+              <bdi>{selected.name}</bdi>
+            </Link>
           </h1>
-          {selected.description && <p className="muted">{selected.description}</p>}
+          {selected.description && (
+            <p className="muted" dir="auto">
+              {selected.description}
+            </p>
+          )}
           {/* the unfiltered home stays one step away once a feed is selected */}
           <button type="button" className="btn btn-sm" onClick={() => choose(ALL_ECHOS)}>
             Show All Echos

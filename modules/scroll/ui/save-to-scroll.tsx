@@ -40,7 +40,7 @@ export function SaveToScroll({ echo, curations, onClose }: { echo: Echo; curatio
           {curations.map((c) => (
             <label key={c._id}>
               <input type="radio" name="curation" value={c._id} checked={chosen === c._id} onChange={() => setChosen(c._id)} />{" "}
-              {c.name} <span className="muted">({echos(c.echosCount)})</span>
+              <bdi>{c.name}</bdi> <span className="muted">({echos(c.echosCount)})</span>
             </label>
           ))}
         </fieldset>

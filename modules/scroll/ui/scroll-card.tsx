@@ -10,23 +10,27 @@ export function ScrollCard({ scroll, actions }: { scroll: Scroll; actions?: Reac
     <article className="scroll-card" data-testid="scroll-card">
       <div className="scroll-card-head">
         <Link to={`/scroll/${scroll._id}`} className="scroll-card-name">
-          {scroll.name}
+          <bdi>{scroll.name}</bdi>
         </Link>
         <span className={`badge badge-${scroll.type}`}>{scroll.type === "feed" ? "Feed" : "Curation"}</span>
         {scroll.isPrivate && <span className="badge">Private</span>}
       </div>
-      {scroll.description && <p className="scroll-card-desc">{scroll.description}</p>}
+      {scroll.description && (
+        <p className="scroll-card-desc" dir="auto">
+          {scroll.description}
+        </p>
+      )}
       {(tags.length > 0 || authors.length > 0) && (
         <div className="chips">
           {tags.slice(0, 3).map((t) => (
             <span key={t._id} className="tag-chip">
-              #{t.name}
+              #<bdi>{t.name}</bdi>
             </span>
           ))}
           {tags.length > 3 && <span className="more">+{tags.length - 3}</span>}
           {authors.slice(0, 2).map((a) => (
             <span key={a._id} className="author-chip">
-              @{a.userName}
+              @<bdi>{a.userName}</bdi>
             </span>
           ))}
           {authors.length > 2 && <span className="more">+{authors.length - 2}</span>}
@@ -34,7 +38,7 @@ export function ScrollCard({ scroll, actions }: { scroll: Scroll; actions?: Reac
       )}
       <div className="scroll-card-foot">
         <span className="muted">
-          by @{scroll.creator.userName} · {scroll.type === "curation" ? `${echos(scroll.echosCount)} · ` : ""}
+          by @<bdi>{scroll.creator.userName}</bdi> · {scroll.type === "curation" ? `${echos(scroll.echosCount)} · ` : ""}
           {followers(scroll.followersCount)}
         </span>
         {actions && <span className="scroll-card-actions">{actions}</span>}

@@ -75,11 +75,13 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
     <div className="page">
       <header className="scroll-header card">
         <div className="scroll-title-row">
-          <h1 className="page-title">{scroll.name}</h1>
+          <h1 className="page-title">
+            <bdi>{scroll.name}</bdi>
+          </h1>
           <span className={`badge badge-${scroll.type}`}>{scroll.type === "feed" ? "Feed" : "Curation"}</span>
           {scroll.isPrivate && <span className="badge">Private</span>}
         </div>
-        {scroll.description && <p>{scroll.description}</p>}
+        {scroll.description && <p dir="auto">{scroll.description}</p>}
         {config && (config.includedTags.length > 0 || config.excludedTags.length > 0 || config.authors.length > 0) && (
           <div className="rule-chips">
             {config.includedTags.length > 0 && (
@@ -87,7 +89,7 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
                 <span className="muted">Includes{config.tagMatchType === "all" ? " (all required)" : ""}:</span>
                 {config.includedTags.map((t) => (
                   <Link key={t._id} to={`/tag/${t.name}`} className="tag-chip">
-                    #{t.name}
+                    #<bdi>{t.name}</bdi>
                   </Link>
                 ))}
               </div>
@@ -97,7 +99,7 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
                 <span className="muted">Excludes:</span>
                 {config.excludedTags.map((t) => (
                   <span key={t._id} className="tag-chip excluded">
-                    #{t.name}
+                    #<bdi>{t.name}</bdi>
                   </span>
                 ))}
               </div>
@@ -107,7 +109,7 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
                 <span className="muted">Authors:</span>
                 {config.authors.map((a) => (
                   <Link key={a._id} to={`/user/${a._id}`} className="author-chip">
-                    @{a.userName}
+                    @<bdi>{a.userName}</bdi>
                   </Link>
                 ))}
               </div>
@@ -120,7 +122,9 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
           </p>
         )}
         <div className="scroll-meta muted">
-          by <Link to={`/user/${scroll.creator._id}`}>@{scroll.creator.userName}</Link> · {followers(scroll.followersCount)}
+          by <Link to={`/user/${scroll.creator._id}`}>
+            @<bdi>{scroll.creator.userName}</bdi>
+          </Link> · {followers(scroll.followersCount)}
           {scroll.type === "curation" && ` · ${echos(scroll.echosCount)}`}
         </div>
         <div className="scroll-buttons">

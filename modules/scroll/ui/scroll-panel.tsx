@@ -16,7 +16,9 @@ export function ScrollPanel({ scrolls }: { scrolls: Scroll[] }) {
         <ul className="panel-list">
           {feeds.slice(0, 5).map((s) => (
             <li key={s._id}>
-              <Link to={`/scroll/${s._id}`}>{s.name}</Link>
+              <Link to={`/scroll/${s._id}`}>
+                <bdi>{s.name}</bdi>
+              </Link>
               <span className="count">{followers(s.followersCount)}</span>
             </li>
           ))}
@@ -31,7 +33,9 @@ export function ScrollPanel({ scrolls }: { scrolls: Scroll[] }) {
         <ul className="panel-list">
           {curations.slice(0, 3).map((s) => (
             <li key={s._id}>
-              <Link to={`/scroll/${s._id}`}>{s.name}</Link>
+              <Link to={`/scroll/${s._id}`}>
+                <bdi>{s.name}</bdi>
+              </Link>
               <span className="count">{echos(s.echosCount)}</span>
             </li>
           ))}

@@ -129,7 +129,7 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
               onClick={() => choose(o.id)}
               title={o.title}
             >
-              {o.name}
+              <bdi>{o.name}</bdi>
             </div>
           );
         })}

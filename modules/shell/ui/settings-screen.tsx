@@ -49,7 +49,9 @@ export function SettingsScreen({ account, children }: { account: Account; childr
         <h2>Account Information</h2>
         <dl className="account-info">
           <dt>Username</dt>
-          <dd>{account.userName}</dd>
+          <dd>
+            <bdi>{account.userName}</bdi>
+          </dd>
           <dt>Email</dt>
           <dd>{account.email || "Not set"}</dd>
           <dt>Joined</dt>
