@@ -74,3 +74,37 @@ test("home with a feed selected offers the way back to All Echos", async ({ page
   await expect(title(page)).toHaveText("All Echos");
   await expect(main(page).getByRole("button", { name: "Show All Echos" })).toHaveCount(0);
 });
+
+test("the picker loads further pages of scrolls on demand: End reaches the oldest of 14 feeds", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signedInPage(page, "pkp");
+  const tag = uniqueTag("pkp");
+  const names: string[] = [];
+  for (let i = 0; i < 14; i++) {
+    names.push(`Feed ${String(i).padStart(2, "0")} ${tag.slice(-4)}`);
+    await createFeed(page.request, names[i]!, { includedTags: [tag] });
+  }
+  const pages: string[] = [];
+  page.on("request", (req) => req.url().includes("/api/scroll/all") && pages.push(req.url()));
+  await open(page, "/");
+  const list = picker(page);
+  await list.focus();
+  // the layout holds the first page (10); End at its end asks for the next by cursor
+  const nextPage = page.waitForResponse((res) => res.url().includes("/api/scroll/all"));
+  await page.keyboard.press("End");
+  expect((await nextPage).status()).toBe(200);
+  expect(new URL(pages[0]!).searchParams.get("cursor")).toBeTruthy();
+  // once the page is in, End goes on to the new last option: the oldest feed
+  await expect
+    .poll(async () => {
+      await page.keyboard.press("End");
+      return activeOption(page);
+    })
+    .toBe(names[0]);
+  await page.keyboard.press("Enter");
+  await expect(title(page)).toHaveText(names[0]!);
+  // chosen from beyond the first page, it stays selected on reload
+  await open(page, "/");
+  await expect(title(page)).toHaveText(names[0]!);
+  await expect(picker(page).getByRole("option", { name: names[0] })).toHaveAttribute("aria-selected", "true");
+});

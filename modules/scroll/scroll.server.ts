@@ -1,5 +1,5 @@
 import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
-import { batchAll, batchWithinLimit, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, batchWithinLimit, pageRequest, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { feedPage, feedPageQuery, windowSize, type FeedPageRow } from "./feed-rules.server";
 import type {
@@ -222,8 +222,56 @@ export async function deleteScroll(app: AppContext, viewerId: string, id: string
   await batchAll(app.db, [sql`DELETE FROM scrolls WHERE id = ${id} AND creator_id = ${viewerId}`]);
 }
 
-/** Own scrolls plus the public scrolls the viewer follows (product decisions). */
-export async function listMyScrolls(app: AppContext, viewerId: string): Promise<Scroll[]> {
+/**
+ * GET /scroll/all pages: 10 scrolls by default, at most 12. Measured (Server-Timing) at about 9
+ * rows read per scroll when the viewer both creates and follows many (index seeks on both sides,
+ * the row, its creator, the follow check, rule author names), so 12 keeps a call under 200 rows.
+ */
+export const MY_SCROLLS_LIMIT = 10;
+export const MY_SCROLLS_MAX = 12;
+
+export type MyScrollsPage = { scrolls: Scroll[]; nextCursor: string | null };
+
+/**
+ * Own scrolls plus the public scrolls the viewer follows (product decisions), newest first, one
+ * page at a time by keyset cursor (the last id). Each side seeks its own index for at most a
+ * page plus one (creator_id, id and user_id, scroll_id), so a creator of hundreds of scrolls
+ * reads one page, not all of them.
+ */
+export async function listMyScrolls(
+  app: AppContext,
+  viewerId: string,
+  { cursor = null, limit = MY_SCROLLS_LIMIT }: { cursor?: string | null; limit?: number } = {},
+): Promise<MyScrollsPage> {
+  const before = cursor ?? "~"; // ids are lower-case base32: every id sorts below "~"
+  const take = limit + 1; // one more says whether another page exists
+  // Each side walks only its own index backwards, at most a page plus one, and only the page's
+  // ids get their columns: no join inside (it let SQLite scan every public scroll), UNION ALL
+  // (UNION's merge read and sorted every row of the creator's). Privacy is checked on the page:
+  // making a scroll private drops its followers, so a followed private scroll does not occur.
+  const ids = sql`SELECT id FROM (
+      SELECT id FROM (SELECT id FROM scrolls WHERE creator_id = ${viewerId} AND id < ${before} ORDER BY id DESC LIMIT ${take})
+      UNION ALL
+      SELECT id FROM (SELECT scroll_id AS id FROM scroll_follows WHERE user_id = ${viewerId} AND scroll_id < ${before}
+        ORDER BY scroll_id DESC LIMIT ${take})
+    ) ORDER BY id DESC LIMIT ${take}`;
+  const page = sql`s.id IN (${ids}) AND (s.creator_id = ${viewerId} OR s.is_private = 0)`;
+  const [rows, names] = await batchAll<[ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+    sql`${scrollSelect(viewerId)} WHERE ${page} ORDER BY s.id DESC LIMIT ${take}`,
+    authorNames(page),
+  ]);
+  const map = nameMap(names);
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  const nextCursor = rows.length > limit && last ? encodeCursor({ id: last.id }) : null;
+  return { scrolls: shown.map((r) => toScroll(r, map, viewerId)), nextCursor };
+}
+
+/**
+ * Every own and followed scroll, for the /scrolls lists only (they show them all and have no
+ * paging yet): this still reads every scroll of a prolific creator, as every page once did.
+ */
+export async function listAllMyScrolls(app: AppContext, viewerId: string): Promise<Scroll[]> {
   const mine = sql`(s.creator_id = ${viewerId} OR (s.is_private = 0 AND s.id IN
     (SELECT f.scroll_id FROM scroll_follows f WHERE f.user_id = ${viewerId})))`;
   const [rows, names] = await batchAll<[ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
@@ -232,6 +280,26 @@ export async function listMyScrolls(app: AppContext, viewerId: string): Promise<
   ]);
   const map = nameMap(names);
   return rows.map((r) => toScroll(r, map, viewerId));
+}
+
+/** GET /scroll/all's query: an opaque cursor (bad ones are a 400) and a limit clamped to 1..12. */
+export function myScrollsQuery(request: Request): { cursor: string | null; limit: number } {
+  const query = pageRequest(request, MY_SCROLLS_LIMIT);
+  const id = decodeCursor(query.cursor)?.id;
+  if (query.cursor !== undefined && !isId(id)) throw badRequest("cursor is invalid");
+  return { cursor: isId(id) ? id : null, limit: Math.min(MY_SCROLLS_MAX, query.limit) };
+}
+
+/** One scroll by id if it is the viewer's or followed by them (the stored picker choice). */
+export async function findMyScroll(app: AppContext, viewerId: string, id: string): Promise<Scroll | null> {
+  if (!isId(id)) return null;
+  const mine = sql`s.id = ${id} AND (s.creator_id = ${viewerId} OR (s.is_private = 0 AND EXISTS
+    (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = s.id AND f.user_id = ${viewerId})))`;
+  const [rows, names] = await batchAll<[ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+    sql`${scrollSelect(viewerId)} WHERE ${mine}`,
+    authorNames(mine),
+  ]);
+  return rows[0] ? toScroll(rows[0], nameMap(names), viewerId) : null;
 }
 
 /**

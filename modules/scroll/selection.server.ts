@@ -1,9 +1,23 @@
 import { memoize, readCookie, type AppContext } from "../shared/index.server";
-import { listMyScrolls } from "./scroll.server";
-import { pickSelected, SELECTED_COOKIE } from "./ui/selection";
+import { findMyScroll, listMyScrolls } from "./scroll.server";
+import { ALL_ECHOS, pickSelected, SELECTED_COOKIE } from "./ui/selection";
 
-/** The viewer's scrolls (once per request) and the selected feed by the spec's restore rule. */
+/**
+ * The first page of the viewer's scrolls (once per request) and the selected feed by the spec's
+ * restore rule. The stored feed is looked up by id in the same D1 batch, so a feed beyond the
+ * first page stays selected without loading every scroll (docs/scaling.md).
+ */
 export async function scrollsAndSelection(app: AppContext, viewerId: string, request: Request) {
-  const scrolls = await memoize(app, "my-scrolls", () => listMyScrolls(app, viewerId));
-  return { scrolls, selectedId: pickSelected(scrolls, readCookie(request, SELECTED_COOKIE)) };
+  const stored = readCookie(request, SELECTED_COOKIE);
+  const [page, storedScroll] = await memoize(app, "my-scrolls", () =>
+    Promise.all([
+      listMyScrolls(app, viewerId),
+      stored && stored !== ALL_ECHOS ? findMyScroll(app, viewerId, stored) : Promise.resolve(null),
+    ]),
+  );
+  const known =
+    storedScroll && !page.scrolls.some((s) => s._id === storedScroll._id) ? [...page.scrolls, storedScroll] : page.scrolls;
+  const selectedId = pickSelected(known, stored);
+  const selected = known.find((s) => s._id === selectedId) ?? null;
+  return { scrolls: page.scrolls, nextCursor: page.nextCursor, selected, selectedId };
 }

@@ -19,11 +19,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewerId = await requirePageViewerId(app, request);
   // both queue into the request's first D1 batch: one round trip
-  const [viewer, { scrolls, selectedId }] = await Promise.all([
+  const [viewer, { scrolls, nextCursor, selected, selectedId }] = await Promise.all([
     requirePageViewer(app, request),
     scrollsAndSelection(app, viewerId, request),
   ]);
-  return { viewer: { _id: viewer._id, userName: viewer.userName }, scrolls, selectedId };
+  return { viewer: { _id: viewer._id, userName: viewer.userName }, scrolls, nextCursor, selected, selectedId };
 }
 
 type LayoutData = Route.ComponentProps["loaderData"];
@@ -66,8 +66,15 @@ function Shell({ data: loaderData, children }: { data: LayoutData; children: Rea
   return (
     <AppShell
       user={loaderData.viewer}
-      sidebarScrolls={<ScrollPicker scrolls={loaderData.scrolls} selectedId={loaderData.selectedId} />}
-      rightPanel={<ScrollPanel scrolls={loaderData.scrolls} />}
+      sidebarScrolls={(
+        <ScrollPicker
+          scrolls={loaderData.scrolls}
+          nextCursor={loaderData.nextCursor}
+          selected={loaderData.selected}
+          selectedId={loaderData.selectedId}
+        />
+      )}
+      rightPanel={<ScrollPanel scrolls={loaderData.scrolls} more={loaderData.nextCursor !== null} />}
     >
       <EchoExtensionsProvider
         value={{ saveToScroll: (echo, close) => <SaveToScroll echo={echo} curations={curations} onClose={close} /> }}

@@ -10,8 +10,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Echo" }];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewer = { _id: await requirePageViewerId(app, request) };
-  const { scrolls, selectedId } = await scrollsAndSelection(app, viewer._id, request);
-  const selected = scrolls.find((s) => s._id === selectedId) ?? null;
+  const { scrolls, selected } = await scrollsAndSelection(app, viewer._id, request);
   const first = { page: 1, limit: 20 };
   const page = selected ? await scrollEchos(app, viewer._id, selected, first) : await listEchos(app, viewer._id, {}, first);
   return { viewerId: viewer._id, scrolls, selected, page };

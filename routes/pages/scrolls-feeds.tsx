@@ -1,6 +1,6 @@
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { ScrollsByType } from "~/modules/scroll/index";
-import { scrollsAndSelection } from "~/modules/scroll/index.server";
+import { listAllMyScrolls } from "~/modules/scroll/index.server";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/scrolls-feeds";
 
@@ -9,7 +9,7 @@ export const meta: Route.MetaFunction = () => [{ title: "My Feeds · Echo" }];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewer = { _id: await requirePageViewerId(app, request) };
-  const { scrolls } = await scrollsAndSelection(app, viewer._id, request);
+  const scrolls = await listAllMyScrolls(app, viewer._id);
   return { scrolls, viewerId: viewer._id };
 }
 

@@ -1,10 +1,11 @@
-import { memo, useEffect, useRef, useState } from "react";
+import { memo, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { lazyComponent, relativeTime } from "../../shared/index";
 import type { Echo } from "../schema";
 import { copyLink, deleteEcho, shareEcho, toggleLike } from "./echo-actions";
 import { useEchoStore } from "./echo-store";
 import { useEchoExtensions } from "./echo-extensions";
+import { EchoMenu, type EchoMenuHandle, type MenuItem } from "./echo-menu";
 
 // opened from the menu only: its code loads then
 const ReportDialog = lazyComponent(() => import("./report-dialog").then((m) => m.ReportDialog));
@@ -24,30 +25,11 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
   const [saving, setSaving] = useState(false);
   const [removed, setRemoved] = useState(false);
   const navigate = useNavigate();
-  const [menuOpen, setMenuOpen] = useState(false);
   const [reporting, setReporting] = useState(false);
   const liking = useRef(false);
-  const menuRef = useRef<HTMLDivElement>(null);
+  const menu = useRef<EchoMenuHandle>(null);
   const like = store.likeOf(echo._id) ?? { likes: echo.likes, isLiked: echo.isLiked };
 
-  // An open menu closes on a click outside it or on Escape (focus returns to its button).
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onPointerDown = (e: PointerEvent) => {
-      if (!menuRef.current?.contains(e.target as Node)) setMenuOpen(false);
-    };
-    const onKeyDown = (e: KeyboardEvent) => {
-      if (e.key !== "Escape") return;
-      setMenuOpen(false);
-      menuRef.current?.querySelector<HTMLButtonElement>("button[aria-haspopup]")?.focus();
-    };
-    document.addEventListener("pointerdown", onPointerDown);
-    document.addEventListener("keydown", onKeyDown);
-    return () => {
-      document.removeEventListener("pointerdown", onPointerDown);
-      document.removeEventListener("keydown", onKeyDown);
-    };
-  }, [menuOpen]);
   const isAuthor = echo.author._id === viewerId;
   if ((store.isDeleted(echo._id) && !detail) || removed) return null;
   const removeFromScroll = extensions.removeFromScroll;
@@ -62,9 +44,24 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
   }
 
   async function onDelete() {
-    setMenuOpen(false);
     if (await deleteEcho(echo._id)) onDeleted?.(echo._id);
   }
+
+  // a dialog opened from the menu gives focus back to the menu button when it closes
+  const closeDialog = (close: () => void) => () => {
+    close();
+    menu.current?.focusButton();
+  };
+  const menuItems: MenuItem[] = [
+    { label: "Copy Link", onSelect: () => void copyLink(echo._id) },
+    ...(extensions.saveToScroll ? [{ label: "Save to Scroll", onSelect: () => setSaving(true) }] : []),
+    ...(removeFromScroll
+      ? [{ label: "Remove from Scroll", onSelect: async () => (await removeFromScroll(echo)) && setRemoved(true) }]
+      : []),
+    isAuthor
+      ? { label: "Delete Echo", onSelect: () => void onDelete(), danger: true }
+      : { label: "Report", onSelect: () => setReporting(true) },
+  ];
 
   return (
     <article className={detail ? "echo-card echo-detail" : "echo-card"} data-testid="echo-card" data-echo-id={echo._id}>
@@ -77,51 +74,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time" suppressHydrationWarning>
           {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) : relativeTime(echo.createdAt)}
         </time>
-        <div className="echo-menu" ref={menuRef}>
-          <button
-            type="button"
-            className="icon-btn icon-btn-sm"
-            aria-label="Echo menu"
-            aria-haspopup="menu"
-            aria-expanded={menuOpen}
-            onClick={() => setMenuOpen((o) => !o)}
-          >
-            ⋯
-          </button>
-          {menuOpen && (
-            <div role="menu" className="menu">
-              <button role="menuitem" type="button" onClick={() => (setMenuOpen(false), void copyLink(echo._id))}>
-                Copy Link
-              </button>
-              {extensions.saveToScroll && (
-                <button role="menuitem" type="button" onClick={() => (setMenuOpen(false), setSaving(true))}>
-                  Save to Scroll
-                </button>
-              )}
-              {removeFromScroll && (
-                <button
-                  role="menuitem"
-                  type="button"
-                  onClick={async () => {
-                    setMenuOpen(false);
-                    if (await removeFromScroll(echo)) setRemoved(true);
-                  }}
-                >
-                  Remove from Scroll
-                </button>
-              )}
-              {isAuthor ? (
-                <button role="menuitem" type="button" className="danger" onClick={onDelete}>
-                  Delete Echo
-                </button>
-              ) : (
-                <button role="menuitem" type="button" onClick={() => (setMenuOpen(false), setReporting(true))}>
-                  Report
-                </button>
-              )}
-            </div>
-          )}
-        </div>
+        <EchoMenu ref={menu} items={menuItems} />
       </header>
       {detail ? (
         <p className="echo-content" dir="auto">
@@ -169,8 +122,8 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           </Link>
         )}
       </footer>
-      {reporting && <ReportDialog echoId={echo._id} onClose={() => setReporting(false)} />}
-      {saving && extensions.saveToScroll?.(echo, () => setSaving(false))}
+      {reporting && <ReportDialog echoId={echo._id} onClose={closeDialog(() => setReporting(false))} />}
+      {saving && extensions.saveToScroll?.(echo, closeDialog(() => setSaving(false)))}
     </article>
   );
 });

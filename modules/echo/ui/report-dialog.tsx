@@ -14,6 +14,9 @@ export function ReportDialog({ echoId, onClose }: { echoId: string; onClose: () 
   useEffect(() => {
     ref.current?.showModal();
   }, []);
+  // closing through the element (not by unmounting it open) lets the browser give focus back to
+  // what opened the dialog; its close event then calls onClose
+  const close = () => ref.current?.close();
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -21,7 +24,7 @@ export function ReportDialog({ echoId, onClose }: { echoId: string; onClose: () 
     const text = detail.trim() ? `${reason}: ${detail.trim()}` : reason;
     const ok = await reportEcho(echoId, text.slice(0, MAX_REPORT_REASON));
     setSending(false);
-    if (ok) onClose();
+    if (ok) close();
   }
 
   return (
@@ -41,7 +44,7 @@ export function ReportDialog({ echoId, onClose }: { echoId: string; onClose: () 
           <textarea value={detail} maxLength={400} rows={3} onChange={(e) => setDetail(e.target.value)} />
         </label>
         <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
+          <button type="button" className="btn" onClick={close}>
             Cancel
           </button>
           <button type="submit" className="btn btn-primary" disabled={sending}>

@@ -15,6 +15,9 @@ export function SaveToScroll({ echo, curations, onClose }: { echo: Echo; curatio
   useEffect(() => {
     ref.current?.showModal();
   }, []);
+  // closing through the element (not by unmounting it open) lets the browser give focus back to
+  // what opened the dialog; its close event then calls onClose
+  const close = () => ref.current?.close();
 
   async function add() {
     if (!chosen) return;
@@ -23,7 +26,7 @@ export function SaveToScroll({ echo, curations, onClose }: { echo: Echo; curatio
     setAdding(false);
     if (ok) {
       void revalidator.revalidate();
-      onClose();
+      close();
     }
   }
 
@@ -46,7 +49,7 @@ export function SaveToScroll({ echo, curations, onClose }: { echo: Echo; curatio
         </fieldset>
       )}
       <div className="dialog-actions">
-        <button type="button" className="btn" onClick={onClose}>
+        <button type="button" className="btn" onClick={close}>
           Cancel
         </button>
         <button type="button" className="btn btn-primary" disabled={!chosen || adding} onClick={add}>

@@ -2,15 +2,20 @@ import { Link } from "react-router";
 import type { Scroll } from "../schema";
 import { echos, followers } from "./counts";
 
-/** Right panel on large screens: up to 5 feed scrolls and 3 curations, with counts (spec §2). */
-export function ScrollPanel({ scrolls }: { scrolls: Scroll[] }) {
+/**
+ * Right panel on large screens: up to 5 feed scrolls and 3 curations, with counts (spec §2).
+ * The layout loads only the first page of scrolls: with `more`, counts read "20+" and "See all"
+ * leads to the full lists.
+ */
+export function ScrollPanel({ scrolls, more = false }: { scrolls: Scroll[]; more?: boolean }) {
+  const count = (n: number) => (more ? `${n}+` : String(n));
   const feeds = scrolls.filter((s) => s.type === "feed");
   const curations = scrolls.filter((s) => s.type === "curation");
   return (
     <div className="scroll-panel">
       <section>
         <h2 className="panel-heading">
-          Feed Scrolls <span className="count">{feeds.length}</span>
+          Feed Scrolls <span className="count">{count(feeds.length)}</span>
         </h2>
         {feeds.length === 0 && <p className="muted">No feed scrolls yet</p>}
         <ul className="panel-list">
@@ -23,11 +28,11 @@ export function ScrollPanel({ scrolls }: { scrolls: Scroll[] }) {
             </li>
           ))}
         </ul>
-        {feeds.length > 5 && <Link to="/scrolls/feeds">See all {feeds.length}</Link>}
+        {(feeds.length > 5 || more) && <Link to="/scrolls/feeds">See all {count(feeds.length)}</Link>}
       </section>
       <section>
         <h2 className="panel-heading">
-          Curations <span className="count">{curations.length}</span>
+          Curations <span className="count">{count(curations.length)}</span>
         </h2>
         {curations.length === 0 && <p className="muted">No curations yet</p>}
         <ul className="panel-list">
@@ -40,7 +45,7 @@ export function ScrollPanel({ scrolls }: { scrolls: Scroll[] }) {
             </li>
           ))}
         </ul>
-        {curations.length > 3 && <Link to="/scrolls/curations">See all {curations.length}</Link>}
+        {(curations.length > 3 || more) && <Link to="/scrolls/curations">See all {count(curations.length)}</Link>}
       </section>
       <Link to="/scroll/new" className="btn btn-block">
         Create Scroll

@@ -1,5 +1,6 @@
 import { useEffect, useState, type KeyboardEvent } from "react";
 import { Link, useNavigate } from "react-router";
+import { api } from "../../shared/index";
 import type { Scroll } from "../schema";
 import { ALL_ECHOS, pickSelected, readStoredSelection, storeSelection, useChooseFeed } from "./selection";
 
@@ -14,12 +15,22 @@ type Option = { id: string; name: string; title: string };
  * Escape back to the chosen one. "All Echos" comes first, so the unfiltered home stays
  * reachable once the user has feeds.
  */
-export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null; selectedId: string | null }) {
+export function ScrollPicker({ scrolls, nextCursor, selected, selectedId }: {
+  scrolls: Scroll[] | null;
+  /** the layout loads one page of scrolls; more come from GET /api/scroll/all on demand */
+  nextCursor: string | null;
+  /** the chosen feed, which may sit beyond the loaded page */
+  selected: Scroll | null;
+  selectedId: string | null;
+}) {
   const navigate = useNavigate();
   const choose = useChooseFeed();
+  const { loaded, loadMore, loading } = useMoreScrolls(scrolls, nextCursor);
+  const feeds = loaded.filter((s) => s.type === "feed");
+  if (selected && !feeds.some((s) => s._id === selected._id)) feeds.push(selected);
   const options: Option[] = [
     { id: ALL_ECHOS, name: "All Echos", title: "Every echo, newest first" },
-    ...(scrolls ?? []).filter((s) => s.type === "feed").map((s) => ({ id: s._id, name: s.name, title: s.description || s.name })),
+    ...feeds.map((s) => ({ id: s._id, name: s.name, title: s.description || s.name })),
   ];
   const selectedIndex = Math.max(0, options.findIndex((o) => o.id === (selectedId ?? ALL_ECHOS)));
   const [active, setActive] = useState(selectedIndex);
@@ -30,15 +41,18 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
   useEffect(() => {
     if (!scrolls) return;
     const stored = readStoredSelection();
-    const wanted = pickSelected(scrolls, stored ?? selectedId);
+    // the server's pick may lie beyond the first page: it counts as one of the viewer's feeds
+    const known = selected && !scrolls.some((s) => s._id === selected._id) ? [...scrolls, selected] : scrolls;
+    const wanted = pickSelected(known, stored ?? selectedId);
     // Write both copies whenever either is stale: the server only sees the cookie, so restoring
     // from local storage without rewriting the cookie would re-render the old selection.
     if (wanted !== stored || wanted !== selectedId) storeSelection(wanted);
     if (wanted !== selectedId) navigate(".", { replace: true, preventScrollReset: true });
   }, [selectedId]); // once per server selection
 
-  // a new selection (or list) from the server: the active option and the window follow it
-  useEffect(() => moveTo(selectedIndex), [selectedIndex, options.length]);
+  // a new selection (or first page) from the server: the active option and the window follow it;
+  // a further page loaded on demand leaves them where the user is
+  useEffect(() => moveTo(selectedIndex), [selectedIndex, scrolls]);
 
   if (!scrolls) {
     return (
@@ -62,6 +76,8 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
   }
 
   function moveTo(index: number) {
+    // moving past the last loaded option asks the server for the next page
+    if (index >= options.length - 1 && loadMore) void loadMore();
     const i = Math.max(0, Math.min(options.length - 1, index));
     setActive(i);
     // keep the active option inside the 3-option window
@@ -88,6 +104,7 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
 
   /** The ▲/▼ buttons slide the window; the active option stays among the shown ones. */
   function slide(delta: number) {
+    if (delta > 0 && start + WINDOW >= options.length - 1 && loadMore) void loadMore();
     const next = Math.max(0, Math.min(options.length - WINDOW, start + delta));
     setStart(next);
     setActive((a) => Math.max(next, Math.min(next + WINDOW - 1, a)));
@@ -113,6 +130,7 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
         aria-label="Feed scrolls"
         tabIndex={0}
         className="picker-list"
+        aria-busy={loading}
         aria-activedescendant={optionId(options[active]?.id ?? ALL_ECHOS)}
         onKeyDown={onKeyDown}
       >
@@ -139,11 +157,40 @@ export function ScrollPicker({ scrolls, selectedId }: { scrolls: Scroll[] | null
         tabIndex={-1}
         className="picker-arrow"
         aria-label="More scrolls"
-        disabled={start + WINDOW >= options.length}
+        disabled={start + WINDOW >= options.length && !loadMore}
         onClick={() => slide(1)}
       >
         ▼
       </button>
     </div>
   );
+}
+
+/**
+ * The viewer's scrolls beyond the layout's first page, fetched a page at a time by cursor when
+ * the picker reaches its end; a new first page from the server starts over.
+ */
+function useMoreScrolls(first: Scroll[] | null, firstCursor: string | null) {
+  const [more, setMore] = useState<{ scrolls: Scroll[]; cursor: string | null }>({ scrolls: [], cursor: firstCursor });
+  const [loading, setLoading] = useState(false);
+  useEffect(() => setMore({ scrolls: [], cursor: firstCursor }), [first, firstCursor]);
+  const cursor = more.cursor;
+  const loadMore =
+    cursor && !loading
+      ? async () => {
+          setLoading(true);
+          try {
+            const page = await api<{ scrolls: Scroll[]; pagination: { nextCursor: string | null } }>(
+              `/scroll/all?cursor=${encodeURIComponent(cursor)}`,
+              { fallback: "Failed to load scrolls" },
+            );
+            setMore((m) => ({ scrolls: [...m.scrolls, ...page.scrolls], cursor: page.pagination.nextCursor }));
+          } catch {
+            // the cursor stays: ▼ or ↓ at the end tries again
+          } finally {
+            setLoading(false);
+          }
+        }
+      : null;
+  return { loaded: [...(first ?? []), ...more.scrolls], loadMore, loading };
 }

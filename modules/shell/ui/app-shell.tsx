@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import { useEffect } from "react";
+import { useDrawerFocus } from "./drawer-focus";
 import { MAIN_ID } from "./navigation-feedback";
 
 type ShellUser = { _id: string; userName: string };
@@ -21,14 +21,17 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls }: {
   const [open, setOpen] = useState(false);
   const location = useLocation();
   useEffect(() => setOpen(false), [location.pathname]);
+  const { toggle, sidebar } = useDrawerFocus(open, () => setOpen(false));
   return (
     <div className="shell">
       <header className="topbar">
         <button
+          ref={toggle}
           type="button"
           className="icon-btn sidebar-toggle"
           aria-label="Toggle sidebar"
           aria-expanded={open}
+          aria-controls="sidebar"
           onClick={() => setOpen((o) => !o)}
         >
           ☰
@@ -40,7 +43,14 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls }: {
           ⌕
         </Link>
       </header>
-      <aside className={open ? "sidebar open" : "sidebar"} aria-label="Sidebar">
+      {/* a followed link closes the drawer at once, so the new page's heading can take focus */}
+      <aside
+        ref={sidebar}
+        id="sidebar"
+        className={open ? "sidebar open" : "sidebar"}
+        aria-label="Sidebar"
+        onClick={(e) => (e.target as Element).closest("a") && setOpen(false)}
+      >
         <nav className="nav-group">
           <Link to="/new" className="btn btn-primary create-echo">
             Create Echo
@@ -71,10 +81,10 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls }: {
         </nav>
       </aside>
       {open && <div className="scrim" onClick={() => setOpen(false)} aria-hidden="true" />}
-      <main className="main" id={MAIN_ID} tabIndex={-1}>
+      <main className="main" id={MAIN_ID} tabIndex={-1} inert={open}>
         {children}
       </main>
-      <aside className="right-panel" aria-label="Your scrolls">
+      <aside className="right-panel" aria-label="Your scrolls" inert={open}>
         {rightPanel ?? (
           <>
             <h2 className="panel-heading">Your Scrolls</h2>

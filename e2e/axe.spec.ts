@@ -1,0 +1,118 @@
+// axe on every route, signed out and signed in, light and dark, wide and narrow: no serious or
+// critical violation of WCAG 2.0/2.1/2.2 A and AA. One test per route and theme, so a failure
+// names its screen; the data (echos with tags, a feed, a curation, another user's scroll) is
+// seeded once per worker through the public API.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { rank } from "./community-helpers";
+import { postEcho } from "./echo-helpers";
+import { logIn, signUp, skipSplash, THEMES, useTheme, waitForApp, type Account } from "./helpers";
+import { addEchoToScroll, createCuration, createFeed, followScroll, uniqueTag } from "./scroll-helpers";
+
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+type Seed = { me: Account; other: Account; echoId: string; tag: string; feedId: string; curationId: string };
+
+let seeded: Promise<Seed> | undefined;
+/** One world per worker: two users, echos (one liked), a feed, a curation, a followed scroll. */
+function seed(playwright: Parameters<Parameters<typeof test>[2]>[0]["playwright"], baseURL: string | undefined) {
+  seeded ??= (async () => {
+    const meApi = await playwright.request.newContext({ baseURL });
+    const otherApi = await playwright.request.newContext({ baseURL });
+    const me = await signUp(meApi, "ax");
+    const other = await signUp(otherApi, "axo");
+    const tag = uniqueTag("ax");
+    const echo = await postEcho(otherApi, "An echo with a link-free body and a #tag", [tag, "a11y"]);
+    await postEcho(meApi, "My own echo for the axe run", [tag]);
+    // authors and tags in the rule: the scroll page shows author and tag chips
+    const feed = await createFeed(meApi, "Axe feed", { includedTags: [tag], authors: [other._id] }, { description: "Echos tagged for the axe run" });
+    const curation = await createCuration(meApi, "Axe curation", { description: "Hand-picked" });
+    await addEchoToScroll(meApi, curation._id, echo._id);
+    const otherFeed = await createFeed(otherApi, "Other's public feed", { includedTags: [tag] });
+    await followScroll(meApi, otherFeed._id);
+    await meApi.post(`/api/echo/like/${echo._id}`);
+    // the popular page and trending tags show rank badges only once the ranking pass has run
+    await rank(meApi);
+    await meApi.dispose();
+    await otherApi.dispose();
+    return { me, other, echoId: echo._id, tag, feedId: feed._id, curationId: curation._id };
+  })();
+  return seeded;
+}
+
+const signedOutRoutes = ["/login", "/signup", "/login?next=%2F"];
+/** Every signed-in route, by a name for the test title and its path in the seeded world. */
+const signedInRoutes: [string, (s: Seed) => string][] = [
+  ["home", () => "/"],
+  ["new echo", () => "/new"],
+  ["echo", (s) => `/echo/${s.echoId}`],
+  ["tag", (s) => `/tag/${s.tag}`],
+  ["new feed", () => "/scroll/new"],
+  ["new curation", () => "/scroll/new?type=curation"],
+  ["feed", (s) => `/scroll/${s.feedId}`],
+  ["curation", (s) => `/scroll/${s.curationId}`],
+  ["edit feed", (s) => `/scroll/${s.feedId}/edit`],
+  ["scrolls", () => "/scrolls"],
+  ["my feeds", () => "/scrolls/feeds"],
+  ["my curations", () => "/scrolls/curations"],
+  ["community", () => "/community"],
+  ["browse community", () => "/browse-community"],
+  ["browse scrolls", () => "/browse/scrolls"],
+  ["browse curation", () => "/browse/curation"],
+  ["browse tags", () => "/browse/tags"],
+  ["popular", () => "/browse/popular"],
+  ["own profile", () => "/profile"],
+  ["other profile", (s) => `/user/${s.other._id}`],
+  ["search results", (s) => `/search?q=${s.tag}`],
+  ["search", () => "/search"],
+  ["settings", () => "/settings"],
+  ["not found", () => "/no-such-page"],
+];
+
+async function expectNoSeriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${n.failureSummary}`) }));
+  // soft: one run lists every screen's violations, and the test still fails on any
+  expect.soft(serious, `${page.url()} ${JSON.stringify(serious, null, 2)}`).toEqual([]);
+}
+
+async function check(page: Page, path: string, theme: (typeof THEMES)[number], width: number) {
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(path);
+  await waitForApp(page);
+  await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+  // lists load after hydration; let skeletons give way before judging contrast
+  await expect(page.locator(".skeleton-line")).toHaveCount(0, { timeout: 15_000 });
+  await expectNoSeriousViolations(page);
+}
+
+test.describe.configure({ timeout: 120_000 });
+
+for (const theme of THEMES) {
+  test(`splash, signed out, ${theme}`, async ({ page }) => {
+    await useTheme(page, theme);
+    await page.goto("/login");
+    // the splash itself, before it fades
+    await expectNoSeriousViolations(page);
+  });
+
+  test(`signed-out routes, ${theme}`, async ({ page }) => {
+    await skipSplash(page.context());
+    await useTheme(page, theme);
+    for (const path of signedOutRoutes) {
+      for (const width of [1366, 390]) await test.step(`${path} @${width}`, () => check(page, path, theme, width));
+    }
+  });
+
+  for (const [name, pathOf] of signedInRoutes) {
+    test(`${name}, signed in, ${theme}`, async ({ page, playwright, baseURL }) => {
+      const s = await seed(playwright, baseURL);
+      await skipSplash(page.context());
+      await useTheme(page, theme);
+      await logIn(page.request, s.me.userName);
+      for (const width of [1366, 390]) await test.step(`@${width}`, () => check(page, pathOf(s), theme, width));
+    });
+  }
+}

@@ -1,0 +1,101 @@
+// GET /api/scroll/all pages by cursor (issue 13: "the scroll picker scales too"): a viewer with
+// 125 scrolls (110 own, 15 followed) gets them all, newest first, exactly once, a page at a time,
+// and no call (nor the layout of any page) reads more than 200 rows or makes more than 2 D1 round
+// trips. Rows and round trips come from the Server-Timing header (EXPOSE_D1_STATS=1).
+import { beforeAll, describe, expect, it } from "vitest";
+import { BASE_URL, expectErrorShape, signedUp, type Client } from "./client";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const MAX_ROWS = 200;
+const MAX_ROUND_TRIPS = 2;
+
+async function timed(client: Client, path: string) {
+  const res = await fetch(BASE_URL + path, { headers: { Cookie: client.cookie }, redirect: "manual" });
+  const stats = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
+  if (!stats) throw new Error(`no D1 stats on ${path}`);
+  const json = res.headers.get("content-type")?.includes("json") ? ((await res.json()) as Json) : (await res.text(), null);
+  return { status: res.status, roundTrips: Number(stats[1]), rows: Number(stats[2]), json };
+}
+
+async function createMany(client: Client, count: number, prefix: string, isPrivate = false): Promise<string[]> {
+  const ids: string[] = [];
+  // a few at a time: sequential would be slow, all at once would flood the shared test server
+  for (let i = 0; i < count; i += 10) {
+    const batch = Array.from({ length: Math.min(10, count - i) }, (_, j) =>
+      client.post("/api/scroll/create", { name: `${prefix} ${i + j}`, type: (i + j) % 3 ? "feed" : "curation", isPrivate }),
+    );
+    for (const res of await Promise.all(batch)) {
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.json.scroll._id);
+    }
+  }
+  return ids;
+}
+
+let viewer: Client;
+let expected: string[];
+
+beforeAll(async () => {
+  const me = await signedUp("pg");
+  const other = await signedUp("pgo");
+  viewer = me.client;
+  const own = await createMany(viewer, 110, "own");
+  const theirs = await createMany(other.client, 15, "theirs");
+  for (const id of theirs) expect((await viewer.post(`/api/scroll/${id}/follow`)).status).toBe(200);
+  // another user's scrolls the viewer does not follow never show
+  await createMany(other.client, 5, "unfollowed");
+  expected = [...own, ...theirs].sort().reverse();
+}, 180_000);
+
+describe("GET /api/scroll/all by cursor", () => {
+  it("pages through all 125 scrolls newest first, each once, within the row budget on every page", async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const path: string = `/api/scroll/all?limit=12${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+      const res = await timed(viewer, path);
+      expect(res.status).toBe(200);
+      expect(res.rows, `${path} rows read`).toBeLessThanOrEqual(MAX_ROWS);
+      expect(res.roundTrips, `${path} round trips`).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+      expect(res.json!.scrolls.length).toBeLessThanOrEqual(12);
+      seen.push(...res.json!.scrolls.map((s: Json) => s._id));
+      cursor = res.json!.pagination.nextCursor;
+      expect(res.json!.pagination.hasMore).toBe(cursor !== null);
+      pages++;
+    } while (cursor && pages < 20);
+    expect(pages).toBe(11); // 125 scrolls, 12 a page
+    expect(seen).toEqual(expected);
+  });
+
+  it("without a cursor answers the first page (default 10) in the spec's shape; limit is capped at 12", async () => {
+    const first = await timed(viewer, "/api/scroll/all");
+    expect(first.status).toBe(200);
+    expect(first.json!.scrolls.map((s: Json) => s._id)).toEqual(expected.slice(0, 10));
+    expect(first.json!.scrolls[0]).toHaveProperty("feedConfig");
+    expect(first.rows).toBeLessThanOrEqual(MAX_ROWS);
+    const big = await timed(viewer, "/api/scroll/all?limit=1000");
+    expect(big.json!.scrolls).toHaveLength(12);
+    expect(big.json!.pagination.limit).toBe(12);
+    expect(big.rows).toBeLessThanOrEqual(MAX_ROWS);
+  });
+
+  it("a cursor that is not one of ours is a 400 in the API's error shape", async () => {
+    for (const bad of ["nonsense", btoa(JSON.stringify({ id: "../../x" })), btoa("[1]")]) {
+      const res = await viewer.get(`/api/scroll/all?cursor=${encodeURIComponent(bad)}`);
+      expect(res.status, bad).toBe(400);
+      expectErrorShape(res.json);
+      expect(res.json.error).toBe("cursor is invalid");
+    }
+  });
+
+  it("every page's layout reads one page of the viewer's scrolls, not all 125", async () => {
+    for (const path of ["/settings", "/", "/new"]) {
+      const res = await timed(viewer, path);
+      expect(res.status, path).toBe(200);
+      expect(res.rows, `${path} rows read`).toBeLessThanOrEqual(MAX_ROWS);
+      expect(res.roundTrips, `${path} round trips`).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+    }
+  });
+});
