@@ -239,3 +239,42 @@ test("the feed form's author search is a combobox: arrows move, Enter picks with
   expect(posts).toEqual([]); // Enter never submitted the feed form
   await expectPath(page, "/scroll/new");
 });
+
+test("Back from an echo opened deep in a feed restores the loaded pages and the scroll position", async ({ page }) => {
+  test.setTimeout(150_000);
+  await signedInPage(page, "bk");
+  const tag = uniqueTag("bk");
+  const ids: string[] = [];
+  for (let i = 0; i < 45; i++) ids.push((await postEcho(page.request, `Deep echo ${i + 1} ${tag}`, [tag]))._id);
+  const newestFirst = [...ids].reverse();
+  const pageRequests: string[] = [];
+  page.on("request", (req) => {
+    const url = new URL(req.url());
+    if (url.pathname === `/api/echo/tag/${tag}`) pageRequests.push(url.searchParams.get("page") ?? "?");
+  });
+  await open(page, `/tag/${tag}`);
+  const target = card(page, newestFirst[42]!); // on page 3
+  for (let i = 0; i < 80 && !(await target.isVisible()); i++) {
+    await page.mouse.wheel(0, 600);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+  await target.scrollIntoViewIfNeeded();
+  expect(pageRequests).toEqual(["2", "3"]);
+  await target.locator(".echo-content").click();
+  await expectUrl(page, `/echo/${newestFirst[42]}`);
+
+  await page.goBack();
+  await expectPath(page, `/tag/${tag}`);
+  await expect(card(page, newestFirst[42]!)).toBeInViewport();
+  // the restored rows flow normally until the virtualiser takes over (fewer rows in the DOM);
+  // scrolling in that moment can be pulled back a little (known, see the report / issue 12)
+  await expect.poll(() => page.getByTestId("echo-card").count()).toBeLessThan(45);
+  await expect(card(page, newestFirst[42]!)).toBeInViewport();
+  // pages 2 and 3 came back without being fetched again: scrolling up reaches page 2's rows
+  const onPage2 = card(page, newestFirst[25]!);
+  for (let i = 0; i < 40 && !(await onPage2.isVisible()); i++) {
+    await page.evaluate(() => new Promise((r) => (window.scrollBy(0, -400), requestAnimationFrame(() => requestAnimationFrame(r)))));
+  }
+  await expect(onPage2).toBeVisible();
+  expect(pageRequests).toEqual(["2", "3"]);
+});
