@@ -8,9 +8,11 @@ export type FeedSnapshot = { items: Echo[]; page: number; cursor: string | null;
 // a long session must not fill sessionStorage: the rows past this are fetched again on scroll
 const MAX_ITEMS = 300;
 
-function read(key: string): FeedSnapshot | null {
+/** Read once: a reload afterwards shows the server's fresh page, not this snapshot again. */
+function take(key: string): FeedSnapshot | null {
   try {
     const raw = sessionStorage.getItem(key);
+    sessionStorage.removeItem(key);
     return raw ? (JSON.parse(raw) as FeedSnapshot) : null;
   } catch {
     return null;
@@ -30,12 +32,12 @@ function write(key: string, snapshot: FeedSnapshot) {
 }
 
 /**
- * Back (or forward, or reload) to a feed brings back the pages it had loaded and the scroll
- * position, per history entry (React Router's location key) and feed (`restoreKey`). The
- * snapshot is saved when the feed unmounts (leaving for an echo) and when the page is hidden
- * (reload, tab closed); it is restored only on a POP navigation, after the first paint's layout
- * so a server-rendered page hydrates as rendered. <ScrollRestoration> alone cannot do it: the
- * document is only one page tall until the pages are back.
+ * Back (or forward) to a feed brings back the pages it had loaded and the scroll position, per
+ * history entry (React Router's location key) and feed (`restoreKey`). The snapshot is saved when
+ * the feed unmounts (leaving it in the app) and taken (removed) when restored on a POP navigation,
+ * after the first layout so a server-rendered page hydrates as rendered. A reload or a page
+ * loaded afresh shows the server's current first page. <ScrollRestoration> alone cannot do this:
+ * the document is only one page tall until the pages are back.
  */
 export function useFeedMemory(restoreKey: string | undefined, current: () => Omit<FeedSnapshot, "scrollY">, restore: (s: FeedSnapshot) => void) {
   const location = useLocation();
@@ -47,7 +49,7 @@ export function useFeedMemory(restoreKey: string | undefined, current: () => Omi
 
   useLayoutEffect(() => {
     if (!key || navigationType !== "POP") return;
-    const snapshot = read(key);
+    const snapshot = take(key);
     if (!snapshot) return;
     restore(snapshot);
     setScrollTarget(snapshot.scrollY);
@@ -64,11 +66,6 @@ export function useFeedMemory(restoreKey: string | undefined, current: () => Omi
   // a layout cleanup: on leaving it runs before the next screen's layout scrolls to its top
   useLayoutEffect(() => {
     if (!key) return;
-    const save = () => write(key, { ...latest.current(), scrollY: window.scrollY });
-    window.addEventListener("pagehide", save);
-    return () => {
-      window.removeEventListener("pagehide", save);
-      save();
-    };
+    return () => write(key, { ...latest.current(), scrollY: window.scrollY });
   }, [key]);
 }
