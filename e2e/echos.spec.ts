@@ -250,13 +250,19 @@ test.describe("Likes", () => {
     await open(page, `/echo/${echo._id}`);
     const detail = card(page, echo._id);
     await expectLikeState(detail, false, 1);
+    // likes are optimistic: wait for the server's answer before reloading to check it persisted
+    const answer = () => page.waitForResponse((res) => new URL(res.url()).pathname === `/api/echo/like/${echo._id}`);
+    let answered = answer();
     await likeButton(detail).click();
     await expectLikeState(detail, true, 2);
+    expect((await answered).status()).toBe(200);
     await page.reload();
     await waitForApp(page);
     await expectLikeState(detail, true, 2);
+    answered = answer();
     await likeButton(detail).click();
     await expectLikeState(detail, false, 1);
+    expect((await answered).status()).toBe(200);
     await page.reload();
     await waitForApp(page);
     await expectLikeState(detail, false, 1);
@@ -270,13 +276,18 @@ test.describe("Likes", () => {
     await open(page, "/");
     let listed = await scrollToCard(page, echo._id);
     await expectLikeState(listed, false, 0);
+    // likes are optimistic: wait for the server's answer before reloading to check it persisted
+    let answered = page.waitForResponse((res) => new URL(res.url()).pathname === `/api/echo/like/${echo._id}`);
     await likeButton(listed).click();
     await expectLikeState(listed, true, 1);
+    expect((await answered).status()).toBe(200);
     await open(page, "/");
     listed = await scrollToCard(page, echo._id);
     await expectLikeState(listed, true, 1);
+    answered = page.waitForResponse((res) => new URL(res.url()).pathname === `/api/echo/like/${echo._id}`);
     await likeButton(listed).click();
     await expectLikeState(listed, false, 0);
+    expect((await answered).status()).toBe(200);
     await open(page, "/");
     listed = await scrollToCard(page, echo._id);
     await expectLikeState(listed, false, 0);

@@ -2,7 +2,7 @@
 // after posting, likes answer at once and roll back on failure, failures say what happened with a
 // Retry, and the smaller rough edges (headings, "already in that scroll", the popular summary).
 import { expect, test } from "@playwright/test";
-import { expectPath, expectUrl, open, signedInPage, toast, unique } from "./helpers";
+import { expectPath, expectUrl, open, recordPosts, signedInPage, toast, unique } from "./helpers";
 import { card, expectLikeState, expectToast, likeButton, openMenu, postEcho } from "./echo-helpers";
 import { addEchoToScroll, createCuration, createFeed, uniqueTag } from "./scroll-helpers";
 
@@ -177,4 +177,104 @@ test("leaving /new with an unposted draft asks first; cancelling keeps the draft
   page.once("dialog", (dialog) => void dialog.accept());
   await feedLink.click();
   await expectUrl(page, "/");
+});
+
+test("the feed form's author search is a combobox: arrows move, Enter picks without submitting, Escape closes", async ({ page, playwright, baseURL }) => {
+  await signedInPage(page, "cx");
+  const prefix = unique("cx").slice(0, 20);
+  const api = await playwright.request.newContext({ baseURL });
+  for (const suffix of ["a", "b"]) {
+    const res = await api.post("/api/auth/signup", { data: { userName: `${prefix}${suffix}`, password: "pass1234" } });
+    expect(res.status()).toBe(201);
+    await api.post("/api/auth/logout");
+  }
+  await api.dispose();
+  await open(page, "/scroll/new");
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("Keyboard feed");
+  const posts = recordPosts(page);
+
+  const search = page.getByRole("combobox", { name: /^Authors/ });
+  const options = page.getByRole("listbox", { name: "Matching users" }).getByRole("option");
+  await search.focus();
+  await search.pressSequentially(prefix);
+  await expect(options).toHaveText([`@${prefix}a`, `@${prefix}b`]);
+  await expect(search).toHaveAttribute("aria-expanded", "true");
+  await expect(search).not.toHaveAttribute("aria-activedescendant");
+
+  const activeOption = async () => {
+    const id = await search.getAttribute("aria-activedescendant");
+    return id ? page.locator(`[id="${id}"]`).textContent() : null;
+  };
+  await search.press("ArrowDown");
+  await expect.poll(activeOption).toBe(`@${prefix}a`);
+  await expect(options.nth(0)).toHaveAttribute("aria-selected", "true");
+  await search.press("ArrowDown");
+  await expect.poll(activeOption).toBe(`@${prefix}b`);
+  await search.press("ArrowDown"); // wraps
+  await expect.poll(activeOption).toBe(`@${prefix}a`);
+  await search.press("ArrowUp");
+  await expect.poll(activeOption).toBe(`@${prefix}b`);
+  await expect(search).toBeFocused();
+
+  await search.press("Enter");
+  await expect(page.getByRole("button", { name: `Remove ${prefix}b` })).toBeVisible();
+  await expect(search).toHaveValue("");
+  await expect(search).toHaveAttribute("aria-expanded", "false");
+  await expectPath(page, "/scroll/new");
+
+  await search.pressSequentially(prefix);
+  await expect(options).toHaveText([`@${prefix}a`]);
+  await search.press("Enter"); // nothing highlighted: neither picks nor submits
+  await expect(page.getByRole("button", { name: `Remove ${prefix}a` })).toHaveCount(0);
+  await search.press("Escape");
+  await expect(search).toHaveAttribute("aria-expanded", "false");
+  await expect(page.getByRole("listbox", { name: "Matching users" })).toBeHidden();
+  await expect(search).toHaveValue(prefix);
+  await search.press("ArrowDown"); // reopens on the first suggestion
+  await expect(search).toHaveAttribute("aria-expanded", "true");
+  await expect.poll(activeOption).toBe(`@${prefix}a`);
+  await search.press("Enter");
+  await expect(page.getByRole("button", { name: `Remove ${prefix}a` })).toBeVisible();
+
+  expect(posts).toEqual([]); // Enter never submitted the feed form
+  await expectPath(page, "/scroll/new");
+});
+
+test("Back from an echo opened deep in a feed restores the loaded pages and the scroll position", async ({ page }) => {
+  test.setTimeout(150_000);
+  await signedInPage(page, "bk");
+  const tag = uniqueTag("bk");
+  const ids: string[] = [];
+  for (let i = 0; i < 45; i++) ids.push((await postEcho(page.request, `Deep echo ${i + 1} ${tag}`, [tag]))._id);
+  const newestFirst = [...ids].reverse();
+  const pageRequests: string[] = [];
+  page.on("request", (req) => {
+    const url = new URL(req.url());
+    if (url.pathname === `/api/echo/tag/${tag}`) pageRequests.push(url.searchParams.get("page") ?? "?");
+  });
+  await open(page, `/tag/${tag}`);
+  const target = card(page, newestFirst[42]!); // on page 3
+  for (let i = 0; i < 80 && !(await target.isVisible()); i++) {
+    await page.mouse.wheel(0, 600);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+  await target.scrollIntoViewIfNeeded();
+  expect(pageRequests).toEqual(["2", "3"]);
+  await target.locator(".echo-content").click();
+  await expectUrl(page, `/echo/${newestFirst[42]}`);
+
+  await page.goBack();
+  await expectPath(page, `/tag/${tag}`);
+  await expect(card(page, newestFirst[42]!)).toBeInViewport();
+  // the restored rows flow normally until the virtualiser takes over (fewer rows in the DOM);
+  // scrolling in that moment can be pulled back a little (known, see the report / issue 12)
+  await expect.poll(() => page.getByTestId("echo-card").count()).toBeLessThan(45);
+  await expect(card(page, newestFirst[42]!)).toBeInViewport();
+  // pages 2 and 3 came back without being fetched again: scrolling up reaches page 2's rows
+  const onPage2 = card(page, newestFirst[25]!);
+  for (let i = 0; i < 40 && !(await onPage2.isVisible()); i++) {
+    await page.evaluate(() => new Promise((r) => (window.scrollBy(0, -400), requestAnimationFrame(() => requestAnimationFrame(r)))));
+  }
+  await expect(onPage2).toBeVisible();
+  expect(pageRequests).toEqual(["2", "3"]);
 });

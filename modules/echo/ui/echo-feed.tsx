@@ -4,6 +4,7 @@ import { ApiError, OFFLINE_HINT } from "../../shared/index";
 const LOAD_FAILED = "Couldn't load more echos.";
 import type { Echo, EchoPage } from "../schema";
 import { EchoCard } from "./echo-card";
+import { useFeedMemory } from "./feed-memory";
 import { useEchoStore } from "./echo-store";
 import { useLazyWindowVirtualizer } from "./lazy-virtualizer";
 
@@ -16,6 +17,8 @@ type Props = {
   /** show 5 skeleton rows instead of the list (first load of new filters) */
   loading?: boolean;
   empty: ReactNode;
+  /** names this feed among others on the same screen: Back to it restores its pages and scroll */
+  restoreKey?: string;
 };
 
 export function EchoSkeletons({ count }: { count: number }) {
@@ -41,7 +44,7 @@ export function EchoSkeletons({ count }: { count: number }) {
  * loaded after hydration and switched on once a next page arrives (lazy-virtualizer.ts); until
  * then the rows flow as the server sent them.
  */
-export function EchoFeed({ initial, fetchPage, viewerId, loading, empty }: Props) {
+export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restoreKey }: Props) {
   const [items, setItems] = useState<Echo[]>(initial.echos);
   const [page, setPage] = useState(initial.pagination.page);
   const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
@@ -64,6 +67,17 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty }: Props
     overscan: 6,
     getItemKey: (index) => visible[index]?._id ?? index,
   });
+
+  useFeedMemory(
+    restoreKey,
+    () => ({ items, page, cursor, hasMore }),
+    (snapshot) => {
+      setItems(snapshot.items);
+      setPage(snapshot.page);
+      setCursor(snapshot.cursor);
+      setHasMore(snapshot.hasMore);
+    },
+  );
 
   const loadMore = useCallback(async () => {
     if (busy.current || !hasMore) return;

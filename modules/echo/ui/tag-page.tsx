@@ -81,6 +81,7 @@ export function TagPage({ tag, orderBy, timeframe, page, viewerId }: {
       </header>
       <EchoFeed
         key={`${tag}|${orderBy}|${timeframe}`}
+        restoreKey={`tag:${tag}|${orderBy}|${timeframe}`}
         initial={page}
         fetchPage={fetchPage}
         viewerId={viewerId}

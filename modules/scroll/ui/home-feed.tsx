@@ -63,6 +63,7 @@ export function HomeFeed({ scrolls, selected, page, viewerId }: {
       <PostedEcho feedIds={page.echos.map((e) => e._id)} viewerId={viewerId} />
       <EchoFeed
         key={selected?._id ?? "all"}
+        restoreKey={`home:${path}`}
         initial={page}
         fetchPage={fetchPage}
         viewerId={viewerId}

@@ -145,6 +145,7 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
       </header>
       <EchoExtensionsProvider value={{ removeFromScroll: remove }}>
         <EchoFeed
+          restoreKey={`scroll:${scroll._id}`}
           initial={page}
           fetchPage={fetchPage}
           viewerId={viewerId}

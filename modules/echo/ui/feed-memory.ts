@@ -1,0 +1,71 @@
+import { useLayoutEffect, useRef, useState } from "react";
+import { useLocation, useNavigationType } from "react-router";
+import type { Echo } from "../schema";
+
+/** What a feed had loaded, and where the window was, when the user left it. */
+export type FeedSnapshot = { items: Echo[]; page: number; cursor: string | null; hasMore: boolean; scrollY: number };
+
+// a long session must not fill sessionStorage: the rows past this are fetched again on scroll
+const MAX_ITEMS = 300;
+
+/** Read once: a reload afterwards shows the server's fresh page, not this snapshot again. */
+function take(key: string): FeedSnapshot | null {
+  try {
+    const raw = sessionStorage.getItem(key);
+    sessionStorage.removeItem(key);
+    return raw ? (JSON.parse(raw) as FeedSnapshot) : null;
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, snapshot: FeedSnapshot) {
+  const trimmed = snapshot.items.length > MAX_ITEMS ? { ...snapshot, items: snapshot.items.slice(0, MAX_ITEMS), hasMore: true } : snapshot;
+  // a trimmed list continues from its last row: the cursor of a trimmed list is not known, so
+  // page numbers (which every list endpoint accepts) take over
+  if (trimmed !== snapshot) trimmed.cursor = null;
+  try {
+    sessionStorage.setItem(key, JSON.stringify(trimmed));
+  } catch {
+    // storage full or unavailable: Back then shows the first page, as before
+  }
+}
+
+/**
+ * Back (or forward) to a feed brings back the pages it had loaded and the scroll position, per
+ * history entry (React Router's location key) and feed (`restoreKey`). The snapshot is saved when
+ * the feed unmounts (leaving it in the app) and taken (removed) when restored on a POP navigation,
+ * after the first layout so a server-rendered page hydrates as rendered. A reload or a page
+ * loaded afresh shows the server's current first page. <ScrollRestoration> alone cannot do this:
+ * the document is only one page tall until the pages are back.
+ */
+export function useFeedMemory(restoreKey: string | undefined, current: () => Omit<FeedSnapshot, "scrollY">, restore: (s: FeedSnapshot) => void) {
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  const key = restoreKey ? `echo.feed:${location.key}:${restoreKey}` : null;
+  const latest = useRef(current);
+  latest.current = current;
+  const [scrollTarget, setScrollTarget] = useState<number | null>(null);
+
+  useLayoutEffect(() => {
+    if (!key || navigationType !== "POP") return;
+    const snapshot = take(key);
+    if (!snapshot) return;
+    restore(snapshot);
+    setScrollTarget(snapshot.scrollY);
+    // only on arrival at this history entry (restore and navigationType are read then)
+  }, [key]);
+
+  // once the restored rows are in the document it is tall enough to scroll back
+  useLayoutEffect(() => {
+    if (scrollTarget === null) return;
+    window.scrollTo(0, scrollTarget);
+    setScrollTarget(null);
+  }, [scrollTarget]);
+
+  // a layout cleanup: on leaving it runs before the next screen's layout scrolls to its top
+  useLayoutEffect(() => {
+    if (!key) return;
+    return () => write(key, { ...latest.current(), scrollY: window.scrollY });
+  }, [key]);
+}
