@@ -7,6 +7,12 @@ import { useLazyWindowVirtualizer } from "./lazy-virtualizer";
 
 export type FetchPage = (page: number, cursor: string | null) => Promise<EchoPage>;
 
+/** A feed page stops at its read budget, so a sparse feed can answer short or empty pages while
+ * more may come (docs/decisions/010-feed-budget-for-every-feed.md). The list fetches on by
+ * itself for this many short pages in a row, then asks before looking further. */
+const AUTO_SHORT_PAGES = 3;
+const isShort = (p: EchoPage) => p.pagination.hasMore && p.echos.length < p.pagination.limit;
+
 type Props = {
   initial: EchoPage;
   fetchPage: FetchPage;
@@ -45,6 +51,8 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
   const [page, setPage] = useState(initial.pagination.page);
   const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
   const [hasMore, setHasMore] = useState(initial.pagination.hasMore);
+  const [shortRun, setShortRun] = useState(isShort(initial) ? 1 : 0);
+  const waiting = hasMore && shortRun >= AUTO_SHORT_PAGES;
   const [loadingMore, setLoadingMore] = useState(false);
   const busy = useRef(false);
   const listRef = useRef<HTMLDivElement>(null);
@@ -74,7 +82,8 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
       });
       setPage(next.pagination.page);
       setCursor(next.pagination.nextCursor);
-      setHasMore(next.pagination.hasMore && next.echos.length > 0);
+      setHasMore(next.pagination.hasMore);
+      setShortRun((run) => (isShort(next) ? run + 1 : 0));
     } catch (error) {
       toast.error((error as Error).message || fetchErrorMessage);
       setHasMore(false);
@@ -86,13 +95,13 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
 
   useEffect(() => {
     const sentinel = sentinelRef.current;
-    if (!sentinel || !hasMore) return;
+    if (!sentinel || !hasMore || waiting) return;
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), {
       rootMargin: "0px 0px 100px 0px",
     });
     observer.observe(sentinel);
     return () => observer.disconnect();
-  }, [hasMore, loadMore]);
+  }, [hasMore, loadMore, waiting]);
 
   if (loading) return <EchoSkeletons count={5} />;
   if (visible.length === 0 && !hasMore) return <>{empty}</>;
@@ -122,6 +131,21 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, fetchEr
       </div>
       <div ref={sentinelRef} className="feed-sentinel" />
       {loadingMore && <EchoSkeletons count={3} />}
+      {waiting && !loadingMore && (
+        <p className="feed-end" role="status">
+          Still looking for matching echos…{" "}
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              setShortRun(0);
+              void loadMore();
+            }}
+          >
+            Load more
+          </button>
+        </p>
+      )}
       {!hasMore && visible.length > 0 && <p className="feed-end">You've reached the end</p>}
     </div>
   );
