@@ -118,7 +118,7 @@ function orderBy(rule: FeedRule, id: string, likes: string): string {
 /** Rows a page may spend on candidates (index entries in the window), whatever the rule: the
  * rest of the 200-row budget hydrates the page (echo, author, is-liked) and reads the scroll.
  * Measured in docs/decisions/010-feed-budget-for-every-feed.md. */
-export const CANDIDATE_ROWS = 120;
+export const CANDIDATE_ROWS = 110;
 
 /** One stream's part of the merge: its entries in feed order, each marked with whether it
  * matches the rule. What the index range can seek (the stream's key, the cursor, and the id
