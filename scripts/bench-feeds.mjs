@@ -11,6 +11,8 @@
 // SESSION_SECRET (.dev.vars), as login does; the rows are ordinary sessions and expire normally.
 //
 // Env: FEEDS_SAMPLE (measure n feeds drawn at random with a fixed seed instead of all),
+// FEEDS_DEADLINE (seconds: take no new feed after it; the feeds are measured in that same seeded
+// random order, so a cut run is a random sample, and the report says how many were measured),
 // FEEDS_PAGES (pages per walk, default 5), FEEDS_CONCURRENCY (default 4), BENCH_PORT (8812).
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -22,6 +24,7 @@ import { startServer } from "./server.mjs";
 
 const dir = path.resolve(root, process.env.STATE_DIR || "bench-state");
 const SAMPLE = Number(process.env.FEEDS_SAMPLE || "0");
+const DEADLINE = Number(process.env.FEEDS_DEADLINE || "0");
 const PAGES = Number(process.env.FEEDS_PAGES || "5");
 const CONCURRENCY = Number(process.env.FEEDS_CONCURRENCY || "4");
 const PORT = Number(process.env.BENCH_PORT || "8812");
@@ -47,11 +50,12 @@ let feeds = db
   )
   .all();
 const allFeeds = feeds.length;
-if (SAMPLE > 0 && SAMPLE < feeds.length) {
-  // a fixed seed: the same sample before and after a change
+{
+  // a fixed seed: the same order (and sample) before and after a change
   let a = 13;
   const rand = () => ((a = (a * 1103515245 + 12345) % 2147483648), a / 2147483648);
-  feeds = feeds.map((f) => [rand(), f]).sort((x, y) => x[0] - y[0]).slice(0, SAMPLE).map(([, f]) => f);
+  feeds = feeds.map((f) => [rand(), f]).sort((x, y) => x[0] - y[0]).map(([, f]) => f);
+  if (SAMPLE > 0) feeds = feeds.slice(0, SAMPLE);
 }
 const readers = db.prepare(`SELECT id, user_name FROM users WHERE user_name IN (${Array.from({ length: 20 }, (_, i) => `'bench${10 + i}'`).join(",")})`).all();
 const other = db.prepare("SELECT id, user_name FROM users WHERE user_name IN ('bench22', 'bench23') ORDER BY user_name").all();
@@ -118,7 +122,7 @@ try {
   const queue = [...feeds];
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      for (let f = queue.shift(); f; f = queue.shift()) {
+      for (let f = queue.shift(); f && !(DEADLINE && Date.now() - t0 > DEADLINE * 1000); f = queue.shift()) {
         const creator = await walk(cookies.get(f.creator_id), f.id);
         const another = f.is_private ? null : await walk(cookies.get(otherFor(f.creator_id).id), f.id);
         results.push({ id: f.id, rule: ruleText(f), creator, other: another });
@@ -164,9 +168,10 @@ const cases = {
   "other user, any page": results.flatMap((r) => r.other ?? []),
   "home / of bench10…29": home,
 };
-const report = { startedAt: new Date(t0).toISOString(), seconds: (Date.now() - t0) / 1000, feeds: feeds.length, allFeeds, pages: PAGES, cases: {}, worst: [], home, results };
+const report = { startedAt: new Date(t0).toISOString(), seconds: (Date.now() - t0) / 1000, feeds: results.length, allFeeds, pages: PAGES, cases: {}, worst: [], home, results };
 const pad = (s, n) => String(s).padStart(n);
-console.log(`\n${"case".padEnd(24)} ${pad("pages", 6)} ${pad("median", 7)} ${pad("p90", 7)} ${pad("p99", 7)} ${pad("max", 8)} ${pad(">200", 6)} ${pad("max rt", 6)} ${pad("max ms", 7)} ${pad("empty", 6)}`);
+console.log(`\nmeasured ${results.length} of ${allFeeds} feeds${results.length < feeds.length ? " (stopped at FEEDS_DEADLINE)" : ""}`);
+console.log(`${"case".padEnd(24)} ${pad("pages", 6)} ${pad("median", 7)} ${pad("p90", 7)} ${pad("p99", 7)} ${pad("max", 8)} ${pad(">200", 6)} ${pad("max rt", 6)} ${pad("max ms", 7)} ${pad("empty", 6)}`);
 for (const [name, pages] of Object.entries(cases)) {
   const rows = dist(pages.map((p) => p.rows));
   const ms = dist(pages.map((p) => p.ms));

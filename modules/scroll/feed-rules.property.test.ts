@@ -8,9 +8,9 @@ import { batchAll, prepare, sql, testAppContext, type Stmt } from "../shared/ind
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, provablyEmpty, windowSize, type FeedPageRow } from "./feed-rules.server";
 import { referenceFeed, type RefEcho, type RefLike } from "./feed-rules.reference";
 import type { FeedRule } from "./schema";
+import { DAY, feedRuleArb } from "../../tests/feed-rule-arbitrary";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-const DAY = 86_400_000;
 // Unicode names and names inside other names: the engine tests tags inside the echo's JSON row
 const VOCAB = ["tech", "life", "art", "food", "news", "ai", "music", "travel", "café", "日本", "tech-news", "a_i"];
 const USERS = ["alice", "bob", "carol", "dan"];
@@ -54,35 +54,16 @@ const datasetArb = fc
     return { users, echos: refEchos, likes: refLikes };
   });
 
-const tagArb = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...VOCAB) }, { weight: 1, arbitrary: fc.stringMatching(/^[a-z]{3,8}$/) });
-const dateArb = fc.option(fc.integer({ min: NOW - 2 * 365 * DAY, max: NOW }), { nil: null });
-
-/** Mostly small lists, sometimes up to the product's limit of 25 (D1's 100-parameter cap). */
-const list = (item: fc.Arbitrary<string>) =>
-  fc.oneof(
-    { weight: 4, arbitrary: fc.uniqueArray(item, { maxLength: 4 }) },
-    { weight: 1, arbitrary: fc.uniqueArray(item, { maxLength: 25, size: "max" }) },
-  );
-
 const ruleArb = (users: string[]) =>
   fc
-    .record({
-      tagMatchType: fc.constantFrom("all" as const, "any" as const),
-      includedTags: list(tagArb),
-      excludedTags: list(tagArb),
-      authors: list(fc.oneof(fc.constantFrom(...users), fc.constant(newId(1)))),
-      sortBy: fc.constantFrom("newestFirst" as const, "oldestFirst" as const, "mostLiked" as const),
-      sortTimeRange: fc.constantFrom("1day" as const, "1month" as const, "1year" as const, "allTime" as const),
-      excludeLikedEchos: fc.boolean(),
-      startDate: dateArb,
-      endDate: dateArb,
-      viewer: fc.constantFrom(...users),
-      pageSize: fc.integer({ min: 1, max: 7 }),
+    .tuple(
+      feedRuleArb({ vocab: VOCAB, users, nobody: newId(1), now: NOW }),
+      fc.integer({ min: 1, max: 7 }),
       // small windows, so that pages often stop at the frontier (short, even empty); sometimes
       // one the page never reaches
-      window: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.constant(1000) }),
-    })
-    .map((r) => ({ ...r, tagMatchType: r.includedTags.length === 0 ? ("any" as const) : r.tagMatchType }));
+      fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.constant(1000) }),
+    )
+    .map(([rule, pageSize, window]) => ({ ...rule, pageSize, window }));
 
 async function load(data: Dataset) {
   const app = testAppContext(env);
@@ -114,7 +95,7 @@ async function sqlFeed(rule: FeedRule, viewer: string, pageSize: number, window:
   for (let guard = 0; guard < 500; guard++) {
     const result = await prepare(app.db, feedPageQuery(rule, viewer, NOW, seek, pageSize, 0, window)).all<FeedPageRow>();
     maxRows = Math.max(maxRows, result.meta.rows_read);
-    const page = feedPage(result.results, pageSize, window);
+    const page = feedPage(rule, result.results, pageSize, window);
     ids.push(...page.rows.map((e) => e.id));
     if (!page.hasMore) return { ids, maxRows, shortPages };
     if (page.rows.length < pageSize) shortPages++;
@@ -184,7 +165,7 @@ describe("a page reads at most its window of index entries, whatever the rule", 
     for (const candidateRows of [30, CANDIDATE_ROWS]) {
       const window = windowSize(rule, candidateRows);
       const result = await prepare(app.db, feedPageQuery(rule, users[2]!, NOW, null, 20, 0, window)).all<FeedPageRow>();
-      const page = feedPage(result.results, 20, window);
+      const page = feedPage(rule, result.results, 20, window);
       // the window is full before any match: an empty page that says more may come
       expect(page.rows).toEqual([]);
       expect(page.hasMore).toBe(true);

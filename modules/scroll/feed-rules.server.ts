@@ -118,7 +118,7 @@ function orderBy(rule: FeedRule, id: string, likes: string): string {
 /** Rows a page may spend on candidates (index entries in the window), whatever the rule: the
  * rest of the 200-row budget hydrates the page (echo, author, is-liked) and reads the scroll.
  * Measured in docs/decisions/010-feed-budget-for-every-feed.md. */
-export const CANDIDATE_ROWS = 120;
+export const CANDIDATE_ROWS = 110;
 
 /** One stream's part of the merge: its entries in feed order, each marked with whether it
  * matches the rule. What the index range can seek (the stream's key, the cursor, and the id
@@ -188,9 +188,10 @@ export function feedPageQuery(
   window = windowSize(rule),
 ): Stmt {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
+  // no ORDER BY: sorting the page would read each of its rows again; feedPage puts them in order
   const hydrate = (page: string) =>
     sql`SELECT ${echoColumns(viewerId)}, p.ok AS feed_ok, p.n AS feed_n FROM (${raw(page)}) p JOIN echos e ON e.id = p.id
-      JOIN users u ON u.id = e.author_id ORDER BY ${raw(orderBy(rule, "p.id", "p.lk"))}`;
+      JOIN users u ON u.id = e.author_id`;
   // no rows, and nothing read (the page statement's columns do not matter when it has no rows)
   if (provablyEmpty(rule, now)) return sql`SELECT 0 AS feed_ok WHERE 0`;
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
@@ -219,7 +220,16 @@ export function feedPageQuery(
 /** What a page statement's rows mean: the page's echos (at most `limit`, one row per echo),
  * and where the next page starts when there may be more — after the page's last echo, or at
  * the window's frontier when the window filled first (then the page may be short, even empty). */
-export function feedPage(rows: FeedPageRow[], limit: number, window: number): { rows: EchoRow[]; hasMore: boolean; after: FeedPageRow | null } {
+export function feedPage(
+  rule: FeedRule,
+  unordered: FeedPageRow[],
+  limit: number,
+  window: number,
+): { rows: EchoRow[]; hasMore: boolean; after: FeedPageRow | null } {
+  const byId = (a: FeedPageRow, b: FeedPageRow) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const rows = [...unordered].sort(
+    rule.sortBy === "oldestFirst" ? byId : rule.sortBy === "mostLiked" ? (a, b) => b.likes_count - a.likes_count || byId(b, a) : (a, b) => byId(b, a),
+  );
   const matches: FeedPageRow[] = [];
   for (const r of rows) if (r.feed_ok && matches[matches.length - 1]?.id !== r.id) matches.push(r);
   const okRows = rows.filter((r) => r.feed_ok).length;

@@ -419,7 +419,7 @@ export async function scrollEchos(
   }
   const [counts, rows] = await batchAll<[{ n: number }[], (EchoRow & { added_at?: number })[]]>(app.db, statements);
   // a feed page may stop at its window's frontier: short (even empty) with more to come
-  const fed = rule ? feedPage(rows as FeedPageRow[], req.limit, window) : null;
+  const fed = rule ? feedPage(rule, rows as FeedPageRow[], req.limit, window) : null;
   const hasMore = fed ? fed.hasMore : rows.length > req.limit;
   const pageRows: (EchoRow & { added_at?: number })[] = fed ? fed.rows : rows.slice(0, req.limit);
   const last: (EchoRow & { added_at?: number }) | null | undefined = fed ? fed.after : pageRows[pageRows.length - 1];

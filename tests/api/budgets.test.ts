@@ -1,7 +1,9 @@
 // Performance budgets that are deterministic (issue: performance): D1 round trips per request and
 // rows read per 20-echo page at any depth, read from the Server-Timing header the test server
 // sends (EXPOSE_D1_STATS=1). Throughput stays out of CI; `npm run bench` measures it.
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { feedRuleArb } from "../feed-rule-arbitrary";
 import { BASE_URL, Client, signedUp } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -137,11 +139,91 @@ describe(`rows read per 20-echo page, at any depth (≤ ${MAX_ROWS_PER_PAGE})`, 
     ["curation", () => `/api/scroll/${curationId}/echos?limit=20`],
   ])("%s", async (_name, path) => {
     const pages = await walk(path(), 8);
+    console.warn(`${_name}: rows read per page ${pages.map((p) => p.rows).join(", ")}`);
     expect(pages.length).toBeGreaterThan(1);
     for (const p of pages) {
       expect(p.rt, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
       expect(p.rows, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
     }
-    console.warn(`${_name}: rows read per page ${pages.map((p) => p.rows).join(", ")}`);
   });
+});
+
+// Not hand-picked shapes: random rules from the engine property test's generator, on a store
+// skewed like the benchmark's (Zipf tags, a heavy liker, a busy author), each walked by cursor.
+// The engine bounds every page (docs/decisions/010-feed-budget-for-every-feed.md): the budget is
+// asserted on the maximum over all of them.
+describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PAGE})`, () => {
+  const RULES = 40;
+  const PAGES = 6;
+  const run = Date.now().toString(36).slice(-5);
+  const vocab = Array.from({ length: 12 }, (_, i) => `z${run}t${i}`);
+  const people: { client: Client; id: string }[] = [];
+
+  beforeAll(async () => {
+    for (const prefix of ["ra", "rb", "rc", "rd"]) {
+      const { client, user } = await signedUp(prefix);
+      people.push({ client, id: user._id });
+    }
+    // Zipf tags: tag i is drawn with weight 1/(i+1); the first author posts most
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed / 2147483648);
+    const weights = vocab.map((_, i) => 1 / (i + 1));
+    const total = weights.reduce((a, b) => a + b, 0);
+    const zipfTag = () => {
+      let r = rand() * total;
+      return vocab[weights.findIndex((w) => (r -= w) < 0)] ?? vocab[0]!;
+    };
+    // the authors post side by side (each in order), so the store mixes their echos
+    const plans = ([[0, 100], [1, 60], [2, 30], [3, 10]] as const).map(([a, count]) =>
+      Array.from({ length: count }, () => ({ a, tags: [...new Set([zipfTag(), zipfTag(), zipfTag()].slice(0, 1 + Math.floor(rand() * 3)))] })),
+    );
+    const posted = await Promise.all(
+      plans.map(async (plan) => {
+        const out: string[] = [];
+        for (const [i, { a, tags }] of plan.entries()) out.push((await people[a]!.client.post("/api/echo/post", { content: `random rule ${i}`, tags })).json.echo._id);
+        return out;
+      }),
+    );
+    const ids = posted.flat();
+    // a heavy liker (most echos) and a few likes from the others, so likes counts differ
+    for (const id of ids.slice(0, 150)) await people[3]!.client.post(`/api/echo/like/${id}`);
+    for (const [i, id] of ids.entries()) if (i % 3 === 0) await people[1]!.client.post(`/api/echo/like/${id}`);
+  }, 120_000);
+
+  it(`${RULES} random rules, ${PAGES} pages each by cursor, as the creator`, async () => {
+    const users = people.map((p) => p.id);
+    // the API refuses unknown authors and a start after the end (the engine test covers both)
+    const rules = fc.sample(feedRuleArb({ vocab, users, nobody: users[0]!, now: Date.now() }), { numRuns: RULES, seed: 13 });
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    const seen: { rule: number; page: number; rows: number; rt: number }[] = [];
+    let refused = 0;
+    for (const [i, { viewer, ...generated }] of rules.entries()) {
+      const { startDate, endDate, ...rule } = generated;
+      const [from, to] = startDate !== null && endDate !== null && startDate > endDate ? [endDate, startDate] : [startDate, endDate];
+      const client = people.find((p) => p.id === viewer)!.client;
+      const feedConfig = { ...rule, dateRange: from === null && to === null ? null : { startDate: iso(from), endDate: iso(to) } };
+      const created = await client.post("/api/scroll/create", { name: `random ${i}`, type: "feed", feedConfig });
+      if (created.status !== 201) {
+        refused++;
+        continue;
+      }
+      let url = `/api/scroll/${created.json.scroll._id}/echos?limit=20`;
+      for (let page = 1; page <= PAGES; page++) {
+        const m = await measure(client, url);
+        expect(m.status).toBe(200);
+        seen.push({ rule: i, page, rows: m.rowsRead, rt: m.roundTrips });
+        const next = m.body?.pagination?.nextCursor;
+        if (!m.body?.pagination?.hasMore || !next) break;
+        url = `/api/scroll/${created.json.scroll._id}/echos?limit=20&page=${page + 1}&cursor=${next}`;
+      }
+    }
+    const rows = seen.map((s) => s.rows).sort((a, b) => a - b);
+    console.warn(
+      `random rules: ${rules.length - refused} rules (${refused} refused by validation), ${seen.length} pages; rows read median ` +
+        `${rows[Math.floor(rows.length / 2)]}, max ${rows[rows.length - 1]}`,
+    );
+    expect(rules.length - refused).toBeGreaterThanOrEqual(RULES * 0.75);
+    expect(Math.max(...seen.map((s) => s.rt))).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+    expect(Math.max(...rows), JSON.stringify(seen.filter((s) => s.rows > MAX_ROWS_PER_PAGE))).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
+  }, 120_000);
 });

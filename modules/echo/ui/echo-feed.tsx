@@ -10,6 +10,12 @@ import { useLazyWindowVirtualizer } from "./lazy-virtualizer";
 
 export type FetchPage = (page: number, cursor: string | null) => Promise<EchoPage>;
 
+/** A feed page stops at its read budget, so a sparse feed can answer short or empty pages while
+ * more may come (docs/decisions/010-feed-budget-for-every-feed.md). The list fetches on by
+ * itself for this many short pages in a row, then asks before looking further. */
+const AUTO_SHORT_PAGES = 3;
+const isShort = (p: EchoPage) => p.pagination.hasMore && p.echos.length < p.pagination.limit;
+
 type Props = {
   initial: EchoPage;
   fetchPage: FetchPage;
@@ -49,6 +55,8 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
   const [page, setPage] = useState(initial.pagination.page);
   const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
   const [hasMore, setHasMore] = useState(initial.pagination.hasMore);
+  const [shortRun, setShortRun] = useState(isShort(initial) ? 1 : 0);
+  const waiting = hasMore && shortRun >= AUTO_SHORT_PAGES;
   const [loadingMore, setLoadingMore] = useState(false);
   // a next page that failed: said under the list with a Retry; no automatic retries meanwhile
   const [failure, setFailure] = useState<string | null>(null);
@@ -91,7 +99,8 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
       });
       setPage(next.pagination.page);
       setCursor(next.pagination.nextCursor);
-      setHasMore(next.pagination.hasMore && next.echos.length > 0);
+      setHasMore(next.pagination.hasMore);
+      setShortRun((run) => (isShort(next) ? run + 1 : 0));
     } catch (error) {
       setFailure(error instanceof ApiError && error.status === 0 ? `${LOAD_FAILED} ${OFFLINE_HINT}` : LOAD_FAILED);
     } finally {
@@ -102,13 +111,13 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
 
   useEffect(() => {
     const sentinel = sentinelRef.current;
-    if (!sentinel || !hasMore || failure) return;
+    if (!sentinel || !hasMore || failure || waiting) return;
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), {
       rootMargin: "0px 0px 100px 0px",
     });
     observer.observe(sentinel);
     return () => observer.disconnect();
-  }, [failure, hasMore, loadMore]);
+  }, [failure, hasMore, loadMore, waiting]);
 
   if (loading) return <EchoSkeletons count={5} />;
   if (visible.length === 0 && !hasMore) return <>{empty}</>;
@@ -145,6 +154,21 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
             Retry
           </button>
         </div>
+      )}
+      {waiting && !loadingMore && !failure && (
+        <p className="feed-end" role="status">
+          Still looking for matching echos…{" "}
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              setShortRun(0);
+              void loadMore();
+            }}
+          >
+            Load more
+          </button>
+        </p>
       )}
       {!hasMore && visible.length > 0 && <p className="feed-end">You've reached the end</p>}
     </div>
