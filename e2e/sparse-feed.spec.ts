@@ -42,4 +42,13 @@ test("a sparse feed keeps looking, then offers Load more, and finds the echo far
   expect(clicks).toBeGreaterThan(0);
   await expect(page.getByText("You've reached the end")).toBeVisible();
   await expect(status).toHaveCount(0);
+
+  // A client paging by number alone gets the first window's page, then a clear 400 naming the
+  // cursor, never an empty page with more to come forever.
+  const first = await page.request.get(`/api/scroll/${feed._id}/echos?limit=20&page=1`);
+  expect(first.status()).toBe(200);
+  expect((await first.json()).pagination).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+  const second = await page.request.get(`/api/scroll/${feed._id}/echos?limit=20&page=2`);
+  expect(second.status()).toBe(400);
+  expect((await second.json()).error).toBe("page 2 of this feed needs a cursor: follow pagination.nextCursor from page 1");
 });

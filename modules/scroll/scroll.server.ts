@@ -420,6 +420,12 @@ export async function scrollEchos(
   const [counts, rows] = await batchAll<[{ n: number }[], (EchoRow & { added_at?: number })[]]>(app.db, statements);
   // a feed page may stop at its window's frontier: short (even empty) with more to come
   const fed = rule ? feedPage(rule, rows as FeedPageRow[], req.limit, window) : null;
+  // A page number without a cursor is served from the rule's first window (decision 010). When
+  // that window ends before the page starts, the page can't be found within the row budget:
+  // say so, rather than answer an empty page with more to come forever.
+  if (fed && offset > 0 && fed.rows.length === 0 && fed.hasMore) {
+    throw badRequest(`page ${req.page} of this feed needs a cursor: follow pagination.nextCursor from page ${req.page - 1}`);
+  }
   const hasMore = fed ? fed.hasMore : rows.length > req.limit;
   const pageRows: (EchoRow & { added_at?: number })[] = fed ? fed.rows : rows.slice(0, req.limit);
   const last: (EchoRow & { added_at?: number }) | null | undefined = fed ? fed.after : pageRows[pageRows.length - 1];

@@ -1,5 +1,5 @@
 // GET /api/scroll/all pages by cursor (issue 13: "the scroll picker scales too"): a viewer with
-// 125 scrolls (110 own, 15 followed) gets them all, newest first, exactly once, a page at a time,
+// 125 scrolls (55 own, 70 followed: own scrolls are capped at 60 per 10 minutes) gets them all, newest first, exactly once, a page at a time,
 // and no call (nor the layout of any page) reads more than 200 rows or makes more than 2 D1 round
 // trips. Rows and round trips come from the Server-Timing header (EXPOSE_D1_STATS=1).
 import { beforeAll, describe, expect, it } from "vitest";
@@ -39,9 +39,10 @@ let expected: string[];
 beforeAll(async () => {
   const me = await signedUp("pg");
   const other = await signedUp("pgo");
+  const third = await signedUp("pgt");
   viewer = me.client;
-  const own = await createMany(viewer, 110, "own");
-  const theirs = await createMany(other.client, 15, "theirs");
+  const own = await createMany(viewer, 55, "own");
+  const theirs = [...(await createMany(other.client, 35, "theirs")), ...(await createMany(third.client, 35, "third"))];
   for (const id of theirs) expect((await viewer.post(`/api/scroll/${id}/follow`)).status).toBe(200);
   // another user's scrolls the viewer does not follow never show
   await createMany(other.client, 5, "unfollowed");
