@@ -1,8 +1,8 @@
 // Own profile, other users' profiles (follow), and the top bar's search. Every test makes its own
 // users through the API; the server's data is shared with the other specs.
 import { expect, test } from "@playwright/test";
-import { cardIds, postEcho, type Echo } from "./echo-helpers";
-import { apiUser, open, signedInPage, toast, unique } from "./helpers";
+import { card, cardIds, postEcho, type Echo } from "./echo-helpers";
+import { apiUser, expectPath, open, signedInPage, toast, unique } from "./helpers";
 import { profileCount, rank, scrollCardNames, stem } from "./community-helpers";
 import { createScroll } from "./scroll-helpers";
 
@@ -99,6 +99,41 @@ test.describe("own profile", () => {
     expect(await cardIds(page)).toEqual(newestFirst);
     await expect(more).toHaveCount(0);
   });
+});
+
+test("Back to a profile restores its tab, the pages Load more brought and the scroll position", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signedInPage(page, "pb");
+  const posted: Echo[] = [];
+  for (let i = 0; i < 25; i++) posted.push(await postEcho(page.request, `Profile echo ${i} ${unique("t")}`));
+  const newestFirst = posted.map((e) => e._id).reverse();
+  await open(page, "/profile");
+  const more = page.getByRole("button", { name: "Load more" });
+  await more.click();
+  await expect(page.getByTestId("echo-card")).toHaveCount(20);
+  await more.click();
+  await expect(page.getByTestId("echo-card")).toHaveCount(25);
+  const target = card(page, newestFirst[22]!); // brought by the second Load more
+  await target.scrollIntoViewIfNeeded();
+  const scrolledTo = await page.evaluate(() => window.scrollY);
+  expect(scrolledTo).toBeGreaterThan(0);
+  await target.locator(".echo-content").click();
+  await expectPath(page, `/echo/${newestFirst[22]}`);
+
+  await page.goBack();
+  await expectPath(page, "/profile");
+  await expect(page.getByTestId("echo-card")).toHaveCount(25);
+  await expect(card(page, newestFirst[22]!)).toBeInViewport();
+  expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolledTo)).toBeLessThan(50);
+
+  // the Scrolls tab is remembered too
+  await page.getByRole("tab", { name: "Scrolls" }).click();
+  await page.getByRole("link", { name: "Feed", exact: true }).click();
+  await expectPath(page, "/");
+  await page.goBack();
+  await expectPath(page, "/profile");
+  await expect(page.getByRole("tab", { name: "Scrolls" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("heading", { level: 2, name: "My Scrolls" })).toBeVisible();
 });
 
 test.describe("another user's profile", () => {

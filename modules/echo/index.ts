@@ -21,6 +21,7 @@ export {
 } from "./schema";
 export { EchoCard } from "./ui/echo-card";
 export { EchoFeed, EchoSkeletons, type FetchPage } from "./ui/echo-feed";
+export { useFeedMemory as useListMemory, type ListSnapshot } from "./ui/feed-memory";
 export { CreateEchoForm } from "./ui/create-echo-form";
 export { PostedEcho } from "./ui/posted-echo";
 export { TagInput } from "./ui/tag-input";

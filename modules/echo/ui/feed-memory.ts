@@ -2,24 +2,26 @@ import { useLayoutEffect, useRef, useState } from "react";
 import { useLocation, useNavigationType } from "react-router";
 import type { Echo } from "../schema";
 
-/** What a feed had loaded, and where the window was, when the user left it. */
-export type FeedSnapshot = { items: Echo[]; page: number; cursor: string | null; hasMore: boolean; scrollY: number };
+/** What a list had loaded, and where the window was, when the user left it; `view` is whatever
+ * else the screen chose (the profile's tab). */
+export type ListSnapshot<T> = { items: T[]; page: number; cursor: string | null; hasMore: boolean; scrollY: number; view?: string };
+export type FeedSnapshot = ListSnapshot<Echo>;
 
 // a long session must not fill sessionStorage: the rows past this are fetched again on scroll
 const MAX_ITEMS = 300;
 
 /** Read once: a reload afterwards shows the server's fresh page, not this snapshot again. */
-function take(key: string): FeedSnapshot | null {
+function take<T>(key: string): ListSnapshot<T> | null {
   try {
     const raw = sessionStorage.getItem(key);
     sessionStorage.removeItem(key);
-    return raw ? (JSON.parse(raw) as FeedSnapshot) : null;
+    return raw ? (JSON.parse(raw) as ListSnapshot<T>) : null;
   } catch {
     return null;
   }
 }
 
-function write(key: string, snapshot: FeedSnapshot) {
+function write<T>(key: string, snapshot: ListSnapshot<T>) {
   const trimmed = snapshot.items.length > MAX_ITEMS ? { ...snapshot, items: snapshot.items.slice(0, MAX_ITEMS), hasMore: true } : snapshot;
   // a trimmed list continues from its last row: the cursor of a trimmed list is not known, so
   // page numbers (which every list endpoint accepts) take over
@@ -32,14 +34,18 @@ function write(key: string, snapshot: FeedSnapshot) {
 }
 
 /**
- * Back (or forward) to a feed brings back the pages it had loaded and the scroll position, per
+ * Back (or forward) to a list (a feed, a profile tab) brings back the pages it had loaded and the scroll position, per
  * history entry (React Router's location key) and feed (`restoreKey`). The snapshot is saved when
  * the feed unmounts (leaving it in the app) and taken (removed) when restored on a POP navigation,
  * after the first layout so a server-rendered page hydrates as rendered. A reload or a page
  * loaded afresh shows the server's current first page. <ScrollRestoration> alone cannot do this:
  * the document is only one page tall until the pages are back.
  */
-export function useFeedMemory(restoreKey: string | undefined, current: () => Omit<FeedSnapshot, "scrollY">, restore: (s: FeedSnapshot) => void) {
+export function useFeedMemory<T = Echo>(
+  restoreKey: string | undefined,
+  current: () => Omit<ListSnapshot<T>, "scrollY">,
+  restore: (s: ListSnapshot<T>) => void,
+) {
   const location = useLocation();
   const navigationType = useNavigationType();
   const key = restoreKey ? `echo.feed:${location.key}:${restoreKey}` : null;
@@ -49,7 +55,7 @@ export function useFeedMemory(restoreKey: string | undefined, current: () => Omi
 
   useLayoutEffect(() => {
     if (!key || navigationType !== "POP") return;
-    const snapshot = take(key);
+    const snapshot = take<T>(key);
     if (!snapshot) return;
     restore(snapshot);
     setScrollTarget(snapshot.scrollY);

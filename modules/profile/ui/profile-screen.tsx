@@ -1,6 +1,6 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from "react";
 import { Link, useRevalidator } from "react-router";
-import { EchoCard, type Echo, type EchoPage } from "../../echo/index";
+import { EchoCard, useListMemory, type Echo, type EchoPage } from "../../echo/index";
 import { ScrollCard, type Scroll } from "../../scroll/index";
 import { api, charCount, clampChars, type Pagination, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
@@ -8,6 +8,8 @@ import { MAX_BIO, type Profile, type UserHit } from "../schema";
 
 type ScrollPage = { scrolls: Scroll[]; pagination: Pagination };
 type Tab = "echos" | "scrolls";
+/** What the open tab has loaded: the profile remembers it for Back. */
+type Loaded = { items: unknown[]; pagination: Pagination };
 
 /** /profile and /user/{id} (spec §2): header, counts, follow, edit, tabs with load more. */
 export function ProfileScreen({ profile: initial, echos, scrolls, viewerId }: {
@@ -21,6 +23,25 @@ export function ProfileScreen({ profile: initial, echos, scrolls, viewerId }: {
   const [editing, setEditing] = useState(false);
   const [list, setList] = useState<null | "followers" | "following">(null);
   const [working, setWorking] = useState(false);
+  // Back to the profile brings back the tab, its loaded pages and the scroll position: the open
+  // tab reports what it has loaded; a restore remounts it (a new generation) from the snapshot
+  const loaded = useRef<Loaded | null>(null);
+  const [restored, setRestored] = useState<{ generation: number; tab: Tab; list: Loaded } | null>(null);
+  useListMemory<unknown>(
+    `profile:${initial._id}`,
+    () => ({ items: loaded.current?.items ?? [], page: loaded.current?.pagination.page ?? 1, cursor: null, hasMore: loaded.current?.pagination.hasMore ?? false, view: tab }),
+    (snapshot) => {
+      const shown = snapshot.view === "scrolls" ? scrolls.pagination : echos.pagination;
+      // a trimmed snapshot continues from the rows it kept
+      const page = Math.max(1, Math.ceil(snapshot.items.length / shown.limit));
+      const view: Tab = snapshot.view === "scrolls" ? "scrolls" : "echos";
+      setTab(view);
+      setRestored((r) => ({ generation: (r?.generation ?? 0) + 1, tab: view, list: { items: snapshot.items, pagination: { ...shown, page, hasMore: snapshot.hasMore } } }));
+    },
+  );
+  const generation = restored?.generation ?? 0;
+  // the restored pages belong to the tab they were saved from; the other tab starts afresh
+  const restoredList = (which: Tab) => (restored?.tab === which ? restored.list : null);
 
   async function toggleFollow() {
     setWorking(true);
@@ -102,10 +123,11 @@ export function ProfileScreen({ profile: initial, echos, scrolls, viewerId }: {
       </div>
       {tab === "echos" ? (
         <LoadMoreTab<Echo>
-          key={`${profile._id}:echos`}
+          key={`${profile._id}:echos:${generation}`}
           profile={profile}
           noun="Echo"
-          initial={{ items: echos.echos, pagination: echos.pagination }}
+          initial={(restoredList("echos") as { items: Echo[]; pagination: Pagination } | null) ?? { items: echos.echos, pagination: echos.pagination }}
+          loaded={loaded}
           renderItem={(e) => (
             <div key={e._id} className="echo-row">
               <EchoCard echo={e} viewerId={viewerId} />
@@ -114,10 +136,11 @@ export function ProfileScreen({ profile: initial, echos, scrolls, viewerId }: {
         />
       ) : (
         <LoadMoreTab<Scroll>
-          key={`${profile._id}:scrolls`}
+          key={`${profile._id}:scrolls:${generation}`}
           profile={profile}
           noun="Scroll"
-          initial={{ items: scrolls.scrolls, pagination: scrolls.pagination }}
+          initial={(restoredList("scrolls") as { items: Scroll[]; pagination: Pagination } | null) ?? { items: scrolls.scrolls, pagination: scrolls.pagination }}
+          loaded={loaded}
           renderItem={(s) => <ScrollCard key={s._id} scroll={s} />}
         />
       )}
@@ -159,10 +182,12 @@ const TABS = {
  * state and "Load more". `noun` names everything: "Echo" → "My Echos", "New Echo", "No echos
  * yet", the API's `echos` key.
  */
-function LoadMoreTab<T>({ profile, noun, initial, renderItem }: {
+function LoadMoreTab<T>({ profile, noun, initial, loaded, renderItem }: {
   profile: Profile;
   noun: keyof typeof TABS;
   initial: { items: T[]; pagination: Pagination };
+  /** where the tab reports what it has loaded, for the profile's memory */
+  loaded: RefObject<Loaded | null>;
   renderItem: (item: T) => ReactNode;
 }) {
   const { createHref, emptyDetail, path, listClass } = TABS[noun];
@@ -175,6 +200,9 @@ function LoadMoreTab<T>({ profile, noun, initial, renderItem }: {
     plural,
     `Failed to load more ${plural}`,
   );
+  useEffect(() => {
+    loaded.current = { items, pagination };
+  }, [items, pagination]);
   return (
     <section aria-label={`${owner} ${noun}s`}>
       <div className="tab-head">
