@@ -14,6 +14,7 @@ export {
   removeEcho,
   setFollow,
   scrollEchos,
+  DOCUMENT_CANDIDATE_ROWS,
   listUserScrolls,
   listPublicScrolls,
 } from "./scroll.server";

@@ -1,7 +1,7 @@
 import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
 import { batchAll, batchWithinLimit, pageRequest, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
-import { feedPage, feedPageQuery, windowSize, type FeedPageRow } from "./feed-rules.server";
+import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type FeedPageRow } from "./feed-rules.server";
 import type {
   CreateScrollInput,
   FeedConfigInput,
@@ -34,6 +34,8 @@ type ScrollRow = {
   followers_count: number;
   echos_count: number;
   is_following: number;
+  /** [[id, userName], …] of the rule's authors: read per scroll, only for rules that name authors */
+  author_names: string;
 };
 
 /** Scroll columns with the creator's name and whether the viewer follows it. */
@@ -41,12 +43,10 @@ const scrollSelect = (viewerId: string) => sql`SELECT s.id, s.creator_id, cu.use
   s.description, s.type, s.is_private, s.created_at, s.tag_match_type, s.included_tags, s.excluded_tags,
   s.authors, s.sort_by, s.sort_time_range, s.exclude_liked_echos, s.start_date, s.end_date,
   s.followers_count, s.echos_count,
-  EXISTS (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = s.id AND f.user_id = ${viewerId}) AS is_following
+  EXISTS (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = s.id AND f.user_id = ${viewerId}) AS is_following,
+  (SELECT json_group_array(json_array(u.id, u.user_name)) FROM json_each(s.authors) j JOIN users u ON u.id = j.value) AS author_names
   FROM scrolls s JOIN users cu ON cu.id = s.creator_id`;
 
-/** The names of every author named by the given scrolls' rules: one query for a whole list. */
-const authorNames = (scrollFilter: Stmt) => sql`SELECT u.id, u.user_name FROM users u
-  WHERE u.id IN (SELECT j.value FROM scrolls s, json_each(s.authors) j WHERE ${scrollFilter})`;
 
 export function toRule(row: ScrollRow): FeedRule {
   return {
@@ -62,7 +62,8 @@ export function toRule(row: ScrollRow): FeedRule {
   };
 }
 
-function toScroll(row: ScrollRow, names: Map<string, string>, viewerId: string): Scroll {
+function toScroll(row: ScrollRow, viewerId: string): Scroll {
+  const names = new Map(JSON.parse(row.author_names || "[]") as [string, string][]);
   const rule = toRule(row);
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
@@ -99,7 +100,6 @@ function toScroll(row: ScrollRow, names: Map<string, string>, viewerId: string):
 /** Tags are keyed by their normalised name (as on echos), so a rule's tags need no read to hydrate. */
 const tagRef = (name: string): TagRef => ({ _id: name, name });
 
-const nameMap = (rows: { id: string; user_name: string }[]) => new Map(rows.map((r) => [r.id, r.user_name]));
 
 /** Inclusive bounds: a date without a time means the whole day (UTC). */
 function ruleDates(range: FeedConfigInput["dateRange"]): { start: number | null; end: number | null } {
@@ -136,12 +136,11 @@ async function assertAuthorsExist(app: AppContext, authors: string[]) {
 }
 
 async function loadScroll(app: AppContext, viewerId: string, id: string): Promise<{ scroll: Scroll; row: ScrollRow }> {
-  const [rows, names] = await batchAll<[ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
     sql`${scrollSelect(viewerId)} WHERE s.id = ${id}`,
-    authorNames(sql`s.id = ${id}`),
   ]);
   if (!rows[0]) throw notFound("Scroll not found");
-  return { scroll: toScroll(rows[0], nameMap(names), viewerId), row: rows[0] };
+  return { scroll: toScroll(rows[0], viewerId), row: rows[0] };
 }
 
 const readScroll = async (app: AppContext, viewerId: string, id: string) => (await loadScroll(app, viewerId, id)).scroll;
@@ -223,9 +222,11 @@ export async function deleteScroll(app: AppContext, viewerId: string, id: string
 }
 
 /**
- * GET /scroll/all pages: 10 scrolls by default, at most 12. Measured (Server-Timing) at about 9
+ * GET /scroll/all pages: 10 scrolls by default, at most 12. Measured (Server-Timing) at about 5
  * rows read per scroll when the viewer both creates and follows many (index seeks on both sides,
- * the row, its creator, the follow check, rule author names), so 12 keeps a call under 200 rows.
+ * the row, its creator, the follow check; rule author names only for rules that name authors):
+ * 54 rows for a page of 10. The shell's layout reads one such page on every document, which is
+ * what DOCUMENT_CANDIDATE_ROWS leaves room for.
  */
 export const MY_SCROLLS_LIMIT = 10;
 export const MY_SCROLLS_MAX = 12;
@@ -256,15 +257,13 @@ export async function listMyScrolls(
         ORDER BY scroll_id DESC LIMIT ${take})
     ) ORDER BY id DESC LIMIT ${take}`;
   const page = sql`s.id IN (${ids}) AND (s.creator_id = ${viewerId} OR s.is_private = 0)`;
-  const [rows, names] = await batchAll<[ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
     sql`${scrollSelect(viewerId)} WHERE ${page} ORDER BY s.id DESC LIMIT ${take}`,
-    authorNames(page),
   ]);
-  const map = nameMap(names);
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
   const nextCursor = rows.length > limit && last ? encodeCursor({ id: last.id }) : null;
-  return { scrolls: shown.map((r) => toScroll(r, map, viewerId)), nextCursor };
+  return { scrolls: shown.map((r) => toScroll(r, viewerId)), nextCursor };
 }
 
 /**
@@ -274,12 +273,10 @@ export async function listMyScrolls(
 export async function listAllMyScrolls(app: AppContext, viewerId: string): Promise<Scroll[]> {
   const mine = sql`(s.creator_id = ${viewerId} OR (s.is_private = 0 AND s.id IN
     (SELECT f.scroll_id FROM scroll_follows f WHERE f.user_id = ${viewerId})))`;
-  const [rows, names] = await batchAll<[ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
     sql`${scrollSelect(viewerId)} WHERE ${mine} ORDER BY s.id DESC`,
-    authorNames(mine),
   ]);
-  const map = nameMap(names);
-  return rows.map((r) => toScroll(r, map, viewerId));
+  return rows.map((r) => toScroll(r, viewerId));
 }
 
 /** GET /scroll/all's query: an opaque cursor (bad ones are a 400) and a limit clamped to 1..12. */
@@ -295,11 +292,10 @@ export async function findMyScroll(app: AppContext, viewerId: string, id: string
   if (!isId(id)) return null;
   const mine = sql`s.id = ${id} AND (s.creator_id = ${viewerId} OR (s.is_private = 0 AND EXISTS
     (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = s.id AND f.user_id = ${viewerId})))`;
-  const [rows, names] = await batchAll<[ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
     sql`${scrollSelect(viewerId)} WHERE ${mine}`,
-    authorNames(mine),
   ]);
-  return rows[0] ? toScroll(rows[0], nameMap(names), viewerId) : null;
+  return rows[0] ? toScroll(rows[0], viewerId) : null;
 }
 
 /**
@@ -344,14 +340,13 @@ export async function setFollow(app: AppContext, viewerId: string, id: string, f
           WHERE EXISTS (SELECT 1 FROM scrolls WHERE id = ${id} AND is_private = 0 AND creator_id != ${viewerId})
           ON CONFLICT DO NOTHING`
     : sql`DELETE FROM scroll_follows WHERE scroll_id = ${id} AND user_id = ${viewerId}`;
-  const [, rows, names] = await batchAll<[unknown[], ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+  const [, rows] = await batchAll<[unknown[], ScrollRow[]]>(app.db, [
     write,
     sql`${scrollSelect(viewerId)} WHERE s.id = ${id}`,
-    authorNames(sql`s.id = ${id}`),
   ]);
   const row = rows[0];
   if (!row) throw notFound("Scroll not found");
-  const scroll = toScroll(row, nameMap(names), viewerId);
+  const scroll = toScroll(row, viewerId);
   if (scroll.isPrivate && scroll.creator._id !== viewerId) throw forbidden("This scroll is private");
   if (scroll.creator._id === viewerId) throw badRequest("You cannot follow your own scroll");
   return scroll;
@@ -375,6 +370,14 @@ function ruleOf(scroll: Scroll): FeedRule {
 }
 
 /**
+ * Candidate rows for a feed page rendered inside a document (home, a scroll's page): the shell's
+ * layout reads up to ~55 rows of its own (the viewer's first scrolls, the stored choice), so the
+ * document's feed page window is smaller than an API page's, and the whole document stays within
+ * 200 rows (docs/decisions/010). The client then continues by the API as usual.
+ */
+export const DOCUMENT_CANDIDATE_ROWS = 45;
+
+/**
  * A scroll's echos: a feed evaluates its rule now; a curation lists newest-added first. Given
  * a scroll object the viewer may see (home), it skips reading the scroll again.
  */
@@ -384,6 +387,7 @@ export async function scrollEchos(
   idOrScroll: string | Scroll,
   req: PageRequest,
   now = Date.now(),
+  candidateRows = CANDIDATE_ROWS,
 ): Promise<ScrollEchoPage> {
   const id = typeof idOrScroll === "string" ? idOrScroll : idOrScroll._id;
   const { scroll, rule: knownRule } =
@@ -403,7 +407,7 @@ export async function scrollEchos(
     rule = knownRule;
     const seek = key ? { id: key.id as string, likes: typeof key.l === "number" ? key.l : undefined } : null;
     // no COUNT over the rule (it would read every match): the total is a lower bound, see below
-    window = windowSize(rule);
+    window = windowSize(rule, candidateRows);
     statements = [sql`SELECT 0 AS n`, feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window)];
   } else {
     const after =
@@ -458,17 +462,14 @@ export async function listUserScrolls(
       ? sql`s.creator_id = ${userId} AND ${visible}`
       : sql`s.is_private = 0 AND s.id IN (SELECT f.scroll_id FROM scroll_follows f WHERE f.user_id = ${userId})`;
   const offset = (req.page - 1) * req.limit;
-  const [counts, rows, names] = await batchAll<[{ n: number }[], ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+  const [counts, rows] = await batchAll<[{ n: number }[], ScrollRow[]]>(app.db, [
     type === "created"
       ? sql`SELECT ${raw(userId === viewerId ? "scrolls_count" : "public_scrolls_count")} AS n FROM users WHERE id = ${userId}`
       : sql`SELECT COUNT(*) AS n FROM scrolls s WHERE ${filter}`,
     sql`${scrollSelect(viewerId)} WHERE ${filter} ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
-    // the names for this page's rules only, not for every scroll the user has
-    authorNames(sql`s.id IN (SELECT s.id FROM scrolls s WHERE ${filter} ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset})`),
   ]);
-  const map = nameMap(names);
   return {
-    scrolls: rows.slice(0, req.limit).map((r) => toScroll(r, map, viewerId)),
+    scrolls: rows.slice(0, req.limit).map((r) => toScroll(r, viewerId)),
     pagination: pagination(req.page, req.limit, counts[0]?.n ?? 0, rows.length > req.limit),
   };
 }
@@ -476,10 +477,8 @@ export async function listUserScrolls(
 /** Newest public scrolls of a type (community lists); never private ones. */
 export async function listPublicScrolls(app: AppContext, viewerId: string, type: "feed" | "curation", limit: number): Promise<Scroll[]> {
   const filter = sql`s.type = ${type} AND s.is_private = 0`;
-  const [rows, names] = await batchAll<[ScrollRow[], { id: string; user_name: string }[]]>(app.db, [
+  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
     sql`${scrollSelect(viewerId)} WHERE ${filter} ORDER BY s.id DESC LIMIT ${limit}`,
-    authorNames(sql`s.id IN (SELECT id FROM scrolls WHERE type = ${type} AND is_private = 0 ORDER BY id DESC LIMIT ${limit})`),
   ]);
-  const map = nameMap(names);
-  return rows.map((r) => toScroll(r, map, viewerId));
+  return rows.map((r) => toScroll(r, viewerId));
 }

@@ -1,7 +1,7 @@
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { listEchos } from "~/modules/echo/index.server";
 import { HomeFeed } from "~/modules/scroll/index";
-import { scrollEchos, scrollsAndSelection } from "~/modules/scroll/index.server";
+import { DOCUMENT_CANDIDATE_ROWS, scrollEchos, scrollsAndSelection } from "~/modules/scroll/index.server";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/home";
 
@@ -12,7 +12,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = { _id: await requirePageViewerId(app, request) };
   const { scrolls, selected } = await scrollsAndSelection(app, viewer._id, request);
   const first = { page: 1, limit: 20 };
-  const page = selected ? await scrollEchos(app, viewer._id, selected, first) : await listEchos(app, viewer._id, {}, first);
+  const page = selected ? await scrollEchos(app, viewer._id, selected, first, Date.now(), DOCUMENT_CANDIDATE_ROWS) : await listEchos(app, viewer._id, {}, first);
   return { viewerId: viewer._id, scrolls, selected, page };
 }
 

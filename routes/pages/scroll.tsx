@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { ScrollDetail } from "~/modules/scroll/index";
-import { getScroll, scrollEchos } from "~/modules/scroll/index.server";
+import { DOCUMENT_CANDIDATE_ROWS, getScroll, scrollEchos } from "~/modules/scroll/index.server";
 import { HttpError, isolate } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/scroll";
@@ -16,7 +16,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   try {
     const [scroll, page] = await Promise.all([
       getScroll(app, viewer._id, params.id),
-      scrollEchos(app, viewer._id, params.id, { page: 1, limit: 20 }),
+      scrollEchos(app, viewer._id, params.id, { page: 1, limit: 20 }, Date.now(), DOCUMENT_CANDIDATE_ROWS),
     ]);
     return { viewerId: viewer._id, view: { state: "ok" as const, scroll, page } };
   } catch (error) {

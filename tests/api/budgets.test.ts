@@ -11,8 +11,8 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const MAX_ROUND_TRIPS = 2;
 const MAX_ROWS_PER_PAGE = 200;
 
-async function measure(client: Client, path: string) {
-  const res = await fetch(BASE_URL + path, { headers: { Cookie: client.cookie }, redirect: "manual" });
+async function measure(client: Client, path: string, extraCookie = "") {
+  const res = await fetch(BASE_URL + path, { headers: { Cookie: client.cookie + extraCookie }, redirect: "manual" });
   const timing = res.headers.get("server-timing") ?? "";
   const m = /rt=(\d+) rows=(\d+)/.exec(timing);
   if (!m) throw new Error(`no D1 stats on ${path}: ${timing}`);
@@ -190,7 +190,7 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
     for (const [i, id] of ids.entries()) if (i % 3 === 0) await people[1]!.client.post(`/api/echo/like/${id}`);
   }, 120_000);
 
-  it(`${RULES} random rules, ${PAGES} pages each by cursor, as the creator`, async () => {
+  it(`${RULES} random rules, ${PAGES} pages each by cursor, and the documents showing them, as the creator`, async () => {
     const users = people.map((p) => p.id);
     // the API refuses unknown authors and a start after the end (the engine test covers both)
     const rules = fc.sample(feedRuleArb({ vocab, users, nobody: users[0]!, now: Date.now() }), { numRuns: RULES, seed: 13 });
@@ -215,6 +215,14 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
         const next = m.body?.pagination?.nextCursor;
         if (!m.body?.pagination?.hasMore || !next) break;
         url = `/api/scroll/${created.json.scroll._id}/echos?limit=20&page=${page + 1}&cursor=${next}`;
+      }
+      // the documents that show the feed's first page inside the shell: the scroll's page, and
+      // home with the feed chosen (the layout's own reads count too)
+      const id = created.json.scroll._id as string;
+      for (const [page, path, cookie] of [[-1, `/scroll/${id}`, ""], [-2, "/", `; echo_scroll=${id}`]] as const) {
+        const m = await measure(client, path, cookie);
+        expect(m.status, path).toBe(200);
+        seen.push({ rule: i, page, rows: m.rowsRead, rt: m.roundTrips });
       }
     }
     const rows = seen.map((s) => s.rows).sort((a, b) => a - b);
