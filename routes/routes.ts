@@ -19,6 +19,7 @@ export default [
     route("echo/:id/share", "api/echo/share.ts"),
     route("scroll/create", "api/scroll/create.ts"),
     route("scroll/all", "api/scroll/all.ts"),
+    route("scroll/preview", "api/scroll/preview.ts"),
     route("scroll/:id", "api/scroll/one.ts"),
     route("scroll/:id/add-echo", "api/scroll/add-echo.ts"),
     route("scroll/:id/remove-echo/:echoId", "api/scroll/remove-echo.ts"),

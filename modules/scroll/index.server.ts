@@ -18,4 +18,5 @@ export {
   listPublicScrolls,
 } from "./scroll.server";
 export { feedPageQuery } from "./feed-rules.server";
+export { previewFeedConfig } from "./preview.server";
 export { scrollsAndSelection } from "./selection.server";

@@ -4,6 +4,7 @@ export {
   UpdateScrollSchema,
   AddEchoSchema,
   FeedConfigSchema,
+  PreviewSchema,
   MAX_NAME,
   MAX_DESCRIPTION,
   MAX_RULE_TAGS,

@@ -172,3 +172,6 @@ export type ScrollEchoPage = {
   echos: Echo[];
   pagination: { page: number; limit: number; total: number; totalPages: number; hasMore: boolean; nextCursor: string | null };
 };
+
+/** POST /scroll/preview: the rule as create takes it (same validation and messages). */
+export const PreviewSchema = v.object({ feedConfig: v.optional(v.nullable(FeedConfigSchema)) }, "Request body must be a JSON object");

@@ -1,7 +1,7 @@
 import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
 import { batchAll, batchWithinLimit, pageRequest, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
-import { feedPage, feedPageQuery, windowSize, type FeedPageRow } from "./feed-rules.server";
+import { feedPage, feedPageQuery, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import type {
   CreateScrollInput,
   FeedConfigInput,
@@ -112,6 +112,22 @@ function ruleDates(range: FeedConfigInput["dateRange"]): { start: number | null;
   return { start, end };
 }
 
+/** A rule as create takes it (validated), as the engine reads it once saved. */
+export function ruleOfConfig(config: FeedConfigInput): FeedRule {
+  const c = ruleColumns(config);
+  return {
+    tagMatchType: c.tag_match_type as FeedRule["tagMatchType"],
+    includedTags: config.includedTags,
+    excludedTags: config.excludedTags,
+    authors: config.authors,
+    sortBy: config.sortBy,
+    sortTimeRange: config.sortTimeRange,
+    excludeLikedEchos: config.excludeLikedEchos,
+    startDate: c.start_date,
+    endDate: c.end_date,
+  };
+}
+
 function ruleColumns(config: FeedConfigInput) {
   const { start, end } = ruleDates(config.dateRange);
   return {
@@ -163,7 +179,7 @@ export async function createScroll(app: AppContext, viewerId: string, input: Cre
   return readScroll(app, viewerId, id);
 }
 
-function defaultConfig(): FeedConfigInput {
+export function defaultConfig(): FeedConfigInput {
   return {
     tagMatchType: "any",
     includedTags: [],
@@ -374,6 +390,24 @@ function ruleOf(scroll: Scroll): FeedRule {
   };
 }
 
+/** A page request's cursor, checked: it names an echo id and, for most-liked, a like count (or
+ * for a curation, when it was added); anything else is not ours (the feed engine writes these
+ * values into its statement as literals). */
+export function pageCursor(req: PageRequest): Record<string, unknown> | null {
+  const key = decodeCursor(req.cursor);
+  const cursorOk = key && isId(key.id) && (key.l === undefined || Number.isSafeInteger(key.l)) && (key.a === undefined || Number.isSafeInteger(key.a));
+  if (req.cursor !== undefined && !cursorOk) throw badRequest("cursor is invalid");
+  return key;
+}
+
+/** Where a feed page starts, from its checked cursor. */
+export const feedSeek = (key: Record<string, unknown> | null): Seek =>
+  key ? { id: key.id as string, likes: typeof key.l === "number" ? key.l : undefined } : null;
+
+/** The cursor of the page after `last` (a feed page's last echo or its window's frontier). */
+export const feedCursor = (rule: FeedRule, last: EchoRow): string =>
+  encodeCursor(rule.sortBy === "mostLiked" ? { l: last.likes_count, id: last.id } : { id: last.id });
+
 /**
  * A scroll's echos: a feed evaluates its rule now; a curation lists newest-added first. Given
  * a scroll object the viewer may see (home), it skips reading the scroll again.
@@ -390,18 +424,14 @@ export async function scrollEchos(
     typeof idOrScroll === "string"
       ? await visibleScroll(app, viewerId, id).then(({ scroll, row }) => ({ scroll, rule: toRule(row) }))
       : { scroll: idOrScroll, rule: ruleOf(idOrScroll) };
-  const key = decodeCursor(req.cursor);
-  // a cursor names an echo id and, for most-liked, a like count: anything else is not ours (the
-  // feed engine writes these values into its statement as literals)
-  const cursorOk = key && isId(key.id) && (key.l === undefined || Number.isSafeInteger(key.l)) && (key.a === undefined || Number.isSafeInteger(key.a));
-  if (req.cursor !== undefined && !cursorOk) throw badRequest("cursor is invalid");
+  const key = pageCursor(req);
   const offset = key ? 0 : (req.page - 1) * req.limit;
   let statements: Stmt[];
   let rule: FeedRule | null = null;
   let window = 0;
   if (scroll.type === "feed") {
     rule = knownRule;
-    const seek = key ? { id: key.id as string, likes: typeof key.l === "number" ? key.l : undefined } : null;
+    const seek = feedSeek(key);
     // no COUNT over the rule (it would read every match): the total is a lower bound, see below
     window = windowSize(rule);
     statements = [sql`SELECT 0 AS n`, feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window)];
@@ -426,7 +456,7 @@ export async function scrollEchos(
   let nextCursor: string | null = null;
   if (hasMore && last) {
     if (!rule) nextCursor = encodeCursor({ a: last.added_at ?? 0, id: last.id });
-    else nextCursor = encodeCursor(rule.sortBy === "mostLiked" ? { l: last.likes_count, id: last.id } : { id: last.id });
+    else nextCursor = feedCursor(rule, last);
   }
   // A feed's total is what is known without counting every match: the echos up to the end of
   // this page, plus one when more exist (docs/decisions/007-round-trips-and-rows.md).
