@@ -25,6 +25,7 @@ export default [
     route("scroll/:id/remove-echo/:echoId", "api/scroll/remove-echo.ts"),
     route("scroll/:id/echos", "api/scroll/echos.ts"),
     route("scroll/:id/follow", "api/scroll/follow.ts"),
+    route("scroll/:id/why/:echoId", "api/scroll/why.ts"),
     route("search/users", "api/search.users.ts"),
     route("community/scrolls/public/:type", "api/community/scrolls.ts"),
     route("community/tags", "api/community/tags.ts"),

@@ -11,6 +11,7 @@ import type { FeedRule } from "./schema";
 import { DAY, feedRuleArb } from "../../tests/feed-rule-arbitrary";
 import { MATCH_COUNT_CAP } from "./feed-count.server";
 import { previewFeed } from "./preview.server";
+import { echoFactsQuery, explainFeedEcho, type EchoFacts } from "./why.server";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 // Unicode names and names inside other names: the engine tests tags inside the echo's JSON row
@@ -108,6 +109,21 @@ async function sqlFeed(rule: FeedRule, viewer: string, pageSize: number, window:
   throw new Error("feed did not end");
 }
 
+/** "Why am I seeing this?" for every echo of the store, from the echo rows on D1: in the feed
+ * exactly when the engine's pages hold it, and in the feed exactly when every reason passed. */
+async function checkWhy(rule: FeedRule, viewer: string, data: Dataset, engineIds: string[]) {
+  const app = testAppContext(env);
+  const [facts] = await batchAll<[EchoFacts[]]>(app.db, [echoFactsQuery(viewer, newId(NOW), data.echos.map((e) => e.id))]);
+  expect(facts).toHaveLength(data.echos.length);
+  const inEngine = new Set(engineIds);
+  for (const f of facts) {
+    const why = explainFeedEcho(rule, f, new Map(), NOW);
+    expect(why.inFeed, f.id).toBe(inEngine.has(f.id));
+    expect(why.reasons.every((r) => r.passed)).toBe(why.inFeed);
+    expect(why.reasons.length).toBeGreaterThan(0);
+  }
+}
+
 /** The live preview of a rule (before it is saved): its first page is the feed's head, and its
  * count is the reference's when it says exact, never more than it otherwise. Whether exact. */
 async function checkPreview(
@@ -133,7 +149,7 @@ async function checkPreview(
   return preview.matchCountExact;
 }
 
-describe("feed rules engine = reference implementation", () => {
+describe("feed rules engine = reference implementation = why-here", () => {
   it(`agrees on ${DATASETS * RULES_PER_DATASET} random rules over ${DATASETS} random datasets`, async () => {
     let cases = 0;
     let largest = 0;
@@ -150,6 +166,7 @@ describe("feed rules engine = reference implementation", () => {
           const expected = referenceFeed(rule, data.echos, data.likes, viewer, NOW);
           const got = await sqlFeed(rule, viewer, pageSize, window);
           expect(got.ids).toEqual(expected);
+          await checkWhy(rule, viewer, data, got.ids);
           // the preview refuses an author who does not exist (as create does); without them, the rule
           const known = { ...rule, authors: rule.authors.filter((a) => data.users.includes(a)) };
           const knownExpected = known.authors.length === rule.authors.length ? expected : referenceFeed(known, data.echos, data.likes, viewer, NOW);

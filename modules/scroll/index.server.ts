@@ -19,4 +19,5 @@ export {
 } from "./scroll.server";
 export { feedPageQuery } from "./feed-rules.server";
 export { previewFeedConfig } from "./preview.server";
+export { whyHere } from "./why.server";
 export { scrollsAndSelection } from "./selection.server";

@@ -13,7 +13,7 @@ import type {
   UserRef,
 } from "./schema";
 
-type ScrollRow = {
+export type ScrollRow = {
   id: string;
   creator_id: string;
   creator_name: string;
@@ -37,7 +37,7 @@ type ScrollRow = {
 };
 
 /** Scroll columns with the creator's name and whether the viewer follows it. */
-const scrollSelect = (viewerId: string) => sql`SELECT s.id, s.creator_id, cu.user_name AS creator_name, s.name,
+export const scrollSelect = (viewerId: string) => sql`SELECT s.id, s.creator_id, cu.user_name AS creator_name, s.name,
   s.description, s.type, s.is_private, s.created_at, s.tag_match_type, s.included_tags, s.excluded_tags,
   s.authors, s.sort_by, s.sort_time_range, s.exclude_liked_echos, s.start_date, s.end_date,
   s.followers_count, s.echos_count,
@@ -45,7 +45,7 @@ const scrollSelect = (viewerId: string) => sql`SELECT s.id, s.creator_id, cu.use
   FROM scrolls s JOIN users cu ON cu.id = s.creator_id`;
 
 /** The names of every author named by the given scrolls' rules: one query for a whole list. */
-const authorNames = (scrollFilter: Stmt) => sql`SELECT u.id, u.user_name FROM users u
+export const authorNames = (scrollFilter: Stmt) => sql`SELECT u.id, u.user_name FROM users u
   WHERE u.id IN (SELECT j.value FROM scrolls s, json_each(s.authors) j WHERE ${scrollFilter})`;
 
 export function toRule(row: ScrollRow): FeedRule {
@@ -99,7 +99,7 @@ function toScroll(row: ScrollRow, names: Map<string, string>, viewerId: string):
 /** Tags are keyed by their normalised name (as on echos), so a rule's tags need no read to hydrate. */
 const tagRef = (name: string): TagRef => ({ _id: name, name });
 
-const nameMap = (rows: { id: string; user_name: string }[]) => new Map(rows.map((r) => [r.id, r.user_name]));
+export const nameMap = (rows: { id: string; user_name: string }[]) => new Map(rows.map((r) => [r.id, r.user_name]));
 
 /** Inclusive bounds: a date without a time means the whole day (UTC). */
 function ruleDates(range: FeedConfigInput["dateRange"]): { start: number | null; end: number | null } {

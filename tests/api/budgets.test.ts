@@ -175,6 +175,7 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
   const run = Date.now().toString(36).slice(-5);
   const vocab = Array.from({ length: 12 }, (_, i) => `z${run}t${i}`);
   const people: { client: Client; id: string }[] = [];
+  const storeIds: string[] = [];
 
   beforeAll(async () => {
     for (const prefix of ["ra", "rb", "rc", "rd"]) {
@@ -202,6 +203,7 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
       }),
     );
     const ids = posted.flat();
+    storeIds.push(...ids);
     // a heavy liker (most echos) and a few likes from the others, so likes counts differ
     for (const id of ids.slice(0, 150)) await people[3]!.client.post(`/api/echo/like/${id}`);
     for (const [i, id] of ids.entries()) if (i % 3 === 0) await people[1]!.client.post(`/api/echo/like/${id}`);
@@ -214,6 +216,7 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
     const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
     const seen: { rule: number; page: number; rows: number; rt: number }[] = [];
     const previews: typeof seen = [];
+    const whys: typeof seen = [];
     let refused = 0;
     for (const [i, { viewer, ...generated }] of rules.entries()) {
       const { startDate, endDate, ...rule } = generated;
@@ -229,6 +232,10 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
       const shown = await measure(client, "/api/scroll/preview", { feedConfig });
       expect(shown.status).toBe(200);
       previews.push({ rule: i, page: 0, rows: shown.rowsRead, rt: shown.roundTrips });
+      // "why am I seeing this?" for an echo of the store, whatever the rule
+      const asked = await measure(client, `/api/scroll/${created.json.scroll._id}/why/${storeIds[(i * 37) % storeIds.length]}`);
+      expect(asked.status).toBe(200);
+      whys.push({ rule: i, page: 0, rows: asked.rowsRead, rt: asked.roundTrips });
       let url = `/api/scroll/${created.json.scroll._id}/echos?limit=20`;
       for (let page = 1; page <= PAGES; page++) {
         const m = await measure(client, url);
@@ -251,5 +258,9 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
     console.warn(`random rules, live preview: ${previews.length} previews; rows read max ${Math.max(...previewRows)}`);
     expect(Math.max(...previews.map((s) => s.rt))).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
     expect(Math.max(...previewRows), JSON.stringify(previews.filter((s) => s.rows > MAX_ROWS_PER_PAGE))).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
+    const whyRows = whys.map((s) => s.rows);
+    console.warn(`random rules, why-here: ${whys.length} answers; rows read max ${Math.max(...whyRows)}`);
+    expect(Math.max(...whys.map((s) => s.rt))).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+    expect(Math.max(...whyRows)).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
   }, 120_000);
 });
