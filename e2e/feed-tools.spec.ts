@@ -2,7 +2,7 @@
 // echos (and the creator's "why isn't it?" from an echo's page), and forking a public feed.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { postEcho } from "./echo-helpers";
+import { card, openMenu, postEcho } from "./echo-helpers";
 import { open, signedInPage } from "./helpers";
 import { createFeed, uniqueTag } from "./scroll-helpers";
 
@@ -47,4 +47,49 @@ test("the edit screen previews the saved rule", async ({ page }) => {
   await open(page, `/scroll/${feed._id}/edit`);
   await expect(page.getByTestId("preview-count")).toHaveText("1 echo matches", { timeout: 15_000 });
   await expect(page.getByTestId("preview-echo")).toHaveText(/only echo for the edit preview/);
+});
+
+test("'Why am I seeing this?' on a feed's echo explains it in a dialog, by keyboard, on the scroll page and home", async ({ page }) => {
+  const me = await signedInPage(page, "wy");
+  const tag = uniqueTag("wy");
+  const echo = await postEcho(page.request, "explain me", [tag]);
+  const feed = await createFeed(page.request, "Why feed", { includedTags: [tag], authors: [me._id] });
+  for (const path of [`/scroll/${feed._id}`, "/"]) {
+    await open(page, path);
+    const item = card(page, echo._id);
+    const menuButton = item.getByRole("button", { name: "Echo menu" });
+    await menuButton.focus();
+    await page.keyboard.press("Enter");
+    // the menu opens on Copy Link; the next item asks why
+    await expect(item.getByRole("menuitem", { name: "Copy Link" })).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    await expect(item.getByRole("menuitem", { name: "Why am I seeing this?" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Why am I seeing this?" });
+    await expect(dialog).toBeVisible();
+    const answer = dialog.getByTestId("why-answer");
+    await expect(answer).toContainText("In Why feed");
+    await expect(dialog.getByRole("listitem")).toHaveText([`✓Meets: tagged #${tag} (any of #${tag})`, `✓Meets: by @${me.userName}`]);
+    if (path === "/") await expectAxeClean(page);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(menuButton).toBeFocused();
+  }
+});
+
+test("on an echo's page, a feed's creator asks why it isn't in their feed", async ({ page }) => {
+  await signedInPage(page, "wn");
+  const tag = uniqueTag("wn");
+  const echo = await postEcho(page.request, "left out", [tag, "noise"]);
+  await createFeed(page.request, "Quiet feed", { includedTags: [tag], excludedTags: ["noise"] });
+  await open(page, `/echo/${echo._id}`);
+  const menu = await openMenu(card(page, echo._id));
+  await menu.getByRole("menuitem", { name: "Why isn't it in my feed?" }).click();
+  const dialog = page.getByRole("dialog", { name: "Why isn't it in my feed?" });
+  await dialog.getByLabel("Feed").selectOption({ label: "Quiet feed" });
+  await expect(dialog.getByTestId("why-answer")).toContainText("Not in Quiet feed");
+  await expect(dialog.getByRole("listitem")).toHaveText([`✓Meets: tagged #${tag} (any of #${tag})`, "✗Misses: tagged #noise, which this feed leaves out"]);
+  await expectAxeClean(page);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
 });

@@ -175,3 +175,6 @@ export type ScrollEchoPage = {
 
 /** POST /scroll/preview: the rule as create takes it (same validation and messages). */
 export const PreviewSchema = v.object({ feedConfig: v.optional(v.nullable(FeedConfigSchema)) }, "Request body must be a JSON object");
+
+/** GET /scroll/{id}/why/{echoId}: whether the echo is in the scroll, and a sentence per rule. */
+export type WhyAnswer = { inFeed: boolean; reasons: { rule: string; passed: boolean; text: string }[] };

@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
-import { EchoDetail } from "~/modules/echo/index";
+import { EchoDetail, EchoExtensionsProvider } from "~/modules/echo/index";
 import { getEcho } from "~/modules/echo/index.server";
+import { whyNotInMyFeed } from "~/modules/scroll/index";
 import { clampChars, HttpError, isolate } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/echo";
@@ -22,5 +23,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export default function EchoRoute({ loaderData }: Route.ComponentProps) {
-  return <EchoDetail key={loaderData.echo?._id ?? "missing"} echo={loaderData.echo} viewerId={loaderData.viewerId} />;
+  // a feed's creator can ask why the echo is (or isn't) in one of their feeds
+  return (
+    <EchoExtensionsProvider value={{ explain: whyNotInMyFeed(loaderData.viewerId) }}>
+      <EchoDetail key={loaderData.echo?._id ?? "missing"} echo={loaderData.echo} viewerId={loaderData.viewerId} />
+    </EchoExtensionsProvider>
+  );
 }

@@ -7,6 +7,7 @@ import type { Scroll } from "../schema";
 import { echos, followers } from "./counts";
 import { deleteScroll, removeFromScroll } from "./scroll-actions";
 import { FollowScrollButton } from "./follow-button";
+import { whyInFeed } from "./why-dialog-lazy";
 
 export type ScrollView =
   | { state: "ok"; scroll: Scroll; page: EchoPage }
@@ -143,7 +144,7 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
           )}
         </div>
       </header>
-      <EchoExtensionsProvider value={{ removeFromScroll: remove }}>
+      <EchoExtensionsProvider value={{ removeFromScroll: remove, ...(scroll.type === "feed" ? { explain: whyInFeed(scroll) } : {}) }}>
         <EchoFeed
           restoreKey={`scroll:${scroll._id}`}
           initial={page}
