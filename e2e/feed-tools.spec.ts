@@ -3,7 +3,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { card, openMenu, postEcho } from "./echo-helpers";
-import { open, signedInPage } from "./helpers";
+import { open, otherUser, signedInPage } from "./helpers";
 import { createFeed, uniqueTag } from "./scroll-helpers";
 
 async function expectAxeClean(page: Page) {
@@ -92,4 +92,28 @@ test("on an echo's page, a feed's creator asks why it isn't in their feed", asyn
   await expectAxeClean(page);
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
+});
+
+test("Fork on a public feed opens the viewer's copy in the editor with the preview; it says where it came from", async ({ page, browser, baseURL }) => {
+  await signedInPage(page, "fk");
+  const owner = await otherUser(browser, baseURL, "fw");
+  const tag = uniqueTag("fk");
+  await postEcho(owner.page.request, "worth forking", [tag]);
+  const original = await createFeed(owner.page.request, "Owner feed", { includedTags: [tag] });
+  await owner.context.close();
+
+  await open(page, `/scroll/${original._id}`);
+  await expect(page.getByTestId("fork-count")).toHaveText(" · 0 forks");
+  await page.getByRole("button", { name: "Fork" }).click();
+  await expect(page).toHaveURL(/\/scroll\/[0-9a-z]{26}\/edit$/);
+  await expect(page.getByLabel("Name")).toHaveValue("Owner feed (fork)");
+  await expect(page.getByTestId("preview-count")).toHaveText("1 echo matches", { timeout: 15_000 });
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await expect(page).toHaveURL(/\/scroll\/[0-9a-z]{26}$/);
+  const forkedFrom = page.getByTestId("forked-from");
+  await expect(forkedFrom).toHaveText(`forked from Owner feed by @${owner.user.userName}`);
+  await expectAxeClean(page);
+  await forkedFrom.getByRole("link", { name: "Owner feed" }).click();
+  await expect(page).toHaveURL(new RegExp(`/scroll/${original._id}$`));
+  await expect(page.getByTestId("fork-count")).toHaveText(" · 1 fork");
 });

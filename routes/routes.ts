@@ -26,6 +26,7 @@ export default [
     route("scroll/:id/echos", "api/scroll/echos.ts"),
     route("scroll/:id/follow", "api/scroll/follow.ts"),
     route("scroll/:id/why/:echoId", "api/scroll/why.ts"),
+    route("scroll/:id/fork", "api/scroll/fork.ts"),
     route("search/users", "api/search.users.ts"),
     route("community/scrolls/public/:type", "api/community/scrolls.ts"),
     route("community/tags", "api/community/tags.ts"),

@@ -20,4 +20,5 @@ export {
 export { feedPageQuery } from "./feed-rules.server";
 export { previewFeedConfig } from "./preview.server";
 export { whyHere } from "./why.server";
+export { forkScroll } from "./fork.server";
 export { scrollsAndSelection } from "./selection.server";

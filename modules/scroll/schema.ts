@@ -166,6 +166,10 @@ export type Scroll = {
   echosCount: number;
   createdAt: string;
   feedConfig: FeedConfig | null;
+  /** how many feeds were forked from this one (issue 16) */
+  forkCount: number;
+  /** the feed this one was forked from, while it exists and the viewer may see it */
+  forkedFrom: { _id: string; name: string; creator: UserRef } | null;
 };
 
 export type ScrollEchoPage = {

@@ -34,15 +34,24 @@ export type ScrollRow = {
   followers_count: number;
   echos_count: number;
   is_following: number;
+  fork_count: number;
+  /** the original's id, name and creator when the viewer may see it (public, or theirs) */
+  forked_id: string | null;
+  forked_name: string | null;
+  forked_creator_id: string | null;
+  forked_creator_name: string | null;
 };
 
 /** Scroll columns with the creator's name and whether the viewer follows it. */
 export const scrollSelect = (viewerId: string) => sql`SELECT s.id, s.creator_id, cu.user_name AS creator_name, s.name,
   s.description, s.type, s.is_private, s.created_at, s.tag_match_type, s.included_tags, s.excluded_tags,
   s.authors, s.sort_by, s.sort_time_range, s.exclude_liked_echos, s.start_date, s.end_date,
-  s.followers_count, s.echos_count,
-  EXISTS (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = s.id AND f.user_id = ${viewerId}) AS is_following
-  FROM scrolls s JOIN users cu ON cu.id = s.creator_id`;
+  s.followers_count, s.echos_count, s.fork_count,
+  EXISTS (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = s.id AND f.user_id = ${viewerId}) AS is_following,
+  o.id AS forked_id, o.name AS forked_name, o.creator_id AS forked_creator_id, ou.user_name AS forked_creator_name
+  FROM scrolls s JOIN users cu ON cu.id = s.creator_id
+  LEFT JOIN scrolls o ON o.id = s.forked_from AND (o.is_private = 0 OR o.creator_id = ${viewerId})
+  LEFT JOIN users ou ON ou.id = o.creator_id`;
 
 /** The names of every author named by the given scrolls' rules: one query for a whole list. */
 export const authorNames = (scrollFilter: Stmt) => sql`SELECT u.id, u.user_name FROM users u
@@ -62,7 +71,7 @@ export function toRule(row: ScrollRow): FeedRule {
   };
 }
 
-function toScroll(row: ScrollRow, names: Map<string, string>, viewerId: string): Scroll {
+export function toScroll(row: ScrollRow, names: Map<string, string>, viewerId: string): Scroll {
   const rule = toRule(row);
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
@@ -77,6 +86,11 @@ function toScroll(row: ScrollRow, names: Map<string, string>, viewerId: string):
     followersCount: row.followers_count,
     echosCount: row.echos_count,
     createdAt: new Date(row.created_at).toISOString(),
+    forkCount: row.fork_count,
+    forkedFrom:
+      row.forked_id && row.forked_name !== null && row.forked_creator_id
+        ? { _id: row.forked_id, name: row.forked_name, creator: { _id: row.forked_creator_id, userName: row.forked_creator_name ?? "unknown" } }
+        : null,
     feedConfig:
       row.type === "feed"
         ? {
@@ -160,7 +174,7 @@ async function loadScroll(app: AppContext, viewerId: string, id: string): Promis
   return { scroll: toScroll(rows[0], nameMap(names), viewerId), row: rows[0] };
 }
 
-const readScroll = async (app: AppContext, viewerId: string, id: string) => (await loadScroll(app, viewerId, id)).scroll;
+export const readScroll = async (app: AppContext, viewerId: string, id: string) => (await loadScroll(app, viewerId, id)).scroll;
 
 export async function createScroll(app: AppContext, viewerId: string, input: CreateScrollInput): Promise<Scroll> {
   if (input.type === "curation" && input.feedConfig) throw badRequest("feedConfig is only for feed scrolls");
@@ -197,7 +211,7 @@ export async function getScroll(app: AppContext, viewerId: string, id: string): 
   return (await visibleScroll(app, viewerId, id)).scroll;
 }
 
-async function visibleScroll(app: AppContext, viewerId: string, id: string) {
+export async function visibleScroll(app: AppContext, viewerId: string, id: string) {
   if (!isId(id)) throw notFound("Scroll not found");
   const loaded = await loadScroll(app, viewerId, id);
   if (loaded.scroll.isPrivate && loaded.scroll.creator._id !== viewerId) throw forbidden("This scroll is private");
