@@ -174,7 +174,7 @@ async function loadScroll(app: AppContext, viewerId: string, id: string): Promis
   return { scroll: toScroll(rows[0], nameMap(names), viewerId), row: rows[0] };
 }
 
-export const readScroll = async (app: AppContext, viewerId: string, id: string) => (await loadScroll(app, viewerId, id)).scroll;
+const readScroll = async (app: AppContext, viewerId: string, id: string) => (await loadScroll(app, viewerId, id)).scroll;
 
 export async function createScroll(app: AppContext, viewerId: string, input: CreateScrollInput): Promise<Scroll> {
   if (input.type === "curation" && input.feedConfig) throw badRequest("feedConfig is only for feed scrolls");
@@ -211,7 +211,7 @@ export async function getScroll(app: AppContext, viewerId: string, id: string): 
   return (await visibleScroll(app, viewerId, id)).scroll;
 }
 
-export async function visibleScroll(app: AppContext, viewerId: string, id: string) {
+async function visibleScroll(app: AppContext, viewerId: string, id: string) {
   if (!isId(id)) throw notFound("Scroll not found");
   const loaded = await loadScroll(app, viewerId, id);
   if (loaded.scroll.isPrivate && loaded.scroll.creator._id !== viewerId) throw forbidden("This scroll is private");

@@ -1,7 +1,7 @@
 // POST /api/scroll/{id}/fork (issue 16): the viewer's own feed with the same rules, "forked from"
 // on it and an exact fork count on the original, through deletes of either side.
 import { describe, expect, it } from "vitest";
-import { Client, expectErrorShape, signedUp } from "./client";
+import { BASE_URL, Client, expectErrorShape, signedUp } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -39,6 +39,11 @@ describe("POST /api/scroll/{id}/fork", () => {
       feedConfig: original.feedConfig,
     });
     expect(fork._id).not.toBe(original._id);
+    // one batch after the session check (Server-Timing, EXPOSE_D1_STATS=1)
+    const timed = await fetch(`${BASE_URL}/api/scroll/${original._id}/fork`, { method: "POST", headers: { Cookie: reader.client.cookie } });
+    expect(timed.status).toBe(201);
+    expect(Number(/rt=(\d+)/.exec(timed.headers.get("server-timing") ?? "")?.[1])).toBeLessThanOrEqual(2);
+    await reader.client.delete(`/api/scroll/${((await timed.json()) as Json).scroll._id}`);
     expect(await forkCount(owner.client, original._id)).toBe(1);
     // a second fork, then deleting one: the count stays exact
     const second = await owner.client.post(`/api/scroll/${original._id}/fork`);
@@ -59,6 +64,12 @@ describe("POST /api/scroll/{id}/fork", () => {
     const fork = (await reader.client.post(`/api/scroll/${original._id}/fork`)).json.scroll;
     expect(fork.name).toBe("é".repeat(43) + " (fork)");
     expect([...fork.name].length).toBe(50);
+    // a name of characters made of two code points each: cut by characters, not code points
+    const combined = "e\u0301".repeat(30);
+    const decomposed = await create(owner.client, { name: combined, type: "feed", feedConfig: {} });
+    const forkedCombined = await reader.client.post(`/api/scroll/${decomposed._id}/fork`);
+    expect(forkedCombined.json.scroll.name).toBe(`${combined} (fork)`);
+    expect((await reader.client.get(`/api/scroll/${forkedCombined.json.scroll._id}`)).json.scroll.name).toBe(`${combined} (fork)`);
     expect((await owner.client.delete(`/api/scroll/${original._id}`)).status).toBe(200);
     const after = await reader.client.get(`/api/scroll/${fork._id}`);
     expect(after.status).toBe(200);
