@@ -1,32 +1,40 @@
 // The feed rule over plain arrays: the specification the SQL engine is tested against
-// (feed-rules.property.test.ts). Deliberately simple; never used to serve requests.
+// (feed-rules.property.test.ts). Deliberately simple; never used to serve requests — except its
+// per-echo checks, which "Why am I seeing this?" explains (why.server.ts), so that the answer is
+// the specification's, and the property test holds it equal to the engine too.
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
 export type RefEcho = { id: string; authorId: string; tags: string[]; createdAt: number; likes: number };
 export type RefLike = { echoId: string; userId: string };
 
+/** The rules that decide whether an echo is in a feed, in the order "why" lists them. */
+export type RuleName = "includedTags" | "excludedTags" | "authors" | "dateRange" | "timeRange" | "excludeLikedEchos";
+export type RuleCheck = { rule: RuleName; passed: boolean };
+
+/** Each rule the feed has, and whether the echo meets it: the echo is in the feed when it
+ * meets them all. */
+export function ruleChecks(rule: FeedRule, e: RefEcho, likedByViewer: boolean, now: number): RuleCheck[] {
+  const checks: RuleCheck[] = [];
+  const check = (name: RuleName, passed: boolean) => checks.push({ rule: name, passed });
+  if (rule.includedTags.length > 0) {
+    const has = (t: string) => e.tags.includes(t);
+    check("includedTags", rule.tagMatchType === "all" ? rule.includedTags.every(has) : rule.includedTags.some(has));
+  }
+  if (rule.excludedTags.length > 0) check("excludedTags", !rule.excludedTags.some((t) => e.tags.includes(t)));
+  if (rule.authors.length > 0) check("authors", rule.authors.includes(e.authorId));
+  if (rule.startDate !== null || rule.endDate !== null) {
+    check("dateRange", (rule.startDate === null || e.createdAt >= rule.startDate) && (rule.endDate === null || e.createdAt <= rule.endDate));
+  }
+  if (rule.sortBy === "mostLiked" && rule.sortTimeRange !== "allTime") {
+    check("timeRange", e.createdAt >= now - TIME_RANGE_MS[rule.sortTimeRange]);
+  }
+  if (rule.excludeLikedEchos) check("excludeLikedEchos", !likedByViewer);
+  return checks;
+}
+
 export function referenceFeed(rule: FeedRule, echos: RefEcho[], likes: RefLike[], viewerId: string, now: number): string[] {
   const liked = new Set(likes.filter((l) => l.userId === viewerId).map((l) => l.echoId));
-  let from = rule.startDate;
-  if (rule.sortBy === "mostLiked" && rule.sortTimeRange !== "allTime") {
-    const windowStart = now - TIME_RANGE_MS[rule.sortTimeRange];
-    from = from === null ? windowStart : Math.max(from, windowStart);
-  }
-  const matches = echos.filter((e) => {
-    if (rule.includedTags.length > 0) {
-      const ok =
-        rule.tagMatchType === "all"
-          ? rule.includedTags.every((t) => e.tags.includes(t))
-          : rule.includedTags.some((t) => e.tags.includes(t));
-      if (!ok) return false;
-    }
-    if (rule.excludedTags.some((t) => e.tags.includes(t))) return false;
-    if (rule.authors.length > 0 && !rule.authors.includes(e.authorId)) return false;
-    if (from !== null && e.createdAt < from) return false;
-    if (rule.endDate !== null && e.createdAt > rule.endDate) return false;
-    if (rule.excludeLikedEchos && liked.has(e.id)) return false;
-    return true;
-  });
+  const matches = echos.filter((e) => ruleChecks(rule, e, liked.has(e.id), now).every((c) => c.passed));
   const byId = (a: RefEcho, b: RefEcho) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   if (rule.sortBy === "oldestFirst") matches.sort(byId);
   else if (rule.sortBy === "newestFirst") matches.sort((a, b) => byId(b, a));

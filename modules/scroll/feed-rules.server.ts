@@ -39,7 +39,7 @@ const hasTagIn = (tags: string, tag: string) => `instr(${tags}, ${lit(JSON.strin
  * candidate's tags are (a tag stream reads only its covering index). */
 type Stream = { from: string; key: string[]; id: string; likes: string; tags: string };
 
-function streams(rule: FeedRule): Stream[] {
+export function streams(rule: FeedRule): Stream[] {
   const byLikes = rule.sortBy === "mostLiked";
   if (rule.authors.length > 0) {
     // an author's echos: (author_id, id) or (author_id, likes_count, id)
@@ -74,7 +74,7 @@ function streams(rule: FeedRule): Stream[] {
 }
 
 /** The bounds on id: the rule's dates and, for most-liked over a window, the window. */
-function idBounds(rule: FeedRule, now: number): { from: number | null; to: number | null } {
+export function idBounds(rule: FeedRule, now: number): { from: number | null; to: number | null } {
   let from = rule.startDate;
   if (rule.sortBy === "mostLiked" && rule.sortTimeRange !== "allTime") {
     const windowStart = now - TIME_RANGE_MS[rule.sortTimeRange];
@@ -124,7 +124,7 @@ export const CANDIDATE_ROWS = 110;
  * matches the rule. What the index range can seek (the stream's key, the cursor, and the id
  * bounds when the stream is in id order) bounds the scan; every other test only marks the entry,
  * so that a LIMIT over the merge counts entries read, not matches. */
-function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: number, seek: Seek): { sql: string; tested: boolean } {
+export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: number, seek: Seek): { sql: string; tested: boolean } {
   const { from, to } = idBounds(rule, now);
   const seekable = [...s.key];
   const tests = rowConditions(rule, s);
@@ -171,6 +171,20 @@ export function windowSize(rule: FeedRule, candidateRows = CANDIDATE_ROWS): numb
 export type FeedPageRow = EchoRow & { feed_ok: number; feed_n: number };
 
 /**
+ * The streams' parts as one compound SELECT of (id, lk, ok). D1 allows 5 terms in a compound
+ * SELECT: more streams go in groups of 5, each a subquery that SQLite flattens back into one
+ * merge of all the streams (plan: MERGE (UNION ALL) of every stream, no temporary B-tree), so a
+ * cut over it bounds the entries of all of them. UNION ALL keeps that cut a count of entries
+ * read: an echo two streams found comes twice, side by side, and feedPage keeps one.
+ */
+export function mergeParts(parts: { sql: string }[]): string {
+  if (parts.length > MAX_COMPOUND * MAX_COMPOUND) throw new Error("feed engine: too many streams");
+  const groups: string[] = [];
+  for (let i = 0; i < parts.length; i += MAX_COMPOUND) groups.push(parts.slice(i, i + MAX_COMPOUND).map((p) => p.sql).join(" UNION ALL "));
+  return groups.length === 1 ? groups[0]! : groups.map((g) => `SELECT id, lk, ok FROM (${g})`).join(" UNION ALL ");
+}
+
+/**
  * The page statement. The streams' entries are merged in feed order (docs/decisions/008) and
  * cut at `window` entries. The page is the first limit+1 matches in the window (after `offset`
  * matches), plus the window's last entry when the window is full: a page that meets the end of
@@ -195,16 +209,8 @@ export function feedPageQuery(
   // no rows, and nothing read (the page statement's columns do not matter when it has no rows)
   if (provablyEmpty(rule, now)) return sql`SELECT 0 AS feed_ok WHERE 0`;
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
-  if (parts.length > MAX_COMPOUND * MAX_COMPOUND) throw new Error("feed engine: too many streams");
   const order = orderBy(rule, "id", "lk");
-  // D1 allows 5 terms in a compound SELECT: more streams go in groups of 5, each a subquery
-  // that SQLite flattens back into one merge of all the streams (plan: MERGE (UNION ALL) of
-  // every stream, no temporary B-tree), so the cut below bounds the entries of all of them.
-  // UNION ALL keeps that cut a count of entries read: an echo two streams found comes twice,
-  // side by side, and feedPage keeps one.
-  const groups: string[] = [];
-  for (let i = 0; i < parts.length; i += MAX_COMPOUND) groups.push(parts.slice(i, i + MAX_COMPOUND).map((p) => p.sql).join(" UNION ALL "));
-  const merged = groups.length === 1 ? groups[0]! : groups.map((g) => `SELECT id, lk, ok FROM (${g})`).join(" UNION ALL ");
+  const merged = mergeParts(parts);
   if (offset === 0 && !parts.some((p) => p.tested)) {
     // every entry matches: the page is the merge's head
     return hydrate(`SELECT id, lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT ${int(limit + 1)})`);

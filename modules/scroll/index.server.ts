@@ -19,4 +19,7 @@ export {
   listPublicScrolls,
 } from "./scroll.server";
 export { feedPageQuery } from "./feed-rules.server";
+export { previewFeedConfig } from "./preview.server";
+export { whyHere } from "./why.server";
+export { forkScroll } from "./fork.server";
 export { scrollsAndSelection } from "./selection.server";

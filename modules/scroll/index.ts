@@ -4,6 +4,7 @@ export {
   UpdateScrollSchema,
   AddEchoSchema,
   FeedConfigSchema,
+  PreviewSchema,
   MAX_NAME,
   MAX_DESCRIPTION,
   MAX_RULE_TAGS,
@@ -24,6 +25,7 @@ export { ScrollCard } from "./ui/scroll-card";
 export { FollowScrollButton } from "./ui/follow-button";
 export { HomeFeed } from "./ui/home-feed";
 export { SaveToScroll } from "./ui/save-to-scroll-lazy";
+export { whyNotInMyFeed } from "./ui/why-dialog-lazy";
 export { ScrollForm } from "./ui/scroll-form";
 export { ScrollDetail } from "./ui/scroll-detail";
 export { ScrollsOverview, ScrollsByType } from "./ui/scrolls-lists";

@@ -166,9 +166,19 @@ export type Scroll = {
   echosCount: number;
   createdAt: string;
   feedConfig: FeedConfig | null;
+  /** how many feeds were forked from this one (issue 16) */
+  forkCount: number;
+  /** the feed this one was forked from, while it exists and the viewer may see it */
+  forkedFrom: { _id: string; name: string; creator: UserRef } | null;
 };
 
 export type ScrollEchoPage = {
   echos: Echo[];
   pagination: { page: number; limit: number; total: number; totalPages: number; hasMore: boolean; nextCursor: string | null };
 };
+
+/** POST /scroll/preview: the rule as create takes it (same validation and messages). */
+export const PreviewSchema = v.object({ feedConfig: v.optional(v.nullable(FeedConfigSchema)) }, "Request body must be a JSON object");
+
+/** GET /scroll/{id}/why/{echoId}: whether the echo is in the scroll, and a sentence per rule. */
+export type WhyAnswer = { inFeed: boolean; reasons: { rule: string; passed: boolean; text: string }[] };

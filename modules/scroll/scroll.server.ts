@@ -1,7 +1,7 @@
 import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
 import { batchAll, batchWithinLimit, pageRequest, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
-import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type FeedPageRow } from "./feed-rules.server";
+import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import type {
   CreateScrollInput,
   FeedConfigInput,
@@ -13,7 +13,7 @@ import type {
   UserRef,
 } from "./schema";
 
-type ScrollRow = {
+export type ScrollRow = {
   id: string;
   creator_id: string;
   creator_name: string;
@@ -36,17 +36,28 @@ type ScrollRow = {
   is_following: number;
   /** [[id, userName], …] of the rule's authors: read per scroll, only for rules that name authors */
   author_names: string;
+  fork_count: number;
+  /** the original's id, name and creator when the viewer may see it (public, or theirs) */
+  forked_id: string | null;
+  forked_name: string | null;
+  forked_creator_id: string | null;
+  forked_creator_name: string | null;
 };
 
 /** Scroll columns with the creator's name and whether the viewer follows it. */
-const scrollSelect = (viewerId: string) => sql`SELECT s.id, s.creator_id, cu.user_name AS creator_name, s.name,
+export const scrollSelect = (viewerId: string) => sql`SELECT s.id, s.creator_id, cu.user_name AS creator_name, s.name,
   s.description, s.type, s.is_private, s.created_at, s.tag_match_type, s.included_tags, s.excluded_tags,
   s.authors, s.sort_by, s.sort_time_range, s.exclude_liked_echos, s.start_date, s.end_date,
-  s.followers_count, s.echos_count,
+  s.followers_count, s.echos_count, s.fork_count,
   EXISTS (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = s.id AND f.user_id = ${viewerId}) AS is_following,
-  (SELECT json_group_array(json_array(u.id, u.user_name)) FROM json_each(s.authors) j JOIN users u ON u.id = j.value) AS author_names
-  FROM scrolls s JOIN users cu ON cu.id = s.creator_id`;
+  (SELECT json_group_array(json_array(u.id, u.user_name)) FROM json_each(s.authors) j JOIN users u ON u.id = j.value) AS author_names,
+  o.id AS forked_id, o.name AS forked_name, o.creator_id AS forked_creator_id, ou.user_name AS forked_creator_name
+  FROM scrolls s JOIN users cu ON cu.id = s.creator_id
+  LEFT JOIN scrolls o ON o.id = s.forked_from AND (o.is_private = 0 OR o.creator_id = ${viewerId})
+  LEFT JOIN users ou ON ou.id = o.creator_id`;
 
+/** The names of a scroll's rule authors, from its row (`author_names`). */
+export const authorNamesOf = (row: ScrollRow): Map<string, string> => new Map(JSON.parse(row.author_names || "[]") as [string, string][]);
 
 export function toRule(row: ScrollRow): FeedRule {
   return {
@@ -62,8 +73,8 @@ export function toRule(row: ScrollRow): FeedRule {
   };
 }
 
-function toScroll(row: ScrollRow, viewerId: string): Scroll {
-  const names = new Map(JSON.parse(row.author_names || "[]") as [string, string][]);
+export function toScroll(row: ScrollRow, viewerId: string): Scroll {
+  const names = authorNamesOf(row);
   const rule = toRule(row);
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
@@ -78,6 +89,11 @@ function toScroll(row: ScrollRow, viewerId: string): Scroll {
     followersCount: row.followers_count,
     echosCount: row.echos_count,
     createdAt: new Date(row.created_at).toISOString(),
+    forkCount: row.fork_count,
+    forkedFrom:
+      row.forked_id && row.forked_name !== null && row.forked_creator_id
+        ? { _id: row.forked_id, name: row.forked_name, creator: { _id: row.forked_creator_id, userName: row.forked_creator_name ?? "unknown" } }
+        : null,
     feedConfig:
       row.type === "feed"
         ? {
@@ -110,6 +126,22 @@ function ruleDates(range: FeedConfigInput["dateRange"]): { start: number | null;
   }
   if (start !== null && end !== null && start > end) throw badRequest("The start date must be on or before the end date");
   return { start, end };
+}
+
+/** A rule as create takes it (validated), as the engine reads it once saved. */
+export function ruleOfConfig(config: FeedConfigInput): FeedRule {
+  const c = ruleColumns(config);
+  return {
+    tagMatchType: c.tag_match_type as FeedRule["tagMatchType"],
+    includedTags: config.includedTags,
+    excludedTags: config.excludedTags,
+    authors: config.authors,
+    sortBy: config.sortBy,
+    sortTimeRange: config.sortTimeRange,
+    excludeLikedEchos: config.excludeLikedEchos,
+    startDate: c.start_date,
+    endDate: c.end_date,
+  };
 }
 
 function ruleColumns(config: FeedConfigInput) {
@@ -162,7 +194,7 @@ export async function createScroll(app: AppContext, viewerId: string, input: Cre
   return readScroll(app, viewerId, id);
 }
 
-function defaultConfig(): FeedConfigInput {
+export function defaultConfig(): FeedConfigInput {
   return {
     tagMatchType: "any",
     includedTags: [],
@@ -369,6 +401,24 @@ function ruleOf(scroll: Scroll): FeedRule {
   };
 }
 
+/** A page request's cursor, checked: it names an echo id and, for most-liked, a like count (or
+ * for a curation, when it was added); anything else is not ours (the feed engine writes these
+ * values into its statement as literals). */
+export function pageCursor(req: PageRequest): Record<string, unknown> | null {
+  const key = decodeCursor(req.cursor);
+  const cursorOk = key && isId(key.id) && (key.l === undefined || Number.isSafeInteger(key.l)) && (key.a === undefined || Number.isSafeInteger(key.a));
+  if (req.cursor !== undefined && !cursorOk) throw badRequest("cursor is invalid");
+  return key;
+}
+
+/** Where a feed page starts, from its checked cursor. */
+export const feedSeek = (key: Record<string, unknown> | null): Seek =>
+  key ? { id: key.id as string, likes: typeof key.l === "number" ? key.l : undefined } : null;
+
+/** The cursor of the page after `last` (a feed page's last echo or its window's frontier). */
+export const feedCursor = (rule: FeedRule, last: EchoRow): string =>
+  encodeCursor(rule.sortBy === "mostLiked" ? { l: last.likes_count, id: last.id } : { id: last.id });
+
 /**
  * Candidate rows for a feed page rendered inside a document (home, a scroll's page): the shell's
  * layout reads up to ~55 rows of its own (the viewer's first scrolls, the stored choice), so the
@@ -394,18 +444,14 @@ export async function scrollEchos(
     typeof idOrScroll === "string"
       ? await visibleScroll(app, viewerId, id).then(({ scroll, row }) => ({ scroll, rule: toRule(row) }))
       : { scroll: idOrScroll, rule: ruleOf(idOrScroll) };
-  const key = decodeCursor(req.cursor);
-  // a cursor names an echo id and, for most-liked, a like count: anything else is not ours (the
-  // feed engine writes these values into its statement as literals)
-  const cursorOk = key && isId(key.id) && (key.l === undefined || Number.isSafeInteger(key.l)) && (key.a === undefined || Number.isSafeInteger(key.a));
-  if (req.cursor !== undefined && !cursorOk) throw badRequest("cursor is invalid");
+  const key = pageCursor(req);
   const offset = key ? 0 : (req.page - 1) * req.limit;
   let statements: Stmt[];
   let rule: FeedRule | null = null;
   let window = 0;
   if (scroll.type === "feed") {
     rule = knownRule;
-    const seek = key ? { id: key.id as string, likes: typeof key.l === "number" ? key.l : undefined } : null;
+    const seek = feedSeek(key);
     // no COUNT over the rule (it would read every match): the total is a lower bound, see below
     window = windowSize(rule, candidateRows);
     statements = [sql`SELECT 0 AS n`, feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window)];
@@ -436,7 +482,7 @@ export async function scrollEchos(
   let nextCursor: string | null = null;
   if (hasMore && last) {
     if (!rule) nextCursor = encodeCursor({ a: last.added_at ?? 0, id: last.id });
-    else nextCursor = encodeCursor(rule.sortBy === "mostLiked" ? { l: last.likes_count, id: last.id } : { id: last.id });
+    else nextCursor = feedCursor(rule, last);
   }
   // A feed's total is what is known without counting every match: the echos up to the end of
   // this page, plus one when more exist (docs/decisions/007-round-trips-and-rows.md).

@@ -30,3 +30,10 @@ function timePart(ms: number): string {
 export const idFloor = (ms: number) => timePart(ms) + "0".repeat(16);
 /** The largest id created at or before `ms`. */
 export const idCeil = (ms: number) => timePart(ms) + "z".repeat(16);
+
+/** When an id was made (its first 10 characters): what the feed engine's id bounds compare. */
+export function idTime(id: string): number {
+  let ms = 0;
+  for (const ch of id.slice(0, 10)) ms = ms * 32 + ALPHABET.indexOf(ch);
+  return ms;
+}

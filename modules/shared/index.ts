@@ -13,7 +13,7 @@ export {
   decodeCursor,
   type Pagination,
 } from "./pagination";
-export { idFloor, idCeil } from "./ids";
+export { idFloor, idCeil, idTime } from "./ids";
 export { api, ApiError, OFFLINE_HINT } from "./api-client";
 export { toast, Toaster } from "./toast";
 export { cachedImport, lazyComponent } from "./lazy";

@@ -1,10 +1,12 @@
-import { data } from "react-router";
+import { data, useRouteLoaderData } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
-import { EchoDetail } from "~/modules/echo/index";
+import { EchoDetail, EchoExtensionsProvider } from "~/modules/echo/index";
 import { getEcho } from "~/modules/echo/index.server";
+import { whyNotInMyFeed } from "~/modules/scroll/index";
 import { clampChars, HttpError, isolate } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/echo";
+import type { loader as layoutLoader } from "./app-layout";
 
 export const meta: Route.MetaFunction = ({ loaderData: data }) => [
   { title: data?.echo ? `@${data.echo.author.userName}: ${isolate(clampChars(data.echo.content, 40))} · Echo` : "Echo not found · Echo" },
@@ -22,5 +24,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export default function EchoRoute({ loaderData }: Route.ComponentProps) {
-  return <EchoDetail key={loaderData.echo?._id ?? "missing"} echo={loaderData.echo} viewerId={loaderData.viewerId} />;
+  // a feed's creator can ask why the echo is (or isn't) in one of their feeds: offered when the
+  // shell's first page of scrolls holds one of theirs, or more pages may
+  const shell = useRouteLoaderData<typeof layoutLoader>("pages/app-layout");
+  const createsFeeds = Boolean(shell && (shell.nextCursor !== null || shell.scrolls.some((s) => s.type === "feed" && s.creator._id === loaderData.viewerId)));
+  return (
+    <EchoExtensionsProvider value={createsFeeds ? { explain: whyNotInMyFeed(loaderData.viewerId) } : {}}>
+      <EchoDetail key={loaderData.echo?._id ?? "missing"} echo={loaderData.echo} viewerId={loaderData.viewerId} />
+    </EchoExtensionsProvider>
+  );
 }

@@ -109,6 +109,14 @@ for (const method of ["POST", "DELETE"] as const) {
   });
 }
 
+// issue 16: the live preview needs only a session; why-here reads like the scroll; a fork is open
+// to anyone who may see the feed (its creator too), never of someone else's private feed
+cells("scroll/preview", "POST", "/api/scroll/preview", signedIn(200), { body: () => ({ feedConfig: { includedTags: ["matrix"] } }) });
+cells("scroll/:id/why/:echoId", "GET", "/api/scroll/{scroll}/why/{echo}", scrollRead, { visibilities: both });
+cells("scroll/:id/why/:echoId", "GET", "/api/scroll/{feed}/why/{echo}", scrollRead, { visibilities: both });
+cells("scroll/:id/fork", "POST", "/api/scroll/{feed}/fork", (v) => ({ owner: 201, other: v === "private" ? 403 : 201, guest: 401 }), { visibilities: both });
+cells("scroll/:id/fork", "POST", "/api/scroll/{scroll}/fork", (v) => ({ owner: 400, other: v === "private" ? 403 : 400, guest: 401 }), { visibilities: both });
+
 // --- search, community
 cells("search/users", "GET", "/api/search/users?q=mx", signedIn(200));
 cells("community/scrolls/public/:type", "GET", "/api/community/scrolls/public/feed", signedIn(200));
@@ -159,6 +167,9 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["scroll/:id/remove-echo/:echoId", "POST", "/api/scroll/{scroll}/remove-echo/{echo}"],
   ["scroll/:id/echos", "POST", "/api/scroll/{scroll}/echos"],
   ["scroll/:id/follow", "GET", "/api/scroll/{feed}/follow"],
+  ["scroll/preview", "GET", "/api/scroll/preview"],
+  ["scroll/:id/why/:echoId", "POST", "/api/scroll/{feed}/why/{echo}"],
+  ["scroll/:id/fork", "GET", "/api/scroll/{feed}/fork"],
   ["search/users", "DELETE", "/api/search/users"],
   ["community/scrolls/public/:type", "POST", "/api/community/scrolls/public/feed"],
   ["community/tags", "PUT", "/api/community/tags"],

@@ -11,8 +11,9 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const MAX_ROUND_TRIPS = 2;
 const MAX_ROWS_PER_PAGE = 200;
 
-async function measure(client: Client, path: string, extraCookie = "") {
-  const res = await fetch(BASE_URL + path, { headers: { Cookie: client.cookie + extraCookie }, redirect: "manual" });
+async function measure(client: Client, path: string, postBody?: unknown, extraCookie = "") {
+  const init = postBody === undefined ? {} : { method: "POST", body: JSON.stringify(postBody) };
+  const res = await fetch(BASE_URL + path, { ...init, headers: { Cookie: client.cookie + extraCookie }, redirect: "manual" });
   const timing = res.headers.get("server-timing") ?? "";
   const m = /rt=(\d+) rows=(\d+)/.exec(timing);
   if (!m) throw new Error(`no D1 stats on ${path}: ${timing}`);
@@ -29,6 +30,7 @@ const shapeIds: Record<string, string> = {};
 let readerId: string;
 let authorId: string;
 const paths: string[] = [];
+const shapeConfigs: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   tag = `budget${Date.now().toString(36)}`;
@@ -62,6 +64,7 @@ beforeAll(async () => {
     ["tagOldestHideLiked", { includedTags: [tag], sortBy: "oldestFirst", excludeLikedEchos: true }],
     ["allOfTwo", { includedTags: [tag, "even"], tagMatchType: "all" }],
   ];
+  shapeConfigs.push(...shapes.map(([, c]) => c), { includedTags: [tag] }, { includedTags: [tag, "even"], tagMatchType: "all", excludedTags: ["x1", "x2", "x3"], excludeLikedEchos: true, sortBy: "mostLiked", sortTimeRange: "1year" }, {}, { excludedTags: ["odd"] });
   for (const [key, feedConfig] of shapes) {
     const res = await reader.post("/api/scroll/create", { name: `budget ${key}`, type: "feed", feedConfig });
     shapeIds[key] = res.json.scroll._id;
@@ -148,6 +151,20 @@ describe(`rows read per 20-echo page, at any depth (≤ ${MAX_ROWS_PER_PAGE})`, 
   });
 });
 
+describe(`the live preview of each rule shape reads ≤ ${MAX_ROWS_PER_PAGE} rows in ≤ ${MAX_ROUND_TRIPS} round trips`, () => {
+  it("POST /api/scroll/preview", async () => {
+    const seen: number[] = [];
+    for (const feedConfig of shapeConfigs) {
+      const m = await measure(reader, "/api/scroll/preview", { feedConfig });
+      expect(m.status).toBe(200);
+      expect(m.roundTrips).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+      seen.push(m.rowsRead);
+    }
+    console.warn(`live preview per shape: rows read ${seen.join(", ")}`);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
+  });
+});
+
 // Not hand-picked shapes: random rules from the engine property test's generator, on a store
 // skewed like the benchmark's (Zipf tags, a heavy liker, a busy author), each walked by cursor.
 // The engine bounds every page (docs/decisions/010-feed-budget-for-every-feed.md): the budget is
@@ -158,6 +175,7 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
   const run = Date.now().toString(36).slice(-5);
   const vocab = Array.from({ length: 12 }, (_, i) => `z${run}t${i}`);
   const people: { client: Client; id: string }[] = [];
+  const storeIds: string[] = [];
 
   beforeAll(async () => {
     for (const prefix of ["ra", "rb", "rc", "rd"]) {
@@ -185,6 +203,7 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
       }),
     );
     const ids = posted.flat();
+    storeIds.push(...ids);
     // a heavy liker (most echos) and a few likes from the others, so likes counts differ
     for (const id of ids.slice(0, 150)) await people[3]!.client.post(`/api/echo/like/${id}`);
     for (const [i, id] of ids.entries()) if (i % 3 === 0) await people[1]!.client.post(`/api/echo/like/${id}`);
@@ -196,6 +215,8 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
     const rules = fc.sample(feedRuleArb({ vocab, users, nobody: users[0]!, now: Date.now() }), { numRuns: RULES, seed: 13 });
     const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
     const seen: { rule: number; page: number; rows: number; rt: number }[] = [];
+    const previews: typeof seen = [];
+    const whys: typeof seen = [];
     let refused = 0;
     for (const [i, { viewer, ...generated }] of rules.entries()) {
       const { startDate, endDate, ...rule } = generated;
@@ -207,6 +228,14 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
         refused++;
         continue;
       }
+      // the live preview of the same rule (issue 16): its page, count scan and counters
+      const shown = await measure(client, "/api/scroll/preview", { feedConfig });
+      expect(shown.status).toBe(200);
+      previews.push({ rule: i, page: 0, rows: shown.rowsRead, rt: shown.roundTrips });
+      // "why am I seeing this?" for an echo of the store, whatever the rule
+      const asked = await measure(client, `/api/scroll/${created.json.scroll._id}/why/${storeIds[(i * 37) % storeIds.length]}`);
+      expect(asked.status).toBe(200);
+      whys.push({ rule: i, page: 0, rows: asked.rowsRead, rt: asked.roundTrips });
       let url = `/api/scroll/${created.json.scroll._id}/echos?limit=20`;
       for (let page = 1; page <= PAGES; page++) {
         const m = await measure(client, url);
@@ -220,7 +249,7 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
       // home with the feed chosen (the layout's own reads count too)
       const id = created.json.scroll._id as string;
       for (const [page, path, cookie] of [[-1, `/scroll/${id}`, ""], [-2, "/", `; echo_scroll=${id}`]] as const) {
-        const m = await measure(client, path, cookie);
+        const m = await measure(client, path, undefined, cookie);
         expect(m.status, path).toBe(200);
         seen.push({ rule: i, page, rows: m.rowsRead, rt: m.roundTrips });
       }
@@ -233,5 +262,13 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
     expect(rules.length - refused).toBeGreaterThanOrEqual(RULES * 0.75);
     expect(Math.max(...seen.map((s) => s.rt))).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
     expect(Math.max(...rows), JSON.stringify(seen.filter((s) => s.rows > MAX_ROWS_PER_PAGE))).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
+    const previewRows = previews.map((s) => s.rows);
+    console.warn(`random rules, live preview: ${previews.length} previews; rows read max ${Math.max(...previewRows)}`);
+    expect(Math.max(...previews.map((s) => s.rt))).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+    expect(Math.max(...previewRows), JSON.stringify(previews.filter((s) => s.rows > MAX_ROWS_PER_PAGE))).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
+    const whyRows = whys.map((s) => s.rows);
+    console.warn(`random rules, why-here: ${whys.length} answers; rows read max ${Math.max(...whyRows)}`);
+    expect(Math.max(...whys.map((s) => s.rt))).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+    expect(Math.max(...whyRows)).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
   }, 120_000);
 });

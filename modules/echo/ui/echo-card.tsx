@@ -26,6 +26,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
   const [removed, setRemoved] = useState(false);
   const navigate = useNavigate();
   const [reporting, setReporting] = useState(false);
+  const [explaining, setExplaining] = useState(false);
   const liking = useRef(false);
   const menu = useRef<EchoMenuHandle>(null);
   const like = store.likeOf(echo._id) ?? { likes: echo.likes, isLiked: echo.isLiked };
@@ -54,6 +55,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
   };
   const menuItems: MenuItem[] = [
     { label: "Copy Link", onSelect: () => void copyLink(echo._id) },
+    ...(extensions.explain ? [{ label: extensions.explain.label, onSelect: () => setExplaining(true) }] : []),
     ...(extensions.saveToScroll ? [{ label: "Save to Scroll", onSelect: () => setSaving(true) }] : []),
     ...(removeFromScroll
       ? [{ label: "Remove from Scroll", onSelect: async () => (await removeFromScroll(echo)) && setRemoved(true) }]
@@ -124,6 +126,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
       </footer>
       {reporting && <ReportDialog echoId={echo._id} onClose={closeDialog(() => setReporting(false))} />}
       {saving && extensions.saveToScroll?.(echo, closeDialog(() => setSaving(false)))}
+      {explaining && extensions.explain?.dialog(echo, closeDialog(() => setExplaining(false)))}
     </article>
   );
 });

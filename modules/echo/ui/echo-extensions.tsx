@@ -3,11 +3,13 @@ import type { Echo } from "../schema";
 
 /**
  * What other modules add to the echo menu without the echo module knowing them: the scroll
- * module's Save to Scroll dialog, and Remove from Scroll on one's own curation.
+ * module's Save to Scroll dialog, Remove from Scroll on one's own curation, and "Why am I seeing
+ * this?" in a feed (or the creator's "why isn't it?" on an echo's page).
  */
 export type EchoExtensions = {
   saveToScroll?: (echo: Echo, close: () => void) => ReactNode;
   removeFromScroll?: (echo: Echo) => Promise<boolean>;
+  explain?: { label: string; dialog: (echo: Echo, close: () => void) => ReactNode };
 };
 
 const Extensions = createContext<EchoExtensions>({});

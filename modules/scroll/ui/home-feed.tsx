@@ -1,10 +1,11 @@
 import { useCallback } from "react";
 import { Link } from "react-router";
-import { EchoFeed, PostedEcho, type EchoPage } from "../../echo/index";
+import { EchoExtensionsProvider, EchoFeed, PostedEcho, type EchoPage } from "../../echo/index";
 import { api } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import type { Scroll } from "../schema";
 import { ALL_ECHOS, useChooseFeed } from "./selection";
+import { whyInFeed } from "./why-dialog-lazy";
 
 /**
  * Home (spec §2): with no scrolls, 'No Scrolls' and two ways forward; with a feed selected,
@@ -61,6 +62,7 @@ export function HomeFeed({ scrolls, selected, page, viewerId }: {
         <h1 className="page-title">All Echos</h1>
       )}
       <PostedEcho feedIds={page.echos.map((e) => e._id)} viewerId={viewerId} />
+      <EchoExtensionsProvider value={selected?.type === "feed" ? { explain: whyInFeed(selected) } : {}}>
       <EchoFeed
         key={selected?._id ?? "all"}
         restoreKey={`home:${path}`}
@@ -75,6 +77,7 @@ export function HomeFeed({ scrolls, selected, page, viewerId }: {
           )
         }
       />
+      </EchoExtensionsProvider>
     </div>
   );
 }

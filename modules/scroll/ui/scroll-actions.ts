@@ -56,3 +56,15 @@ export async function removeFromScroll(scrollId: string, echoId: string): Promis
     return false;
   }
 }
+
+/** Fork a public feed (issue 16): the viewer's own copy of its rules, or null after a toast. */
+export async function forkScroll(scroll: Pick<Scroll, "_id">): Promise<Scroll | null> {
+  try {
+    const res = await api<{ scroll: Scroll }>(`/scroll/${scroll._id}/fork`, { method: "POST", fallback: "Failed to fork scroll" });
+    toast.success("Feed forked: make it yours");
+    return res.scroll;
+  } catch (error) {
+    toast.error((error as Error).message);
+    return null;
+  }
+}

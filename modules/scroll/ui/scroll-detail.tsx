@@ -4,9 +4,10 @@ import { EchoExtensionsProvider, EchoFeed, type Echo, type EchoPage } from "../.
 import { api } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import type { Scroll } from "../schema";
-import { echos, followers } from "./counts";
-import { deleteScroll, removeFromScroll } from "./scroll-actions";
+import { echos, followers, forks } from "./counts";
+import { deleteScroll, forkScroll, removeFromScroll } from "./scroll-actions";
 import { FollowScrollButton } from "./follow-button";
+import { whyInFeed } from "./why-dialog-lazy";
 
 export type ScrollView =
   | { state: "ok"; scroll: Scroll; page: EchoPage }
@@ -63,6 +64,15 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
   function onFollowChange(next: Scroll) {
     setScroll(next);
     void revalidator.revalidate(); // following reloads the scroll list (spec §4)
+  }
+
+  // a fork opens in the editor, where the live preview shows what the copied rules give
+  const [forking, setForking] = useState(false);
+  async function onFork() {
+    setForking(true);
+    const fork = await forkScroll(scroll);
+    setForking(false);
+    if (fork) navigate(`/scroll/${fork._id}/edit`);
   }
 
   async function onDelete() {
@@ -126,10 +136,25 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
             @<bdi>{scroll.creator.userName}</bdi>
           </Link> · {followers(scroll.followersCount)}
           {scroll.type === "curation" && ` · ${echos(scroll.echosCount)}`}
+          {scroll.type === "feed" && <span data-testid="fork-count">{` · ${forks(scroll.forkCount)}`}</span>}
         </div>
+        {scroll.forkedFrom && (
+          <p className="muted" data-testid="forked-from">
+            forked from <Link to={`/scroll/${scroll.forkedFrom._id}`}>
+              <bdi>{scroll.forkedFrom.name}</bdi>
+            </Link> by <Link to={`/user/${scroll.forkedFrom.creator._id}`}>
+              @<bdi>{scroll.forkedFrom.creator.userName}</bdi>
+            </Link>
+          </p>
+        )}
         <div className="scroll-buttons">
           {!isCreator && (
 <FollowScrollButton scroll={scroll} onChange={onFollowChange} />
+          )}
+          {scroll.type === "feed" && !scroll.isPrivate && (
+            <button type="button" className="btn" onClick={onFork} disabled={forking}>
+              {forking ? "Forking..." : "Fork"}
+            </button>
           )}
           {isCreator && (
             <>
@@ -143,7 +168,7 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
           )}
         </div>
       </header>
-      <EchoExtensionsProvider value={{ removeFromScroll: remove }}>
+      <EchoExtensionsProvider value={{ removeFromScroll: remove, ...(scroll.type === "feed" ? { explain: whyInFeed(scroll) } : {}) }}>
         <EchoFeed
           restoreKey={`scroll:${scroll._id}`}
           initial={page}

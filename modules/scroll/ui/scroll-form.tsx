@@ -16,6 +16,7 @@ import {
   type UserRef,
 } from "../schema";
 import { AuthorPicker } from "./author-picker";
+import { FeedPreviewPanel } from "./feed-preview";
 
 const SORT_LABELS: Record<SortBy, string> = { newestFirst: "Newest First", oldestFirst: "Oldest First", mostLiked: "Most Liked" };
 const RANGE_LABELS: Record<TimeRange, string> = { "1day": "Last Day", "1month": "Last Month", "1year": "Last Year", allTime: "All Time" };
@@ -42,22 +43,21 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
   const [to, setTo] = useState(day(config?.dateRange?.endDate));
   const [saving, setSaving] = useState(false);
 
+  const rule = {
+    tagMatchType: included.length === 0 ? "any" : matchType,
+    includedTags: included,
+    excludedTags: excluded,
+    authors: authors.map((a) => a._id),
+    sortBy,
+    sortTimeRange: sortBy === "mostLiked" ? timeRange : "allTime",
+    excludeLikedEchos: hideLiked,
+    dateRange: useDates ? { startDate: from || null, endDate: to || null } : null,
+  };
+
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!name.trim() || saving) return;
-    const feedConfig =
-      type === "feed"
-        ? {
-            tagMatchType: included.length === 0 ? "any" : matchType,
-            includedTags: included,
-            excludedTags: excluded,
-            authors: authors.map((a) => a._id),
-            sortBy,
-            sortTimeRange: sortBy === "mostLiked" ? timeRange : "allTime",
-            excludeLikedEchos: hideLiked,
-            ...(useDates ? { dateRange: { startDate: from || null, endDate: to || null } } : { dateRange: null }),
-          }
-        : undefined;
+    const feedConfig = type === "feed" ? rule : undefined;
     setSaving(true);
     try {
       if (scroll) {
@@ -217,6 +217,7 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
           </p>
         </fieldset>
       )}
+      {type === "feed" && <FeedPreviewPanel feedConfig={rule} />}
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={!name.trim() || saving}>
           {saving ? (scroll ? "Saving..." : "Creating...") : scroll ? "Save Changes" : "Create Scroll"}

@@ -1,7 +1,7 @@
 // The one Drizzle schema of the app. drizzle-kit generates migrations/ from it; every index
 // names the query it serves. Times are integer milliseconds since the epoch (UTC).
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 export const users = sqliteTable(
   "users",
@@ -222,12 +222,18 @@ export const scrolls = sqliteTable(
     // trigger-kept (migrations/0004_scroll_counters.sql)
     followersCount: integer("followers_count").notNull().default(0),
     echosCount: integer("echos_count").notNull().default(0),
+    // a fork's original (issue 16); cleared when the original is deleted
+    forkedFrom: text("forked_from").references((): AnySQLiteColumn => scrolls.id, { onDelete: "set null" }),
+    // trigger-kept (migrations/0011_scroll_forks.sql)
+    forkCount: integer("fork_count").notNull().default(0),
   },
   (t) => [
     // GET /scroll/all and profile scrolls: a creator's scrolls newest first
     index("scrolls_creator_id").on(t.creatorId, t.id),
     // community lists: public scrolls of a type, newest first
     index("scrolls_public_type").on(t.type, t.isPrivate, t.id),
+    // deleting a scroll clears its forks' forked_from (without it, every delete scans all scrolls)
+    index("scrolls_forked_from").on(t.forkedFrom),
   ],
 );
 

@@ -1,0 +1,63 @@
+// POST /api/scroll/preview: a rule's first page and how many echos match, before it is saved
+// (docs/decisions/012-preview-why-fork.md). Reads only, in one D1 round trip, within the budget
+// of a feed page: the page's window, the counters and a bounded count scan.
+import { badRequest, pagination } from "../shared/index";
+import { batchAll, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { toEcho, type PageRequest } from "../echo/index.server";
+import { COUNT_SCAN_ROWS, counterQuery, countScanQuery, matchCount, scanEntries, type CounterRow, type MatchCount, type ScanRow } from "./feed-count.server";
+import { feedPage, feedPageQuery, provablyEmpty, windowSize, type FeedPageRow } from "./feed-rules.server";
+import { defaultConfig, feedCursor, feedSeek, pageCursor, ruleOfConfig } from "./scroll.server";
+import type { FeedConfigInput, FeedRule, ScrollEchoPage } from "./schema";
+
+/** A preview shows 10 echos: a glance, not the feed, and fewer rows to hydrate leave room for
+ * the count in the 200-row budget. */
+export const PREVIEW_LIMIT = 10;
+/** Candidate rows for the page's window (a feed page has 110; the count scan has the rest). */
+export const PREVIEW_CANDIDATE_ROWS = 70;
+
+/** The preview of a rule as create takes it (POST /api/scroll/preview). */
+export async function previewFeedConfig(app: AppContext, viewerId: string, config: FeedConfigInput | null | undefined, req: PageRequest) {
+  return previewFeed(app, viewerId, ruleOfConfig(config ?? defaultConfig()), req);
+}
+
+/** A rule's preview page and match count; `rows` sizes the page's window and the count scan
+ * (the property test makes them tiny, so that bounds and short pages happen). */
+export async function previewFeed(
+  app: AppContext,
+  viewerId: string,
+  rule: FeedRule,
+  req: PageRequest,
+  now = Date.now(),
+  rows = { candidates: PREVIEW_CANDIDATE_ROWS, count: COUNT_SCAN_ROWS },
+): Promise<ScrollEchoPage & MatchCount> {
+  const limit = Math.min(req.limit, PREVIEW_LIMIT);
+  const key = pageCursor(req);
+  const window = windowSize(rule, rows.candidates);
+  const entries = scanEntries(rule, rows.count);
+  const empty = provablyEmpty(rule, now);
+  const statements: Stmt[] = [
+    counterQuery(rule),
+    feedPageQuery(rule, viewerId, now, feedSeek(key), limit, 0, window),
+    // a provably empty rule has no streams to scan
+    empty ? sql`SELECT 0 AS entries, 0 AS matches` : countScanQuery(rule, viewerId, now, entries),
+  ];
+  const [counters, pageRows, scan] = await batchAll<[CounterRow[], FeedPageRow[], ScanRow[]]>(app.db, statements);
+  if ((counters[0]?.authors_found ?? 0) !== rule.authors.length) throw badRequest("One of the chosen authors no longer exists");
+  const page = feedPage(rule, pageRows, limit, window);
+  const nextCursor = page.hasMore && page.after ? feedCursor(rule, page.after) : null;
+  const count = matchCount(rule, now, {
+    counters: counters[0],
+    scan: scan[0],
+    scanEntries: entries,
+    pageMatches: key ? 0 : page.rows.length,
+    pageComplete: !key && !page.hasMore,
+  });
+  // pages after the first come by cursor only (the count is the preview's total)
+  const pageNumber = key ? req.page : 1;
+  const total = (pageNumber - 1) * limit + page.rows.length + (page.hasMore ? 1 : 0);
+  return {
+    echos: page.rows.map(toEcho),
+    pagination: { ...pagination(pageNumber, limit, total, page.hasMore), nextCursor },
+    ...count,
+  };
+}
