@@ -38,6 +38,16 @@ describe("the router Worker", () => {
     ]);
   });
 
+  it("lets browsers keep a vertical's built files (content-hashed names), not its pages nor a missing file", async () => {
+    const { forward } = verticalsThatRecord((v) => new Response(v, { headers: { "Cache-Control": "public, max-age=0, must-revalidate" } }));
+    const asset = await route(new Request(`${origin}/_v/echos/assets/entry.client-abc.js`), forward);
+    expect(asset.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const page = await route(new Request(`${origin}/`), forward);
+    expect(page.headers.get("Cache-Control")).toBe("public, max-age=0, must-revalidate");
+    const missing = verticalsThatRecord(() => new Response("Not found", { status: 404 }));
+    expect((await route(new Request(`${origin}/_v/echos/assets/old.js`), missing.forward)).headers.get("Cache-Control")).toBeNull();
+  });
+
   it("answers an unknown asset prefix itself (404), reaching no vertical", async () => {
     const { seen, forward } = verticalsThatRecord();
     for (const path of ["/_v/nope/assets/x.js", "/_v/echos"]) expect((await route(new Request(origin + path), forward)).status).toBe(404);

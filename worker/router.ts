@@ -29,6 +29,17 @@ export function destination(url: URL): { vertical: Vertical; path: string } | nu
   return { vertical: name, path: rest.slice(slash) };
 }
 
+/**
+ * A vertical's built files have content hashes in their names, so a browser may keep them: without
+ * this, each document navigation into a vertical revalidated every script it had (a 304 each,
+ * through the router), the asset layer's default being `max-age=0, must-revalidate`.
+ */
+function immutable(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set("Cache-Control", "public, max-age=31536000, immutable");
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 export async function route(request: Request, forward: Forward): Promise<Response> {
   const url = new URL(request.url);
   const secure = url.protocol === "https:";
@@ -60,5 +71,6 @@ export async function route(request: Request, forward: Forward): Promise<Respons
   // must not fall through to the HTML not-found page.
   if (isApi && (response.headers.get("Content-Type") ?? "").startsWith("text/html")) response = noSuchApiRoute();
   if (isApi) response = await apiErrorShape(response);
+  if (url.pathname.startsWith(ASSET_PREFIX) && response.status === 200) response = immutable(response);
   return finish(response);
 }
