@@ -16,8 +16,9 @@ export default tseslint.config(
           root,
           allow: {
             shared: [],
+            verticals: [],
             auth: ["shared"],
-            shell: ["shared"],
+            shell: ["shared", "verticals"],
             echo: ["shared", "auth", "shell"],
             scroll: ["shared", "auth", "shell", "echo"],
             profile: ["shared", "auth", "shell", "echo", "scroll"],

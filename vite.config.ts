@@ -1,10 +1,21 @@
 import { reactRouter } from "@react-router/dev/vite";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { defineConfig } from "vite";
+import { assetBase, isVertical } from "./modules/verticals/index.ts";
+
+// VERTICAL=echos … builds one vertical Worker (docs/decisions/011): its own routes
+// (routes/routes.ts), its wrangler config, its assets under /_v/<vertical>/. Without it
+// (`npm run dev`) one app serves every route behind the same router code (worker/dev.ts).
+const vertical = process.env.VERTICAL ?? "";
+if (vertical && !isVertical(vertical)) throw new Error(`VERTICAL=${vertical} is not one of modules/verticals' VERTICALS`);
+const base = isVertical(vertical) ? assetBase(vertical) : "/";
 
 export default defineConfig({
+  base,
+  define: { __ECHO_VERTICAL__: JSON.stringify(vertical) },
   plugins: [
     cloudflare({
+      configPath: vertical ? `verticals/${vertical}/wrangler.toml` : "verticals/dev/wrangler.toml",
       viteEnvironment: { name: "ssr" },
       persistState: process.env.STATE_DIR ? { path: process.env.STATE_DIR } : true,
     }),

@@ -8,6 +8,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
     resolve: { tsconfigPaths: true },
+    // the vertical a build serves (vite.config.ts); tests see the one app with every route
+    define: { __ECHO_VERTICAL__: JSON.stringify("") },
     test: {
       projects: [
         {

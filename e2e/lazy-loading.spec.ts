@@ -14,9 +14,10 @@ test("home hydrates on its initial JS; the late virtualiser keeps the on-screen 
   // two pages at least, of uneven heights
   for (let i = 0; i < 25; i++) await postEcho(page.request, `lazy ${i} `.repeat(1 + (i % 7) * 8).trim());
 
-  // what the server's HTML loads (module scripts and modulepreloads); hold every other chunk
+  // what the server's HTML loads (module scripts and modulepreloads, under the vertical's asset
+  // prefix /_v/echos/); hold every other chunk
   const html = await (await page.request.get("/")).text();
-  const initial = new Set(html.match(/\/assets\/[^"'\s]+\.js/g));
+  const initial = new Set(html.match(/(?:\/_v\/[a-z]+)?\/assets\/[^"'\s]+\.js/g));
   const held: string[] = [];
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));

@@ -1,8 +1,19 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
-import { HEAD_SCRIPT, InlineStyles, MAIN_ID, PageChrome, RouteError, Splash, useNonce } from "~/modules/shell/index";
+import {
+  HEAD_SCRIPT,
+  InlineStyles,
+  MAIN_ID,
+  PageChrome,
+  RouteError,
+  SpeculationRules,
+  Splash,
+  useDocumentNavigationAcrossVerticals,
+  useNonce,
+} from "~/modules/shell/index";
 import { HttpError, Toaster } from "~/modules/shared/index";
 import { staleSessionCookie } from "~/modules/auth/index.server";
 import { appContext, confirmSession, toErrorResponse } from "~/modules/shared/index.server";
+import { reloadAcrossVerticals } from "~/modules/verticals/index";
 import type { Route } from "./+types/root";
 
 export const meta: Route.MetaFunction = () => [{ title: "Echo" }];
@@ -15,7 +26,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Echo" }];
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }, next) => {
     const app = context.get(appContext);
-    return clearStaleCookie(await confirmedResponse(app.db, await next()), await staleSessionCookie(app, request));
+    const response = clearStaleCookie(await confirmedResponse(app.db, await next()), await staleSessionCookie(app, request));
+    // a redirect to another vertical's page (a guest sent to /login, say) reloads the document
+    return reloadAcrossVerticals(response, __ECHO_VERTICAL__, new URL(request.url).origin);
   },
 ];
 
@@ -56,6 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <InlineStyles />
         <Meta />
         <Links />
+        <SpeculationRules />
       </head>
       <body>
         <Splash />
@@ -68,6 +82,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  useDocumentNavigationAcrossVerticals();
   return (
     <>
       <PageChrome />

@@ -1,6 +1,7 @@
-import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+import { type RouteConfig, type RouteConfigEntry, index, layout, prefix, route } from "@react-router/dev/routes";
+import { isCatchAll, isVertical, verticalOf } from "../modules/verticals/index";
 
-export default [
+const all = [
   // Public HTTP API (spec §7), resource routes answering JSON.
   ...prefix("api", [
     route("health", "api/health.ts"),
@@ -75,3 +76,24 @@ export default [
     route("*", "pages/not-found.tsx"),
   ]),
 ] satisfies RouteConfig;
+
+/**
+ * A vertical's build (VERTICAL=echos …, see scripts/build.mjs) keeps the routes that
+ * modules/verticals says it owns, the catch-alls (each vertical answers its own 404s) and the
+ * layouts above them. Without VERTICAL (`npm run dev`) every route is served by one app.
+ */
+function ownRoutes(entries: RouteConfigEntry[], vertical: string, parent = ""): RouteConfigEntry[] {
+  return entries.flatMap((entry) => {
+    const path = entry.path === undefined ? parent : `${parent}/${entry.path}`;
+    if (entry.children) {
+      const children = ownRoutes(entry.children, vertical, path);
+      return children.length ? [{ ...entry, children }] : [];
+    }
+    const own = isCatchAll(path) || verticalOf(path || "/") === vertical;
+    return own ? [entry] : [];
+  });
+}
+
+const vertical = process.env.VERTICAL;
+if (vertical && !isVertical(vertical)) throw new Error(`VERTICAL=${vertical} is not one of modules/verticals' VERTICALS`);
+export default (vertical ? ownRoutes(all, vertical) : all) satisfies RouteConfig;

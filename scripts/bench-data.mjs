@@ -14,7 +14,8 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { migrate, root, run } from "./lib.mjs";
+import { migrate, root } from "./lib.mjs";
+import { buildVerticals } from "./build.mjs";
 import { startServer } from "./server.mjs";
 
 // the ids of modules/shared/ids.ts newId (scripts may not reach into a module): 10 Crockford base32
@@ -476,7 +477,7 @@ const meta = {
 };
 
 // ── 9. the sample against the services: the production build on this store ──────────────────
-if (!existsSync(path.join(root, "build", "server"))) await run("react-router", ["build"]);
+if (!existsSync(path.join(root, "build", "echos", "server"))) await buildVerticals();
 phaseStart = Date.now();
 const server = await startServer({ port: PORT, stateDir: dir, vars: { EXPOSE_D1_STATS: "1", AUTH_IP_LIMIT_PER_MINUTE: "1000000" } });
 try {

@@ -20,6 +20,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { SignJWT } from "jose";
 import { root, run } from "./lib.mjs";
+import { buildVerticals } from "./build.mjs";
 import { startServer } from "./server.mjs";
 
 const dir = path.resolve(root, process.env.STATE_DIR || "bench-state");
@@ -33,7 +34,7 @@ const out = path.resolve(root, process.env.FEEDS_REPORT || path.join(dir, "bench
 
 const metaFile = path.join(dir, "bench-meta.json");
 if (!existsSync(metaFile)) throw new Error(`no benchmark store at ${dir}: run npm run bench:data first`);
-if (!existsSync(path.join(root, "build", "server"))) await run("react-router", ["build"]);
+if (!existsSync(path.join(root, "build", "echos", "server"))) await buildVerticals();
 await run("node", ["scripts/ensure-dev-vars.mjs"]);
 const secret = /^SESSION_SECRET=(.*)$/m.exec(readFileSync(path.join(root, ".dev.vars"), "utf8"))?.[1]?.trim();
 if (!secret) throw new Error("no SESSION_SECRET in .dev.vars");

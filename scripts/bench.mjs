@@ -12,7 +12,8 @@ import autocannon from "autocannon";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { jsBudget, jsVerdicts } from "./js-budget.mjs";
-import { root, run } from "./lib.mjs";
+import { buildVerticals } from "./build.mjs";
+import { root } from "./lib.mjs";
 import { startServer } from "./server.mjs";
 
 const dir = path.resolve(root, process.env.STATE_DIR || "bench-state");
@@ -26,7 +27,7 @@ const BUDGET = { roundTrips: 2, rowsPerPage: 200, allEchosRatio: 0.35, homeRatio
 const metaFile = path.join(dir, "bench-meta.json");
 if (!existsSync(metaFile)) throw new Error(`no benchmark store at ${dir}: run npm run bench:data first`);
 const meta = JSON.parse(readFileSync(metaFile, "utf8"));
-if (!existsSync(path.join(root, "build", "server"))) await run("react-router", ["build"]);
+if (!existsSync(path.join(root, "build", "echos", "server"))) await buildVerticals();
 
 // ── client JS budget, from the build (no server needed) ──────────────────────────────────────
 const js = jsBudget();

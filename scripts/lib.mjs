@@ -28,7 +28,8 @@ export function run(cmd, args, options = {}) {
 }
 
 export function migrate(dir = stateDir()) {
-  return run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir], {
+  // every vertical binds the same D1; any one of their configs names it and its migrations
+  return run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir, "-c", "verticals/echos/wrangler.toml"], {
     env: { CI: "true" },
   });
 }

@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root, run } from "./lib.mjs";
+import { buildVerticals } from "./build.mjs";
 import { startServer } from "./server.mjs";
 
 const PRESET = process.env.LIGHTHOUSE_PRESET || "mobile";
@@ -28,7 +29,7 @@ const METRICS = [
 ];
 if (!["mobile", "desktop"].includes(PRESET)) throw new Error(`LIGHTHOUSE_PRESET is mobile or desktop, not ${PRESET}`);
 
-await run("react-router", ["build"]);
+await buildVerticals();
 const server = await startServer({ port: PORT, vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000" } });
 const stop = () => server.stop();
 process.on("SIGINT", async () => {

@@ -4,7 +4,8 @@
 // STATE_DIR for the duration. Idempotent enough to run twice: existing users log in instead.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { root, run, stateDir } from "./lib.mjs";
+import { root, stateDir } from "./lib.mjs";
+import { buildVerticals } from "./build.mjs";
 import { startServer } from "./server.mjs";
 
 const PASSWORD = "password123";
@@ -48,7 +49,7 @@ function client(base) {
 let base = process.env.SEED_URL || "http://127.0.0.1:8787";
 let server = null;
 if (!(await reachable(base))) {
-  if (!existsSync(path.join(root, "build", "server"))) await run("react-router", ["build"]);
+  if (!existsSync(path.join(root, "build", "echos", "server"))) await buildVerticals();
   server = await startServer({ port: 8797, stateDir: stateDir() });
   base = server.baseUrl;
 }

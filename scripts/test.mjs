@@ -1,7 +1,8 @@
 // `npm test`: everything, in order of cost. typecheck → lint → unit + module services in workerd
 // → build → client JS budgets → /api over real HTTP → Playwright e2e in Debian's Chromium. Stops
 // at the first failure.
-import { jsBudget, jsVerdicts } from "./js-budget.mjs";
+import { buildVerticals } from "./build.mjs";
+import { allVerdicts } from "./js-budget.mjs";
 import { run } from "./lib.mjs";
 import { startServer } from "./server.mjs";
 
@@ -16,11 +17,10 @@ const step = async (name, fn) => {
 await step("typecheck", () => run("npm", ["run", "typecheck", "--silent"]));
 await step("lint", () => run("npm", ["run", "lint", "--silent"]));
 await step("unit (node) + module services (workerd, real D1)", () => run("vitest", ["run", "--project", "workers", "--project", "node"]));
-await step("build", () => run("react-router", ["build"]));
+await step("build (every vertical)", () => buildVerticals());
 // sizes of a build are deterministic: the issue's JS budgets hold or the build fails the run
 await step("client JS budgets (from the build)", async () => {
-  const js = jsBudget();
-  const verdicts = jsVerdicts(js);
+  const verdicts = allVerdicts();
   for (const v of verdicts) console.log(`${v.ok ? "met " : "MISS"} ${v.name}: ${v.detail}`);
   const missed = verdicts.filter((v) => !v.ok);
   if (missed.length) throw new Error(`JS budget missed (node scripts/js-budget.mjs lists the chunks): ${missed.map((v) => v.name).join("; ")}`);

@@ -1,4 +1,6 @@
 // Secrets are not in wrangler.toml, so `wrangler types` cannot see them on a fresh clone.
+// `npm run typecheck` types Env from a vertical's config (D1, KV, vars); the router's own
+// bindings (wrangler.toml) are RouterBindings below.
 interface Env {
   /** HS256 key for session tokens: `wrangler secret put SESSION_SECRET`; locally .dev.vars. */
   SESSION_SECRET: string;
@@ -8,6 +10,18 @@ declare namespace Cloudflare {
     SESSION_SECRET: string;
   }
 }
+
+/** The router Worker's service bindings, one per vertical (wrangler.toml [[services]]). */
+interface RouterBindings {
+  ECHOS: Fetcher;
+  SCROLLS: Fetcher;
+  COMMUNITY: Fetcher;
+  PEOPLE: Fetcher;
+  ACCOUNT: Fetcher;
+}
+
+/** The vertical being built (vite.config.ts `define`); "" when one app serves every route (`npm run dev`). */
+declare const __ECHO_VERTICAL__: string;
 
 declare module "virtual:react-router/server-build" {
   import type { ServerBuild } from "react-router";

@@ -15,5 +15,5 @@ export {
 } from "./pagination";
 export { idFloor, idCeil, idTime } from "./ids";
 export { api, ApiError, OFFLINE_HINT } from "./api-client";
-export { toast, Toaster } from "./toast";
+export { carryToasts, toast, Toaster } from "./toast";
 export { cachedImport, lazyComponent } from "./lazy";

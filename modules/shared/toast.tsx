@@ -3,7 +3,7 @@
 // `toast.success/error` queue behind the import; <Toaster /> (in the root) mounts the library's
 // own Toaster once something asked for a toast. react-hot-toast keeps its toasts in a module-level
 // store, so a toast sent before its Toaster mounted is shown as soon as it does.
-import { useSyncExternalStore, type ComponentProps } from "react";
+import { useEffect, useSyncExternalStore, type ComponentProps } from "react";
 import { cachedImport, lazyComponent } from "./lazy";
 
 type Library = typeof import("react-hot-toast");
@@ -21,13 +21,47 @@ function load(): Promise<Library> {
   return importLibrary();
 }
 
-const show = (kind: "success" | "error") => (message: string) =>
+type Kind = "success" | "error";
+type Sent = { kind: Kind; message: string; at: number };
+/** Toasts of the last moments, for a document navigation to take along (carryToasts). */
+let recent: Sent[] = [];
+const CARRIED_KEY = "echo.toasts";
+const CARRY_MS = 4000;
+
+const show = (kind: Kind) => (message: string) => {
+  recent = [...recent.filter((t) => Date.now() - t.at < CARRY_MS), { kind, message, at: Date.now() }];
   void load().then(
     (m) => m.default[kind](message),
     (error: unknown) => console.warn("toasts could not load", error),
   );
+};
 
 export const toast = { success: show("success"), error: show("error") };
+
+/**
+ * A navigation into another vertical loads a new document (docs/decisions/011): a toast just sent
+ * ("Logged in successfully" on the way to /) goes with it through sessionStorage and is shown by
+ * the next document's Toaster.
+ */
+export function carryToasts(): void {
+  const fresh = recent.filter((t) => Date.now() - t.at < CARRY_MS);
+  try {
+    if (fresh.length) sessionStorage.setItem(CARRIED_KEY, JSON.stringify(fresh.map(({ kind, message }) => ({ kind, message }))));
+  } catch {
+    // storage refused (private mode): the toast stays behind, the navigation goes on
+  }
+}
+
+function showCarriedToasts(): void {
+  let carried: { kind: Kind; message: string }[] = [];
+  try {
+    carried = JSON.parse(sessionStorage.getItem(CARRIED_KEY) ?? "[]");
+    sessionStorage.removeItem(CARRIED_KEY);
+  } catch {
+    return;
+  }
+  for (const t of carried) if ((t.kind === "success" || t.kind === "error") && typeof t.message === "string") toast[t.kind](t.message);
+}
 
 const LibraryToaster = lazyComponent(() => load().then((m) => m.Toaster));
 
@@ -38,6 +72,7 @@ const subscribe = (listener: () => void) => {
 
 /** Renders nothing (on the server too) until the first toast; then react-hot-toast's Toaster. */
 export function Toaster(props: ComponentProps<Library["Toaster"]>) {
+  useEffect(showCarriedToasts, []);
   const active = useSyncExternalStore(subscribe, () => requested, () => false);
   return active ? <LibraryToaster {...props} /> : null;
 }

@@ -8,3 +8,5 @@ export { EmptyState } from "./ui/empty-state";
 export { SettingsScreen } from "./ui/settings-screen";
 export { PageChrome, MAIN_ID } from "./ui/navigation-feedback";
 export { RouteError } from "./ui/route-error";
+export { useDocumentNavigationAcrossVerticals, isOtherVertical } from "./ui/vertical-navigation";
+export { SpeculationRules, speculationRules } from "./ui/speculation-rules";

@@ -1,4 +1,4 @@
-import { Outlet, redirect } from "react-router";
+import { Outlet, redirect, type ShouldRevalidateFunction } from "react-router";
 import { getViewer } from "~/modules/auth/index.server";
 import { appContext } from "~/modules/shared/index.server";
 import { MAIN_ID } from "~/modules/shell/index";
@@ -14,6 +14,14 @@ export const middleware: Route.MiddlewareFunction[] = [
 // Server middleware only runs on a client-side navigation when some matched route has a loader
 // to fetch; this empty one makes in-app links to /login and /signup ask the server too.
 export const loader = () => null;
+
+/**
+ * After a sign-up or log-in (a submission on this page) the form itself toasts and goes on to /.
+ * Re-running the check above first would redirect to / at once: another vertical, so a new
+ * document, before the form could say "Logged in successfully" (docs/decisions/011).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod && formMethod.toUpperCase() !== "GET" ? false : defaultShouldRevalidate;
 
 export default function GuestLayout() {
   return (

@@ -1,5 +1,5 @@
-// Cron jobs (wrangler.toml [triggers]). Kept apart from the fetch entry so tests can import it
-// without the virtual server build.
+// Cron jobs (verticals/community/wrangler.toml [triggers]): the community vertical runs them.
+// Kept apart from the fetch entry so tests can import it without the virtual server build.
 import { isNotNull, lt, or } from "drizzle-orm";
 import { runRanking } from "../modules/community/index.server";
 import { createDb, tables } from "../modules/shared/index.server";

@@ -1,0 +1,110 @@
+// The micro-frontend client in a browser (docs/decisions/011): one shell in every vertical,
+// client-side navigation inside a vertical, a document navigation (fetched ahead, shell held
+// still, no theme flash, scroll restored on back) across verticals.
+import { expect, test, type Page } from "@playwright/test";
+import { expectPath, open, signedInPage, toast } from "./helpers";
+import { postEcho } from "./echo-helpers";
+
+/** A page of each vertical (modules/verticals). */
+const PAGES = { echos: "/", scrolls: "/scrolls", community: "/community", people: "/profile", account: "/settings" };
+
+/** Marks this document: a client-side navigation keeps the mark, a document navigation loses it. */
+const markDocument = (page: Page) => page.evaluate(() => ((window as unknown as { docMark: number }).docMark = Math.random()));
+const documentMark = (page: Page) => page.evaluate(() => (window as unknown as { docMark?: number }).docMark ?? null);
+const sidebarLink = (page: Page, name: string) => page.getByRole("complementary", { name: "Sidebar" }).getByRole("link", { name, exact: true });
+
+/** The shell's markup contract: landmarks, ids and the sidebar's links, as one comparable value. */
+const shellContract = (page: Page) =>
+  page.evaluate(() => ({
+    skipLink: document.querySelector("a.skip-link")?.getAttribute("href"),
+    splash: Boolean(document.getElementById("splash")),
+    topbar: Boolean(document.querySelector("header.topbar")),
+    sidebar: document.querySelector("aside#sidebar")?.getAttribute("aria-label"),
+    main: document.querySelector("main")?.id,
+    rightPanel: document.querySelector("aside.right-panel")?.getAttribute("aria-label"),
+    links: [...document.querySelectorAll("#sidebar a")].map((a) => `${a.textContent} ${a.getAttribute("href")}`),
+    viewTransitionNames: ["header.topbar", "#sidebar", "aside.right-panel"].map((s) => getComputedStyle(document.querySelector(s)!).viewTransitionName),
+  }));
+
+test("every vertical renders the same shell: landmarks, ids, sidebar links, view-transition names", async ({ page }) => {
+  await signedInPage(page, "vs");
+  const contracts = [];
+  for (const [vertical, path] of Object.entries(PAGES)) {
+    await open(page, path);
+    // each page comes from its own vertical's build
+    const scripts = await page.locator('link[rel="modulepreload"], script[src]').evaluateAll((ls) =>
+      ls.map((l) => new URL((l as HTMLLinkElement).href || (l as HTMLScriptElement).src).pathname),
+    );
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.every((s) => s.startsWith(`/_v/${vertical}/`)), `${vertical}: ${scripts.join(" ")}`).toBe(true);
+    contracts.push(await shellContract(page));
+  }
+  expect(contracts[0]!.viewTransitionNames).toEqual(["topbar", "sidebar", "right-panel"]);
+  for (const contract of contracts.slice(1)) expect(contract).toEqual(contracts[0]);
+});
+
+test("inside a vertical a link is a client-side navigation; into another it is a document navigation, prefetched ahead", async ({ page }) => {
+  await signedInPage(page, "vn");
+  await open(page, "/scrolls");
+  await markDocument(page);
+  await sidebarLink(page, "My Feeds").click();
+  await expectPath(page, "/scrolls/feeds");
+  await expect(page.getByRole("heading", { name: "My Feeds", level: 1 })).toBeVisible();
+  expect(await documentMark(page)).not.toBeNull();
+
+  // the speculation rules name the other verticals' pages, not this one's
+  const rules = JSON.parse((await page.locator('script[type="speculationrules"]').textContent()) ?? "{}");
+  const hrefs: string[] = rules.prefetch[0].where.and[0].href_matches;
+  expect(hrefs).toEqual(expect.arrayContaining(["/", "/community", "/settings"]));
+  expect(hrefs.some((h) => h.startsWith("/scroll"))).toBe(false);
+
+  // resting on a link into another vertical fetches its document ahead (moderate eagerness): the
+  // navigation is then served from that prefetch
+  await sidebarLink(page, "Explore").hover();
+  await page.waitForTimeout(1000);
+  await sidebarLink(page, "Explore").click();
+  await expectPath(page, "/community");
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+  const delivery = await page.evaluate(() => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming & { deliveryType?: string }).deliveryType);
+  expect(delivery).toBe("navigational-prefetch");
+  expect(await documentMark(page)).toBeNull();
+});
+
+// (a navigate() into another vertical with its toast: auth.spec's log in and sign up, /login → /)
+test("signing out stays inside the account vertical with its toast; a guest on another vertical's page is sent to /login", async ({ page }) => {
+  await signedInPage(page, "vr");
+  await open(page, "/settings");
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  // settings (account) → /login (account): client-side, with its toast
+  await expect(toast(page, "Logged out successfully")).toBeVisible();
+  await expectPath(page, "/login");
+  // a guest sent to a page of another vertical is redirected back to /login (a document redirect)
+  await open(page, "/scrolls");
+  await expectPath(page, "/login");
+});
+
+test("a document navigation keeps the theme from the first frame and back restores the scroll position", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 500 });
+  await signedInPage(page, "vt");
+  for (let i = 0; i < 8; i++) await postEcho(page.request, `vertical scroll test ${i}\n${"line\n".repeat(4)}`);
+  await page.addInitScript(() => localStorage.setItem("theme", "dark"));
+  await page.addInitScript(() => {
+    const w = window as unknown as { themeAtFirstFrame?: string };
+    requestAnimationFrame(() => (w.themeAtFirstFrame = document.documentElement.dataset.theme));
+  });
+  await open(page, "/");
+  await expect(page.locator(".echo-card").nth(7)).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 400));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(400);
+
+  await sidebarLink(page, "Scrolls").click();
+  await expectPath(page, "/scrolls");
+  await expect(page.getByRole("heading", { name: "Scrolls", level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { themeAtFirstFrame?: string }).themeAtFirstFrame)).toBe("dark");
+
+  await page.goBack();
+  await expectPath(page, "/");
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY)), { timeout: 10_000 }).toBe(400);
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+});

@@ -1,0 +1,54 @@
+// The entry of every vertical Worker (verticals/<name>/wrangler.toml): the request context
+// (D1 with its round-trip count, KV, the router's CSP nonce) → this vertical's React Router build.
+// The hardening every request needs ran once, in the router Worker (worker/router.ts).
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import {
+  appContext,
+  configureRequestDb,
+  createDb,
+  failingD1,
+  failingKV,
+  instrumentD1,
+  type AppContext,
+  type D1Stats,
+} from "../modules/shared/index.server";
+import { NONCE_HEADER } from "../modules/verticals/index";
+import { runScheduled } from "./scheduled";
+
+const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
+
+export default {
+  async fetch(request, env, ctx) {
+    // the asset layer answered every file this vertical has before the Worker ran: what is left
+    // under /assets/ is another build's file (a page of an older deploy, say), not a page
+    if (new URL(request.url).pathname.startsWith("/assets/")) return new Response("Not found", { status: 404 });
+    const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
+    const fault = String(env.FAULT_INJECTION) === "1" ? request.headers.get("X-Echo-Fault") : null;
+    const app: AppContext = {
+      env: fault === "kv" ? { ...env, KV: failingKV() } : env,
+      ctx,
+      db: createDb(instrumentD1(fault === "d1" ? failingD1(env.DB) : env.DB, stats)),
+      // the router sets it on every request; the answer's CSP names the same value
+      nonce: request.headers.get(NONCE_HEADER) ?? "",
+      secure: new URL(request.url).protocol === "https:",
+      ip: request.headers.get("CF-Connecting-IP") ?? "127.0.0.1",
+      memo: new Map(),
+    };
+    // reads coalesce their D1 statements into shared batches; writes run one batch at a time
+    configureRequestDb(app.db, { coalesce: request.method === "GET" || request.method === "HEAD" });
+    const context = new RouterContextProvider();
+    context.set(appContext, app);
+    const response = await handleRequest(request, context);
+    if (String(env.EXPOSE_D1_STATS) === "1" && response.body) {
+      // streamed pages finish their loaders before the shell is sent, so the counts are final
+      response.headers.set("Server-Timing", `d1;desc="rt=${stats.roundTrips} rows=${stats.rowsRead} written=${stats.rowsWritten}"`);
+    }
+    return response;
+  },
+
+  // only the community vertical's wrangler.toml has the cron trigger; the other builds drop it
+  scheduled:
+    __ECHO_VERTICAL__ === "community" || __ECHO_VERTICAL__ === ""
+      ? async (controller, env, ctx) => ctx.waitUntil(runScheduled(env, controller.scheduledTime))
+      : undefined,
+} satisfies ExportedHandler<Env>;
