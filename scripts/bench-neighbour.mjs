@@ -13,7 +13,8 @@
 import autocannon from "autocannon";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { root, run } from "./lib.mjs";
+import { buildVerticals } from "./build.mjs";
+import { root } from "./lib.mjs";
 import { startServer } from "./server.mjs";
 
 const dir = path.resolve(root, process.env.STATE_DIR || "bench-state");
@@ -23,7 +24,7 @@ const VICTIM_CONNECTIONS = 40;
 const NEIGHBOUR_CONNECTIONS = 10;
 
 const meta = JSON.parse(readFileSync(path.join(dir, "bench-meta.json"), "utf8"));
-if (!existsSync(path.join(root, "build", "server"))) await run("react-router", ["build"]);
+if (!existsSync(path.join(root, "build", "echos", "server"))) await buildVerticals();
 
 function worstFeed() {
   if (process.env.NEIGHBOUR_FEED) return { id: process.env.NEIGHBOUR_FEED, rows: null, rule: "(given)" };
