@@ -275,6 +275,13 @@ const decodes = (query: string) => {
 type User = { client: Client; user: { _id: string; userName: string } };
 let fuzzUsers: User[] = [];
 /**
+ * Password changes in the storm act as this user, never as a fuzz user: a hostile new password
+ * (any 8+ character string of HOSTILE) followed by a DELETE /api/profile/me carrying that same
+ * string deleted a fuzz user's account mid-storm (seed 163487613), and the later tests' shared
+ * sessions with it.
+ */
+let passwordChanger: User;
+/**
  * Cookies a guest may carry: a forged token, values that do not decode (session and scroll
  * selection), and a revoked session's real token (added in setup). Each is no cookie.
  */
@@ -307,6 +314,8 @@ beforeAll(async () => {
   const revoked = await signedUp("fzs");
   badCookies.push(revoked.client.cookie);
   await must(await revoked.client.post("/api/auth/logout"), 200);
+  passwordChanger = await signedUp("fzp");
+  await must(await passwordChanger.client.post("/api/auth/password", { currentPassword: PASSWORD, newPassword: FUZZ_USER_PASSWORD }), 200);
   for (const { client, user } of fuzzUsers) {
     pools.users.push(user._id);
     await must(await client.post("/api/auth/password", { currentPassword: PASSWORD, newPassword: FUZZ_USER_PASSWORD }), 200);
@@ -340,6 +349,9 @@ describe("fuzzing every /api route", () => {
     // may run twice, and a connection the runtime drops is a bug to find (three were the app's:
     // bodies answered before they were read, see worker/security.ts limitBody)
     const dropped: string[] = [];
+    // a fuzz user's own requests that succeeded outside the plain /api routes: if one ends its
+    // session, the storm has broken the shared clients the later tests rely on
+    const suspects: string[] = [];
     let sent = 0;
     const started = Date.now();
     const deadline = started + STORM_BUDGET_MS;
@@ -351,7 +363,8 @@ describe("fuzzing every /api route", () => {
           // login/signup replace the cookie and logout revokes the session: act through a copy,
           // and never log a shared session out
           const copy = new Client();
-          if (r.route !== "auth/logout") copy.cookie = shared.cookie;
+          if (r.route === "auth/password") copy.cookie = passwordChanger.client.cookie;
+          else if (r.route !== "auth/logout") copy.cookie = shared.cookie;
           return copy;
         }
         return shared;
@@ -390,7 +403,11 @@ describe("fuzzing every /api route", () => {
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const where = `${r.method} ${r.path.slice(0, 160)} body ${JSON.stringify((r.body ?? "").slice(0, 160))} → ${res.status} ${res.text.slice(0, 200)}`;
         // "/api/.." and "/api/%2e%2e" are resolved by the URL parser to a page, not an API path
-        const isApi = new URL(client.base + r.path).pathname.startsWith("/api/");
+        const resolved = new URL(client.base + r.path).pathname;
+        const isApi = resolved.startsWith("/api/");
+        if (r.actor < fuzzUsers.length && res.status < 400 && (!isApi || r.route.startsWith("auth/") || r.method === "DELETE")) {
+          suspects.push(`actor ${r.actor}: ${r.method} ${resolved} (${r.route}) → ${res.status}`);
+        }
         if (res.status >= 500) failures.push(`5xx: ${where}`);
         else if (!isApi) continue;
         else if (res.status >= 400 && r.method !== "HEAD") {
@@ -413,6 +430,9 @@ describe("fuzzing every /api route", () => {
     console.log(`fuzz: ${dropped.length} requests without an answer${dropped.length ? `:\n  ${dropped.join("\n  ")}` : ""}`);
     const slowest = [...latency].map(([route, [n, total]]) => [route, Math.round(total / n)] as const).sort((a, b) => b[1] - a[1]);
     console.log(`fuzz: mean ms per route, slowest first ${JSON.stringify(slowest.slice(0, 8))}`);
+    const signedOut: number[] = [];
+    for (const [i, { client }] of fuzzUsers.entries()) if ((await client.get("/api/auth/me")).status !== 200) signedOut.push(i);
+    expect(signedOut, `fuzz users signed out by the storm; their successful non-API, auth and DELETE requests:\n${suspects.filter((x) => signedOut.some((i) => x.startsWith(`actor ${i}:`))).join("\n")}`).toEqual([]);
     expect(dropped.slice(0, 20), `${dropped.length} requests without an answer`).toEqual([]);
     expect(failures.slice(0, 20), `${failures.length} failures`).toEqual([]);
     expect(sent, `answered within the ${STORM_BUDGET_MS / 1000} s budget`).toBeGreaterThanOrEqual(REQUESTS);
