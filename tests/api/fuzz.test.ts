@@ -116,6 +116,9 @@ const TEMPLATES: Template[] = [
   { route: "scroll/:id/remove-echo/:echoId", methods: ["DELETE"], path: "/api/scroll/:id/remove-echo/:echoId", params: { id: "scroll", echoId: "echo" } },
   { route: "scroll/:id/echos", methods: ["GET"], path: "/api/scroll/:id/echos", params: { id: "scroll" }, query: ["page", "limit", "cursor"] },
   { route: "scroll/:id/follow", methods: ["POST", "DELETE"], path: "/api/scroll/:id/follow", params: { id: "scroll" } },
+  { route: "scroll/preview", methods: ["POST"], path: "/api/scroll/preview", fields: ["feedConfig"] },
+  { route: "scroll/:id/why/:echoId", methods: ["GET"], path: "/api/scroll/:id/why/:echoId", params: { id: "scroll", echoId: "echo" } },
+  { route: "scroll/:id/fork", methods: ["POST"], path: "/api/scroll/:id/fork", params: { id: "scroll" } },
   { route: "search/users", methods: ["GET"], path: "/api/search/users", query: ["q"] },
   { route: "community/scrolls/public/:type", methods: ["GET"], path: "/api/community/scrolls/public/:type", params: { type: "type" }, query: ["limit"] },
   { route: "community/tags", methods: ["GET"], path: "/api/community/tags", query: ["limit"] },
@@ -556,8 +559,12 @@ describe("fuzzing every /api route", () => {
       // curations: the counter equals the list; feeds and curations the user still has
       const mine = (await must(await client.get("/api/scroll/all"), 200)).scrolls as Json[];
       for (const scroll of mine.filter((s) => s.creator._id === user._id)) {
-        const listed = await listAll(client, `/api/scroll/${scroll._id}/echos`, "echos");
-        if (scroll.type === "curation") expect(scroll.echosCount, `curation ${scroll._id}`).toBe(listed.length);
+        // (a feed has no counter to check; a fork of a pool feed shows the whole store, which
+        // pages by cursor, not by page number: decision 010)
+        if (scroll.type === "curation") {
+          const listed = await listAll(client, `/api/scroll/${scroll._id}/echos`, "echos");
+          expect(scroll.echosCount, `curation ${scroll._id}`).toBe(listed.length);
+        }
         // only fuzz users know these ids: followers are exactly the fuzz users who follow it
         const views = await Promise.all(fuzzUsers.map((u) => u.client.get(`/api/scroll/${scroll._id}`)));
         const followedBy = views.filter((v) => v.status === 200 && v.json.scroll.isFollowing).length;
