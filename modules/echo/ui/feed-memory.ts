@@ -33,10 +33,31 @@ function write<T>(key: string, snapshot: ListSnapshot<T>) {
   }
 }
 
+/** The history entry this document was loaded at, and how (a reload must show fresh data; Back
+ * into a document — crossing verticals, decision 011 — restores like Back inside the app). */
+const documentEntry =
+  typeof window === "undefined"
+    ? null
+    : {
+        key: (window.history.state as { key?: string } | null)?.key ?? "default",
+        backForward: (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined)?.type === "back_forward",
+        // set once a list is left inside the app: a later POP to the first entry is in-app Back
+        leftInApp: false,
+      };
+
+/** Whether arriving at this history entry should bring its list back. */
+function arrivedByHistory(locationKey: string, navigationType: string): boolean {
+  if (navigationType !== "POP") return false;
+  // the document's own first entry: only a back/forward load restores (not a reload or a new load)
+  if (documentEntry && locationKey === documentEntry.key && !documentEntry.leftInApp) return documentEntry.backForward;
+  return true;
+}
+
 /**
  * Back (or forward) to a list (a feed, a profile tab) brings back the pages it had loaded and the scroll position, per
  * history entry (React Router's location key) and feed (`restoreKey`). The snapshot is saved when
- * the feed unmounts (leaving it in the app) and taken (removed) when restored on a POP navigation,
+ * the feed unmounts (leaving it in the app) or the document is left (a link into another
+ * vertical), and taken (removed) when restored on a Back/Forward arrival,
  * after the first layout so a server-rendered page hydrates as rendered. A reload or a page
  * loaded afresh shows the server's current first page. <ScrollRestoration> alone cannot do this:
  * the document is only one page tall until the pages are back.
@@ -54,7 +75,7 @@ export function useFeedMemory<T = Echo>(
   const [scrollTarget, setScrollTarget] = useState<number | null>(null);
 
   useLayoutEffect(() => {
-    if (!key || navigationType !== "POP") return;
+    if (!key || !arrivedByHistory(location.key, navigationType)) return;
     const snapshot = take<T>(key);
     if (!snapshot) return;
     restore(snapshot);
@@ -72,6 +93,12 @@ export function useFeedMemory<T = Echo>(
   // a layout cleanup: on leaving it runs before the next screen's layout scrolls to its top
   useLayoutEffect(() => {
     if (!key) return;
-    return () => write(key, { ...latest.current(), scrollY: window.scrollY });
+    const save = () => write(key, { ...latest.current(), scrollY: window.scrollY });
+    window.addEventListener("pagehide", save);
+    return () => {
+      window.removeEventListener("pagehide", save);
+      save();
+      if (documentEntry) documentEntry.leftInApp = true;
+    };
   }, [key]);
 }
