@@ -1,7 +1,7 @@
 // Links and mentions in echo text (issue 18): the text is cut into plain runs, web links,
 // @mentions and #tags. The result is data, rendered as React text nodes and <a> elements
 // (ui/echo-text.tsx): nothing here is ever HTML, so markup in an echo stays text.
-import { isValidTag, normalizeTag } from "./schema";
+import { isValidTag, normalizeTag } from "./tags";
 
 export type TextPart =
   | { kind: "text"; text: string }
