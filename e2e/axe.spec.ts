@@ -22,7 +22,8 @@ function seed(playwright: Parameters<Parameters<typeof test>[2]>[0]["playwright"
     const me = await signUp(meApi, "ax");
     const other = await signUp(otherApi, "axo");
     const tag = uniqueTag("ax");
-    const echo = await postEcho(otherApi, "An echo with a link-free body and a #tag", [tag, "a11y"]);
+    // its text links a web page, a user and a tag (issue 18), so every card and the echo page show text links
+    const echo = await postEcho(otherApi, `An echo linking https://example.com/a11y, @${me.userName} and #${tag}`, [tag, "a11y"]);
     await postEcho(meApi, "My own echo for the axe run", [tag]);
     // authors and tags in the rule: the scroll page shows author and tag chips
     const feed = await createFeed(meApi, "Axe feed", { includedTags: [tag], authors: [other._id] }, { description: "Echos tagged for the axe run" });

@@ -66,6 +66,7 @@ const all = [
     route("search", "pages/search.tsx"),
     route("profile", "pages/profile.tsx", { id: "profile-me" }),
     route("user/:id", "pages/profile.tsx", { id: "profile-user" }),
+    route("user/by-name/:userName", "pages/user-by-name.tsx"),
     route("scrolls", "pages/scrolls.tsx"),
     route("scrolls/feeds", "pages/scrolls-feeds.tsx"),
     route("scrolls/curations", "pages/scrolls-curations.tsx"),

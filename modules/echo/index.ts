@@ -20,6 +20,7 @@ export {
   type Timeframe,
 } from "./schema";
 export { EchoCard } from "./ui/echo-card";
+export { EchoText } from "./ui/echo-text";
 export { EchoFeed, EchoSkeletons, type FetchPage } from "./ui/echo-feed";
 export { useFeedMemory as useListMemory, type ListSnapshot } from "./ui/feed-memory";
 export { CreateEchoForm } from "./ui/create-echo-form";

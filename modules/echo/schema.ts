@@ -1,9 +1,9 @@
 import * as v from "valibot";
-import { charCount, maxChars, text } from "../shared/index";
+import { maxChars, text } from "../shared/index";
+import { isValidTag, normalizeTag, TAG_RULE_MESSAGE } from "./tags";
 
 export const MAX_CONTENT = 1000;
 export const MAX_TAGS = 5;
-export const MAX_TAG_LENGTH = 30;
 export const MAX_REPORT_REASON = 500;
 /** Spec §5: the Create Echo suggestions (the first 8 not yet chosen are shown). */
 export const TAG_SUGGESTIONS = [
@@ -11,18 +11,7 @@ export const TAG_SUGGESTIONS = [
   "music", "art", "nature", "fitness", "learning", "personal", "news",
 ] as const;
 
-/** Letters (any script), digits, '_' and '-': safe in URLs, HTML and SQL alike. */
-export const TAG_PATTERN = /^[\p{L}\p{N}_-]+$/u;
-export const TAG_RULE_MESSAGE = `Tags may only contain letters, numbers, "_" and "-" (${MAX_TAG_LENGTH} characters at most)`;
-
-/** Spec §5 normalisation: trimmed, lower-cased, leading '#' removed. */
-export function normalizeTag(raw: string): string {
-  return raw.trim().replace(/^#+/, "").trim().toLowerCase();
-}
-
-export function isValidTag(tag: string): boolean {
-  return tag.length > 0 && TAG_PATTERN.test(tag) && charCount(tag) <= MAX_TAG_LENGTH;
-}
+export { MAX_TAG_LENGTH, TAG_PATTERN, TAG_RULE_MESSAGE, normalizeTag, isValidTag } from "./tags";
 
 /** Normalise a list: no empties, no duplicates, order kept. */
 export function normalizeTags(raw: readonly string[]): string[] {

@@ -1,3 +1,3 @@
 // Server-only public face of the profile module.
 export { searchUsers } from "./search.server";
-export { getProfile, updateProfile, setUserFollow, followList } from "./profile.server";
+export { getProfile, findUserIdByName, updateProfile, setUserFollow, followList } from "./profile.server";

@@ -1,3 +1,4 @@
 // Client-safe public face of the profile module.
 export { UpdateProfileSchema, ProfileScrollsQuerySchema, MAX_BIO, type Profile, type UserHit } from "./schema";
 export { ProfileScreen } from "./ui/profile-screen";
+export { UserNotFound } from "./ui/user-not-found";

@@ -46,6 +46,16 @@ export async function getProfile(app: AppContext, viewerId: string, userId: stri
   return toProfile(rows[0], viewerId);
 }
 
+/**
+ * The id of the user an @mention names (user names are unique without regard to case), or null.
+ * One indexed read (users_user_name_nocase); names that cannot be user names are not looked up.
+ */
+export async function findUserIdByName(app: AppContext, userName: string): Promise<string | null> {
+  if (!/^[A-Za-z0-9_.-]{1,30}$/.test(userName)) return null;
+  const [rows] = await batchAll<[{ id: string }[]]>(app.db, [sql`SELECT id FROM users WHERE user_name = ${userName} COLLATE NOCASE`]);
+  return rows[0]?.id ?? null;
+}
+
 export async function updateProfile(app: AppContext, viewerId: string, input: { bio?: string | null; email?: string | null }) {
   const sets = [];
   if (input.bio !== undefined) sets.push(sql`bio = ${input.bio ?? ""}`);

@@ -1,12 +1,11 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { listEchos } from "~/modules/echo/index.server";
-import { ProfileScreen } from "~/modules/profile/index";
+import { ProfileScreen, UserNotFound } from "~/modules/profile/index";
 import { getProfile } from "~/modules/profile/index.server";
 import { listUserScrolls } from "~/modules/scroll/index.server";
 import { HttpError } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
-import { EmptyState } from "~/modules/shell/index";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -35,15 +34,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export default function ProfileRoute({ loaderData }: Route.ComponentProps) {
   const { profile, echos, scrolls, viewerId } = loaderData;
   if (!profile || !echos || !scrolls) {
-    return (
-      <div className="page">
-        <EmptyState title="User not found" detail="This account may have been removed or never existed.">
-          <Link to="/" className="btn btn-primary">
-            Go home
-          </Link>
-        </EmptyState>
-      </div>
-    );
+    return <UserNotFound />;
   }
   return <ProfileScreen key={profile._id} profile={profile} echos={echos} scrolls={scrolls} viewerId={viewerId} />;
 }

@@ -6,6 +6,7 @@ import { copyLink, deleteEcho, shareEcho, toggleLike } from "./echo-actions";
 import { useEchoStore } from "./echo-store";
 import { useEchoExtensions } from "./echo-extensions";
 import { EchoMenu, type EchoMenuHandle, type MenuItem } from "./echo-menu";
+import { EchoText } from "./echo-text";
 
 // opened from the menu only: its code loads then
 const ReportDialog = lazyComponent(() => import("./report-dialog").then((m) => m.ReportDialog));
@@ -80,18 +81,20 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
       </header>
       {detail ? (
         <p className="echo-content" dir="auto">
-          {echo.content}
+          <EchoText content={echo.content} />
         </p>
       ) : (
         <p
           className="echo-content clickable"
           dir="auto"
           onClick={(e) => {
-            if (!window.getSelection()?.toString()) navigate(`/echo/${echo._id}`);
+            // a link in the text (EchoText) goes where it points, not to the echo
+            const onLink = e.target instanceof Element && e.target.closest("a");
+            if (!onLink && !window.getSelection()?.toString()) navigate(`/echo/${echo._id}`);
             e.stopPropagation();
           }}
         >
-          {echo.content}
+          <EchoText content={echo.content} />
         </p>
       )}
       {echo.tags.length > 0 && (

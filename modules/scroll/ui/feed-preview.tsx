@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import type { Echo } from "../../echo/index";
+import { EchoText, type Echo } from "../../echo/index";
 import { api } from "../../shared/index";
 
 /** What POST /api/scroll/preview answers. */
@@ -60,7 +60,9 @@ export function FeedPreviewPanel({ feedConfig }: { feedConfig: Record<string, un
               <Link to={`/user/${echo.author._id}`} className="echo-author">
                 @<bdi>{echo.author.userName}</bdi>
               </Link>{" "}
-              <span dir="auto">{echo.content}</span>
+              <span dir="auto">
+                <EchoText content={echo.content} />
+              </span>
               {echo.tags.length > 0 && (
                 <span className="muted">
                   {" "}

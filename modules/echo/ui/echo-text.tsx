@@ -1,0 +1,35 @@
+import { Link } from "react-router";
+import { linkify } from "../linkify";
+
+/**
+ * Echo text with its web links, @mentions and #tags as links (issue 18); everything else is
+ * React text. A web link opens in a new tab (the reader keeps their place in the feed) and is
+ * `nofollow ugc` (user content: no ranking credit) and `noopener` (the page cannot reach back).
+ * A mention goes to /user/by-name/<name>, which finds the user or says they do not exist.
+ */
+export function EchoText({ content }: { content: string }) {
+  return linkify(content).map((part, i) => {
+    switch (part.kind) {
+      case "text":
+        return part.text;
+      case "url":
+        return (
+          <a key={i} href={part.href} rel="nofollow ugc noopener" target="_blank" dir="ltr" className="echo-link">
+            {part.text}
+          </a>
+        );
+      case "mention":
+        return (
+          <Link key={i} to={part.href} className="echo-link">
+            @<bdi>{part.userName}</bdi>
+          </Link>
+        );
+      case "tag":
+        return (
+          <Link key={i} to={part.href} className="echo-link">
+            <bdi>{part.text}</bdi>
+          </Link>
+        );
+    }
+  });
+}
