@@ -3,7 +3,7 @@
 // still, no theme flash, scroll restored on back) across verticals.
 import { expect, test, type Page } from "@playwright/test";
 import { expectPath, open, signedInPage, toast } from "./helpers";
-import { postEcho } from "./echo-helpers";
+import { card, postEcho } from "./echo-helpers";
 
 /** A page of each vertical (modules/verticals). */
 const PAGES = { echos: "/", scrolls: "/scrolls", community: "/community", people: "/profile", account: "/settings" };
@@ -67,6 +67,42 @@ test("inside a vertical a link is a client-side navigation; into another it is a
   await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
   const delivery = await page.evaluate(() => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming & { deliveryType?: string }).deliveryType);
   expect(delivery).toBe("navigational-prefetch");
+  expect(await documentMark(page)).toBeNull();
+});
+
+test("an echo card's plain links navigate like <Link>s: a tag client-side, the author across verticals, a modified click left to the browser", async ({ page }) => {
+  const me = await signedInPage(page, "vc");
+  const tag = `cardlink${Date.now().toString(36)}`;
+  const echo = await postEcho(page.request, `card links #${tag}`, [tag]);
+  await open(page, "/");
+  const echoCard = card(page, echo._id);
+  await markDocument(page);
+
+  // a tag chip (same vertical): client-side, the document stays
+  await echoCard.getByRole("link", { name: `#${tag}` }).first().click();
+  await expectPath(page, `/tag/${tag}`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(tag);
+  expect(await documentMark(page)).not.toBeNull();
+
+  // back, then the #tag inside the text (EchoText) from the keyboard: still client-side
+  await page.goBack();
+  await expectPath(page, "/");
+  await echoCard.locator(".echo-content a").focus();
+  await page.keyboard.press("Enter");
+  await expectPath(page, `/tag/${tag}`);
+  expect(await documentMark(page)).not.toBeNull();
+
+  // a ctrl-click is the browser's: a new tab, this page stays where it is
+  await page.goBack();
+  await expectPath(page, "/");
+  const [popup] = await Promise.all([page.context().waitForEvent("page"), echoCard.getByRole("link", { name: "Open echo" }).click({ modifiers: ["Control"] })]);
+  await popup.close();
+  await expectPath(page, "/");
+
+  // the author (people vertical): a document navigation
+  await echoCard.getByRole("link", { name: `@${me.userName}` }).click();
+  await expectPath(page, `/user/${me._id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   expect(await documentMark(page)).toBeNull();
 });
 

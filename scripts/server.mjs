@@ -48,6 +48,7 @@ export async function startServer({ port, vars = {}, stateDir, quiet = true } = 
   }
   return {
     baseUrl,
+    inspectorPort,
     stateDir: dir,
     log: () => log,
     async stop() {

@@ -17,3 +17,4 @@ export { idFloor, idCeil, idTime } from "./ids";
 export { api, ApiError, OFFLINE_HINT } from "./api-client";
 export { carryToasts, toast, Toaster } from "./toast";
 export { cachedImport, lazyComponent } from "./lazy";
+export { followInAppLink } from "./in-app-links";

@@ -1,6 +1,6 @@
 import { memo, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
-import { lazyComponent, relativeTime } from "../../shared/index";
+import { useNavigate } from "react-router";
+import { followInAppLink, lazyComponent, relativeTime } from "../../shared/index";
 import type { Echo } from "../schema";
 import { copyLink, deleteEcho, shareEcho, toggleLike } from "./echo-actions";
 import { useEchoStore } from "./echo-store";
@@ -67,11 +67,17 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
   ];
 
   return (
-    <article className={detail ? "echo-card echo-detail" : "echo-card"} data-testid="echo-card" data-echo-id={echo._id}>
+    // the card's links are plain <a>s that this one handler makes client-side (followInAppLink)
+    <article
+      className={detail ? "echo-card echo-detail" : "echo-card"}
+      data-testid="echo-card"
+      data-echo-id={echo._id}
+      onClick={(e) => followInAppLink(e, navigate)}
+    >
       <header className="echo-head">
-        <Link to={`/user/${echo.author._id}`} className="echo-author">
+        <a href={`/user/${echo.author._id}`} className="echo-author">
           @<bdi>{echo.author.userName}</bdi>
-        </Link>
+        </a>
         {/* "now" → "1m" can tick between the server's render and hydration (more so under load): the
             server's text stays until the next render instead of failing hydration */}
         <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time" suppressHydrationWarning>
@@ -88,10 +94,9 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           className="echo-content clickable"
           dir="auto"
           onClick={(e) => {
-            // a link in the text (EchoText) goes where it points, not to the echo
+            // a link in the text (EchoText) goes where it points (the card's handler), not to the echo
             const onLink = e.target instanceof Element && e.target.closest("a");
-            if (!onLink && !window.getSelection()?.toString()) navigate(`/echo/${echo._id}`);
-            e.stopPropagation();
+            if (!onLink && !window.getSelection()?.toString()) void navigate(`/echo/${echo._id}`);
           }}
         >
           <EchoText content={echo.content} />
@@ -101,9 +106,9 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         <ul className="echo-tags">
           {echo.tags.map((tag) => (
             <li key={tag._id}>
-              <Link to={`/tag/${encodeURIComponent(tag.name)}`} className="tag-chip">
+              <a href={`/tag/${encodeURIComponent(tag.name)}`} className="tag-chip">
                 #<bdi>{tag.name}</bdi>
-              </Link>
+              </a>
             </li>
           ))}
         </ul>
@@ -122,9 +127,9 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           <span aria-hidden="true">↗</span> Share
         </button>
         {!detail && (
-          <Link to={`/echo/${echo._id}`} className="action" aria-label="Open echo">
+          <a href={`/echo/${echo._id}`} className="action" aria-label="Open echo">
             Open
-          </Link>
+          </a>
         )}
       </footer>
       {reporting && <ReportDialog echoId={echo._id} onClose={closeDialog(() => setReporting(false))} />}

@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { linkify } from "../linkify";
 
 /**
@@ -6,6 +5,8 @@ import { linkify } from "../linkify";
  * React text. A web link opens in a new tab (the reader keeps their place in the feed) and is
  * `nofollow ugc` (user content: no ranking credit) and `noopener` (the page cannot reach back).
  * A mention goes to /user/by-name/<name>, which finds the user or says they do not exist.
+ * Mentions and tags are plain <a>s: the card around them (EchoCard) makes their clicks
+ * client-side navigations (followInAppLink), so a list renders no <Link> per link.
  */
 export function EchoText({ content }: { content: string }) {
   return linkify(content).map((part, i) => {
@@ -20,15 +21,15 @@ export function EchoText({ content }: { content: string }) {
         );
       case "mention":
         return (
-          <Link key={i} to={part.href} className="echo-link">
+          <a key={i} href={part.href} className="echo-link">
             @<bdi>{part.userName}</bdi>
-          </Link>
+          </a>
         );
       case "tag":
         return (
-          <Link key={i} to={part.href} className="echo-link">
+          <a key={i} href={part.href} className="echo-link">
             <bdi>{part.text}</bdi>
-          </Link>
+          </a>
         );
     }
   });

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { EchoText, type Echo } from "../../echo/index";
-import { api } from "../../shared/index";
+import { api, followInAppLink } from "../../shared/index";
 
 /** What POST /api/scroll/preview answers. */
 export type FeedPreview = { echos: Echo[]; matchCount: number; matchCountExact: boolean };
@@ -23,6 +23,7 @@ export function matchText({ matchCount, matchCountExact }: Pick<FeedPreview, "ma
  */
 export function FeedPreviewPanel({ feedConfig }: { feedConfig: Record<string, unknown> }) {
   const key = JSON.stringify(feedConfig);
+  const navigate = useNavigate();
   const [state, setState] = useState<{ key: string; preview?: FeedPreview; error?: string } | null>(null);
 
   useEffect(() => {
@@ -54,7 +55,12 @@ export function FeedPreviewPanel({ feedConfig }: { feedConfig: Record<string, un
         <p className="muted">No echos match your filters</p>
       )}
       {state?.preview && state.preview.echos.length > 0 && (
-        <ul className={stale ? "feed-preview-list stale" : "feed-preview-list"} aria-label="Matching echos">
+        <ul
+          className={stale ? "feed-preview-list stale" : "feed-preview-list"}
+          aria-label="Matching echos"
+          // the echo text's links are plain <a>s (EchoText)
+          onClick={(e) => followInAppLink(e, navigate)}
+        >
           {state.preview.echos.map((echo) => (
             <li key={echo._id} data-testid="preview-echo">
               <Link to={`/user/${echo.author._id}`} className="echo-author">
