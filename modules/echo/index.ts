@@ -18,7 +18,9 @@ export {
   type EchoPage,
   type TagOrder,
   type Timeframe,
+  type Highlights,
 } from "./schema";
+export { MAX_SEARCH_CHARS } from "./search-query";
 export { EchoCard } from "./ui/echo-card";
 export { EchoText } from "./ui/echo-text";
 export { EchoFeed, EchoSkeletons, type FetchPage } from "./ui/echo-feed";
