@@ -87,7 +87,9 @@ export async function searchEchos(
   const empty = { echos: [], pagination: { ...pagination(req.page, limit, 0, false), nextCursor: null } };
   if (terms.length === 0) return empty;
 
-  const below = at ? sql`AND rowid < ${at.h}` : raw("");
+  // CAST: compared with the bare bound number, FTS5 did not seek to the bound and a deeper window
+  // re-read every newer hit (measured in workerd: 561 rows read instead of 61 below rowid 500)
+  const below = at ? sql`AND rowid < CAST(${at.h} AS INTEGER)` : raw("");
   const [window] = await batchAll<[WindowRow[]]>(app.db, [
     sql`SELECT rowid AS r, eid, bm25(echo_search, 1.0, 1.0, 0.0, 0.0) AS score,
           highlight(echo_search, 0, ${OPEN}, ${CLOSE}) AS marked
