@@ -7,6 +7,13 @@ import { isValidTag, normalizeTag } from "./tags";
 export const MAX_SEARCH_CHARS = 200;
 export const MAX_SEARCH_TERMS = 10;
 
+/** The API's 400s (they name q), and how the search page says the same to a person. */
+export const SEARCH_ERRORS = {
+  required: { api: "q is required", page: "Type a word, a #tag or an @user" },
+  tooLong: { api: `q must be at most ${MAX_SEARCH_CHARS} characters`, page: `A search is at most ${MAX_SEARCH_CHARS} characters` },
+  tooMany: { api: `q may have at most ${MAX_SEARCH_TERMS} words`, page: `A search has at most ${MAX_SEARCH_TERMS} words` },
+} as const;
+
 export type SearchTerm =
   | { kind: "words"; text: string } // one or more tokens, matched as a phrase ("well-known")
   | { kind: "tag"; tag: string } // the echo carries this tag
@@ -36,10 +43,10 @@ function term(word: string): SearchTerm | null {
  */
 export function parseSearch(q: string | undefined): SearchTerm[] {
   const text = (q ?? "").trim();
-  if (!text) throw badRequest("q is required");
-  if (charCount(text) > MAX_SEARCH_CHARS) throw badRequest(`q must be at most ${MAX_SEARCH_CHARS} characters`);
+  if (!text) throw badRequest(SEARCH_ERRORS.required.api);
+  if (charCount(text) > MAX_SEARCH_CHARS) throw badRequest(SEARCH_ERRORS.tooLong.api);
   const words = text.split(/\s+/u);
-  if (words.length > MAX_SEARCH_TERMS) throw badRequest(`q may have at most ${MAX_SEARCH_TERMS} words`);
+  if (words.length > MAX_SEARCH_TERMS) throw badRequest(SEARCH_ERRORS.tooMany.api);
   return words.map(term).filter((t): t is SearchTerm => t !== null);
 }
 
