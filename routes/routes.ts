@@ -29,6 +29,7 @@ const all = [
     route("scroll/:id/why/:echoId", "api/scroll/why.ts"),
     route("scroll/:id/fork", "api/scroll/fork.ts"),
     route("search/users", "api/search.users.ts"),
+    route("search/echos", "api/search.echos.ts"),
     route("community/scrolls/public/:type", "api/community/scrolls.ts"),
     route("community/tags", "api/community/tags.ts"),
     route("community/echos/popular", "api/community/popular.ts"),

@@ -382,6 +382,13 @@ db.exec(`
 db.exec("COMMIT");
 phase("counters recomputed (set-based)");
 
+// The echo search index (migration 0013), as its insert trigger would have written it: from the
+// same view, in id order.
+db.exec("BEGIN");
+db.exec("INSERT INTO echo_search (body, tags, author, eid) SELECT content, tag_text, author_id, id FROM echo_search_source ORDER BY id");
+db.exec("COMMIT");
+phase("echo search index filled");
+
 // The ranking pass's state as if it had just run: each popular list holds its top KEEP_RANKED
 // (modules/community/ranking.server.ts, schema.ts), the change log is empty.
 const KEEP_RANKED = 200;
@@ -417,6 +424,7 @@ const mismatches = [];
 const check = (what, a, b) => {
   if (a !== b) mismatches.push(`${what}: counter ${a} ≠ count ${b}`);
 };
+check("echo_search rows", one("SELECT COUNT(*) FROM echo_search_docsize"), one("SELECT COUNT(*) FROM echos"));
 for (let i = 0; i < 200; i++) {
   const e = echoIds[int(N.echos)];
   check(`echo ${e} likes`, one("SELECT likes_count FROM echos WHERE id = ?", e), one("SELECT COUNT(*) FROM likes WHERE echo_id = ?", e));
@@ -539,10 +547,13 @@ try {
   expect("like → echo_tags.likes_count", count("SELECT likes_count FROM echo_tags WHERE echo_id = ?", echoId), 1);
   const unliked = await call("DELETE", `/api/echo/like/${echoId}`);
   expect("unlike → likes", unliked.likes, 0);
+  const found = await call("GET", "/api/search/echos?q=trigger%20check");
+  expect("post → search finds it", found.echos.map((e) => e._id).join(), echoId);
   await call("DELETE", `/api/echo/delete/${echoId}`);
   expect("delete → users.echos_count", count("SELECT echos_count FROM users WHERE id = ?", login._id), before);
   expect("delete → stats", count("SELECT value FROM stats WHERE key = 'echos'"), counts.echos);
-  checked += 6;
+  expect("delete → search index", count("SELECT COUNT(*) FROM echo_search_docsize"), counts.echos);
+  checked += 8;
   verify.close();
   if (mismatches.length) throw new Error(`service check failed:\n${mismatches.join("\n")}`);
   phase(`service check: ${checked} counters via the API match SQLite`);

@@ -148,6 +148,9 @@ try {
       page: true,
       users: label.includes("hide-liked") ? [heavy] : undefined,
     })),
+    // echo search (issue 18): a word about 14% of the echos hold, and a tag on a handful
+    { name: "search echos: common word (coffee)", path: "/api/search/echos?q=coffee", page: true },
+    { name: `search echos: rare term (#${cold})`, path: `/api/search/echos?q=%23${cold}`, page: true },
     { name: "SSR home /", path: "/", html: true, budget: "home" },
     { name: "SSR scroll page", path: `/scroll/${S["feed: any of 1 hot tag, newest"]}`, html: true },
     { name: "constant /api/health @50", path: "/api/health", connections: 50, constant50: true },

@@ -1,3 +1,4 @@
 // Server-only public face of the echo module.
 export { getEcho, postEcho, deleteEcho, setLike, shareEcho, reportEcho, echoColumns, toEcho, type EchoRow } from "./echo.server";
 export { listEchos, listTag, dateBounds, type PageRequest } from "./lists.server";
+export { searchEchos, SEARCH_WINDOW, type SearchPage } from "./search.server";

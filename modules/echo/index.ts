@@ -18,7 +18,9 @@ export {
   type EchoPage,
   type TagOrder,
   type Timeframe,
+  type Highlights,
 } from "./schema";
+export { MAX_SEARCH_CHARS, SEARCH_ERRORS } from "./search-query";
 export { EchoCard } from "./ui/echo-card";
 export { EchoText } from "./ui/echo-text";
 export { EchoFeed, EchoSkeletons, type FetchPage } from "./ui/echo-feed";
@@ -29,3 +31,4 @@ export { TagInput } from "./ui/tag-input";
 export { TagPage } from "./ui/tag-page";
 export { EchoDetail } from "./ui/echo-detail";
 export { EchoExtensionsProvider, type EchoExtensions } from "./ui/echo-extensions";
+export { SEARCH_MARKS } from "./ui/search-marks";

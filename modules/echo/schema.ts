@@ -104,7 +104,12 @@ export type Echo = {
   commentsCount: number;
   shares: number;
   createdAt: string;
+  /** search results only: what the query matched (GET /api/search/echos) */
+  highlights?: Highlights;
 };
+
+/** Where a search's words are in `content` (UTF-16 offsets, end exclusive) and which tags matched. */
+export type Highlights = { content: [start: number, end: number][]; tags: string[] };
 
 export type EchoPage = {
   echos: Echo[];

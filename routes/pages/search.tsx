@@ -1,48 +1,92 @@
+import { useCallback } from "react";
 import { Form, Link } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { publicScrolls, trendingTags } from "~/modules/community/index.server";
+import { EchoExtensionsProvider, EchoFeed, MAX_SEARCH_CHARS, SEARCH_ERRORS, SEARCH_MARKS, type EchoPage } from "~/modules/echo/index";
+import { searchEchos } from "~/modules/echo/index.server";
 import { searchUsers } from "~/modules/profile/index.server";
 import { ScrollCard } from "~/modules/scroll/index";
-import { isWellFormedText } from "~/modules/shared/index";
+import { api, HttpError, isWellFormedText } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import { EmptyState } from "~/modules/shell/index";
 import type { Route } from "./+types/search";
 
 export const meta: Route.MetaFunction = () => [{ title: "Search · Echo" }];
 
-/** The top bar's search: users, tags and public scrolls matching q. */
+/** What the page says instead of the echos when the API would answer 400 (never a 500 page). */
+async function echosOrProblem(found: Promise<EchoPage>): Promise<{ echos: EchoPage | null; problem?: string }> {
+  try {
+    return { echos: await found };
+  } catch (error) {
+    const known = error instanceof HttpError && Object.values(SEARCH_ERRORS).find((e) => e.api === error.message);
+    if (!known) throw error;
+    return { echos: null, problem: known.page };
+  }
+}
+
+/** The top bar's search: echos (ranked, paged), users, tags and public scrolls matching q. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewerId = await requirePageViewerId(app, request);
-  const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 50);
-  if (!q) return { q, users: [], tags: [], scrolls: [] };
+  const full = (new URL(request.url).searchParams.get("q") ?? "").trim();
+  const q = full.slice(0, 50);
+  const none = { q: full, viewerId, users: [], tags: [], scrolls: [], echos: null };
+  if (!q) return none;
   // control characters (a %00 in the URL) are refused here as the API refuses them, not searched for
-  if (!isWellFormedText(q)) return { q, users: [], tags: [], scrolls: [], illFormed: true };
+  if (!isWellFormedText(full)) return { ...none, illFormed: true };
   const term = q.toLowerCase().replace(/^#/, "");
-  const [users, tags, feeds, curations] = await Promise.all([
+  const [found, users, tags, feeds, curations] = await Promise.all([
+    echosOrProblem(searchEchos(app, viewerId, full, { page: 1, limit: 20 })),
     searchUsers(app, q),
     trendingTags(app, 100),
     publicScrolls(app, viewerId, "feed", 100),
     publicScrolls(app, viewerId, "curation", 100),
   ]);
   const scrolls = [...feeds, ...curations].filter((s) => [s.name, s.description].some((f) => f.toLowerCase().includes(term)));
-  return { q, users, tags: tags.filter((t) => t.name.includes(term)).slice(0, 20), scrolls: scrolls.slice(0, 20) };
+  return {
+    q: full,
+    viewerId,
+    users,
+    tags: tags.filter((t) => t.name.includes(term)).slice(0, 20),
+    scrolls: scrolls.slice(0, 20),
+    ...found,
+  };
 }
 
 export default function Search({ loaderData }: Route.ComponentProps) {
-  const { q, users, tags, scrolls } = loaderData;
+  const { q, viewerId, users, tags, scrolls, echos } = loaderData;
   const illFormed = "illFormed" in loaderData;
-  const nothing = q && !illFormed && users.length === 0 && tags.length === 0 && scrolls.length === 0;
+  const problem = "problem" in loaderData ? loaderData.problem : undefined;
+  const hasEchos = (echos?.echos.length ?? 0) > 0;
+  const nothing = q && !illFormed && !problem && !hasEchos && users.length === 0 && tags.length === 0 && scrolls.length === 0;
+  const fetchPage = useCallback(
+    (page: number, cursor: string | null) => {
+      const params = new URLSearchParams({ q, page: String(page) });
+      if (cursor) params.set("cursor", cursor);
+      return api<EchoPage>(`/search/echos?${params}`, { fallback: "Failed to fetch echos" });
+    },
+    [q],
+  );
   return (
     <div className="page">
       <h1 className="page-title">Search</h1>
       <Form method="get" role="search" className="toolbar">
-        <input type="search" name="q" defaultValue={q} className="search-input" aria-label="Search" placeholder="Users, tags and scrolls" autoFocus />
+        <input
+          type="search"
+          name="q"
+          defaultValue={q}
+          maxLength={MAX_SEARCH_CHARS}
+          className="search-input"
+          aria-label="Search"
+          placeholder="Words, #tags, @users and scrolls"
+          autoFocus
+        />
         <button type="submit" className="btn btn-primary">
           Search
         </button>
       </Form>
       {illFormed && <EmptyState title="Nothing found" detail="The search contains characters that are not allowed" />}
+      {problem && <EmptyState title="Nothing found" detail={problem} />}
       {nothing && <EmptyState title="Nothing found" detail="Try a different search term" />}
       {users.length > 0 && (
         <section className="card">
@@ -76,6 +120,14 @@ export default function Search({ loaderData }: Route.ComponentProps) {
               <ScrollCard key={s._id} scroll={s} />
             ))}
           </div>
+        </section>
+      )}
+      {echos && hasEchos && (
+        <section aria-labelledby="search-echos-heading" className="search-echos">
+          <h2 id="search-echos-heading">Echos</h2>
+          <EchoExtensionsProvider value={{ marks: SEARCH_MARKS }}>
+            <EchoFeed key={q} restoreKey={`search:${q}`} initial={echos} fetchPage={fetchPage} viewerId={viewerId} empty={null} />
+          </EchoExtensionsProvider>
         </section>
       )}
     </div>

@@ -119,6 +119,7 @@ cells("scroll/:id/fork", "POST", "/api/scroll/{scroll}/fork", (v) => ({ owner: 4
 
 // --- search, community
 cells("search/users", "GET", "/api/search/users?q=mx", signedIn(200));
+cells("search/echos", "GET", "/api/search/echos?q=mx", signedIn(200));
 cells("community/scrolls/public/:type", "GET", "/api/community/scrolls/public/feed", signedIn(200));
 cells("community/scrolls/public/:type", "GET", "/api/community/scrolls/public/curation?limit=4", signedIn(200));
 cells("community/tags", "GET", "/api/community/tags?limit=8", signedIn(200));
@@ -171,6 +172,7 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["scroll/:id/why/:echoId", "POST", "/api/scroll/{feed}/why/{echo}"],
   ["scroll/:id/fork", "GET", "/api/scroll/{feed}/fork"],
   ["search/users", "DELETE", "/api/search/users"],
+  ["search/echos", "POST", "/api/search/echos"],
   ["community/scrolls/public/:type", "POST", "/api/community/scrolls/public/feed"],
   ["community/tags", "PUT", "/api/community/tags"],
   ["community/echos/popular", "DELETE", "/api/community/echos/popular"],

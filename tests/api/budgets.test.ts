@@ -96,6 +96,8 @@ beforeAll(async () => {
     `/api/profile/user/${readerId}/echos`,
     `/api/profile/user/${readerId}/scrolls`,
     "/api/search/users?q=b",
+    "/api/search/echos?q=budget",
+    `/search?q=budget`,
   );
 }, 120_000);
 
@@ -140,6 +142,9 @@ describe(`rows read per 20-echo page, at any depth (≤ ${MAX_ROWS_PER_PAGE})`, 
     ["feed: all of two tags", () => `/api/scroll/${shapeIds.allOfTwo}/echos?limit=20`],
     ["feed: all-of, exclusions, hide-liked, most liked over a year", () => `/api/scroll/${likedFeedId}/echos?limit=20`],
     ["curation", () => `/api/scroll/${curationId}/echos?limit=20`],
+    // 210 echos hold the word: four ranking windows of 60 (modules/echo/search.server.ts)
+    ["search: a word in every echo of the store", () => `/api/search/echos?q=budget&limit=20`],
+    ["search: a word and a tag", () => `/api/search/echos?q=${encodeURIComponent(`budget #${tag} #even`)}&limit=20`],
   ])("%s", async (_name, path) => {
     const pages = await walk(path(), 8);
     console.warn(`${_name}: rows read per page ${pages.map((p) => p.rows).join(", ")}`);

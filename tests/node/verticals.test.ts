@@ -62,6 +62,7 @@ describe("verticalOf: the router's path → vertical", () => {
     ["/api/community/tags", "community"],
     ["/user/01abc", "people"],
     ["/api/search/users", "people"],
+    ["/api/search/echos", "people"],
     ["/settings", "account"],
     ["/login.data", "account"],
     ["/api/auth/me", "account"],

@@ -35,6 +35,8 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
   const isAuthor = echo.author._id === viewerId;
   if ((store.isDeleted(echo._id) && !detail) || removed) return null;
   const removeFromScroll = extensions.removeFromScroll;
+  const marks = extensions.marks;
+  const run = marks && ((text: string, from: number) => marks.text(echo, text, from));
 
   // optimistic (echo-actions.ts); the button stays enabled so keyboard focus stays on it, and a
   // click while the previous one is on its way is ignored
@@ -87,7 +89,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
       </header>
       {detail ? (
         <p className="echo-content" dir="auto">
-          <EchoText content={echo.content} />
+          <EchoText content={echo.content} run={run} />
         </p>
       ) : (
         <p
@@ -99,7 +101,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
             if (!onLink && !window.getSelection()?.toString()) void navigate(`/echo/${echo._id}`);
           }}
         >
-          <EchoText content={echo.content} />
+          <EchoText content={echo.content} run={run} />
         </p>
       )}
       {echo.tags.length > 0 && (
@@ -107,7 +109,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           {echo.tags.map((tag) => (
             <li key={tag._id}>
               <a href={`/tag/${encodeURIComponent(tag.name)}`} className="tag-chip">
-                #<bdi>{tag.name}</bdi>
+                #{marks ? marks.tag(echo, tag.name) : <bdi>{tag.name}</bdi>}
               </a>
             </li>
           ))}

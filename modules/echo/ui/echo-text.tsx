@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { linkify } from "../linkify";
 
 /**
@@ -7,28 +8,32 @@ import { linkify } from "../linkify";
  * A mention goes to /user/by-name/<name>, which finds the user or says they do not exist.
  * Mentions and tags are plain <a>s: the card around them (EchoCard) makes their clicks
  * client-side navigations (followInAppLink), so a list renders no <Link> per link.
+ * `run` renders each piece of text given its offset in the whole (search marks its matches).
  */
-export function EchoText({ content }: { content: string }) {
+export function EchoText({ content, run = (text) => text }: { content: string; run?: (text: string, from: number) => ReactNode }) {
+  let from = 0;
   return linkify(content).map((part, i) => {
+    const at = from;
+    from += part.text.length;
     switch (part.kind) {
       case "text":
-        return part.text;
+        return run(part.text, at);
       case "url":
         return (
           <a key={i} href={part.href} rel="nofollow ugc noopener" target="_blank" dir="ltr" className="echo-link">
-            {part.text}
+            {run(part.text, at)}
           </a>
         );
       case "mention":
         return (
           <a key={i} href={part.href} className="echo-link">
-            @<bdi>{part.userName}</bdi>
+            @<bdi>{run(part.userName, at + 1)}</bdi>
           </a>
         );
       case "tag":
         return (
           <a key={i} href={part.href} className="echo-link">
-            <bdi>{part.text}</bdi>
+            <bdi>{run(part.text, at)}</bdi>
           </a>
         );
     }

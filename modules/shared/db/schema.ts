@@ -64,6 +64,9 @@ export const rateLimits = sqliteTable(
 // Counters (likes_count, shares_count, tags.echo_count, users.echos_count, echo_tags.likes_count)
 // are kept exact by triggers in migrations/0002_counters.sql: same transaction as the write.
 
+// Echo search lives outside Drizzle: migrations/0013_echo_search.sql creates the FTS5 table
+// `echo_search` (body, tags, author, eid), the view `echo_search_source` it is filled from, and
+// the triggers on `echos` that keep it in step (drizzle-kit models neither virtual tables nor views).
 export const echos = sqliteTable(
   "echos",
   {

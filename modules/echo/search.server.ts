@@ -1,0 +1,125 @@
+// GET /api/search/echos: echos matching words, #tags and @users, ranked by bm25 within windows of
+// the newest matches, with the matched words' places in the text (docs/product-notes.md, Search).
+// Two D1 round trips: the window of hits (with the session check), then the page's echos by id.
+import { badRequest, decodeCursor, encodeCursor, pagination } from "../shared/index";
+import { batchAll, join, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { echoColumns, toEcho, type EchoRow } from "./echo.server";
+import type { Echo, EchoPage, Highlights } from "./schema";
+import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
+
+/**
+ * How many of the newest matches one ranking covers. Every page reads this window (plus one row
+ * to know whether older matches exist) and ranks it; a window is cut into pages by the cursor,
+ * and the next window starts below the oldest hit of this one. Three 20-echo pages per window
+ * keep a page within 200 rows read (docs/scaling.md).
+ */
+export const SEARCH_WINDOW = 60;
+
+export type SearchHit = Echo & { highlights: Highlights };
+export type SearchPage = { echos: SearchHit[]; pagination: EchoPage["pagination"] };
+
+// highlight() wraps each matched token in these; echo text never holds C0 controls (validation.ts)
+const OPEN = "\u0001";
+const CLOSE = "\u0002";
+/** An author that cannot exist: ids are 26 characters (shared/ids.ts). */
+const NO_AUTHOR = "0";
+
+/** The MATCH expression: every term quoted by us; @names resolved to author ids inside SQL. */
+function matchExpression(terms: SearchTerm[]): Stmt {
+  const parts = terms.map((t): Stmt => {
+    if (t.kind === "words") return sql`${`{body tags} : "${t.text}"`}`;
+    if (t.kind === "tag") return sql`${`tags : "${indexedTag(t.tag)}"`}`;
+    return sql`'author : "' || COALESCE((SELECT id FROM users WHERE user_name = ${t.userName} COLLATE NOCASE), ${NO_AUTHOR}) || '"'`;
+  });
+  return join(parts, ` || ' AND ' || `);
+}
+
+type WindowRow = { r: number; eid: string; score: number; marked: string | null };
+type Cursor = { h: number; o: number };
+
+function readCursor(cursor: string | undefined, page: number): Cursor | null {
+  if (cursor === undefined) {
+    if (page > 1) throw badRequest("cursor is required after page 1 (pagination.nextCursor)");
+    return null;
+  }
+  const key = decodeCursor(cursor);
+  const h = key?.h;
+  const o = key?.o;
+  if (!Number.isSafeInteger(h) || (h as number) < 1 || !Number.isInteger(o) || (o as number) < 0 || (o as number) >= SEARCH_WINDOW) {
+    throw badRequest("cursor is invalid");
+  }
+  return { h: h as number, o: o as number };
+}
+
+/** The marked text back to offsets; null if it is not the echo's text (it always should be). */
+export function markedRanges(marked: string | null, content: string): [number, number][] {
+  if (!marked) return [];
+  const ranges: [number, number][] = [];
+  let plain = "";
+  let start = -1;
+  for (const ch of marked) {
+    if (ch === OPEN) start = plain.length;
+    else if (ch === CLOSE && start >= 0) {
+      ranges.push([start, plain.length]);
+      start = -1;
+    } else plain += ch;
+  }
+  return plain === content ? ranges : [];
+}
+
+function matchedTags(echo: Echo, terms: SearchTerm[]): string[] {
+  const wanted = new Set(terms.flatMap((t) => (t.kind === "tag" ? [t.tag] : t.kind === "words" ? [t.text.toLowerCase()] : [])));
+  return echo.tags.map((t) => t.name).filter((name) => wanted.has(name));
+}
+
+/** Best first: bm25 (lower is better in SQLite), ties newest first. */
+const byRank = (a: WindowRow, b: WindowRow) => a.score - b.score || b.r - a.r;
+
+export async function searchEchos(
+  app: AppContext,
+  viewerId: string,
+  q: string | undefined,
+  req: { page: number; limit: number; cursor?: string },
+): Promise<SearchPage> {
+  const terms = parseSearch(q);
+  const at = readCursor(req.cursor, req.page);
+  const limit = Math.min(req.limit, SEARCH_WINDOW);
+  const empty = { echos: [], pagination: { ...pagination(req.page, limit, 0, false), nextCursor: null } };
+  if (terms.length === 0) return empty;
+
+  // CAST: compared with the bare bound number, FTS5 did not seek to the bound and a deeper window
+  // re-read every newer hit (measured in workerd: 561 rows read instead of 61 below rowid 500)
+  const below = at ? sql`AND rowid < CAST(${at.h} AS INTEGER)` : raw("");
+  const [window] = await batchAll<[WindowRow[]]>(app.db, [
+    sql`SELECT rowid AS r, eid, bm25(echo_search, 1.0, 1.0, 0.0, 0.0) AS score,
+          highlight(echo_search, 0, ${OPEN}, ${CLOSE}) AS marked
+        FROM echo_search WHERE echo_search MATCH (${matchExpression(terms)}) ${below}
+        ORDER BY rowid DESC LIMIT ${SEARCH_WINDOW + 1}`,
+  ]);
+  const olderExist = window.length > SEARCH_WINDOW;
+  const hits = window.slice(0, SEARCH_WINDOW);
+  const offset = at?.o ?? 0;
+  const ranked = [...hits].sort(byRank).slice(offset, offset + limit);
+  // the window is fixed by its upper bound, so later pages of it rank the same hits
+  const top = at?.h ?? (hits[0] ? hits[0].r + 1 : 1);
+  let next: Cursor | null = null;
+  if (offset + limit < hits.length) next = { h: top, o: offset + limit };
+  else if (olderExist) next = { h: hits[hits.length - 1]!.r, o: 0 };
+
+  const rows = ranked.length
+    ? (
+        await batchAll<[EchoRow[]]>(app.db, [
+          sql`SELECT ${echoColumns(viewerId)} FROM echos e JOIN users u ON u.id = e.author_id
+              WHERE e.id IN (${join(ranked.map((h) => sql`${h.eid}`), ", ")})`,
+        ])
+      )[0]
+    : [];
+  const byId = new Map(rows.map((row) => [row.id, toEcho(row)]));
+  const echos = ranked.flatMap((hit): SearchHit[] => {
+    const echo = byId.get(hit.eid);
+    if (!echo) return []; // deleted between the two reads
+    return [{ ...echo, highlights: { content: markedRanges(hit.marked, echo.content), tags: matchedTags(echo, terms) } }];
+  });
+  const known = (req.page - 1) * limit + echos.length + (next ? 1 : 0);
+  return { echos, pagination: { ...pagination(req.page, limit, known, next !== null), nextCursor: next ? encodeCursor(next) : null } };
+}
