@@ -49,12 +49,12 @@ export function addFollowing(db, { users, idOf, now = Date.now() }) {
   // every follow's backfill, set-based; then each timeline's newest TIMELINE_CAP
   db.exec("BEGIN");
   db.exec("DELETE FROM timeline_entries");
-  db.exec(`INSERT INTO timeline_entries (owner_id, echo_id, author_id)
-    SELECT f.follower_id, e.id, e.author_id FROM user_follows f
+  db.exec(`INSERT INTO timeline_entries (owner_id, echo_id)
+    SELECT f.follower_id, e.id FROM user_follows f
     JOIN (SELECT id, author_id, ROW_NUMBER() OVER (PARTITION BY author_id ORDER BY id DESC) AS rn FROM echos) e
       ON e.author_id = f.followee_id AND e.rn <= ${FOLLOW_BACKFILL}`);
-  db.exec(`DELETE FROM timeline_entries WHERE rowid IN (SELECT rowid FROM (
-    SELECT rowid, ROW_NUMBER() OVER (PARTITION BY owner_id ORDER BY echo_id DESC) AS rn FROM timeline_entries) WHERE rn > ${TIMELINE_CAP})`);
+  db.exec(`DELETE FROM timeline_entries WHERE (owner_id, echo_id) IN (SELECT owner_id, echo_id FROM (
+    SELECT owner_id, echo_id, ROW_NUMBER() OVER (PARTITION BY owner_id ORDER BY echo_id DESC) AS rn FROM timeline_entries) WHERE rn > ${TIMELINE_CAP})`);
   db.exec("COMMIT");
   const entries = (owner) => db.prepare("SELECT COUNT(*) AS n FROM timeline_entries WHERE owner_id = ?").get(owner).n;
   return {

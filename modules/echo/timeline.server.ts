@@ -15,8 +15,8 @@ export const TRIM_OWNERS_PER_RUN = 200;
 
 /** Post: one row per follower of the author, in the post's batch, only if the echo was written. */
 export function fanOutPost(echoId: string, authorId: string, posted: Stmt): Stmt {
-  return sql`INSERT INTO timeline_entries (owner_id, echo_id, author_id)
-    SELECT follower_id, ${echoId}, ${authorId} FROM user_follows WHERE followee_id = ${authorId} AND ${posted}`;
+  return sql`INSERT INTO timeline_entries (owner_id, echo_id)
+    SELECT follower_id, ${echoId} FROM user_follows WHERE followee_id = ${authorId} AND ${posted}`;
 }
 
 /** Drop an owner's entries beyond the cap: one seek to the cap-th newest, then a range delete. */
@@ -32,8 +32,8 @@ function trimTimeline(ownerId: string): Stmt {
  */
 export function backfillFollow(ownerId: string, followeeId: string): Stmt[] {
   return [
-    sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id, author_id)
-      SELECT ${ownerId}, id, author_id FROM echos
+    sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id)
+      SELECT ${ownerId}, id FROM echos
       WHERE author_id = ${followeeId}
         AND EXISTS (SELECT 1 FROM user_follows WHERE follower_id = ${ownerId} AND followee_id = ${followeeId})
       ORDER BY id DESC LIMIT ${FOLLOW_BACKFILL}`,
@@ -41,9 +41,15 @@ export function backfillFollow(ownerId: string, followeeId: string): Stmt[] {
   ];
 }
 
-/** Unfollow (same batch): the followee's echos leave the follower's timeline. */
+/**
+ * Unfollow (same batch): the followee's echos leave the follower's timeline. Found through the
+ * timeline itself (about TIMELINE_CAP rows at most, each with its echo's author): a write may read
+ * that much, while an (owner, author) index would add an entry to every fan-out row written.
+ */
 export function removeFollowee(ownerId: string, followeeId: string): Stmt {
-  return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND author_id = ${followeeId}`;
+  return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND echo_id IN (
+    SELECT t.echo_id FROM timeline_entries t JOIN echos e ON e.id = t.echo_id
+    WHERE t.owner_id = ${ownerId} AND e.author_id = ${followeeId})`;
 }
 
 /** Whether the viewer follows anyone: Following is then home's default (one primary-key read). */

@@ -300,6 +300,7 @@ export const userFollows = sqliteTable(
 
 // The Following timeline (docs/decisions/013-following-timeline.md): fan-out on write, one row
 // per follower and echo, capped per owner (TIMELINE_CAP in modules/echo/timeline.server.ts).
+// The migration makes it WITHOUT ROWID (drizzle cannot say so): two b-tree entries per row.
 export const timelineEntries = sqliteTable(
   "timeline_entries",
   {
@@ -309,16 +310,13 @@ export const timelineEntries = sqliteTable(
     echoId: text("echo_id")
       .notNull()
       .references(() => echos.id, { onDelete: "cascade" }),
-    // the echo's author, copied so an unfollow finds the followee's rows without reading echos
-    authorId: text("author_id").notNull(),
   },
   (t) => [
-    // GET /echo/following: one owner's entries newest first (keyset on echo id); fan-out idempotence
+    // GET /echo/following: one owner's entries newest first (keyset on echo id); unfollow and
+    // trimming walk one owner's entries too
     primaryKey({ columns: [t.ownerId, t.echoId] }),
     // echo delete cascade: an echo's rows in every follower's timeline
     index("timeline_entries_echo_id").on(t.echoId),
-    // unfollow: one followee's rows in one timeline
-    index("timeline_entries_owner_author").on(t.ownerId, t.authorId),
   ],
 );
 
