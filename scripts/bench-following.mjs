@@ -16,7 +16,7 @@ import { root } from "./lib.mjs";
 
 // modules/echo/timeline.server.ts (scripts may not import a module)
 const FOLLOW_BACKFILL = 20;
-const TIMELINE_CAP = 1000;
+const TIMELINE_CAP = 500;
 const WIDE_FOLLOWS = 5000;
 const QUIET_FOLLOWS = 5;
 

@@ -6,8 +6,11 @@ import { echoColumns, type EchoRow } from "./echo.server";
 import { knownTotal, seek, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
 
-/** A timeline keeps about its newest TIMELINE_CAP entries (50 pages); older ones are trimmed. */
-export const TIMELINE_CAP = 1000;
+/**
+ * A timeline keeps about its newest TIMELINE_CAP entries (25 pages); older ones are trimmed. Sized
+ * by storage: a row is ~135 bytes on disk, so a full timeline is ~67 KB (decision 013).
+ */
+export const TIMELINE_CAP = 500;
 /** A new follow brings the followee's newest FOLLOW_BACKFILL echos: a first page at once. */
 export const FOLLOW_BACKFILL = 20;
 /** Timelines the cron trims per run (each trim reads at most about TIMELINE_CAP index entries). */
