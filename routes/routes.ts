@@ -11,6 +11,7 @@ const all = [
     route("auth/logout", "api/auth.logout.ts"),
     route("auth/password", "api/auth.password.ts"),
     route("echo/all", "api/echo/all.ts"),
+    route("echo/following", "api/echo/following.ts"),
     route("echo/echo/:id", "api/echo/one.ts"),
     route("echo/post", "api/echo/post.ts"),
     route("echo/delete/:id", "api/echo/delete.ts"),

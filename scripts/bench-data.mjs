@@ -9,13 +9,15 @@
 // Sizes (BENCH_SCALE multiplies all of them; default 1): 50,000 users, 1,000,000 echos over the
 // last two years (Zipf authors, 1–5 Zipf tags from a vocabulary of 20,000), 5,000,000 likes
 // skewed to a small share of echos, 10,000 scrolls (feeds of every rule shape, curations),
-// 200,000 user follows. BENCH_SEED fixes the shapes (ids stay random, as the services make them).
+// 200,000 user follows (and a reader following 5,000 accounts, scripts/bench-following.mjs), every
+// follow's Following timeline rows. BENCH_SEED fixes the shapes (ids stay random, as the services make them).
 import { randomBytes, scryptSync } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { migrate, root } from "./lib.mjs";
 import { buildVerticals } from "./build.mjs";
+import { addFollowing } from "./bench-following.mjs";
 import { startServer } from "./server.mjs";
 
 // the ids of modules/shared/ids.ts newId (scripts may not reach into a module): 10 Crockford base32
@@ -251,6 +253,10 @@ db.exec("BEGIN");
 db.exec("COMMIT");
 phase(`user_follows: ${follows.size}`);
 
+// ── 4b. the Following timeline: two readers' follows, every follow's backfill (decision 013) ──
+const following = addFollowing(db, { users: N.users, idOf: (i) => userIds[i], now });
+phase(`timeline_entries: ${following.timelineEntries} (a reader following ${following.wideFollower.follows})`);
+
 // ── 5. scrolls: feeds of every rule shape, curations; the benchmark's named scrolls ──────────
 const SORTS = ["newestFirst", "oldestFirst", "mostLiked"];
 const RANGES = ["1day", "1month", "1year", "allTime"];
@@ -449,7 +455,7 @@ if (mismatches.length) throw new Error(`counter mismatches:\n${mismatches.slice(
 
 // What the benchmark needs to know about this store.
 const counts = {};
-for (const t of ["users", "echos", "echo_tags", "tags", "likes", "scrolls", "scroll_echos", "scroll_follows", "user_follows", "tag_days", "popular_echos"]) {
+for (const t of ["users", "echos", "echo_tags", "tags", "likes", "scrolls", "scroll_echos", "scroll_follows", "user_follows", "tag_days", "popular_echos", "timeline_entries"]) {
   counts[t] = one(`SELECT COUNT(*) FROM ${t}`);
 }
 const heavyLiker = db.prepare("SELECT u.user_name AS name, u.id, COUNT(*) AS n FROM likes l JOIN users u ON u.id = l.user_id GROUP BY l.user_id ORDER BY n DESC LIMIT 1").get();
@@ -481,6 +487,7 @@ const meta = {
   topAuthor,
   mostLikedEcho: likedEcho,
   scrolls: Object.fromEntries(Object.entries(namedIndex).map(([label, i]) => [label, scrollRows[i].id])),
+  following,
   sampleEchoIds: Array.from({ length: 50 }, () => echoIds[int(N.echos)]),
 };
 

@@ -93,6 +93,8 @@ try {
   const readers = await signIn(Array.from({ length: 20 }, (_, i) => `bench${Math.min(maxUser, 10 + i)}`));
   const writers = await signIn(Array.from({ length: 40 }, (_, i) => `bench${Math.min(maxUser, 100 + i)}`));
   const [heavy] = await signIn([meta.heavyLiker.name]);
+  // the Following timeline's readers (scripts/bench-following.mjs): 5,000 follows, 5 near-silent ones
+  const [wide, quiet] = meta.following ? await signIn([meta.following.wideFollower.name, meta.following.quietFollower.name]) : [];
   console.log(`signed in ${readers.length + writers.length + 1} users in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
   // the ranking cron once, as production runs it every 5 minutes: KV holds the community lists
@@ -128,6 +130,26 @@ try {
   }
   const page50 = `/api/echo/all?limit=20&page=50&cursor=${cursor}`;
 
+  // page 10 of the 5,000-follow reader's Following timeline through the cursor chain
+  let followingPage10 = null;
+  if (wide) {
+    let c = null;
+    for (let page = 1; page < 10 && (page === 1 || c); page++) {
+      const r = await probe(wide.cookie, `/api/echo/following?limit=20&page=${page}${c ? `&cursor=${c}` : ""}`);
+      c = r.json.pagination.nextCursor;
+    }
+    if (c) followingPage10 = `/api/echo/following?limit=20&page=10&cursor=${c}`;
+  }
+  const F = meta.following;
+  const followingScenarios = wide
+    ? [
+        { name: `Following timeline (${F.wideFollower.follows} follows) page 1`, path: "/api/echo/following?limit=20", page: true, users: [wide] },
+        ...(followingPage10 ? [{ name: "Following timeline page 10 (cursor)", path: followingPage10, page: true, users: [wide] }] : []),
+        { name: `Following timeline (${F.quietFollower.follows} near-silent, old)`, path: "/api/echo/following?limit=20", page: true, users: [quiet] },
+        { name: `SSR home / (Following, ${F.wideFollower.follows} follows)`, path: "/", html: true, users: [wide] },
+      ]
+    : [];
+
   const hot = meta.hotTag.name;
   const cold = meta.coldTag.name;
   const S = meta.scrolls;
@@ -151,6 +173,7 @@ try {
     // echo search (issue 18): a word about 14% of the echos hold, and a tag on a handful
     { name: "search echos: common word (coffee)", path: "/api/search/echos?q=coffee", page: true },
     { name: `search echos: rare term (#${cold})`, path: `/api/search/echos?q=%23${cold}`, page: true },
+    ...followingScenarios,
     { name: "SSR home /", path: "/", html: true, budget: "home" },
     { name: "SSR scroll page", path: `/scroll/${S["feed: any of 1 hot tag, newest"]}`, html: true },
     { name: "constant /api/health @50", path: "/api/health", connections: 50, constant50: true },

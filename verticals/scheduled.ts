@@ -2,6 +2,7 @@
 // Kept apart from the fetch entry so tests can import it without the virtual server build.
 import { isNotNull, lt, or } from "drizzle-orm";
 import { runRanking } from "../modules/community/index.server";
+import { trimTimelines } from "../modules/echo/index.server";
 import { createDb, tables } from "../modules/shared/index.server";
 
 /** Prune what can no longer matter: expired or revoked sessions, finished rate-limit windows. */
@@ -15,9 +16,13 @@ export async function pruneSessions(env: Env, now: number): Promise<{ sessions: 
   return { sessions: s.meta.changes, rateLimits: r.meta.changes };
 }
 
-/** Every 5 minutes: rank (tag counts, trending, popular lists → D1 and KV), then prune. */
+/**
+ * Every 5 minutes: rank (tag counts, trending, popular lists → D1 and KV), prune, and trim the
+ * next slice of Following timelines back to their cap (decision 013).
+ */
 export async function runScheduled(env: Env, now: number) {
   const ranking = await runRanking(env, now);
   const pruned = await pruneSessions(env, now);
-  return { ranking, pruned };
+  const timelines = await trimTimelines(env);
+  return { ranking, pruned, timelines };
 }

@@ -5,6 +5,7 @@ import { batchAll, batchWithinLimit, inlineLimit, sql, type AppContext, type Stm
 export const POST_LIMIT = { limit: 100, windowMs: 5 * 60_000 };
 export const LIKE_LIMIT = { limit: 300, windowMs: 5 * 60_000 };
 import type { Echo, PostEchoInput } from "./schema";
+import { fanOutPost } from "./timeline.server";
 
 /** The columns every echo read selects, with the viewer's like state: hydrated in one query. */
 export function echoColumns(viewerId: string): Stmt {
@@ -56,7 +57,10 @@ export async function getEcho(app: AppContext, viewerId: string, id: string): Pr
   return toEcho(rows[0]);
 }
 
-/** Post: the echo, its tags (created on first use) and links in one atomic batch, rate limit included. */
+/**
+ * Post: the echo, its tags (created on first use) and links, and its rows in the followers' timelines,
+ * in one atomic batch, rate limit included.
+ */
 export async function postEcho(app: AppContext, authorId: string, input: PostEchoInput): Promise<Echo> {
   const now = Date.now();
   const id = newId(now);
@@ -72,6 +76,8 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
     statements.push(sql`INSERT INTO echo_tags (tag, echo_id, day, tags)
       SELECT ${tag}, ${id}, ${Math.floor(now / 86_400_000)}, ${JSON.stringify(input.tags)} WHERE ${posted}`);
   }
+  // the Following timelines of the author's followers (decision 013), atomic with the echo
+  statements.push(fanOutPost(id, authorId, posted));
   statements.push(limit.count);
   statements.push(sql`SELECT ${echoColumns(authorId)} FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`);
   const results = await batchAll<unknown[][]>(app.db, statements);
@@ -83,7 +89,7 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
   return toEcho(row);
 }
 
-/** Author only. Cascades remove likes, shares, reports, tag links and curation entries. */
+/** Author only. Cascades remove likes, shares, reports, tag links, curation and timeline entries. */
 export async function deleteEcho(app: AppContext, viewerId: string, id: string): Promise<void> {
   requireEchoId(id);
   // one batch: the author check is part of the DELETE; the second read says why nothing went

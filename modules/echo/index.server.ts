@@ -2,3 +2,4 @@
 export { getEcho, postEcho, deleteEcho, setLike, shareEcho, reportEcho, echoColumns, toEcho, type EchoRow } from "./echo.server";
 export { listEchos, listTag, dateBounds, type PageRequest } from "./lists.server";
 export { searchEchos, SEARCH_WINDOW, type SearchPage } from "./search.server";
+export { listFollowing, backfillFollow, removeFollowee, followsAnyone, trimTimelines, TIMELINE_CAP, FOLLOW_BACKFILL } from "./timeline.server";

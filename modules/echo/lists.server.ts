@@ -13,7 +13,7 @@ export type PageRequest = { page: number; limit: number; cursor?: string };
 type Order = "newest" | "oldest" | "likes";
 
 /** The keyset condition that starts after the cursor (or, without one, an OFFSET). */
-function seek(order: Order, idCol: string, likesCol: string, req: PageRequest): { where: Stmt; offset: number } {
+export function seek(order: Order, idCol: string, likesCol: string, req: PageRequest): { where: Stmt; offset: number } {
   const key = decodeCursor(req.cursor);
   if (key && typeof key.id === "string") {
     if (order === "newest") return { where: sql`${raw(idCol)} < ${key.id}`, offset: 0 };
@@ -36,7 +36,7 @@ const ORDER_BY: Record<Order, (idCol: string, likesCol: string) => string> = {
   likes: (id, likes) => `${likes} DESC, ${id} DESC`,
 };
 
-function shape(rows: EchoRow[], req: PageRequest, total: number, order: Order): EchoPage {
+export function shape(rows: EchoRow[], req: PageRequest, total: number, order: Order): EchoPage {
   const hasMore = rows.length > req.limit;
   const page = rows.slice(0, req.limit).map(toEcho);
   const last = page[page.length - 1];
@@ -44,6 +44,10 @@ function shape(rows: EchoRow[], req: PageRequest, total: number, order: Order): 
     hasMore && last ? encodeCursor(order === "likes" ? { l: last.likes, id: last._id } : { id: last._id }) : null;
   return { echos: page, pagination: { ...pagination(req.page, req.limit, total, hasMore), nextCursor } };
 }
+
+/** A list without a counter: the total known so far (this page, and one more if there is more). */
+export const knownTotal = (rows: unknown[], req: PageRequest) =>
+  (req.page - 1) * req.limit + Math.min(rows.length, req.limit) + (rows.length > req.limit ? 1 : 0);
 
 /** GET /echo/all: every echo newest first, optionally one author's or one tag's. */
 export async function listEchos(
@@ -121,6 +125,5 @@ export async function listTag(
     ORDER BY ${raw(ORDER_BY[query.orderBy]("et.echo_id", "et.likes_count"))}
     LIMIT ${req.limit + 1} OFFSET ${offset}`;
   const [counts, rows] = await batchAll<[{ n: number }[], EchoRow[]]>(app.db, [count, page]);
-  const known = (req.page - 1) * req.limit + Math.min(rows.length, req.limit) + (rows.length > req.limit ? 1 : 0);
-  return shape(rows, req, windowed ? known : (counts[0]?.n ?? 0), query.orderBy);
+  return shape(rows, req, windowed ? knownTotal(rows, req) : (counts[0]?.n ?? 0), query.orderBy);
 }

@@ -1,3 +1,4 @@
+import { backfillFollow, removeFollowee } from "../echo/index.server";
 import { badRequest, isId, notFound, pagination } from "../shared/index";
 import { batchAll, batchWithinLimit, sql, type AppContext } from "../shared/index.server";
 import type { Profile, UserHit } from "./schema";
@@ -78,8 +79,11 @@ export async function setUserFollow(app: AppContext, viewerId: string, userId: s
           SELECT ${viewerId}, ${userId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM users WHERE id = ${userId})
           ON CONFLICT DO NOTHING`
     : sql`DELETE FROM user_follows WHERE follower_id = ${viewerId} AND followee_id = ${userId}`;
-  // the write and the profile it returns in one batch
-  const [, rows] = await batchAll<[unknown[], ProfileRow[]]>(app.db, [write, profileQuery(viewerId, userId)]);
+  // the follow's Following-timeline rows (decision 013) come or go with it
+  const timeline = follow ? backfillFollow(viewerId, userId) : [removeFollowee(viewerId, userId)];
+  // the write, the timeline and the profile it returns in one batch
+  const results = await batchAll<unknown[][]>(app.db, [write, ...timeline, profileQuery(viewerId, userId)]);
+  const rows = results[results.length - 1] as ProfileRow[];
   if (!rows[0]) throw notFound("User not found");
   return toProfile(rows[0], viewerId);
 }

@@ -1,23 +1,25 @@
+import { followsAnyone } from "../echo/index.server";
 import { memoize, readCookie, type AppContext } from "../shared/index.server";
 import { findMyScroll, listMyScrolls } from "./scroll.server";
-import { ALL_ECHOS, pickSelected, SELECTED_COOKIE } from "./ui/selection";
+import { ALL_ECHOS, FOLLOWING, pickSelected, SELECTED_COOKIE } from "./ui/selection";
 
 /**
  * The first page of the viewer's scrolls (once per request) and the selected feed by the spec's
- * restore rule. The stored feed is looked up by id in the same D1 batch, so a feed beyond the
+ * restore rule (Following counts once the viewer follows anyone). The stored feed is looked up by id in the same D1 batch, so a feed beyond the
  * first page stays selected without loading every scroll (docs/scaling.md).
  */
 export async function scrollsAndSelection(app: AppContext, viewerId: string, request: Request) {
   const stored = readCookie(request, SELECTED_COOKIE);
-  const [page, storedScroll] = await memoize(app, "my-scrolls", () =>
+  const [page, storedScroll, following] = await memoize(app, "my-scrolls", () =>
     Promise.all([
       listMyScrolls(app, viewerId),
-      stored && stored !== ALL_ECHOS ? findMyScroll(app, viewerId, stored) : Promise.resolve(null),
+      stored && stored !== ALL_ECHOS && stored !== FOLLOWING ? findMyScroll(app, viewerId, stored) : Promise.resolve(null),
+      followsAnyone(app, viewerId),
     ]),
   );
   const known =
     storedScroll && !page.scrolls.some((s) => s._id === storedScroll._id) ? [...page.scrolls, storedScroll] : page.scrolls;
-  const selectedId = pickSelected(known, stored);
+  const selectedId = pickSelected(known, stored, following);
   const selected = known.find((s) => s._id === selectedId) ?? null;
-  return { scrolls: page.scrolls, nextCursor: page.nextCursor, selected, selectedId };
+  return { scrolls: page.scrolls, nextCursor: page.nextCursor, selected, selectedId, followsAnyone: following };
 }

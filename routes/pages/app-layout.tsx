@@ -19,11 +19,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewerId = await requirePageViewerId(app, request);
   // both queue into the request's first D1 batch: one round trip
-  const [viewer, { scrolls, nextCursor, selected, selectedId }] = await Promise.all([
+  const [viewer, { scrolls, nextCursor, selected, selectedId, followsAnyone }] = await Promise.all([
     requirePageViewer(app, request),
     scrollsAndSelection(app, viewerId, request),
   ]);
-  return { viewer: { _id: viewer._id, userName: viewer.userName }, scrolls, nextCursor, selected, selectedId };
+  return { viewer: { _id: viewer._id, userName: viewer.userName }, scrolls, nextCursor, selected, selectedId, followsAnyone };
 }
 
 type LayoutData = Route.ComponentProps["loaderData"];
@@ -72,6 +72,7 @@ function Shell({ data: loaderData, children }: { data: LayoutData; children: Rea
           nextCursor={loaderData.nextCursor}
           selected={loaderData.selected}
           selectedId={loaderData.selectedId}
+          followsAnyone={loaderData.followsAnyone}
         />
       )}
       rightPanel={<ScrollPanel scrolls={loaderData.scrolls} more={loaderData.nextCursor !== null} />}

@@ -73,6 +73,8 @@ cells("auth/password", "POST", "/api/auth/password", signedIn(200), {
 
 // --- echos
 cells("echo/all", "GET", "/api/echo/all?user={user}", signedIn(200));
+// one's own Following timeline: there is no one else's to ask for
+cells("echo/following", "GET", "/api/echo/following", signedIn(200));
 cells("echo/echo/:id", "GET", "/api/echo/echo/{echo}", signedIn(200));
 cells("echo/echo/:id", "GET", "/api/echo/echo/01aaaaaaaaaaaaaaaaaaaaaaaa", { owner: 404, other: 404, guest: 401 });
 cells("echo/post", "POST", "/api/echo/post", signedIn(201), { body: () => ({ content: "matrix", tags: ["matrix"] }) });
@@ -154,6 +156,7 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["auth/logout", "GET", "/api/auth/logout"],
   ["auth/password", "GET", "/api/auth/password"],
   ["echo/all", "POST", "/api/echo/all"],
+  ["echo/following", "POST", "/api/echo/following"],
   ["echo/echo/:id", "DELETE", "/api/echo/echo/{echo}"],
   ["echo/post", "GET", "/api/echo/post"],
   ["echo/delete/:id", "POST", "/api/echo/delete/{echo}"],

@@ -47,6 +47,8 @@ beforeAll(async () => {
   reader = r.client;
   readerId = r.user._id;
   for (const id of ids.slice(0, 60)) await reader.post(`/api/echo/like/${id}`);
+  // the Following timeline: each follow backfills the author's newest echos (decision 013)
+  for (const { user } of authors) await reader.post(`/api/profile/user/${user._id}/follow`);
   const feed = await reader.post("/api/scroll/create", { name: "budget feed", type: "feed", feedConfig: { includedTags: [tag] } });
   feedId = feed.json.scroll._id;
   const liked = await reader.post("/api/scroll/create", {
@@ -87,6 +89,7 @@ beforeAll(async () => {
     `/scroll/${curationId}`,
     `/echo/${ids[0]}`,
     "/api/auth/me",
+    "/api/echo/following",
     "/api/scroll/all",
     `/api/scroll/${feedId}`,
     "/api/community/tags?limit=8",
@@ -145,6 +148,7 @@ describe(`rows read per 20-echo page, at any depth (≤ ${MAX_ROWS_PER_PAGE})`, 
     // 210 echos hold the word: four ranking windows of 60 (modules/echo/search.server.ts)
     ["search: a word in every echo of the store", () => `/api/search/echos?q=budget&limit=20`],
     ["search: a word and a tag", () => `/api/search/echos?q=${encodeURIComponent(`budget #${tag} #even`)}&limit=20`],
+    ["following timeline", () => "/api/echo/following?limit=20"],
   ])("%s", async (_name, path) => {
     const pages = await walk(path(), 8);
     console.warn(`${_name}: rows read per page ${pages.map((p) => p.rows).join(", ")}`);

@@ -102,6 +102,7 @@ const TEMPLATES: Template[] = [
   { route: "auth/logout", methods: ["POST"], path: "/api/auth/logout", auth: true },
   { route: "auth/password", methods: ["POST"], path: "/api/auth/password", fields: ["currentPassword", "newPassword"], auth: true },
   { route: "echo/all", methods: ["GET"], path: "/api/echo/all", query: ["tag", "user", "page", "limit", "cursor"] },
+  { route: "echo/following", methods: ["GET"], path: "/api/echo/following", query: ["page", "limit", "cursor"] },
   { route: "echo/echo/:id", methods: ["GET"], path: "/api/echo/echo/:id", params: { id: "echo" } },
   { route: "echo/post", methods: ["POST"], path: "/api/echo/post", fields: ["content", "tags"] },
   { route: "echo/delete/:id", methods: ["DELETE"], path: "/api/echo/delete/:id", params: { id: "echo" } },

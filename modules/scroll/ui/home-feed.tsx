@@ -4,21 +4,30 @@ import { EchoExtensionsProvider, EchoFeed, PostedEcho, type EchoPage } from "../
 import { api } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import type { Scroll } from "../schema";
-import { ALL_ECHOS, useChooseFeed } from "./selection";
+import { ALL_ECHOS, FOLLOWING, useChooseFeed } from "./selection";
 import { whyInFeed } from "./why-dialog-lazy";
+
+/** The empty Following timeline (docs/product-notes.md): why it is empty and where to go next. */
+export const FOLLOWING_EMPTY = {
+  title: "Nothing from the people you follow yet",
+  detail: "When people you follow post, their echos appear here, newest first. Find people to follow in Search.",
+};
 
 /**
  * Home (spec §2): with no scrolls, 'No Scrolls' and two ways forward; with a feed selected,
- * its name, description and echos; with none selected, all echos.
+ * its name, description and echos; with Following selected, the echos of the people the viewer
+ * follows; with none selected, all echos.
  */
-export function HomeFeed({ scrolls, selected, page, viewerId }: {
+export function HomeFeed({ scrolls, selected, selectedId, page, viewerId }: {
   scrolls: Scroll[];
   selected: Scroll | null;
+  selectedId: string | null;
   page: EchoPage;
   viewerId: string;
 }) {
   const choose = useChooseFeed();
-  const path = selected ? `/scroll/${selected._id}/echos` : "/echo/all";
+  const following = !selected && selectedId === FOLLOWING;
+  const path = selected ? `/scroll/${selected._id}/echos` : following ? "/echo/following" : "/echo/all";
   const fetchPage = useCallback(
     (n: number, cursor: string | null) => {
       const q = new URLSearchParams({ page: String(n), limit: "20" });
@@ -58,13 +67,20 @@ export function HomeFeed({ scrolls, selected, page, viewerId }: {
             Show All Echos
           </button>
         </header>
+      ) : following ? (
+        <header className="feed-header">
+          <h1 className="page-title">Following</h1>
+          <button type="button" className="btn btn-sm" onClick={() => choose(ALL_ECHOS)}>
+            Show All Echos
+          </button>
+        </header>
       ) : (
         <h1 className="page-title">All Echos</h1>
       )}
       <PostedEcho feedIds={page.echos.map((e) => e._id)} viewerId={viewerId} />
       <EchoExtensionsProvider value={selected?.type === "feed" ? { explain: whyInFeed(selected) } : {}}>
       <EchoFeed
-        key={selected?._id ?? "all"}
+        key={selected?._id ?? (following ? FOLLOWING : "all")}
         restoreKey={`home:${path}`}
         initial={page}
         fetchPage={fetchPage}
@@ -72,6 +88,12 @@ export function HomeFeed({ scrolls, selected, page, viewerId }: {
         empty={
           selected ? (
             <EmptyState title="No echos match your filters" detail="Try adjusting your scroll settings or check back later" />
+          ) : following ? (
+            <EmptyState {...FOLLOWING_EMPTY}>
+              <Link to="/search" className="btn">
+                Find People
+              </Link>
+            </EmptyState>
           ) : (
             <EmptyState title="No echoes yet" detail="Be the first to share your thoughts!" />
           )

@@ -2,7 +2,7 @@ import { useEffect, useState, type KeyboardEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { api } from "../../shared/index";
 import type { Scroll } from "../schema";
-import { ALL_ECHOS, pickSelected, readStoredSelection, storeSelection, useChooseFeed } from "./selection";
+import { ALL_ECHOS, FOLLOWING, pickSelected, readStoredSelection, storeSelection, useChooseFeed } from "./selection";
 
 const WINDOW = 3;
 
@@ -13,15 +13,17 @@ type Option = { id: string; name: string; title: string };
  * listbox (single select, selection follows Enter/Space, not focus): one tab stop, the active
  * option tracked by aria-activedescendant, ↑/↓/Home/End to move, Enter or Space to choose,
  * Escape back to the chosen one. "All Echos" comes first, so the unfiltered home stays
- * reachable once the user has feeds.
+ * reachable once the user has feeds; "Following" second, once the user follows anyone.
  */
-export function ScrollPicker({ scrolls, nextCursor, selected, selectedId }: {
+export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, followsAnyone = false }: {
   scrolls: Scroll[] | null;
   /** the layout loads one page of scrolls; more come from GET /api/scroll/all on demand */
   nextCursor: string | null;
   /** the chosen feed, which may sit beyond the loaded page */
   selected: Scroll | null;
   selectedId: string | null;
+  /** the viewer follows someone: "Following" is offered (and kept once chosen) */
+  followsAnyone?: boolean;
 }) {
   const navigate = useNavigate();
   const choose = useChooseFeed();
@@ -30,6 +32,9 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId }: {
   if (selected && !feeds.some((s) => s._id === selected._id)) feeds.push(selected);
   const options: Option[] = [
     { id: ALL_ECHOS, name: "All Echos", title: "Every echo, newest first" },
+    ...(followsAnyone || selectedId === FOLLOWING
+      ? [{ id: FOLLOWING, name: "Following", title: "Echos by the people you follow, newest first" }]
+      : []),
     ...feeds.map((s) => ({ id: s._id, name: s.name, title: s.description || s.name })),
   ];
   const selectedIndex = Math.max(0, options.findIndex((o) => o.id === (selectedId ?? ALL_ECHOS)));
@@ -43,7 +48,7 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId }: {
     const stored = readStoredSelection();
     // the server's pick may lie beyond the first page: it counts as one of the viewer's feeds
     const known = selected && !scrolls.some((s) => s._id === selected._id) ? [...scrolls, selected] : scrolls;
-    const wanted = pickSelected(known, stored ?? selectedId);
+    const wanted = pickSelected(known, stored ?? selectedId, followsAnyone);
     // Write both copies whenever either is stale: the server only sees the cookie, so restoring
     // from local storage without rewriting the cookie would re-render the old selection.
     if (wanted !== stored || wanted !== selectedId) storeSelection(wanted);

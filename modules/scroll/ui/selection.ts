@@ -13,13 +13,26 @@ export const SELECTED_COOKIE = "echo_scroll";
 export const ALL_ECHOS = "all";
 
 /**
- * Spec §4: restore the stored scroll only if it exists and is a feed, else the first feed; an
- * explicit "All Echos" choice is kept while the user has feeds to choose from.
+ * The stored choice "Following" (issue 18): echos by the people the viewer follows. Offered once
+ * the viewer follows anyone (or chose it before), and then the default where nothing else was chosen.
  */
-export function pickSelected(scrolls: Pick<Scroll, "_id" | "type">[], storedId: string | null): string | null {
+export const FOLLOWING = "following";
+
+/**
+ * Spec §4: restore the stored scroll only if it exists and is a feed, else the first feed; an
+ * explicit "All Echos" choice is kept while there is something else to choose (feeds, or
+ * Following); "Following" is kept once chosen, and is the default once the viewer follows anyone.
+ */
+export function pickSelected(
+  scrolls: Pick<Scroll, "_id" | "type">[],
+  storedId: string | null,
+  followsAnyone = false,
+): string | null {
   const feeds = scrolls.filter((s) => s.type === "feed");
-  if (storedId === ALL_ECHOS && feeds.length > 0) return ALL_ECHOS;
+  if (storedId === FOLLOWING) return FOLLOWING;
+  if (storedId === ALL_ECHOS && (feeds.length > 0 || followsAnyone)) return ALL_ECHOS;
   if (storedId && feeds.some((s) => s._id === storedId)) return storedId;
+  if (followsAnyone) return FOLLOWING;
   return feeds[0]?._id ?? null;
 }
 
@@ -31,7 +44,7 @@ export function readStoredSelection(): string | null {
   }
 }
 
-/** Store the choice (a feed id or ALL_ECHOS); null forgets it, so the first feed applies again. */
+/** Store the choice (a feed id, ALL_ECHOS or FOLLOWING); null forgets it, so the first feed applies again. */
 export function storeSelection(id: string | null) {
   try {
     if (id) localStorage.setItem(SELECTED_KEY, id);
@@ -44,7 +57,7 @@ export function storeSelection(id: string | null) {
     : `${SELECTED_COOKIE}=; Path=/; SameSite=Lax; Max-Age=0`;
 }
 
-/** Choose a feed (or ALL_ECHOS) and show it on home: the picker's and home's way to switch. */
+/** Choose a feed (or ALL_ECHOS, FOLLOWING) and show it on home: the picker's and home's way to switch. */
 export function useChooseFeed(): (id: string) => void {
   const navigate = useNavigate();
   return useCallback(

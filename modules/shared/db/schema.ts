@@ -301,6 +301,28 @@ export const userFollows = sqliteTable(
   ],
 );
 
+// The Following timeline (docs/decisions/013-following-timeline.md): fan-out on write, one row
+// per follower and echo, capped per owner (TIMELINE_CAP in modules/echo/timeline.server.ts).
+// The migration makes it WITHOUT ROWID (drizzle cannot say so): two b-tree entries per row.
+export const timelineEntries = sqliteTable(
+  "timeline_entries",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    echoId: text("echo_id")
+      .notNull()
+      .references(() => echos.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    // GET /echo/following: one owner's entries newest first (keyset on echo id); unfollow and
+    // trimming walk one owner's entries too
+    primaryKey({ columns: [t.ownerId, t.echoId] }),
+    // echo delete cascade: an echo's rows in every follower's timeline
+    index("timeline_entries_echo_id").on(t.echoId),
+  ],
+);
+
 export const tagDays = sqliteTable(
   "tag_days",
   {

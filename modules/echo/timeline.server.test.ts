@@ -1,0 +1,70 @@
+// The Following timeline's cap against real D1 (decision 013): a follow trims its timeline back to
+// TIMELINE_CAP in its batch; the cron's walk trims timelines that fan-out grew past it. Timelines
+// are filled with SQL here (a thousand posts through postEcho would hit the post rate limit).
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { signup } from "../auth/index.server";
+import { newId } from "../shared/index";
+import { batchAll, sql, testAppContext, type Stmt } from "../shared/index.server";
+import { backfillFollow, FOLLOW_BACKFILL, TIMELINE_CAP, TRIM_OWNERS_PER_RUN, trimTimelines } from "./timeline.server";
+
+const app = () => testAppContext(env);
+const user = async (name: string) => (await signup(app(), { userName: name, password: "pass1234" })).user._id;
+
+/** `count` echos by `authorId`, oldest first, a millisecond apart from `start`; their ids. */
+async function echos(authorId: string, count: number, start: number): Promise<string[]> {
+  const ids = Array.from({ length: count }, (_, i) => newId(start + i));
+  const inserts: Stmt[] = ids.map((id, i) => sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${id}, ${authorId}, 'x', '[]', ${start + i})`);
+  for (let i = 0; i < inserts.length; i += 200) await batchAll(app().db, inserts.slice(i, i + 200));
+  return ids;
+}
+
+/** The owner's timeline, newest first. */
+async function timeline(ownerId: string): Promise<string[]> {
+  const [rows] = await batchAll<[{ echo_id: string }[]]>(app().db, [
+    sql`SELECT echo_id FROM timeline_entries WHERE owner_id = ${ownerId} ORDER BY echo_id DESC`,
+  ]);
+  return rows.map((r) => r.echo_id);
+}
+
+const follow = (ownerId: string, followeeId: string) =>
+  batchAll(app().db, [
+    sql`INSERT INTO user_follows (follower_id, followee_id, created_at) VALUES (${ownerId}, ${followeeId}, ${Date.now()})`,
+    ...backfillFollow(ownerId, followeeId),
+  ]);
+
+describe("the Following timeline's cap", () => {
+  it("the cron's walk cuts a timeline grown past the cap back to its newest TIMELINE_CAP entries", async () => {
+    const [owner, author] = [await user("tl_owner"), await user("tl_author")];
+    const ids = await echos(author, TIMELINE_CAP + 37, Date.now() - 10_000_000);
+    // as if fan-out had brought each of them
+    for (let i = 0; i < ids.length; i += 200) {
+      await batchAll(app().db, ids.slice(i, i + 200).map((id) => sql`INSERT INTO timeline_entries (owner_id, echo_id) VALUES (${owner}, ${id})`));
+    }
+    expect(await timeline(owner)).toHaveLength(TIMELINE_CAP + 37);
+
+    // the walk visits every user within a round (it wraps around after the last slice)
+    let trimmed = 0;
+    for (let run = 0; run < 100; run++) {
+      const result = await trimTimelines(env);
+      trimmed += result.trimmed;
+      if (result.owners < TRIM_OWNERS_PER_RUN) break;
+    }
+    expect(trimmed).toBe(37);
+    expect(await timeline(owner)).toEqual([...ids].reverse().slice(0, TIMELINE_CAP));
+    // nothing left to trim: the next round changes nothing
+    expect((await trimTimelines(env)).trimmed).toBe(0);
+  });
+
+  it("a follow backfills the followee's newest echos and trims the timeline to the cap in the same batch", async () => {
+    const [owner, old, fresh] = [await user("tl_o2"), await user("tl_old"), await user("tl_fresh")];
+    const olds = await echos(old, TIMELINE_CAP + 5, Date.now() - 20_000_000);
+    const freshes = await echos(fresh, FOLLOW_BACKFILL + 3, Date.now() - 1_000_000);
+    for (let i = 0; i < olds.length; i += 200) {
+      await batchAll(app().db, olds.slice(i, i + 200).map((id) => sql`INSERT INTO timeline_entries (owner_id, echo_id) VALUES (${owner}, ${id})`));
+    }
+    await follow(owner, fresh);
+    const newestFresh = [...freshes].reverse().slice(0, FOLLOW_BACKFILL);
+    expect(await timeline(owner)).toEqual([...newestFresh, ...[...olds].reverse()].slice(0, TIMELINE_CAP));
+  });
+});

@@ -1,0 +1,102 @@
+// The Following timeline (docs/decisions/013-following-timeline.md): fan-out on write. Each
+// follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
+// owner's rows, whatever the number of people followed or how long ago they posted.
+import { batchAll, createDb, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { echoColumns, type EchoRow } from "./echo.server";
+import { knownTotal, seek, shape, type PageRequest } from "./lists.server";
+import type { EchoPage } from "./schema";
+
+/**
+ * A timeline keeps about its newest TIMELINE_CAP entries (25 pages); older ones are trimmed. Sized
+ * by storage: a row is ~135 bytes on disk, so a full timeline is ~67 KB (decision 013).
+ */
+export const TIMELINE_CAP = 500;
+/** A new follow brings the followee's newest FOLLOW_BACKFILL echos: a first page at once. */
+export const FOLLOW_BACKFILL = 20;
+/** Timelines the cron trims per run (each trim reads at most about TIMELINE_CAP index entries). */
+export const TRIM_OWNERS_PER_RUN = 200;
+
+/** Post: one row per follower of the author, in the post's batch, only if the echo was written. */
+export function fanOutPost(echoId: string, authorId: string, posted: Stmt): Stmt {
+  return sql`INSERT INTO timeline_entries (owner_id, echo_id)
+    SELECT follower_id, ${echoId} FROM user_follows WHERE followee_id = ${authorId} AND ${posted}`;
+}
+
+/** Drop an owner's entries beyond the cap: one seek to the cap-th newest, then a range delete. */
+function trimTimeline(ownerId: string): Stmt {
+  return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND echo_id <= (
+    SELECT echo_id FROM timeline_entries WHERE owner_id = ${ownerId} ORDER BY echo_id DESC LIMIT 1 OFFSET ${TIMELINE_CAP})`;
+}
+
+/**
+ * Follow (after the follow row is written, same batch): the followee's newest echos join the
+ * follower's timeline, which is then trimmed back to the cap. Only while the follow exists, so a
+ * follow refused by its own guard brings nothing.
+ */
+export function backfillFollow(ownerId: string, followeeId: string): Stmt[] {
+  return [
+    sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id)
+      SELECT ${ownerId}, id FROM echos
+      WHERE author_id = ${followeeId}
+        AND EXISTS (SELECT 1 FROM user_follows WHERE follower_id = ${ownerId} AND followee_id = ${followeeId})
+      ORDER BY id DESC LIMIT ${FOLLOW_BACKFILL}`,
+    trimTimeline(ownerId),
+  ];
+}
+
+/**
+ * Unfollow (same batch): the followee's echos leave the follower's timeline. Found through the
+ * timeline itself (about TIMELINE_CAP rows at most, each with its echo's author): a write may read
+ * that much, while an (owner, author) index would add an entry to every fan-out row written.
+ * CROSS JOIN keeps the timeline the outer loop: left to itself, SQLite walked all the followee's
+ * echos instead (7,563 rows for an unfollow in the bench store; unbounded for a prolific author).
+ */
+export function removeFollowee(ownerId: string, followeeId: string): Stmt {
+  return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND echo_id IN (
+    SELECT t.echo_id FROM timeline_entries t CROSS JOIN echos e ON e.id = t.echo_id
+    WHERE t.owner_id = ${ownerId} AND e.author_id = ${followeeId})`;
+}
+
+/** Whether the viewer follows anyone: Following is then home's default (one primary-key read). */
+export async function followsAnyone(app: AppContext, viewerId: string): Promise<boolean> {
+  const [rows] = await batchAll<[{ n: number }[]]>(app.db, [sql`SELECT following_count AS n FROM users WHERE id = ${viewerId}`]);
+  return (rows[0]?.n ?? 0) > 0;
+}
+
+/**
+ * GET /echo/following: the viewer's timeline newest first, keyset by echo id (a cursor) or an
+ * OFFSET (page without cursor). One statement: the total is what is known so far (no COUNT over
+ * the timeline), as for windowed tag lists and feeds.
+ */
+export async function listFollowing(app: AppContext, viewerId: string, req: PageRequest): Promise<EchoPage> {
+  const { where, offset } = seek("newest", "t.echo_id", "", req);
+  const [rows] = await batchAll<[EchoRow[]]>(app.db, [
+    sql`SELECT ${echoColumns(viewerId)}
+      FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
+      WHERE t.owner_id = ${viewerId} AND ${where}
+      ORDER BY t.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+  ]);
+  return shape(rows, req, knownTotal(rows, req), "newest");
+}
+
+/**
+ * The cron's share of trimming: the next TRIM_OWNERS_PER_RUN users (by rowid, from where the last
+ * run stopped; the mark wraps around) get their timelines cut back to the cap. Posts only append,
+ * so between two visits a timeline can exceed the cap by what its followees posted meanwhile;
+ * reads never depend on the length (docs/decisions/013-following-timeline.md).
+ */
+export async function trimTimelines(env: Env): Promise<{ owners: number; trimmed: number }> {
+  const d1 = createDb(env.DB).$client;
+  const run = (statements: Stmt[]) => d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)));
+  const [state] = await run([sql`SELECT COALESCE((SELECT value FROM rank_state WHERE key = 'timeline_trim_mark'), 0) AS mark`]);
+  const mark = (state!.results[0] as { mark: number }).mark;
+  const [page] = await run([sql`SELECT rowid AS r, id FROM users WHERE rowid > ${mark} ORDER BY rowid LIMIT ${TRIM_OWNERS_PER_RUN}`]);
+  const owners = page!.results as { r: number; id: string }[];
+  const next = owners.length < TRIM_OWNERS_PER_RUN ? 0 : owners[owners.length - 1]!.r;
+  const results = await run([
+    ...owners.map((o) => trimTimeline(o.id)),
+    sql`INSERT INTO rank_state (key, value) VALUES ('timeline_trim_mark', ${next}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  ]);
+  const trimmed = results.slice(0, owners.length).reduce((sum, r) => sum + (r.meta.changes ?? 0), 0);
+  return { owners: owners.length, trimmed };
+}

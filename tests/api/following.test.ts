@@ -1,0 +1,145 @@
+// The Following timeline (issue 18, docs/decisions/013-following-timeline.md) over real HTTP:
+// GET /api/echo/following lists the echos of the people the viewer follows, newest first, fed
+// by fan-out on post, backfilled on follow, emptied on unfollow and echo or account deletion.
+import { describe, expect, it } from "vitest";
+import { Client, expectErrorShape, signedUp } from "./client";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const FOLLOW_BACKFILL = 20; // modules/echo/timeline.server.ts
+
+async function post(client: Client, content: string): Promise<string> {
+  const res = await client.post("/api/echo/post", { content, tags: [] });
+  if (res.status !== 201) throw new Error(`post failed ${res.status} ${res.text}`);
+  return res.json.echo._id;
+}
+
+async function follow(client: Client, userId: string, on = true) {
+  const res = on ? await client.post(`/api/profile/user/${userId}/follow`) : await client.delete(`/api/profile/user/${userId}/follow`);
+  if (res.status !== 200) throw new Error(`follow failed ${res.status} ${res.text}`);
+}
+
+async function timeline(client: Client, query = "limit=100"): Promise<Json> {
+  const res = await client.get(`/api/echo/following?${query}`);
+  expect(res.status, res.text.slice(0, 300)).toBe(200);
+  return res.json;
+}
+const ids = (page: Json) => (page.echos as Json[]).map((e) => e._id as string);
+
+describe("GET /api/echo/following", () => {
+  it("lists the followees' echos newest first, in the echo lists' shapes; not the viewer's own, not strangers'", async () => {
+    const [viewer, bob, cat, stranger] = await Promise.all([signedUp("fv"), signedUp("fb"), signedUp("fc"), signedUp("fs")]);
+    const empty = await timeline(viewer.client);
+    expect(empty).toEqual({ echos: [], pagination: { page: 1, limit: 100, total: 0, totalPages: 0, hasMore: false, nextCursor: null } });
+    await follow(viewer.client, bob.user._id);
+    await follow(viewer.client, cat.user._id);
+    const b1 = await post(bob.client, "bob one");
+    const c1 = await post(cat.client, "cat one");
+    await post(stranger.client, "a stranger's echo");
+    await post(viewer.client, "my own echo");
+    const b2 = await post(bob.client, "bob two");
+    await viewer.client.post(`/api/echo/like/${c1}`);
+
+    const page = await timeline(viewer.client);
+    expect(ids(page)).toEqual([b2, c1, b1]);
+    // the same echo object as every other list (here: /api/echo/all?user=), with the viewer's like
+    const all = await viewer.client.get(`/api/echo/all?user=${cat.user._id}`);
+    expect(page.echos[1]).toEqual(all.json.echos[0]);
+    expect(page.echos[1]).toMatchObject({ _id: c1, isLiked: true, likes: 1, author: { _id: cat.user._id, userName: cat.user.userName } });
+    expect(page.pagination).toEqual({ page: 1, limit: 100, total: 3, totalPages: 1, hasMore: false, nextCursor: null });
+  });
+
+  it("pages by cursor without gaps or duplicates while new echos arrive; a fresh first page shows them", async () => {
+    const [viewer, bob, cat] = await Promise.all([signedUp("fpv"), signedUp("fpb"), signedUp("fpc")]);
+    await follow(viewer.client, bob.user._id);
+    await follow(viewer.client, cat.user._id);
+    const posted: string[] = [];
+    for (let i = 0; i < 12; i++) posted.push(await post(i % 3 ? bob.client : cat.client, `echo ${i}`));
+    const expected = [...posted].reverse();
+
+    const seen: string[] = [];
+    let url = "limit=5";
+    for (let n = 1; n <= 10; n++) {
+      const page = await timeline(viewer.client, url);
+      seen.push(...ids(page));
+      // new echos land at the top while the reader is paging down
+      await post(bob.client, `arrived during page ${n}`);
+      if (!page.pagination.nextCursor) break;
+      expect(page.pagination.hasMore).toBe(true);
+      url = `limit=5&page=${n + 1}&cursor=${page.pagination.nextCursor}`;
+    }
+    expect(seen).toEqual(expected);
+
+    const fresh = await timeline(viewer.client, "limit=3");
+    expect(fresh.echos.map((e: Json) => e.content)).toEqual(["arrived during page 3", "arrived during page 2", "arrived during page 1"]);
+  });
+
+  it("a follow brings the followee's newest echos at once; an unfollow takes all of theirs away", async () => {
+    const [viewer, bob, cat] = await Promise.all([signedUp("fbv"), signedUp("fbb"), signedUp("fbc")]);
+    const bobs: string[] = [];
+    for (let i = 0; i < FOLLOW_BACKFILL + 5; i++) bobs.push(await post(bob.client, `older ${i}`));
+    const c1 = await post(cat.client, "cat before the follow");
+    await follow(viewer.client, cat.user._id);
+    await follow(viewer.client, bob.user._id);
+    const newestBobs = bobs.slice(-FOLLOW_BACKFILL).reverse();
+    expect(ids(await timeline(viewer.client))).toEqual([c1, ...newestBobs]);
+
+    const b = await post(bob.client, "after the follow");
+    expect(ids(await timeline(viewer.client, "limit=2"))).toEqual([b, c1]);
+
+    await follow(viewer.client, bob.user._id, false);
+    expect(ids(await timeline(viewer.client))).toEqual([c1]);
+    // an unfollowed author's new echos do not arrive
+    await post(bob.client, "while unfollowed");
+    expect(ids(await timeline(viewer.client))).toEqual([c1]);
+    // following again backfills again (following twice changes nothing more)
+    await follow(viewer.client, bob.user._id);
+    await follow(viewer.client, bob.user._id);
+    const again = ids(await timeline(viewer.client));
+    expect(again).toHaveLength(FOLLOW_BACKFILL + 1);
+    expect(new Set(again).size).toBe(again.length);
+    expect(again).toContain(c1);
+  });
+
+  it("a deleted echo, or a deleted author's account, leaves every follower's timeline", async () => {
+    const [viewer, other, bob, cat] = await Promise.all([signedUp("fdv"), signedUp("fdo"), signedUp("fdb"), signedUp("fdc")]);
+    for (const r of [viewer, other]) {
+      await follow(r.client, bob.user._id);
+      await follow(r.client, cat.user._id);
+    }
+    const b1 = await post(bob.client, "stays");
+    const b2 = await post(bob.client, "deleted");
+    const c1 = await post(cat.client, "leaves with the account");
+    expect((await bob.client.delete(`/api/echo/delete/${b2}`)).status).toBe(200);
+    expect((await cat.client.request("DELETE", "/api/profile/me", { password: "pass1234" })).status).toBe(200);
+    for (const r of [viewer, other]) expect(ids(await timeline(r.client))).toEqual([b1]);
+    expect(c1).not.toBe(b1);
+  });
+
+  it("is 401 signed out, in the API's error shape", async () => {
+    const res = await new Client().get("/api/echo/following");
+    expect(res.status).toBe(401);
+    expectErrorShape(res.json);
+  });
+
+  it.each([
+    ["cursor=not-a-cursor", "cursor is invalid"],
+    [`cursor=${"x".repeat(300)}`, "cursor is invalid"],
+    ["page=0", "page must be 1 or more"],
+    ["page=1.5", "page must be a whole number"],
+    ["limit=abc", "limit must be a number"],
+  ])("a bad query (%s) is a clear 400", async (query, message) => {
+    const { client } = await signedUp("fq");
+    const res = await client.get(`/api/echo/following?${query}`);
+    expect(res.status).toBe(400);
+    expectErrorShape(res.json);
+    expect(res.json.error).toBe(message);
+  });
+
+  it("is read-only: a write method is a 405", async () => {
+    const { client } = await signedUp("fm");
+    const res = await client.post("/api/echo/following", {});
+    expect(res.status).toBe(405);
+    expectErrorShape(res.json);
+  });
+});
