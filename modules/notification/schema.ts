@@ -55,26 +55,25 @@ export function excerpt(text: string, chars = EXCERPT_CHARS): string {
   return points.length > chars ? `${points.slice(0, chars).join("").trimEnd()}…` : text;
 }
 
-/** "alice", "alice and 1 other", "alice and 12 others". */
-export function whoDidIt(n: Pick<Notification, "actor" | "actorCount">): string {
+/**
+ * The sentence of a notification in its parts, so a screen can isolate the user text (the name,
+ * the quoted echo or scroll) as it does everywhere: "alice" + " and 12 others" + " liked your
+ * echo" + "…" (quoted).
+ */
+export function notificationParts(n: Pick<Notification, "kind" | "actor" | "actorCount" | "echo" | "scroll">) {
   const others = n.actorCount - 1;
-  if (others <= 0) return n.actor.userName;
-  return `${n.actor.userName} and ${others} ${others === 1 ? "other" : "others"}`;
-}
-
-/** What happened, after the actors: "liked your echo “…”". */
-export function whatHappened(n: Pick<Notification, "kind" | "echo" | "scroll">): string {
-  switch (n.kind) {
-    case "like":
-      return `liked your echo “${n.echo?.excerpt ?? ""}”`;
-    case "follow":
-      return "followed you";
-    case "scroll_follow":
-      return `followed your scroll “${n.scroll?.name ?? ""}”`;
-    case "mention":
-      return `mentioned you in “${n.echo?.excerpt ?? ""}”`;
-  }
+  const more = others <= 0 ? "" : ` and ${others} ${others === 1 ? "other" : "others"}`;
+  const said = {
+    like: { action: "liked your echo", quoted: n.echo?.excerpt ?? "" },
+    follow: { action: "followed you", quoted: null },
+    scroll_follow: { action: "followed your scroll", quoted: n.scroll?.name ?? "" },
+    mention: { action: "mentioned you in", quoted: n.echo?.excerpt ?? "" },
+  }[n.kind];
+  return { actor: n.actor.userName, more, ...said };
 }
 
 /** The whole sentence: "alice and 12 others liked your echo “…”". */
-export const notificationText = (n: Notification) => `${whoDidIt(n)} ${whatHappened(n)}`;
+export function notificationText(n: Notification): string {
+  const { actor, more, action, quoted } = notificationParts(n);
+  return `${actor}${more} ${action}${quoted === null ? "" : ` “${quoted}”`}`;
+}

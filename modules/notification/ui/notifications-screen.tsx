@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import { api, relativeTime, toast } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
-import { NOTIFICATION_MESSAGES as M, whatHappened, whoDidIt, type Notification, type NotificationPage } from "../schema";
+import { NOTIFICATION_MESSAGES as M, notificationParts, type Notification, type NotificationPage } from "../schema";
 
 /** Where a notification leads: the echo, the follower's profile, the scroll. */
 function targetOf(n: Notification): string {
@@ -11,12 +11,24 @@ function targetOf(n: Notification): string {
   return `/user/${n.actor._id}`;
 }
 
+/** User text (the name, the quoted echo or scroll) is bidi-isolated, as everywhere (docs/security.md). */
 function NotificationItem({ n }: { n: Notification }) {
+  const { actor, more, action, quoted } = notificationParts(n);
   return (
     <li className={n.unread ? "notification unread" : "notification"}>
       <Link to={targetOf(n)} className="notification-link">
         {n.unread && <span className="visually-hidden">Unread: </span>}
-        <strong>{whoDidIt(n)}</strong> {whatHappened(n)}
+        <strong>
+          <bdi>{actor}</bdi>
+          {more}
+        </strong>{" "}
+        {action}
+        {quoted !== null && (
+          <>
+            {" “"}
+            <bdi>{quoted}</bdi>”
+          </>
+        )}
       </Link>
       <time className="muted notification-time" dateTime={n.updatedAt} suppressHydrationWarning>
         {relativeTime(n.updatedAt)}
