@@ -22,8 +22,8 @@ CREATE TABLE `notifications` (
 	`created_at` integer NOT NULL,
 	PRIMARY KEY (`recipient_id`, `kind`, `group_key`, `actor_id`)
 );--> statement-breakpoint
--- serves: a group's newest actor once its newest one left (the delete trigger below)
-CREATE INDEX `notifications_group_time` ON `notifications` (`recipient_id`,`kind`,`group_key`,`created_at`);--> statement-breakpoint
+-- serves: a group's newest actor once its newest one left (the delete trigger below), covering
+CREATE INDEX `notifications_group_time` ON `notifications` (`recipient_id`,`kind`,`group_key`,`created_at`,`actor_id`);--> statement-breakpoint
 -- serve the cascades of an account, echo and scroll deletion
 CREATE INDEX `notifications_actor` ON `notifications` (`actor_id`);--> statement-breakpoint
 CREATE INDEX `notifications_echo` ON `notifications` (`echo_id`);--> statement-breakpoint

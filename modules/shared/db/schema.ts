@@ -371,8 +371,8 @@ export const notifications = sqliteTable(
   (t) => [
     // one notification per action; undoing the action deletes it by this key
     primaryKey({ columns: [t.recipientId, t.kind, t.groupKey, t.actorId] }),
-    // a group's newest actor once its newest one left
-    index("notifications_group_time").on(t.recipientId, t.kind, t.groupKey, t.createdAt),
+    // a group's newest actor once its newest one left (covering)
+    index("notifications_group_time").on(t.recipientId, t.kind, t.groupKey, t.createdAt, t.actorId),
     // the cascades of an account, echo and scroll deletion
     index("notifications_actor").on(t.actorId),
     index("notifications_echo").on(t.echoId),
