@@ -41,6 +41,8 @@ const all = [
     route("profile/user/:userId/echos", "api/profile/echos.ts"),
     route("profile/user/:userId/scrolls", "api/profile/scrolls.ts"),
     route("profile/user/:userId/follow", "api/profile/follow.ts"),
+    route("notifications", "api/notifications/list.ts"),
+    route("notifications/read", "api/notifications/read.ts"),
     route("*", "api/not-found.ts"),
   ]),
   route("logout", "pages/logout.ts"),
@@ -76,6 +78,7 @@ const all = [
     route("scroll/:id", "pages/scroll.tsx"),
     route("scroll/:id/edit", "pages/scroll-edit.tsx"),
     route("settings", "pages/settings.tsx"),
+    route("notifications", "pages/notifications.tsx"),
     route("*", "pages/not-found.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -1,5 +1,7 @@
 import { conflict, forbidden, isId, newId, notFound } from "../shared/index";
 import { batchAll, batchWithinLimit, inlineLimit, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { mentionStatement } from "../notification/index.server";
+import { linkify } from "./linkify";
 
 /** Per-account write limits (docs/security.md): posts and like/unlike calls per 5 minutes. */
 export const POST_LIMIT = { limit: 100, windowMs: 5 * 60_000 };
@@ -57,9 +59,12 @@ export async function getEcho(app: AppContext, viewerId: string, id: string): Pr
   return toEcho(rows[0]);
 }
 
+/** The user names an echo's text mentions (@name), as the text renders them (linkify). */
+const mentionedNames = (content: string) => linkify(content).flatMap((part) => (part.kind === "mention" ? [part.userName] : []));
+
 /**
- * Post: the echo, its tags (created on first use) and links, and its rows in the followers' timelines,
- * in one atomic batch, rate limit included.
+ * Post: the echo, its tags (created on first use) and links, its rows in the followers' timelines
+ * and the notifications of the people it mentions, in one atomic batch, rate limit included.
  */
 export async function postEcho(app: AppContext, authorId: string, input: PostEchoInput): Promise<Echo> {
   const now = Date.now();
@@ -78,6 +83,8 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
   }
   // the Following timelines of the author's followers (decision 013), atomic with the echo
   statements.push(fanOutPost(id, authorId, posted));
+  const mentions = mentionStatement(id, authorId, mentionedNames(input.content), now, posted);
+  if (mentions) statements.push(mentions);
   statements.push(limit.count);
   statements.push(sql`SELECT ${echoColumns(authorId)} FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`);
   const results = await batchAll<unknown[][]>(app.db, statements);

@@ -37,6 +37,8 @@ export const VERTICAL_PATHS: ReadonlyArray<readonly [pattern: string, vertical: 
   ["/search", "people"],
   ["/api/profile/*", "people"],
   ["/api/search/*", "people"],
+  ["/notifications", "people"],
+  ["/api/notifications/*", "people"],
 
   ["/login", "account"],
   ["/signup", "account"],

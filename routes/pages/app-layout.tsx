@@ -1,6 +1,8 @@
 import { Outlet, useRouteLoaderData } from "react-router";
 import { requirePageViewer, requirePageViewerId } from "~/modules/auth/index.server";
 import { EchoExtensionsProvider } from "~/modules/echo/index";
+import { NotificationBell } from "~/modules/notification/index";
+import { unreadCount } from "~/modules/notification/index.server";
 import { SaveToScroll, ScrollPanel, ScrollPicker } from "~/modules/scroll/index";
 import { scrollsAndSelection } from "~/modules/scroll/index.server";
 import { appContext } from "~/modules/shared/index.server";
@@ -18,12 +20,13 @@ export const middleware: Route.MiddlewareFunction[] = [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewerId = await requirePageViewerId(app, request);
-  // both queue into the request's first D1 batch: one round trip
-  const [viewer, { scrolls, nextCursor, selected, selectedId, followsAnyone }] = await Promise.all([
+  // all queue into the request's first D1 batch: one round trip (the bell's count is one row)
+  const [viewer, { scrolls, nextCursor, selected, selectedId, followsAnyone }, unread] = await Promise.all([
     requirePageViewer(app, request),
     scrollsAndSelection(app, viewerId, request),
+    unreadCount(app, viewerId),
   ]);
-  return { viewer: { _id: viewer._id, userName: viewer.userName }, scrolls, nextCursor, selected, selectedId, followsAnyone };
+  return { viewer: { _id: viewer._id, userName: viewer.userName }, scrolls, nextCursor, selected, selectedId, followsAnyone, unread };
 }
 
 type LayoutData = Route.ComponentProps["loaderData"];
@@ -66,6 +69,7 @@ function Shell({ data: loaderData, children }: { data: LayoutData; children: Rea
   return (
     <AppShell
       user={loaderData.viewer}
+      bell={<NotificationBell unread={loaderData.unread} />}
       sidebarScrolls={(
         <ScrollPicker
           scrolls={loaderData.scrolls}

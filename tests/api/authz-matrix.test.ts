@@ -143,6 +143,10 @@ for (const method of ["POST", "DELETE"] as const) {
   cells("profile/user/:userId/follow", method, "/api/profile/user/{user}/follow", { owner: 400, other: 200, guest: 401 });
 }
 
+// --- notifications: everyone reads and marks only their own (no id in the path)
+cells("notifications", "GET", "/api/notifications", signedIn(200));
+cells("notifications/read", "POST", "/api/notifications/read", signedIn(200));
+
 // --- unknown API paths: 404 JSON for everyone
 cells("*", "GET", "/api/no/such/route", { owner: 404, other: 404, guest: 404 });
 cells("*", "POST", "/api/no/such/route", { owner: 404, other: 404, guest: 404 });
@@ -186,6 +190,8 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["profile/user/:userId/echos", "PATCH", "/api/profile/user/{user}/echos"],
   ["profile/user/:userId/scrolls", "PUT", "/api/profile/user/{user}/scrolls"],
   ["profile/user/:userId/follow", "GET", "/api/profile/user/{user}/follow"],
+  ["notifications", "POST", "/api/notifications"],
+  ["notifications/read", "GET", "/api/notifications/read"],
 ];
 for (const [route, method, path] of wrongMethods) {
   cells(route, method, path, { owner: 405, other: 405, guest: 405 }, { visibilities: path.includes("{scroll}") || path.includes("{feed}") ? ["public"] : ["-"] });

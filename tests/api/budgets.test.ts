@@ -29,6 +29,8 @@ let likedFeedId: string;
 const shapeIds: Record<string, string> = {};
 let readerId: string;
 let authorId: string;
+/** authors[0]: the reader's 60 likes gave them 60 notification groups */
+let notified: Client;
 const paths: string[] = [];
 const shapeConfigs: Record<string, unknown>[] = [];
 
@@ -36,6 +38,7 @@ beforeAll(async () => {
   tag = `budget${Date.now().toString(36)}`;
   const authors = await Promise.all([signedUp("ba"), signedUp("bb"), signedUp("bc")]);
   authorId = authors[0]!.user._id;
+  notified = authors[0]!.client;
   const ids: string[] = [];
   for (const { client } of authors) {
     for (let i = 0; i < 70; i++) {
@@ -101,6 +104,8 @@ beforeAll(async () => {
     "/api/search/users?q=b",
     "/api/search/echos?q=budget",
     `/search?q=budget`,
+    "/notifications",
+    "/api/notifications",
   );
 }, 120_000);
 
@@ -154,6 +159,28 @@ describe(`rows read per 20-echo page, at any depth (≤ ${MAX_ROWS_PER_PAGE})`, 
     console.warn(`${_name}: rows read per page ${pages.map((p) => p.rows).join(", ")}`);
     expect(pages.length).toBeGreaterThan(1);
     for (const p of pages) {
+      expect(p.rt, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+      expect(p.rows, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
+    }
+  });
+});
+
+describe(`notifications: a page of groups reads ≤ ${MAX_ROWS_PER_PAGE} rows in ≤ ${MAX_ROUND_TRIPS} round trips`, () => {
+  it("GET /api/notifications by cursor, and the /notifications page, for 60 groups", async () => {
+    const seen: { page: number; rows: number; rt: number }[] = [];
+    let url = "/api/notifications";
+    for (let page = 1; page <= 4; page++) {
+      const m = await measure(notified, url);
+      expect(m.status).toBe(200);
+      seen.push({ page, rows: m.rowsRead, rt: m.roundTrips });
+      const next = m.body?.pagination?.nextCursor;
+      if (!next) break;
+      url = `/api/notifications?cursor=${next}`;
+    }
+    const screen = await measure(notified, "/notifications");
+    console.warn(`notifications: rows read per page ${seen.map((p) => p.rows).join(", ")}; page ${screen.rowsRead}`);
+    expect(seen.length).toBe(3);
+    for (const p of [...seen, { page: 0, rows: screen.rowsRead, rt: screen.roundTrips }]) {
       expect(p.rt, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
       expect(p.rows, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
     }

@@ -134,6 +134,8 @@ const TEMPLATES: Template[] = [
   { route: "profile/user/:userId/echos", methods: ["GET"], path: "/api/profile/user/:userId/echos", params: { userId: "user" }, query: ["page", "limit"] },
   { route: "profile/user/:userId/scrolls", methods: ["GET"], path: "/api/profile/user/:userId/scrolls", params: { userId: "user" }, query: ["type", "page", "limit"] },
   { route: "profile/user/:userId/follow", methods: ["POST", "DELETE"], path: "/api/profile/user/:userId/follow", params: { userId: "user" } },
+  { route: "notifications", methods: ["GET"], path: "/api/notifications", query: ["cursor"] },
+  { route: "notifications/read", methods: ["POST"], path: "/api/notifications/read" },
   { route: "*", methods: ["GET", "POST"], path: "/api/:junk", params: { junk: "tag" } },
 ];
 

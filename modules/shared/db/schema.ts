@@ -18,6 +18,10 @@ export const users = sqliteTable(
     publicScrollsCount: integer("public_scrolls_count").notNull().default(0),
     followersCount: integer("followers_count").notNull().default(0),
     followingCount: integer("following_count").notNull().default(0),
+    // notifications (migrations/0014): the newest action the user marked read, and how many
+    // groups are newer than it (trigger-kept)
+    notificationsReadAt: integer("notifications_read_at").notNull().default(0),
+    unreadNotifications: integer("unread_notifications").notNull().default(0),
   },
   (t) => [
     // login / signup-conflict lookup by name, case-insensitive: "Ann" and "ann" are one account
@@ -368,3 +372,56 @@ export const rankState = sqliteTable("rank_state", {
   key: text("key").primaryKey(),
   value: integer("value").notNull(),
 });
+
+// ── Notifications (docs/decisions/013-notifications.md) ────────────────────────────────────
+// Written by triggers (migrations/0014_notifications.sql) in the same transaction as the action,
+// removed with its undoing; mentions are inserted by the echo post's own batch.
+
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    recipientId: text("recipient_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["like", "follow", "scroll_follow", "mention"] }).notNull(),
+    // the echo (like, mention), the scroll (scroll_follow) or the UTC day (follow)
+    groupKey: text("group_key").notNull(),
+    actorId: text("actor_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    echoId: text("echo_id").references(() => echos.id, { onDelete: "cascade" }),
+    scrollId: text("scroll_id").references(() => scrolls.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    // one notification per action; undoing the action deletes it by this key
+    primaryKey({ columns: [t.recipientId, t.kind, t.groupKey, t.actorId] }),
+    // a group's newest actor once its newest one left (covering)
+    index("notifications_group_time").on(t.recipientId, t.kind, t.groupKey, t.createdAt, t.actorId),
+    // the cascades of an account, echo and scroll deletion
+    index("notifications_actor").on(t.actorId),
+    index("notifications_echo").on(t.echoId),
+    index("notifications_scroll").on(t.scrollId),
+  ],
+);
+
+export const notificationGroups = sqliteTable(
+  "notification_groups",
+  {
+    recipientId: text("recipient_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["like", "follow", "scroll_follow", "mention"] }).notNull(),
+    groupKey: text("group_key").notNull(),
+    actorCount: integer("actor_count").notNull(),
+    latestActorId: text("latest_actor_id").notNull(),
+    latestAt: integer("latest_at").notNull(),
+    echoId: text("echo_id"),
+    scrollId: text("scroll_id"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.recipientId, t.kind, t.groupKey] }),
+    // GET /api/notifications: a recipient's groups newest first, by keyset
+    index("notification_groups_latest").on(t.recipientId, t.latestAt, t.kind, t.groupKey),
+  ],
+);

@@ -12,11 +12,13 @@ const nav = (to: string, label: string, end = false) => (
 );
 
 /** Spec §2 layout: left sidebar, top bar, main column, right panel on large screens. */
-export function AppShell({ user, children, rightPanel, sidebarScrolls }: {
+export function AppShell({ user, children, rightPanel, sidebarScrolls, bell }: {
   user: ShellUser;
   children: ReactNode;
   rightPanel?: ReactNode;
   sidebarScrolls?: ReactNode;
+  /** the notifications bell (modules/notification), after Search in the top bar */
+  bell?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   const location = useLocation();
@@ -42,6 +44,7 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls }: {
         <Link to="/search" className="icon-btn search-btn" aria-label="Search" title="Search users, tags and scrolls">
           ⌕
         </Link>
+        {bell}
       </header>
       {/* a followed link closes the drawer at once, so the new page's heading can take focus */}
       <aside

@@ -1,0 +1,131 @@
+// Reading and marking notifications. Writing them is the database's job: triggers of
+// migrations/0014_notifications.sql add and remove them in the transaction of each like, follow
+// and scroll follow; mentions ride in the echo post's batch (mentionStatement below).
+import { badRequest, decodeCursor, encodeCursor } from "../shared/index";
+import { batchAll, sql, type AppContext, type Stmt } from "../shared/index.server";
+import {
+  EXCERPT_CHARS,
+  NOTIFICATION_KINDS,
+  NOTIFICATIONS_PER_PAGE,
+  excerpt,
+  type Notification,
+  type NotificationKind,
+  type NotificationPage,
+} from "./schema";
+
+type GroupRow = {
+  kind: NotificationKind;
+  group_key: string;
+  actor_count: number;
+  latest_at: number;
+  actor_id: string;
+  actor_name: string;
+  echo_id: string | null;
+  echo_text: string | null;
+  scroll_id: string | null;
+  scroll_name: string | null;
+};
+
+type Key = { t: number; k: NotificationKind; g: string };
+
+/** The keyset cursor of a page: the last group's (latest_at, kind, group_key). */
+function parseCursor(cursor: string | undefined): Key | null {
+  if (cursor === undefined) return null;
+  const key = cursor.length <= 200 ? decodeCursor(cursor) : null;
+  const { t, k, g } = key ?? {};
+  const valid =
+    Number.isSafeInteger(t) &&
+    (t as number) >= 0 &&
+    NOTIFICATION_KINDS.includes(k as NotificationKind) &&
+    typeof g === "string" &&
+    g.length > 0 &&
+    g.length <= 64;
+  if (!valid) throw badRequest("cursor is invalid");
+  return { t: t as number, k: k as NotificationKind, g: g as string };
+}
+
+/** The viewer's unread count (one row: a counter the triggers keep). Queues into the request's batch. */
+function unreadQuery(viewerId: string): Stmt {
+  return sql`SELECT notifications_read_at AS read_at, unread_notifications AS unread FROM users WHERE id = ${viewerId}`;
+}
+
+/** The bell's count: rides in the page's first D1 batch (decision 007), one row read. */
+export async function unreadCount(app: AppContext, viewerId: string): Promise<number> {
+  const [rows] = await batchAll<[{ unread: number }[]]>(app.db, [unreadQuery(viewerId)]);
+  return Math.max(0, rows[0]?.unread ?? 0);
+}
+
+function toNotification(row: GroupRow, readAt: number): Notification {
+  return {
+    _id: `${row.kind}:${row.group_key}`,
+    kind: row.kind,
+    actor: { _id: row.actor_id, userName: row.actor_name },
+    actorCount: row.actor_count,
+    echo: row.echo_id ? { _id: row.echo_id, excerpt: excerpt(row.echo_text ?? "") } : null,
+    scroll: row.scroll_id ? { _id: row.scroll_id, name: row.scroll_name ?? "" } : null,
+    unread: row.latest_at > readAt,
+    updatedAt: new Date(row.latest_at).toISOString(),
+  };
+}
+
+/**
+ * A page of the viewer's notification groups, newest first, by keyset cursor. One batch with the
+ * unread count; reads ≤ 21 groups and their newest actor, echo or scroll (about 65 rows).
+ */
+export async function listNotifications(app: AppContext, viewerId: string, cursor?: string): Promise<NotificationPage> {
+  const after = parseCursor(cursor);
+  const limit = NOTIFICATIONS_PER_PAGE;
+  const seek = after ? sql`AND (g.latest_at, g.kind, g.group_key) < (${after.t}, ${after.k}, ${after.g})` : sql``;
+  const [state, rows] = await batchAll<[{ read_at: number; unread: number }[], GroupRow[]]>(app.db, [
+    unreadQuery(viewerId),
+    // one more than a page says whether another follows; the echo text is cut in SQL (+1
+    // character, so the excerpt knows it was cut)
+    sql`SELECT g.kind, g.group_key, g.actor_count, g.latest_at, a.id AS actor_id, a.user_name AS actor_name,
+          e.id AS echo_id, substr(e.content, 1, ${EXCERPT_CHARS + 1}) AS echo_text, s.id AS scroll_id, s.name AS scroll_name
+        FROM notification_groups g
+        JOIN users a ON a.id = g.latest_actor_id
+        LEFT JOIN echos e ON e.id = g.echo_id
+        LEFT JOIN scrolls s ON s.id = g.scroll_id
+        WHERE g.recipient_id = ${viewerId} ${seek}
+        ORDER BY g.latest_at DESC, g.kind DESC, g.group_key DESC
+        LIMIT ${limit + 1}`,
+  ]);
+  const readAt = state[0]?.read_at ?? 0;
+  const page = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  const last = page.at(-1);
+  return {
+    notifications: page.map((row) => toNotification(row, readAt)),
+    unreadCount: Math.max(0, state[0]?.unread ?? 0),
+    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeCursor({ t: last.latest_at, k: last.kind, g: last.group_key }) : null },
+  };
+}
+
+/**
+ * Mark all as read: the read mark moves to the newest group (so everything listed now is read,
+ * whatever the clocks of the Workers that wrote it) and the counter to 0, in one statement.
+ */
+export async function markAllRead(app: AppContext, viewerId: string): Promise<{ unreadCount: number }> {
+  await batchAll(app.db, [
+    sql`UPDATE users SET unread_notifications = 0,
+          notifications_read_at = MAX(notifications_read_at,
+            COALESCE((SELECT MAX(latest_at) FROM notification_groups WHERE recipient_id = ${viewerId}), 0))
+        WHERE id = ${viewerId}`,
+  ]);
+  return { unreadCount: 0 };
+}
+
+/**
+ * The statement that notifies the people an echo mentions, for the post's own batch: the names
+ * resolve to existing users inside it (INSERT … SELECT; unknown names notify nobody), never the
+ * author, and only when the echo was written (`posted`). Echo deletion cascades them away.
+ */
+export function mentionStatement(echoId: string, authorId: string, userNames: string[], now: number, posted: Stmt): Stmt | null {
+  const names = [...new Set(userNames.map((name) => name.toLowerCase()))];
+  if (names.length === 0) return null;
+  return sql`INSERT INTO notifications (recipient_id, kind, group_key, actor_id, echo_id, created_at)
+    SELECT u.id, 'mention', ${echoId}, ${authorId}, ${echoId}, ${now} FROM users u
+    WHERE u.user_name COLLATE NOCASE IN (SELECT value FROM json_each(${JSON.stringify(names)}))
+      AND u.id <> ${authorId} AND ${posted}
+    ON CONFLICT DO NOTHING`;
+}
