@@ -1,5 +1,5 @@
 -- Notifications (issue 18): someone liked your echo, followed you, followed your scroll or
--- mentioned you. docs/decisions/013-notifications.md explains the model.
+-- mentioned you. docs/decisions/015-notifications.md explains the model.
 --
 -- `notifications` holds one row per action (the truth); `notification_groups` one row per
 -- (recipient, kind, group) with its actor count and newest actor (what a page shows); the user's

@@ -373,7 +373,7 @@ export const rankState = sqliteTable("rank_state", {
   value: integer("value").notNull(),
 });
 
-// ── Notifications (docs/decisions/013-notifications.md) ────────────────────────────────────
+// ── Notifications (docs/decisions/015-notifications.md) ────────────────────────────────────
 // Written by triggers (migrations/0014_notifications.sql) in the same transaction as the action,
 // removed with its undoing; mentions are inserted by the echo post's own batch.
 
