@@ -115,6 +115,15 @@ try {
   await action("unlike", `/api/echo/like/${postedId}`, "DELETE");
   await action("follow a user", `/api/profile/user/${other.id}/follow`, "POST");
   await action("unfollow a user", `/api/profile/user/${other.id}/follow`, "DELETE");
+  if (wide) {
+    // the writes that walk a timeline, on one at the cap (decision 013): the follow's trim, the unfollow
+    const act = async (name, p, method) => {
+      const r = await probe(wide.cookie, p, method);
+      report.actions.push({ action: name, status: r.status, roundTrips: r.rt, rowsRead: r.rows, rowsWritten: r.written });
+    };
+    await act("follow a user (timeline at the cap)", `/api/profile/user/${other.id}/follow`, "POST");
+    await act("unfollow a user (timeline at the cap)", `/api/profile/user/${other.id}/follow`, "DELETE");
+  }
   await action("follow a scroll", `/api/scroll/${meta.scrolls["curation: 40 echos"]}/follow`, "POST");
   await action("unfollow a scroll", `/api/scroll/${meta.scrolls["curation: 40 echos"]}/follow`, "DELETE");
   await action("delete an echo", `/api/echo/delete/${postedId}`, "DELETE");

@@ -35,13 +35,13 @@ export async function changePassword(app: AppContext, userId: string, sessionId:
 /**
  * Delete the account and everything it made, in one batch (one transaction). Deleting the user
  * row cascades to its sessions, echos (and their likes, tags, shares, reports, rankings, places in
- * curations), likes, shares, reports, scrolls (and their items and followers), follows both
- * ways and notifications (sent and received); the counter triggers fire for each cascaded row,
- * so every count stays exact (others' notification groups and unread counts too), and the echos'
- * delete trigger takes them out of the search index (migration 0013). Shares have
- * no delete trigger (a share is never undone), so the user's shares of others' echos are
- * subtracted first. Both statements are guarded by the checked hash: a password changed in
- * between deletes nothing (409).
+ * curations and in followers' Following timelines), likes, shares, reports, scrolls (and their
+ * items and followers), follows both ways, the user's own Following timeline and notifications
+ * (sent and received); the counter triggers fire for each cascaded row, so every count stays
+ * exact (others' notification groups and unread counts too), and the echos' delete trigger takes
+ * them out of the search index (migration 0013). Shares have no delete trigger (a share is never
+ * undone), so the user's shares of others' echos are subtracted first. Both statements are
+ * guarded by the checked hash: a password changed in between deletes nothing (409).
  */
 export async function deleteAccount(app: AppContext, userId: string, password: string): Promise<void> {
   const hash = await checkPassword(app, userId, password, ACCOUNT_MESSAGES.passwordWrong);
