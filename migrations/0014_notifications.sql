@@ -24,10 +24,11 @@ CREATE TABLE `notifications` (
 );--> statement-breakpoint
 -- serves: a group's newest actor once its newest one left (the delete trigger below), covering
 CREATE INDEX `notifications_group_time` ON `notifications` (`recipient_id`,`kind`,`group_key`,`created_at`,`actor_id`);--> statement-breakpoint
--- serve the cascades of an account, echo and scroll deletion
+-- serve the cascades of an account, echo and scroll deletion (partial: a follow has neither an
+-- echo nor a scroll, a like no scroll — no index entry to write for them)
 CREATE INDEX `notifications_actor` ON `notifications` (`actor_id`);--> statement-breakpoint
-CREATE INDEX `notifications_echo` ON `notifications` (`echo_id`);--> statement-breakpoint
-CREATE INDEX `notifications_scroll` ON `notifications` (`scroll_id`);--> statement-breakpoint
+CREATE INDEX `notifications_echo` ON `notifications` (`echo_id`) WHERE echo_id IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `notifications_scroll` ON `notifications` (`scroll_id`) WHERE scroll_id IS NOT NULL;--> statement-breakpoint
 CREATE TABLE `notification_groups` (
 	`recipient_id` text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
 	`kind` text NOT NULL,

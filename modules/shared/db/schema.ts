@@ -373,10 +373,10 @@ export const notifications = sqliteTable(
     primaryKey({ columns: [t.recipientId, t.kind, t.groupKey, t.actorId] }),
     // a group's newest actor once its newest one left (covering)
     index("notifications_group_time").on(t.recipientId, t.kind, t.groupKey, t.createdAt, t.actorId),
-    // the cascades of an account, echo and scroll deletion
+    // the cascades of an account, echo and scroll deletion (partial: only rows that have one)
     index("notifications_actor").on(t.actorId),
-    index("notifications_echo").on(t.echoId),
-    index("notifications_scroll").on(t.scrollId),
+    index("notifications_echo").on(t.echoId).where(sql`echo_id IS NOT NULL`),
+    index("notifications_scroll").on(t.scrollId).where(sql`scroll_id IS NOT NULL`),
   ],
 );
 
