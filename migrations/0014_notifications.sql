@@ -20,14 +20,17 @@ CREATE TABLE `notifications` (
 	`echo_id` text REFERENCES echos(id) ON DELETE CASCADE,
 	`scroll_id` text REFERENCES scrolls(id) ON DELETE CASCADE,
 	`created_at` integer NOT NULL,
-	PRIMARY KEY (`recipient_id`, `kind`, `group_key`, `actor_id`)
+	-- A group's actions in time order: the key serves undoing one (the source row's time is the
+	-- notification's) and finding a group's newest actor once its newest one left, with no other
+	-- index. One per actor and group: the like, follow and scroll follow rows are unique, and a
+	-- post's mentions are distinct users.
+	PRIMARY KEY (`recipient_id`, `kind`, `group_key`, `created_at`, `actor_id`)
 );--> statement-breakpoint
--- serves: a group's newest actor once its newest one left (the delete trigger below), covering
-CREATE INDEX `notifications_group_time` ON `notifications` (`recipient_id`,`kind`,`group_key`,`created_at`,`actor_id`);--> statement-breakpoint
--- serve the cascades of an account, echo and scroll deletion
+-- serve the cascades of an account, echo and scroll deletion (partial: a follow has neither an
+-- echo nor a scroll, a like no scroll — no index entry to write for them)
 CREATE INDEX `notifications_actor` ON `notifications` (`actor_id`);--> statement-breakpoint
-CREATE INDEX `notifications_echo` ON `notifications` (`echo_id`);--> statement-breakpoint
-CREATE INDEX `notifications_scroll` ON `notifications` (`scroll_id`);--> statement-breakpoint
+CREATE INDEX `notifications_echo` ON `notifications` (`echo_id`) WHERE echo_id IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `notifications_scroll` ON `notifications` (`scroll_id`) WHERE scroll_id IS NOT NULL;--> statement-breakpoint
 CREATE TABLE `notification_groups` (
 	`recipient_id` text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
 	`kind` text NOT NULL,
@@ -94,7 +97,7 @@ END;
 CREATE TRIGGER likes_notify_delete AFTER DELETE ON likes BEGIN
   DELETE FROM notifications
   WHERE recipient_id = (SELECT author_id FROM echos WHERE id = OLD.echo_id)
-    AND kind = 'like' AND group_key = OLD.echo_id AND actor_id = OLD.user_id;
+    AND kind = 'like' AND group_key = OLD.echo_id AND created_at = OLD.created_at AND actor_id = OLD.user_id;
 END;
 --> statement-breakpoint
 -- follows group by the UTC day they happened on
@@ -107,7 +110,7 @@ END;
 CREATE TRIGGER user_follows_notify_delete AFTER DELETE ON user_follows BEGIN
   DELETE FROM notifications
   WHERE recipient_id = OLD.followee_id AND kind = 'follow'
-    AND group_key = CAST(OLD.created_at / 86400000 AS TEXT) AND actor_id = OLD.follower_id;
+    AND group_key = CAST(OLD.created_at / 86400000 AS TEXT) AND created_at = OLD.created_at AND actor_id = OLD.follower_id;
 END;
 --> statement-breakpoint
 CREATE TRIGGER scroll_follows_notify_insert AFTER INSERT ON scroll_follows BEGIN
@@ -120,5 +123,5 @@ END;
 CREATE TRIGGER scroll_follows_notify_delete AFTER DELETE ON scroll_follows BEGIN
   DELETE FROM notifications
   WHERE recipient_id = (SELECT creator_id FROM scrolls WHERE id = OLD.scroll_id)
-    AND kind = 'scroll_follow' AND group_key = OLD.scroll_id AND actor_id = OLD.user_id;
+    AND kind = 'scroll_follow' AND group_key = OLD.scroll_id AND created_at = OLD.created_at AND actor_id = OLD.user_id;
 END;

@@ -79,6 +79,8 @@ describe("DELETE /api/profile/me", () => {
       return res.json.echo._id as string;
     };
     const victimEchos = [await post(victim, "v1"), await post(victim, "v2"), await post(victim, "v3", [])];
+    // the victim mentions A: that notification goes with the account too
+    await post(victim, `hi @${a.user.userName}`, []);
     const aEchos = [await post(a, "a1"), await post(a, "a2")];
     const bEcho = await post(b, "b1");
     const scroll = async (who: { client: Client }, body: Json) => {
@@ -168,6 +170,28 @@ describe("DELETE /api/profile/me", () => {
     const tagged = (await a.client.get(`/api/echo/tag/${tag}?limit=100`)).json;
     expect((tagged.echos as Json[]).map((e) => e._id).sort()).toEqual([...aEchos, bEcho].sort());
     expect(tagged.pagination.total).toBe(3);
+
+    // notifications (issue 18): nothing the victim did or owned is left in anyone's, each group
+    // counts exactly what is left, and the unread counters agree (nobody marked anything read)
+    for (const who of others) {
+      const body = (await who.client.get("/api/notifications")).json;
+      const groups = body.notifications as Json[];
+      expect(groups.some((g) => g.actor._id === victim.user._id), who.user.userName).toBe(false);
+      expect(groups.some((g) => victimEchos.includes(g.echo?._id) || [victimCuration, victimFeed].includes(g.scroll?._id))).toBe(false);
+      for (const g of groups.filter((x) => x.kind === "like")) {
+        expect(g.actorCount).toBe((await who.client.get(`/api/echo/echo/${g.echo._id}`)).json.echo.likes);
+      }
+      const followers = (await who.client.get(`/api/profile/user/${who.user._id}`)).json.followersCount;
+      expect(groups.filter((g) => g.kind === "follow").reduce((n, g) => n + g.actorCount, 0)).toBe(followers);
+      expect(body.unreadCount, who.user.userName).toBe(groups.length);
+    }
+    // A's: B's like of a1 (the victim's likes of a1 and a2 went), C's follow, C's follow of A's curation
+    const aGroups = (await a.client.get("/api/notifications")).json.notifications as Json[];
+    const byKind = Object.fromEntries(aGroups.map((g) => [g.kind, g]));
+    expect(aGroups).toHaveLength(3);
+    expect(byKind.like).toMatchObject({ echo: { _id: aEchos[0] }, actor: { _id: b.user._id }, actorCount: 1 });
+    expect(byKind.follow).toMatchObject({ actor: { _id: c.user._id }, actorCount: 1 });
+    expect(byKind.scroll_follow).toMatchObject({ scroll: { _id: aCuration }, actor: { _id: c.user._id }, actorCount: 1 });
 
     for (const who of others) {
       const mine = (await who.client.get("/api/scroll/all")).json.scrolls as Json[];

@@ -394,14 +394,13 @@ export const notifications = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
-    // one notification per action; undoing the action deletes it by this key
-    primaryKey({ columns: [t.recipientId, t.kind, t.groupKey, t.actorId] }),
-    // a group's newest actor once its newest one left (covering)
-    index("notifications_group_time").on(t.recipientId, t.kind, t.groupKey, t.createdAt, t.actorId),
-    // the cascades of an account, echo and scroll deletion
+    // a group's actions in time order: undoing an action deletes by this key (the source row's
+    // time is the notification's), and a group's newest actor is read from it
+    primaryKey({ columns: [t.recipientId, t.kind, t.groupKey, t.createdAt, t.actorId] }),
+    // the cascades of an account, echo and scroll deletion (partial: only rows that have one)
     index("notifications_actor").on(t.actorId),
-    index("notifications_echo").on(t.echoId),
-    index("notifications_scroll").on(t.scrollId),
+    index("notifications_echo").on(t.echoId).where(sql`echo_id IS NOT NULL`),
+    index("notifications_scroll").on(t.scrollId).where(sql`scroll_id IS NOT NULL`),
   ],
 );
 
