@@ -273,8 +273,11 @@ test("Back from an echo opened deep in a feed restores the loaded pages and the 
   await expect(card(page, newestFirst[42]!)).toBeInViewport();
   // pages 2 and 3 came back without being fetched again: scrolling up reaches page 2's rows
   const onPage2 = card(page, newestFirst[25]!);
-  for (let i = 0; i < 40 && !(await onPage2.isVisible()); i++) {
+  // steps of a reader's pace, each given a moment to settle (a step taken while the restore is
+  // still placing rows can be pulled back, see above)
+  for (let i = 0; i < 60 && !(await onPage2.isVisible()); i++) {
     await page.evaluate(() => new Promise((r) => (window.scrollBy(0, -400), requestAnimationFrame(() => requestAnimationFrame(r)))));
+    await page.waitForTimeout(150);
   }
   await expect(onPage2).toBeVisible();
   expect(pageRequests).toEqual(["2", "3"]);
