@@ -41,6 +41,12 @@ const all = [
     route("profile/user/:userId/follow", "api/profile/follow.ts"),
     route("*", "api/not-found.ts"),
   ]),
+  // Web feeds of public streams (Atom, RSS, JSON Feed): readable without signing in.
+  ...["atom", "rss", "json"].flatMap((ext) => [
+    route(`scroll/:id/feed.${ext}`, "feeds/scroll.ts", { id: `feed-scroll-${ext}` }),
+    route(`tag/:tagName/feed.${ext}`, "feeds/tag.ts", { id: `feed-tag-${ext}` }),
+    route(`user/:userName/feed.${ext}`, "feeds/user.ts", { id: `feed-user-${ext}` }),
+  ]),
   route("logout", "pages/logout.ts"),
   route("create-echo", "pages/redirects.ts", { id: "redirect-create-echo" }),
   route("create-scroll", "pages/redirects.ts", { id: "redirect-create-scroll" }),

@@ -29,3 +29,4 @@ export { TagInput } from "./ui/tag-input";
 export { TagPage } from "./ui/tag-page";
 export { EchoDetail } from "./ui/echo-detail";
 export { EchoExtensionsProvider, type EchoExtensions } from "./ui/echo-extensions";
+export { webFeedAlternates, WEB_FEED_FORMATS } from "./web-feed-links";

@@ -132,6 +132,10 @@ const TEMPLATES: Template[] = [
   { route: "profile/user/:userId/echos", methods: ["GET"], path: "/api/profile/user/:userId/echos", params: { userId: "user" }, query: ["page", "limit"] },
   { route: "profile/user/:userId/scrolls", methods: ["GET"], path: "/api/profile/user/:userId/scrolls", params: { userId: "user" }, query: ["type", "page", "limit"] },
   { route: "profile/user/:userId/follow", methods: ["POST", "DELETE"], path: "/api/profile/user/:userId/follow", params: { userId: "user" } },
+  // web feeds (pages, not /api): any id, name or tag answers without a 5xx
+  { route: "feed/scroll", methods: ["GET"], path: "/scroll/:id/feed.atom", params: { id: "scroll" } },
+  { route: "feed/tag", methods: ["GET"], path: "/tag/:name/feed.rss", params: { name: "tag" } },
+  { route: "feed/user", methods: ["GET"], path: "/user/:name/feed.json", params: { name: "user" } },
   { route: "*", methods: ["GET", "POST"], path: "/api/:junk", params: { junk: "tag" } },
 ];
 
