@@ -33,6 +33,7 @@ const all = [
     route("community/tags", "api/community/tags.ts"),
     route("community/echos/popular", "api/community/popular.ts"),
     route("profile/me", "api/profile/me.ts"),
+    route("profile/me/export", "api/profile/export.ts"),
     route("profile/user/:userId", "api/profile/user.ts"),
     route("profile/user/:userId/followers", "api/profile/followers.ts"),
     route("profile/user/:userId/following", "api/profile/following.ts"),

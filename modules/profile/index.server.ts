@@ -2,3 +2,4 @@
 export { searchUsers } from "./search.server";
 export { getProfile, findUserIdByName, updateProfile, setUserFollow, followList } from "./profile.server";
 export { userWebFeed } from "./web-feed.server";
+export { exportResponse, EXPORT_PAGE } from "./export.server";

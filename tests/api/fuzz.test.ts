@@ -126,6 +126,7 @@ const TEMPLATES: Template[] = [
   { route: "profile/me", methods: ["GET", "PATCH"], path: "/api/profile/me", fields: ["bio", "email"] },
   // never the fuzz users' password (see FUZZ_USER_PASSWORD): their accounts must survive the storm
   { route: "profile/me", methods: ["DELETE"], path: "/api/profile/me", fields: ["password"] },
+  { route: "profile/me/export", methods: ["GET"], path: "/api/profile/me/export" },
   { route: "profile/user/:userId", methods: ["GET"], path: "/api/profile/user/:userId", params: { userId: "user" } },
   { route: "profile/user/:userId/followers", methods: ["GET"], path: "/api/profile/user/:userId/followers", params: { userId: "user" }, query: ["page", "limit"] },
   { route: "profile/user/:userId/following", methods: ["GET"], path: "/api/profile/user/:userId/following", params: { userId: "user" }, query: ["page", "limit"] },
