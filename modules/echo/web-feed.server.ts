@@ -31,6 +31,14 @@ export type WebFeed = {
   emptyUpdated: string;
 };
 
+/**
+ * Characters XML 1.0 cannot carry at all (not even escaped): the controls echo text already
+ * refuses (kept here for any older row) and the noncharacters U+FFFE/U+FFFF, which it accepts.
+ * Dropped from Atom and RSS; JSON Feed keeps the text as it is.
+ */
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const xmlText = (text: string) => text.replace(NOT_XML, "");
+
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
@@ -57,8 +65,8 @@ function newestTime(feed: WebFeed): Date {
 function xmlFeed(feed: WebFeed, origin: string, format: "atom" | "rss"): string {
   const link = origin + feed.pagePath;
   const out = new Feed({
-    title: feed.title,
-    description: feed.description,
+    title: xmlText(feed.title),
+    description: xmlText(feed.description),
     id: link,
     link,
     language: "en",
@@ -70,12 +78,12 @@ function xmlFeed(feed: WebFeed, origin: string, format: "atom" | "rss"): string 
   for (const echo of feed.entries) {
     const url = `${origin}/echo/${echo._id}`;
     out.addItem({
-      title: escapeHtml(entryTitle(echo)),
+      title: escapeHtml(xmlText(entryTitle(echo))),
       id: url,
       link: url,
       date: new Date(echo.createdAt),
       published: new Date(echo.createdAt),
-      content: escapeHtml(echo.content).replace(/\n/g, "<br>"),
+      content: escapeHtml(xmlText(echo.content)).replace(/\n/g, "<br>"),
       author: [{ name: echo.author.userName, link: `${origin}/user/${echo.author._id}` }],
       category: echo.tags.map((t) => ({ name: t.name, term: t.name })),
     });
