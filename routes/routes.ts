@@ -35,6 +35,7 @@ const all = [
     route("community/tags", "api/community/tags.ts"),
     route("community/echos/popular", "api/community/popular.ts"),
     route("profile/me", "api/profile/me.ts"),
+    route("profile/me/export", "api/profile/export.ts"),
     route("profile/user/:userId", "api/profile/user.ts"),
     route("profile/user/:userId/followers", "api/profile/followers.ts"),
     route("profile/user/:userId/following", "api/profile/following.ts"),
@@ -44,6 +45,12 @@ const all = [
     route("notifications", "api/notifications/list.ts"),
     route("notifications/read", "api/notifications/read.ts"),
     route("*", "api/not-found.ts"),
+  ]),
+  // Web feeds of public streams (Atom, RSS, JSON Feed): readable without signing in.
+  ...["atom", "rss", "json"].flatMap((ext) => [
+    route(`scroll/:id/feed.${ext}`, "feeds/scroll.ts", { id: `feed-scroll-${ext}` }),
+    route(`tag/:tagName/feed.${ext}`, "feeds/tag.ts", { id: `feed-tag-${ext}` }),
+    route(`user/:userName/feed.${ext}`, "feeds/user.ts", { id: `feed-user-${ext}` }),
   ]),
   route("logout", "pages/logout.ts"),
   route("create-echo", "pages/redirects.ts", { id: "redirect-create-echo" }),

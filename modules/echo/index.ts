@@ -32,3 +32,4 @@ export { TagPage } from "./ui/tag-page";
 export { EchoDetail } from "./ui/echo-detail";
 export { EchoExtensionsProvider, type EchoExtensions } from "./ui/echo-extensions";
 export { SEARCH_MARKS } from "./ui/search-marks";
+export { webFeedAlternates, WEB_FEED_FORMATS } from "./web-feed-links";

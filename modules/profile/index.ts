@@ -2,3 +2,4 @@
 export { UpdateProfileSchema, ProfileScrollsQuerySchema, MAX_BIO, type Profile, type UserHit } from "./schema";
 export { ProfileScreen } from "./ui/profile-screen";
 export { UserNotFound } from "./ui/user-not-found";
+export { DownloadMyData, EXPORT_PATH } from "./ui/download-my-data";

@@ -23,3 +23,4 @@ export { previewFeedConfig } from "./preview.server";
 export { whyHere } from "./why.server";
 export { forkScroll } from "./fork.server";
 export { scrollsAndSelection } from "./selection.server";
+export { scrollWebFeed } from "./web-feed.server";

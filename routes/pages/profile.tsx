@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
+import { webFeedAlternates } from "~/modules/echo/index";
 import { listEchos } from "~/modules/echo/index.server";
 import { ProfileScreen, UserNotFound } from "~/modules/profile/index";
 import { getProfile } from "~/modules/profile/index.server";
@@ -10,6 +11,8 @@ import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData?.profile ? `@${loaderData.profile.userName} · Echo` : "Profile · Echo" },
+  // the feeds are addressed by user name (/user/{userName}/feed.*), the page by id
+  ...(loaderData?.profile ? webFeedAlternates(`/user/${encodeURIComponent(loaderData.profile.userName)}`, `@${loaderData.profile.userName}`) : []),
 ];
 
 /** /profile (own) and /user/{id} (anyone's, own included). */

@@ -1,14 +1,20 @@
 import { data } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
+import { webFeedAlternates } from "~/modules/echo/index";
 import { ScrollDetail } from "~/modules/scroll/index";
 import { DOCUMENT_CANDIDATE_ROWS, getScroll, scrollEchos } from "~/modules/scroll/index.server";
 import { HttpError, isolate } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/scroll";
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.view.state === "ok" ? `${isolate(loaderData.view.scroll.name)} · Echo` : "Scroll · Echo" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  const scroll = loaderData?.view.state === "ok" ? loaderData.view.scroll : null;
+  return [
+    { title: scroll ? `${isolate(scroll.name)} · Echo` : "Scroll · Echo" },
+    // a private scroll has no web feed (it answers 404)
+    ...(scroll && !scroll.isPrivate ? webFeedAlternates(`/scroll/${scroll._id}`, scroll.name) : []),
+  ];
+};
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);

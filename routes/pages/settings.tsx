@@ -1,5 +1,6 @@
 import { ChangePasswordForm, DeleteAccountForm } from "~/modules/auth/index";
 import { requirePageViewer } from "~/modules/auth/index.server";
+import { DownloadMyData } from "~/modules/profile/index";
 import { appContext } from "~/modules/shared/index.server";
 import { SettingsScreen } from "~/modules/shell/index";
 import type { Route } from "./+types/settings";
@@ -15,6 +16,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   return (
     <SettingsScreen account={loaderData.account}>
       <ChangePasswordForm />
+      <DownloadMyData />
       <DeleteAccountForm />
     </SettingsScreen>
   );

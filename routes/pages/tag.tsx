@@ -1,10 +1,13 @@
 import { requirePageViewerId } from "~/modules/auth/index.server";
-import { normalizeTag, TAG_ORDERS, TagPage, TIMEFRAMES, type TagOrder, type Timeframe } from "~/modules/echo/index";
+import { normalizeTag, TAG_ORDERS, TagPage, TIMEFRAMES, webFeedAlternates, type TagOrder, type Timeframe } from "~/modules/echo/index";
 import { listTag } from "~/modules/echo/index.server";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/tag";
 
-export const meta: Route.MetaFunction = ({ params }) => [{ title: `#${params.tagName} · Echo` }];
+export const meta: Route.MetaFunction = ({ params, loaderData }) => [
+  { title: `#${params.tagName} · Echo` },
+  ...(loaderData ? webFeedAlternates(`/tag/${encodeURIComponent(loaderData.tag)}`, `#${loaderData.tag}`) : []),
+];
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);

@@ -130,6 +130,8 @@ cells("community/echos/popular", "GET", "/api/community/echos/popular?limit=3", 
 // --- profiles ("owner" is the profile's user, "other" someone viewing it)
 cells("profile/me", "GET", "/api/profile/me", signedIn(200));
 cells("profile/me", "PATCH", "/api/profile/me", signedIn(200), { body: () => ({ bio: "matrix bio" }) });
+// one's own data only: the export takes no user id, so another user gets their own file
+cells("profile/me/export", "GET", "/api/profile/me/export", signedIn(200));
 // Deleting the account needs a session, then the password (a wrong one here: the world stays).
 cells("profile/me", "DELETE", "/api/profile/me", { owner: 400, other: 400, guest: 401 }, { body: () => ({ password: "not-the-password" }) });
 cells("profile/user/:userId", "GET", "/api/profile/user/{user}", signedIn(200));
@@ -184,6 +186,7 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["community/tags", "PUT", "/api/community/tags"],
   ["community/echos/popular", "DELETE", "/api/community/echos/popular"],
   ["profile/me", "POST", "/api/profile/me"],
+  ["profile/me/export", "POST", "/api/profile/me/export"],
   ["profile/user/:userId", "POST", "/api/profile/user/{user}"],
   ["profile/user/:userId/followers", "POST", "/api/profile/user/{user}/followers"],
   ["profile/user/:userId/following", "DELETE", "/api/profile/user/{user}/following"],

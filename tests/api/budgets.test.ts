@@ -31,6 +31,7 @@ let readerId: string;
 let authorId: string;
 /** authors[0]: the reader's 60 likes and one follow gave them 61 notification groups */
 let notified: Client;
+let authorName: string;
 const paths: string[] = [];
 const shapeConfigs: Record<string, unknown>[] = [];
 
@@ -39,6 +40,7 @@ beforeAll(async () => {
   const authors = await Promise.all([signedUp("ba"), signedUp("bb"), signedUp("bc")]);
   authorId = authors[0]!.user._id;
   notified = authors[0]!.client;
+  authorName = authors[0]!.user.userName;
   const ids: string[] = [];
   for (const { client } of authors) {
     for (let i = 0; i < 70; i++) {
@@ -90,6 +92,9 @@ beforeAll(async () => {
     `/tag/${tag}`,
     `/scroll/${feedId}`,
     `/scroll/${curationId}`,
+    `/scroll/${feedId}/feed.atom`,
+    `/scroll/${curationId}/feed.rss`,
+    `/tag/${tag}/feed.json`,
     `/echo/${ids[0]}`,
     "/api/auth/me",
     "/api/echo/following",
@@ -185,6 +190,24 @@ describe(`notifications: a page of groups reads ≤ ${MAX_ROWS_PER_PAGE} rows in
       expect(p.rt, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
       expect(p.rows, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
     }
+// A web feed carries 50 entries, not 20, and still fits the page budget: a feed rule's window is
+// bounded in rows (decision 010), not in entries. Each kind is measured signed out.
+describe(`web feeds: 50 entries in ≤ ${MAX_ROUND_TRIPS} round trips and ≤ ${MAX_ROWS_PER_PAGE} rows`, () => {
+  it.each([
+    ["feed scroll, one tag", () => `/scroll/${feedId}/feed.atom`],
+    ["feed scroll, all-of, exclusions, hide-liked, most liked", () => `/scroll/${likedFeedId}/feed.rss`],
+    ["feed scroll, 3 authors, most liked", () => `/scroll/${shapeIds.authorsLiked}/feed.json`],
+    ["feed scroll, one tag, oldest, hide-liked", () => `/scroll/${shapeIds.tagOldestHideLiked}/feed.atom`],
+    ["feed scroll, any of 7 tags, exclusion", () => `/scroll/${shapeIds.anyMany}/feed.rss`],
+    ["curation", () => `/scroll/${curationId}/feed.atom`],
+    ["tag", () => `/tag/${tag}/feed.rss`],
+    ["user", () => `/user/${authorName}/feed.json`],
+  ])("%s", async (_name, path) => {
+    const m = await measure(new Client(), path());
+    console.warn(`web feed, ${_name}: ${m.roundTrips} round trips, ${m.rowsRead} rows`);
+    expect(m.status).toBe(200);
+    expect(m.roundTrips).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+    expect(m.rowsRead).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
   });
 });
 

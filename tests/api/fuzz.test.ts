@@ -128,6 +128,7 @@ const TEMPLATES: Template[] = [
   { route: "profile/me", methods: ["GET", "PATCH"], path: "/api/profile/me", fields: ["bio", "email"] },
   // never the fuzz users' password (see FUZZ_USER_PASSWORD): their accounts must survive the storm
   { route: "profile/me", methods: ["DELETE"], path: "/api/profile/me", fields: ["password"] },
+  { route: "profile/me/export", methods: ["GET"], path: "/api/profile/me/export" },
   { route: "profile/user/:userId", methods: ["GET"], path: "/api/profile/user/:userId", params: { userId: "user" } },
   { route: "profile/user/:userId/followers", methods: ["GET"], path: "/api/profile/user/:userId/followers", params: { userId: "user" }, query: ["page", "limit"] },
   { route: "profile/user/:userId/following", methods: ["GET"], path: "/api/profile/user/:userId/following", params: { userId: "user" }, query: ["page", "limit"] },
@@ -136,6 +137,10 @@ const TEMPLATES: Template[] = [
   { route: "profile/user/:userId/follow", methods: ["POST", "DELETE"], path: "/api/profile/user/:userId/follow", params: { userId: "user" } },
   { route: "notifications", methods: ["GET"], path: "/api/notifications", query: ["cursor"] },
   { route: "notifications/read", methods: ["POST"], path: "/api/notifications/read" },
+  // web feeds (pages, not /api): any id, name or tag answers without a 5xx
+  { route: "feed/scroll", methods: ["GET"], path: "/scroll/:id/feed.atom", params: { id: "scroll" } },
+  { route: "feed/tag", methods: ["GET"], path: "/tag/:name/feed.rss", params: { name: "tag" } },
+  { route: "feed/user", methods: ["GET"], path: "/user/:name/feed.json", params: { name: "user" } },
   { route: "*", methods: ["GET", "POST"], path: "/api/:junk", params: { junk: "tag" } },
 ];
 
