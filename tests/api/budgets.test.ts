@@ -190,6 +190,9 @@ describe(`notifications: a page of groups reads ≤ ${MAX_ROWS_PER_PAGE} rows in
       expect(p.rt, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
       expect(p.rows, `page ${p.page}`).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
     }
+  });
+});
+
 // A web feed carries 50 entries, not 20, and still fits the page budget: a feed rule's window is
 // bounded in rows (decision 010), not in entries. Each kind is measured signed out.
 describe(`web feeds: 50 entries in ≤ ${MAX_ROUND_TRIPS} round trips and ≤ ${MAX_ROWS_PER_PAGE} rows`, () => {
