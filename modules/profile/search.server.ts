@@ -3,18 +3,39 @@ import { batchAll, sql, type AppContext } from "../shared/index.server";
 import type { UserHit } from "./schema";
 export type { UserHit };
 
-/** User names matching q case-insensitively: prefix matches first, then substring; at most 10. */
+const LIMIT = 10;
+/** What a user name may contain (modules/auth/schema.ts), lower-cased: anything else matches no one. */
+const NAME_TERM = /^[a-z0-9_.-]+$/;
+/** Sorts after every character a name may hold, under NOCASE: the top of a prefix range. */
+const AFTER_NAME_CHARS = "~";
+/** A trigram index matches terms of at least three characters. */
+const MIN_SUBSTRING = 3;
+
+/**
+ * User names matching q case-insensitively: names that start with it first (alphabetical), then
+ * names that contain it elsewhere (alphabetical among the first found); at most 10. Both reads
+ * are bounded, one round trip: a range of the NOCASE name index, and the trigram index of
+ * migrations/0015 for terms of 3+ characters (shorter terms match by prefix only).
+ */
 export async function searchUsers(app: AppContext, q: string): Promise<UserHit[]> {
   // by code points, so a cut never leaves half a surrogate pair
   const term = Array.from(q.trim().toLowerCase()).slice(0, 30).join("");
-  if (!term) return [];
-  // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes (a 500 for a long or non-ASCII q),
-  // and instr needs no escaping of % and _
-  const [rows] = await batchAll<[{ id: string; user_name: string }[]]>(app.db, [
-    sql`SELECT id, user_name FROM users
-        WHERE instr(lower(user_name), ${term}) > 0
-        ORDER BY CASE WHEN instr(lower(user_name), ${term}) = 1 THEN 0 ELSE 1 END, lower(user_name), id
-        LIMIT 10`,
-  ]);
-  return rows.map((r) => ({ _id: r.id, userName: r.user_name }));
+  if (!NAME_TERM.test(term)) return [];
+  type Hit = { id: string; user_name: string };
+  const prefix = sql`SELECT id, user_name FROM users
+      WHERE user_name >= ${term} COLLATE NOCASE AND user_name < ${term + AFTER_NAME_CHARS} COLLATE NOCASE
+      ORDER BY user_name COLLATE NOCASE LIMIT ${LIMIT}`;
+  // fewer than 10 prefix hits means at most 9 of these are prefix hits too: 2 × LIMIT leaves
+  // room for 10 others
+  const inside = sql`SELECT uid AS id, name AS user_name FROM user_name_search
+      WHERE user_name_search MATCH ${`name:"${term}"`} LIMIT ${2 * LIMIT}`;
+  const [starts = [], contains = []] = await batchAll<Hit[][]>(
+    app.db,
+    term.length >= MIN_SUBSTRING ? [prefix, inside] : [prefix],
+  );
+  const seen = new Set(starts.map((r) => r.id));
+  const others = contains
+    .filter((r) => !seen.has(r.id))
+    .sort((a, b) => a.user_name.toLowerCase().localeCompare(b.user_name.toLowerCase()) || (a.id < b.id ? -1 : 1));
+  return [...starts, ...others].slice(0, LIMIT).map((r) => ({ _id: r.id, userName: r.user_name }));
 }

@@ -259,4 +259,26 @@ describe("GET /api/search/users", () => {
     expect((await client.get("/api/search/users?q=")).json.users).toEqual([]);
     expect((await new Client().get("/api/search/users?q=a")).status).toBe(401);
   });
+
+  it("finds a name by any part of 3+ characters, a shorter term by prefix only; other characters match no one", async () => {
+    const tag = Date.now().toString(36).slice(-5);
+    const { client, user } = await signedUp(`ab${tag}.Xy-z`);
+    const names = async (q: string) => {
+      const res = await client.get(`/api/search/users?q=${encodeURIComponent(q)}`);
+      expect(res.status).toBe(200);
+      return res.json.users.map((u: Json) => u.userName) as string[];
+    };
+    expect(await names(`${tag}.x`)).toContain(user.userName); // inside, across "." and case
+    expect(await names(`${tag.slice(1)}.XY-Z`)).toContain(user.userName);
+    expect(await names(`AB${tag}`)).toEqual([user.userName]); // prefix, case-insensitively
+    expect(await names("y-")).not.toContain(user.userName); // 2 characters: prefix only
+    expect(await names(`${tag} x`)).toEqual([]); // a space is in no name
+    expect(await names(`${tag}"x`)).toEqual([]); // FTS syntax is in no name either
+    expect(await names(`${tag}%`)).toEqual([]);
+    // a deleted account leaves the index with it
+    const gone = await signedUp(`cd${tag}gone`);
+    expect(await names(`${tag}gon`)).toEqual([gone.user.userName]);
+    expect((await gone.client.request("DELETE", "/api/profile/me", { password: "pass1234" })).status).toBe(200);
+    expect(await names(`${tag}gon`)).toEqual([]);
+  });
 });

@@ -24,10 +24,14 @@ export const users = sqliteTable(
     unreadNotifications: integer("unread_notifications").notNull().default(0),
   },
   (t) => [
-    // login / signup-conflict lookup by name, case-insensitive: "Ann" and "ann" are one account
+    // login / signup-conflict lookup by name, case-insensitive: "Ann" and "ann" are one account;
+    // also user search's prefix matches (a NOCASE range, modules/profile/search.server.ts)
     uniqueIndex("users_user_name_nocase").on(sql`${t.userName} COLLATE NOCASE`),
   ],
 );
+// User search's substring matches live outside Drizzle: migrations/0015_user_name_search.sql
+// creates the trigram FTS5 table `user_name_search` (name, uid) and the triggers on `users` that
+// keep it in step (drizzle-kit does not model virtual tables).
 
 export const sessions = sqliteTable(
   "sessions",
