@@ -31,7 +31,6 @@ describe(`user search over ${POPULATION.toLocaleString("en")} users`, () => {
   it("reads a bounded number of rows in one round trip, prefix or substring, hit or miss", async () => {
     for (const q of ["c", "cr", "crowd", "rowd", "crowd29", "x29", "owd299", "nobody", "zzz"]) {
       const { stats } = await measured(q);
-      console.log(`user search ${JSON.stringify(q)}: ${stats.rowsRead} rows`);
       expect(stats.roundTrips, q).toBe(1);
       expect(stats.rowsRead, q).toBeLessThanOrEqual(100);
     }

@@ -17,6 +17,7 @@ export {
   DOCUMENT_CANDIDATE_ROWS,
   listUserScrolls,
   listPublicScrolls,
+  searchPublicScrolls,
 } from "./scroll.server";
 export { feedPageQuery } from "./feed-rules.server";
 export { previewFeedConfig } from "./preview.server";

@@ -521,6 +521,40 @@ export async function listUserScrolls(
 }
 
 /** Newest public scrolls of a type (community lists); never private ones. */
+/** Search reads at most this many indexed matches (public or not), newest first. */
+const SEARCH_CANDIDATES = 30;
+/** Fewer characters than a trigram: the newest public scrolls are searched instead. */
+const SEARCH_RECENT = 40;
+
+/**
+ * Public scrolls (both types) whose name or description contains `term`, case-insensitively,
+ * newest first, at most `limit`. A bounded read: the trigram index of migrations/0015 gives the
+ * newest SEARCH_CANDIDATES matches (private ones among them are dropped); a term of one or two
+ * characters is looked for among the SEARCH_RECENT newest public scrolls only.
+ */
+export async function searchPublicScrolls(app: AppContext, viewerId: string, term: string, limit: number): Promise<Scroll[]> {
+  const needle = term.toLowerCase();
+  if (!needle) return [];
+  if (Array.from(needle).length < 3) {
+    const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
+      sql`${scrollSelect(viewerId)} WHERE s.is_private = 0 ORDER BY s.id DESC LIMIT ${SEARCH_RECENT}`,
+    ]);
+    return rows
+      .filter((r) => r.name.toLowerCase().includes(needle) || r.description.toLowerCase().includes(needle))
+      .slice(0, limit)
+      .map((r) => toScroll(r, viewerId));
+  }
+  // one FTS5 phrase: the term's trigrams in a row, i.e. the term as a substring ('"' doubled)
+  const phrase = `"${needle.replaceAll('"', '""')}"`;
+  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
+    sql`${scrollSelect(viewerId)} WHERE s.id IN (
+          SELECT sid FROM scroll_search WHERE scroll_search MATCH ${`{name description}: ${phrase}`}
+          ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES})
+        AND s.is_private = 0 ORDER BY s.id DESC LIMIT ${limit}`,
+  ]);
+  return rows.map((r) => toScroll(r, viewerId));
+}
+
 export async function listPublicScrolls(app: AppContext, viewerId: string, type: "feed" | "curation", limit: number): Promise<Scroll[]> {
   const filter = sql`s.type = ${type} AND s.is_private = 0`;
   const [rows] = await batchAll<[ScrollRow[]]>(app.db, [

@@ -1,11 +1,12 @@
 import { useCallback } from "react";
 import { Form, Link } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
-import { publicScrolls, trendingTags } from "~/modules/community/index.server";
+import { trendingTags } from "~/modules/community/index.server";
 import { EchoExtensionsProvider, EchoFeed, MAX_SEARCH_CHARS, SEARCH_ERRORS, SEARCH_MARKS, type EchoPage } from "~/modules/echo/index";
 import { searchEchos } from "~/modules/echo/index.server";
 import { searchUsers } from "~/modules/profile/index.server";
 import { ScrollCard } from "~/modules/scroll/index";
+import { searchPublicScrolls } from "~/modules/scroll/index.server";
 import { api, HttpError, isWellFormedText } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import { EmptyState } from "~/modules/shell/index";
@@ -35,20 +36,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // control characters (a %00 in the URL) are refused here as the API refuses them, not searched for
   if (!isWellFormedText(full)) return { ...none, illFormed: true };
   const term = q.toLowerCase().replace(/^#/, "");
-  const [found, users, tags, feeds, curations] = await Promise.all([
+  const [found, users, tags, scrolls] = await Promise.all([
     echosOrProblem(searchEchos(app, viewerId, full, { page: 1, limit: 20 })),
     searchUsers(app, q),
     trendingTags(app, 100),
-    publicScrolls(app, viewerId, "feed", 100),
-    publicScrolls(app, viewerId, "curation", 100),
+    searchPublicScrolls(app, viewerId, term, 20),
   ]);
-  const scrolls = [...feeds, ...curations].filter((s) => [s.name, s.description].some((f) => f.toLowerCase().includes(term)));
   return {
     q: full,
     viewerId,
     users,
     tags: tags.filter((t) => t.name.includes(term)).slice(0, 20),
-    scrolls: scrolls.slice(0, 20),
+    scrolls,
     ...found,
   };
 }

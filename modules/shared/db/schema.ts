@@ -29,9 +29,10 @@ export const users = sqliteTable(
     uniqueIndex("users_user_name_nocase").on(sql`${t.userName} COLLATE NOCASE`),
   ],
 );
-// User search's substring matches live outside Drizzle: migrations/0015_user_name_search.sql
-// creates the trigram FTS5 table `user_name_search` (name, uid) and the triggers on `users` that
-// keep it in step (drizzle-kit does not model virtual tables).
+// User and scroll search's substring matches live outside Drizzle: migrations/0015_name_search.sql
+// creates the trigram FTS5 tables `user_name_search` (name, uid) and `scroll_search` (name,
+// description, sid) and the triggers on `users` and `scrolls` that keep them in step
+// (drizzle-kit does not model virtual tables).
 
 export const sessions = sqliteTable(
   "sessions",
