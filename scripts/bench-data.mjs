@@ -392,8 +392,11 @@ phase("counters recomputed (set-based)");
 // same view, in id order.
 db.exec("BEGIN");
 db.exec("INSERT INTO echo_search (body, tags, author, eid) SELECT content, tag_text, author_id, id FROM echo_search_source ORDER BY id");
+// and the name search indexes (migration 0015), as their insert triggers would have
+db.exec("INSERT INTO user_name_search (name, uid) SELECT user_name, id FROM users ORDER BY id");
+db.exec("INSERT INTO scroll_search (name, description, sid) SELECT name, description, id FROM scrolls ORDER BY id");
 db.exec("COMMIT");
-phase("echo search index filled");
+phase("echo and name search indexes filled");
 
 // The ranking pass's state as if it had just run: each popular list holds its top KEEP_RANKED
 // (modules/community/ranking.server.ts, schema.ts), the change log is empty.
@@ -431,6 +434,8 @@ const check = (what, a, b) => {
   if (a !== b) mismatches.push(`${what}: counter ${a} ≠ count ${b}`);
 };
 check("echo_search rows", one("SELECT COUNT(*) FROM echo_search_docsize"), one("SELECT COUNT(*) FROM echos"));
+check("user_name_search rows", one("SELECT COUNT(*) FROM user_name_search_docsize"), one("SELECT COUNT(*) FROM users"));
+check("scroll_search rows", one("SELECT COUNT(*) FROM scroll_search_docsize"), one("SELECT COUNT(*) FROM scrolls"));
 for (let i = 0; i < 200; i++) {
   const e = echoIds[int(N.echos)];
   check(`echo ${e} likes`, one("SELECT likes_count FROM echos WHERE id = ?", e), one("SELECT COUNT(*) FROM likes WHERE echo_id = ?", e));
