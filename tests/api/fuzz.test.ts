@@ -96,6 +96,7 @@ type Template = {
 
 const TEMPLATES: Template[] = [
   { route: "health", methods: ["GET"], path: "/api/health" },
+  { route: "openapi.json", methods: ["GET"], path: "/api/openapi.json" },
   { route: "auth/me", methods: ["GET"], path: "/api/auth/me" },
   { route: "auth/signup", methods: ["POST"], path: "/api/auth/signup", fields: ["userName", "password"], auth: true },
   { route: "auth/login", methods: ["POST"], path: "/api/auth/login", fields: ["userName", "password"], auth: true },
