@@ -3,7 +3,8 @@
 // cacheable and reads nothing from D1; /developers shows it to people.
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, Client } from "./client";
+import { BASE_URL, Client, signedUp } from "./client";
+import { contractOf, contractViolation } from "./contract";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -79,6 +80,31 @@ describe("GET /api/openapi.json", () => {
     }
     expect(doc.paths["/api/echo/post"].post.requestBody.content["application/json"].schema.properties.tags.type).toBe("array");
     expect(doc.paths["/api/echo/tag/{name}"].get.parameters.map((p: Json) => p.name)).toEqual(["name", "orderBy", "timeframe", "startDate", "endDate", "page", "limit", "cursor"]);
+  });
+});
+
+describe("the API tests' contract check (every answer the test client receives)", () => {
+  it("passes a real answer, and fails one that drifts from the document", async () => {
+    const contract = await contractOf(BASE_URL);
+    const { client } = await signedUp("oa");
+    const posted = await client.post("/api/echo/post", { content: "contract", tags: ["oa"] });
+    const url = `${BASE_URL}/api/echo/echo/${posted.json.echo._id}`;
+    const { json } = await client.get(`/api/echo/echo/${posted.json.echo._id}`);
+    expect(contractViolation(contract, "GET", url, 200, json)).toBeNull();
+    const { likes: _, ...withoutLikes } = json.echo;
+    const drifted = [
+      { echo: withoutLikes },
+      { echo: { ...json.echo, likes: "1" } },
+      { echo: { ...json.echo, extra: true } },
+      { echo: { ...json.echo, author: { _id: json.echo.author._id } } },
+      json.echo,
+    ];
+    for (const body of drifted) expect(contractViolation(contract, "GET", url, 200, body), JSON.stringify(body)).toMatch(/does not match the contract/);
+    // a status the operation does not list, a method it does not have, an error without the shape
+    expect(contractViolation(contract, "GET", url, 201, json)).toMatch(/status not in the contract/);
+    expect(contractViolation(contract, "PUT", url, 200, json)).toMatch(/the contract has no PUT/);
+    expect(contractViolation(contract, "GET", url, 404, { error: "Echo not found" })).toMatch(/not the error shape/);
+    expect(contractViolation(contract, "GET", `${BASE_URL}/api/no/such/route`, 404, { error: "x", message: "x" })).toBeNull();
   });
 });
 
