@@ -31,8 +31,15 @@ export type ApiOperation = {
   responses: Record<number, v.GenericSchema>;
 };
 
-const pageQuery = PageQuerySchema;
-const cursorQuery = v.pick(PageQuerySchema, ["limit", "cursor"]);
+/** The list parameters every paged list parses (PageQuerySchema), with what they mean. */
+const { page, limit, cursor } = PageQuerySchema.entries;
+const cursorParam = v.pipe(cursor, v.description("`pagination.nextCursor` of the previous page"));
+const pageQuery = v.object({
+  page: v.pipe(page, v.description("The page, from 1 (default 1)")),
+  limit: v.pipe(limit, v.description("Items per page, clamped to 1–100 (default 20; 10 for a profile's echos and scrolls)")),
+  cursor: cursorParam,
+});
+const cursorQuery = v.object({ limit: v.pipe(limit, v.description("Items per page, clamped to 1–12 (default 10)")), cursor: cursorParam });
 const echoId = { id: "The echo's id" };
 const scrollId = { id: "The scroll's id" };
 const userId = { userId: "The user's id" };
@@ -93,7 +100,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "profile/user/:userId/follow", method: "POST", tag: "profiles", summary: "Follow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
   { route: "profile/user/:userId/follow", method: "DELETE", tag: "profiles", summary: "Unfollow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
 
-  { route: "notifications", method: "GET", tag: "notifications", summary: "The viewer's notification groups, newest first, by cursor", auth: true, query: v.pick(PageQuerySchema, ["cursor"]), responses: { 200: r.NotificationPageSchema } },
+  { route: "notifications", method: "GET", tag: "notifications", summary: "The viewer's notification groups, newest first, by cursor", auth: true, query: v.object({ cursor: cursorParam }), responses: { 200: r.NotificationPageSchema } },
   { route: "notifications/read", method: "POST", tag: "notifications", summary: "Mark all notifications read", auth: true, responses: { 200: v.strictObject({ unreadCount: v.literal(0) }) } },
 
   { route: "openapi.json", method: "GET", tag: "meta", summary: "This document: the API's contract in OpenAPI 3.1", auth: false, responses: { 200: v.looseObject({ openapi: v.literal("3.1.0") }) } },

@@ -56,12 +56,15 @@ async function load(base: string): Promise<Contract> {
  * come from a documented operation, with a documented status and a body its schema accepts.
  */
 export function contractViolation(contract: Contract, method: string, url: string, status: number, json: unknown): string | null {
-  const path = new URL(url).pathname;
+  // the router ignores a trailing slash: /api/scroll/{id}/ is /api/scroll/{id}
+  const path = new URL(url).pathname.replace(/(.)\/+$/, "$1");
   if (!path.startsWith("/api/") || json === undefined) return null;
   const where = `${method} ${path} → ${status}`;
   if (status >= 400) return contract.error(json) ? null : `${where}: not the error shape: ${JSON.stringify(json).slice(0, 300)}`;
   const byPath = contract.operations.filter((o) => o.pattern.test(path));
-  const op = byPath.find((o) => o.method === method) ?? (method === "HEAD" ? byPath.find((o) => o.method === "GET") : undefined);
+  // React Router answers HEAD and OPTIONS with the route's loader: they get what GET gets
+  const asMethod = method === "HEAD" || method === "OPTIONS" ? "GET" : method;
+  const op = byPath.find((o) => o.method === asMethod);
   if (!op) return `${where}: answered, but the contract has no ${method} ${path}`;
   const validate = op.statuses[String(status)] ?? op.statuses[`${String(status)[0]}XX`];
   if (!validate) return `${where}: status not in the contract (it lists ${Object.keys(op.statuses).join(", ")})`;
