@@ -117,3 +117,17 @@ for (const theme of THEMES) {
     });
   }
 }
+
+// The developers' API reference is a plain page outside the app (no shell, no theme, no script).
+test("developers reference, signed out", async ({ page }) => {
+  // narrow only: the same markup at any width, and the narrow one is where tables must reflow
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto("/developers");
+  await expect(page.getByRole("heading", { level: 1, name: "Echo API reference" })).toBeVisible();
+  await expectNoSeriousViolations(page);
+  // the section links reach their sections from the keyboard
+  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "scrolls" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/#tag-scrolls$/);
+  await expect(page.getByRole("heading", { level: 2, name: "scrolls" })).toBeInViewport();
+});

@@ -5,6 +5,7 @@ const all = [
   // Public HTTP API (spec §7), resource routes answering JSON.
   ...prefix("api", [
     route("health", "api/health.ts"),
+    route("openapi.json", "api/openapi.ts"),
     route("auth/me", "api/auth.me.ts"),
     route("auth/signup", "api/auth.signup.ts"),
     route("auth/login", "api/auth.login.ts"),
@@ -53,6 +54,8 @@ const all = [
     route(`user/:userName/feed.${ext}`, "feeds/user.ts", { id: `feed-user-${ext}` }),
   ]),
   route("logout", "pages/logout.ts"),
+  // The API reference for developers: plain HTML made from the OpenAPI document, open to guests.
+  route("developers", "pages/developers.ts"),
   route("create-echo", "pages/redirects.ts", { id: "redirect-create-echo" }),
   route("create-scroll", "pages/redirects.ts", { id: "redirect-create-scroll" }),
 

@@ -4,6 +4,7 @@ export {
   ReportSchema,
   TagQuerySchema,
   AllQuerySchema,
+  SearchEchosQuerySchema,
   MAX_CONTENT,
   MAX_TAGS,
   MAX_TAG_LENGTH,

@@ -87,6 +87,9 @@ export const TagQuerySchema = v.object({
   endDate: v.optional(isoDate("endDate")),
 });
 
+/** GET /api/search/echos: q is checked by the search parser (search-query.ts), which names it in its 400s. */
+export const SearchEchosQuerySchema = v.object({ q: v.optional(text("q")) });
+
 export const AllQuerySchema = v.object({
   tag: v.optional(text("tag")),
   user: v.optional(text("user")),

@@ -1,5 +1,5 @@
 // Client-safe public face of the profile module.
-export { UpdateProfileSchema, ProfileScrollsQuerySchema, MAX_BIO, type Profile, type UserHit } from "./schema";
+export { UpdateProfileSchema, ProfileScrollsQuerySchema, SearchUsersQuerySchema, MAX_BIO, type Profile, type UserHit } from "./schema";
 export { ProfileScreen } from "./ui/profile-screen";
 export { UserNotFound } from "./ui/user-not-found";
 export { DownloadMyData, EXPORT_PATH } from "./ui/download-my-data";

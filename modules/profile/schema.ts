@@ -27,6 +27,9 @@ export const UpdateProfileSchema = v.object(
   "Request body must be a JSON object",
 );
 
+/** GET /api/search/users: names starting with q (none for an empty q). */
+export const SearchUsersQuerySchema = v.object({ q: v.optional(text("q"), "") });
+
 export const ProfileScrollsQuerySchema = v.object({
   type: v.optional(v.picklist(["created", "saved"], "type must be created or saved"), "created"),
 });

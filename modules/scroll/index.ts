@@ -5,6 +5,10 @@ export {
   AddEchoSchema,
   FeedConfigSchema,
   PreviewSchema,
+  SCROLL_TYPES,
+  MATCH_TYPES,
+  SORTS,
+  TIME_RANGES,
   MAX_NAME,
   MAX_DESCRIPTION,
   MAX_RULE_TAGS,
@@ -17,6 +21,7 @@ export {
   type ScrollType,
   type UserRef,
   type TagRef,
+  type WhyAnswer,
 } from "./schema";
 export { referenceFeed, type RefEcho, type RefLike } from "./feed-rules.reference";
 export { ScrollPicker } from "./ui/scroll-picker";

@@ -46,6 +46,8 @@ export const VERTICAL_PATHS: ReadonlyArray<readonly [pattern: string, vertical: 
   ["/settings", "account"],
   ["/api/auth/*", "account"],
   ["/api/health", "account"],
+  ["/api/openapi.json", "account"],
+  ["/developers", "account"],
 ];
 
 /** Each vertical's client assets live under their own prefix (Vite `base`), so the router can tell them apart. */

@@ -56,6 +56,8 @@ const scrollRead = (v: Visibility) => ({ owner: 200, other: v === "private" ? 40
 
 // --- health and auth
 cells("health", "GET", "/api/health", { owner: 200, other: 200, guest: 200 });
+// the API's contract is public (decision 018)
+cells("openapi.json", "GET", "/api/openapi.json", { owner: 200, other: 200, guest: 200 });
 cells("auth/me", "GET", "/api/auth/me", signedIn(200));
 // Sign-up and login are open to everyone (a signed-in client may create or switch accounts).
 cells("auth/signup", "POST", "/api/auth/signup", { owner: 201, other: 201, guest: 201 }, {
@@ -156,6 +158,7 @@ cells("*", "POST", "/api/no/such/route", { owner: 404, other: 404, guest: 404 })
 // --- a wrong method is 405 (before any auth check), in the error shape, on every route
 const wrongMethods: [string, Row["method"], string][] = [
   ["health", "POST", "/api/health"],
+  ["openapi.json", "POST", "/api/openapi.json"],
   ["auth/me", "POST", "/api/auth/me"],
   ["auth/signup", "GET", "/api/auth/signup"],
   ["auth/login", "GET", "/api/auth/login"],

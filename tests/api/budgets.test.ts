@@ -81,6 +81,8 @@ beforeAll(async () => {
   for (const id of ids.slice(0, 50)) await reader.post(`/api/scroll/${curationId}/add-echo`, { echoId: id });
   paths.push(
     "/",
+    "/developers",
+    "/api/openapi.json",
     "/new",
     "/settings",
     "/scrolls",

@@ -1,4 +1,8 @@
 // A tiny HTTP client for the API tests: real fetch against BASE_URL, cookies kept per client.
+// Every JSON answer is checked against the server's published contract (contract.ts): one that
+// does not match it throws a ContractError, failing the test that received it.
+import { ContractError, contractOf, contractViolation } from "./contract";
+
 export const BASE_URL = process.env.TEST_BASE_URL ?? "http://127.0.0.1:8787";
 
 export class Client {
@@ -27,6 +31,8 @@ export class Client {
     } catch {
       json = undefined;
     }
+    const violation = contractViolation(await contractOf(this.base), method, this.base + path, res.status, json);
+    if (violation) throw new ContractError(violation);
     return { status: res.status, headers: res.headers, json, text };
   }
   get = (path: string, headers?: Record<string, string>) => this.request("GET", path, undefined, headers);

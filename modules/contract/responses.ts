@@ -1,0 +1,175 @@
+// The response shapes of the public API as valibot schemas: the OpenAPI document's components
+// (GET /api/openapi.json) and what the API tests validate every answer against. The services
+// keep their own TypeScript types; the checks at the bottom make each type and its schema agree
+// both ways, so a field added, dropped or retyped on one side fails the typecheck.
+import * as v from "valibot";
+import type { Tag } from "../community/index";
+import type { Echo, EchoPage } from "../echo/index";
+import type { Notification, NotificationPage } from "../notification/index";
+import type { Profile, UserHit } from "../profile/index";
+import type { Scroll, WhyAnswer } from "../scroll/index";
+import { NOTIFICATION_KINDS } from "../notification/index";
+import { SCROLL_TYPES, MATCH_TYPES, SORTS, TIME_RANGES } from "../scroll/index";
+
+const id = v.pipe(v.string(), v.description("An id: 26 characters, sortable by creation time"));
+const isoTime = v.pipe(v.string(), v.description("A time in ISO 8601 (UTC)"));
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+export const ErrorSchema = v.pipe(
+  v.strictObject({ error: v.string(), message: v.string() }),
+  v.description("Every error: `error` and `message` carry the same sentence, which names the field at fault"),
+);
+
+export const UserRefSchema = v.strictObject({ _id: id, userName: v.string() });
+export const TagRefSchema = v.pipe(v.strictObject({ _id: v.string(), name: v.string() }), v.description("A tag: its `_id` is its normalised name"));
+
+export const UserSchema = v.pipe(
+  v.strictObject({
+    _id: id,
+    userName: v.string(),
+    email: v.nullable(v.string()),
+    bio: v.string(),
+    createdAt: isoTime,
+    followersCount: count,
+    followingCount: count,
+  }),
+  v.description("The signed-in user (sign-up, login, GET /auth/me)"),
+);
+
+export const ProfileSchema = v.strictObject({
+  _id: id,
+  userName: v.string(),
+  bio: v.string(),
+  email: v.pipe(v.optional(v.nullable(v.string())), v.description("Only on one's own profile")),
+  createdAt: isoTime,
+  echosCount: count,
+  scrollsCount: count,
+  followersCount: count,
+  followingCount: count,
+  isFollowing: v.boolean(),
+  isMe: v.boolean(),
+});
+
+export const HighlightsSchema = v.pipe(
+  v.strictObject({
+    content: v.array(v.tuple([count, count])),
+    tags: v.array(v.string()),
+  }),
+  v.description("Search results only: [start, end) UTF-16 offsets of the matched words in `content`, and the tags matched"),
+);
+
+export const EchoSchema = v.strictObject({
+  _id: id,
+  content: v.string(),
+  author: UserRefSchema,
+  tags: v.array(TagRefSchema),
+  likes: count,
+  isLiked: v.boolean(),
+  comments: v.pipe(v.array(v.never()), v.description("Always empty: echos have no comments")),
+  commentsCount: count,
+  shares: count,
+  createdAt: isoTime,
+  highlights: v.optional(HighlightsSchema),
+});
+
+const nextCursor = v.pipe(v.nullable(v.string()), v.description("Pass as `cursor` for the next page; null on the last"));
+
+export const PaginationSchema = v.pipe(
+  v.strictObject({ page: count, limit: count, total: count, totalPages: count, hasMore: v.boolean(), nextCursor }),
+  v.description("A feed's `total` and a time-windowed tag list's are lower bounds (decision 007)"),
+);
+/** Lists paged by number only (followers, following, a profile's scrolls). */
+export const PagePaginationSchema = v.strictObject({ page: count, limit: count, total: count, totalPages: count, hasMore: v.boolean() });
+/** Lists paged by cursor only (one's scrolls, notifications). */
+export const CursorPaginationSchema = v.strictObject({ limit: count, hasMore: v.boolean(), nextCursor });
+
+export const EchoPageSchema = v.strictObject({ echos: v.array(EchoSchema), pagination: PaginationSchema });
+
+const FeedConfigSchema = v.strictObject({
+  tagMatchType: v.picklist(MATCH_TYPES),
+  includedTags: v.array(TagRefSchema),
+  excludedTags: v.array(TagRefSchema),
+  authors: v.array(UserRefSchema),
+  sortBy: v.picklist(SORTS),
+  sortTimeRange: v.picklist(TIME_RANGES),
+  excludeLikedEchos: v.boolean(),
+  dateRange: v.nullable(v.strictObject({ startDate: v.nullable(v.string()), endDate: v.nullable(v.string()) })),
+});
+
+export const ScrollSchema = v.strictObject({
+  _id: id,
+  name: v.string(),
+  description: v.string(),
+  type: v.picklist(SCROLL_TYPES),
+  isPrivate: v.boolean(),
+  creator: UserRefSchema,
+  savedBy: v.pipe(v.array(id), v.description("The viewer's id when the viewer follows the scroll")),
+  isFollowing: v.boolean(),
+  followersCount: count,
+  echosCount: count,
+  createdAt: isoTime,
+  feedConfig: v.pipe(v.nullable(FeedConfigSchema), v.description("A feed's rules; null for a curation")),
+  forkCount: count,
+  forkedFrom: v.nullable(v.strictObject({ _id: id, name: v.string(), creator: UserRefSchema })),
+});
+
+export const TagSchema = v.strictObject({
+  _id: v.string(),
+  name: v.string(),
+  count,
+  recentEchosCount: count,
+  createdAt: isoTime,
+  description: v.string(),
+});
+
+export const NotificationSchema = v.strictObject({
+  _id: v.pipe(v.string(), v.description("`<kind>:<group>`: stable while the group exists")),
+  kind: v.picklist(NOTIFICATION_KINDS),
+  actor: UserRefSchema,
+  actorCount: count,
+  echo: v.nullable(v.strictObject({ _id: id, excerpt: v.string() })),
+  scroll: v.nullable(v.strictObject({ _id: id, name: v.string() })),
+  unread: v.boolean(),
+  updatedAt: isoTime,
+});
+
+export const NotificationPageSchema = v.strictObject({
+  notifications: v.array(NotificationSchema),
+  unreadCount: count,
+  pagination: CursorPaginationSchema,
+});
+
+export const WhySchema = v.strictObject({
+  inFeed: v.boolean(),
+  reasons: v.array(v.strictObject({ rule: v.string(), passed: v.boolean(), text: v.string() })),
+});
+
+/** `{ ok: true }`: health, logout, a password change, an account deletion. */
+export const OkSchema = v.strictObject({ ok: v.literal(true) });
+export const DeletedSchema = v.strictObject({ deleted: v.literal(true), _id: v.string() });
+export const LikeSchema = v.strictObject({ likes: count, isLiked: v.boolean() });
+
+/** GET /profile/me/export: one JSON file of everything the user made (docs/product-notes.md "Your data"). */
+export const ExportSchema = v.strictObject({
+  format: v.literal("echo-export/1"),
+  exportedAt: isoTime,
+  profile: v.strictObject({ _id: id, userName: v.string(), bio: v.string(), email: v.nullable(v.string()), createdAt: isoTime }),
+  echos: v.array(v.strictObject({ _id: id, content: v.string(), tags: v.array(v.string()), createdAt: isoTime, likes: count })),
+  likes: v.array(v.strictObject({ echoId: id, likedAt: isoTime })),
+  scrolls: v.array(v.looseObject({ _id: id, name: v.string(), type: v.picklist(SCROLL_TYPES) })),
+  following: v.array(v.strictObject({ _id: id, userName: v.string(), followedAt: isoTime })),
+  followedScrolls: v.array(v.strictObject({ _id: id, name: v.nullable(v.string()), followedAt: isoTime })),
+});
+
+// Each service type and its schema agree both ways (see the top of the file).
+type Agrees<T, S extends v.GenericSchema> = [T] extends [v.InferOutput<S>] ? ([v.InferOutput<S>] extends [T] ? true : false) : false;
+const agree = <_ extends true>() => undefined;
+agree<Agrees<Echo, typeof EchoSchema>>();
+agree<Agrees<EchoPage, typeof EchoPageSchema>>();
+agree<Agrees<Scroll, typeof ScrollSchema>>();
+agree<Agrees<Profile, typeof ProfileSchema>>();
+agree<Agrees<UserHit, typeof UserRefSchema>>();
+agree<Agrees<Tag, typeof TagSchema>>();
+agree<Agrees<Notification, typeof NotificationSchema>>();
+agree<Agrees<NotificationPage, typeof NotificationPageSchema>>();
+agree<Agrees<WhyAnswer, typeof WhySchema>>();

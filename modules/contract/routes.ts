@@ -1,0 +1,107 @@
+// The one table of the public API (decision 018): each operation's method, path, summary, whether
+// it needs a session, and the valibot schemas of its input (path, query, body: the same ones the
+// routes parse with) and of its answers. The OpenAPI document (openapi.ts), the reference page
+// and the API tests' contract checks are all made from it; a test fails when routes/routes.ts and
+// this table disagree.
+import * as v from "valibot";
+import { ChangePasswordSchema, CredentialsSchema, DeleteAccountSchema } from "../auth/index";
+import { PopularQuerySchema, CommunityLimitSchema } from "../community/index";
+import { AllQuerySchema, PostEchoSchema, ReportSchema, SearchEchosQuerySchema, TagQuerySchema } from "../echo/index";
+import { ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdateProfileSchema } from "../profile/index";
+import { AddEchoSchema, CreateScrollSchema, PreviewSchema, UpdateScrollSchema } from "../scroll/index";
+import { PageQuerySchema } from "../shared/index";
+import * as r from "./responses";
+
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+
+export type ApiOperation = {
+  /** The route's pattern in routes/routes.ts, under the "api" prefix ("echo/echo/:id"). */
+  route: string;
+  method: Method;
+  /** Groups the reference page and the document's tags. */
+  tag: "auth" | "echos" | "scrolls" | "search" | "community" | "profiles" | "notifications" | "meta";
+  summary: string;
+  /** Needs a signed-in session (the `echo_session` cookie); a guest gets 401. */
+  auth: boolean;
+  /** What each `:param` of the path is. */
+  params?: Record<string, string>;
+  query?: v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
+  body?: v.GenericSchema;
+  /** The success answers by status. Every operation may also answer the error shape (4XX, 5XX). */
+  responses: Record<number, v.GenericSchema>;
+};
+
+/** The list parameters every paged list parses (PageQuerySchema), with what they mean. */
+const { page, limit, cursor } = PageQuerySchema.entries;
+const cursorParam = v.pipe(cursor, v.description("`pagination.nextCursor` of the previous page"));
+const pageQuery = v.object({
+  page: v.pipe(page, v.description("The page, from 1 (default 1)")),
+  limit: v.pipe(limit, v.description("Items per page, clamped to 1–100 (default 20; 10 for a profile's echos and scrolls)")),
+  cursor: cursorParam,
+});
+const cursorQuery = v.object({ limit: v.pipe(limit, v.description("Items per page, clamped to 1–12 (default 10)")), cursor: cursorParam });
+const echoId = { id: "The echo's id" };
+const scrollId = { id: "The scroll's id" };
+const userId = { userId: "The user's id" };
+const echo = v.strictObject({ echo: r.EchoSchema });
+const scroll = v.strictObject({ scroll: r.ScrollSchema });
+const scrollPage = v.strictObject({ scrolls: v.array(r.ScrollSchema), pagination: r.PagePaginationSchema });
+
+export const API_OPERATIONS: readonly ApiOperation[] = [
+  { route: "health", method: "GET", tag: "meta", summary: "Readiness: a constant answer", auth: false, responses: { 200: r.OkSchema } },
+
+  { route: "auth/me", method: "GET", tag: "auth", summary: "The signed-in user", auth: true, responses: { 200: r.UserSchema } },
+  { route: "auth/signup", method: "POST", tag: "auth", summary: "Create an account and sign in (sets the session cookie)", auth: false, body: CredentialsSchema, responses: { 201: r.UserSchema } },
+  { route: "auth/login", method: "POST", tag: "auth", summary: "Sign in (sets the session cookie)", auth: false, body: CredentialsSchema, responses: { 200: r.UserSchema } },
+  { route: "auth/logout", method: "POST", tag: "auth", summary: "Sign out (clears the session cookie)", auth: false, responses: { 200: r.OkSchema } },
+  { route: "auth/password", method: "POST", tag: "auth", summary: "Change the password; the user's other sessions are signed out", auth: true, body: ChangePasswordSchema, responses: { 200: r.OkSchema } },
+
+  { route: "echo/all", method: "GET", tag: "echos", summary: "Echos, newest first, optionally of one tag or one author", auth: true, query: v.object({ ...AllQuerySchema.entries, ...pageQuery.entries }), responses: { 200: r.EchoPageSchema } },
+  { route: "echo/following", method: "GET", tag: "echos", summary: "The viewer's Following timeline: echos by the people they follow, newest first", auth: true, query: pageQuery, responses: { 200: r.EchoPageSchema } },
+  { route: "echo/echo/:id", method: "GET", tag: "echos", summary: "One echo", auth: true, params: echoId, responses: { 200: echo } },
+  { route: "echo/post", method: "POST", tag: "echos", summary: "Post an echo (1–1000 characters, up to 5 tags)", auth: true, body: PostEchoSchema, responses: { 201: echo } },
+  { route: "echo/delete/:id", method: "DELETE", tag: "echos", summary: "Delete one's own echo", auth: true, params: echoId, responses: { 200: r.DeletedSchema } },
+  { route: "echo/like/:id", method: "POST", tag: "echos", summary: "Like an echo (idempotent)", auth: true, params: echoId, responses: { 200: r.LikeSchema } },
+  { route: "echo/like/:id", method: "DELETE", tag: "echos", summary: "Unlike an echo (idempotent)", auth: true, params: echoId, responses: { 200: r.LikeSchema } },
+  { route: "echo/tag/:name", method: "GET", tag: "echos", summary: "Echos of a tag, in an order and a time window", auth: true, params: { name: "The tag" }, query: v.object({ ...TagQuerySchema.entries, ...pageQuery.entries }), responses: { 200: r.EchoPageSchema } },
+  { route: "echo/:id/report", method: "POST", tag: "echos", summary: "Report an echo with a reason (once per user)", auth: true, params: echoId, body: ReportSchema, responses: { 201: v.strictObject({ reported: v.literal(true) }) } },
+  { route: "echo/:id/share", method: "POST", tag: "echos", summary: "Count a share (once per user)", auth: true, params: echoId, responses: { 200: v.strictObject({ shares: v.pipe(v.number(), v.integer()) }) } },
+
+  { route: "scroll/create", method: "POST", tag: "scrolls", summary: "Create a scroll: a curation, or a feed with its rules", auth: true, body: CreateScrollSchema, responses: { 201: scroll } },
+  { route: "scroll/all", method: "GET", tag: "scrolls", summary: "One's own scrolls and the public ones one follows, newest first, by cursor (limit 1–12, default 10)", auth: true, query: cursorQuery, responses: { 200: v.strictObject({ scrolls: v.array(r.ScrollSchema), pagination: r.CursorPaginationSchema }) } },
+  { route: "scroll/preview", method: "POST", tag: "scrolls", summary: "A feed rule's first page and match count, unsaved", auth: true, query: pageQuery, body: PreviewSchema, responses: { 200: v.strictObject({ ...r.EchoPageSchema.entries, matchCount: v.number(), matchCountExact: v.boolean() }) } },
+  { route: "scroll/:id", method: "GET", tag: "scrolls", summary: "One scroll (a private one only for its creator)", auth: true, params: scrollId, responses: { 200: scroll } },
+  { route: "scroll/:id", method: "PATCH", tag: "scrolls", summary: "Edit one's own scroll", auth: true, params: scrollId, body: UpdateScrollSchema, responses: { 200: scroll } },
+  { route: "scroll/:id", method: "DELETE", tag: "scrolls", summary: "Delete one's own scroll", auth: true, params: scrollId, responses: { 200: r.DeletedSchema } },
+  { route: "scroll/:id/add-echo", method: "POST", tag: "scrolls", summary: "Add an echo to one's own curation", auth: true, params: scrollId, body: AddEchoSchema, responses: { 200: v.strictObject({ scroll: r.ScrollSchema, alreadyInScroll: v.boolean() }) } },
+  { route: "scroll/:id/remove-echo/:echoId", method: "DELETE", tag: "scrolls", summary: "Remove an echo from one's own curation", auth: true, params: { ...scrollId, echoId: "The echo's id" }, responses: { 200: scroll } },
+  { route: "scroll/:id/echos", method: "GET", tag: "scrolls", summary: "A scroll's echos: a curation's as added, a feed's by its rules", auth: true, params: scrollId, query: pageQuery, responses: { 200: r.EchoPageSchema } },
+  { route: "scroll/:id/follow", method: "POST", tag: "scrolls", summary: "Follow a public scroll of another user (idempotent)", auth: true, params: scrollId, responses: { 200: scroll } },
+  { route: "scroll/:id/follow", method: "DELETE", tag: "scrolls", summary: "Unfollow a scroll (idempotent)", auth: true, params: scrollId, responses: { 200: scroll } },
+  { route: "scroll/:id/why/:echoId", method: "GET", tag: "scrolls", summary: "Whether an echo is in a scroll, and which rules it meets", auth: true, params: { ...scrollId, echoId: "The echo's id" }, responses: { 200: r.WhySchema } },
+  { route: "scroll/:id/fork", method: "POST", tag: "scrolls", summary: "Fork a feed: the viewer's own copy of its rules", auth: true, params: scrollId, responses: { 201: scroll } },
+
+  { route: "search/users", method: "GET", tag: "search", summary: "Users whose name starts with q", auth: true, query: SearchUsersQuerySchema, responses: { 200: v.strictObject({ users: v.array(r.UserRefSchema) }) } },
+  { route: "search/echos", method: "GET", tag: "search", summary: "Echos by words, #tags and @users, ranked, with highlights", auth: true, query: v.object({ ...SearchEchosQuerySchema.entries, ...pageQuery.entries }), responses: { 200: r.EchoPageSchema } },
+
+  { route: "community/scrolls/public/:type", method: "GET", tag: "community", summary: "The newest public feeds or curations (a bare list)", auth: true, params: { type: "feed or curation" }, query: CommunityLimitSchema, responses: { 200: v.array(r.ScrollSchema) } },
+  { route: "community/tags", method: "GET", tag: "community", summary: "Trending tags (a bare list)", auth: true, query: CommunityLimitSchema, responses: { 200: v.array(r.TagSchema) } },
+  { route: "community/echos/popular", method: "GET", tag: "community", summary: "Popular echos of a period, by likes, comments, shares or recency (a bare list)", auth: true, query: PopularQuerySchema, responses: { 200: v.array(r.EchoSchema) } },
+
+  { route: "profile/me", method: "GET", tag: "profiles", summary: "One's own profile", auth: true, responses: { 200: r.ProfileSchema } },
+  { route: "profile/me", method: "PATCH", tag: "profiles", summary: "Edit one's bio and email", auth: true, body: UpdateProfileSchema, responses: { 200: r.ProfileSchema } },
+  { route: "profile/me", method: "DELETE", tag: "profiles", summary: "Delete one's account and all it made (the password confirms; clears the cookie)", auth: true, body: DeleteAccountSchema, responses: { 200: r.OkSchema } },
+  { route: "profile/me/export", method: "GET", tag: "profiles", summary: "Download my data: one streamed JSON file", auth: true, responses: { 200: r.ExportSchema } },
+  { route: "profile/user/:userId", method: "GET", tag: "profiles", summary: "A user's profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
+  { route: "profile/user/:userId/followers", method: "GET", tag: "profiles", summary: "A user's followers, newest follow first", auth: true, params: userId, query: pageQuery, responses: { 200: v.strictObject({ followers: v.array(r.UserRefSchema), pagination: r.PagePaginationSchema }) } },
+  { route: "profile/user/:userId/following", method: "GET", tag: "profiles", summary: "Whom a user follows, newest follow first", auth: true, params: userId, query: pageQuery, responses: { 200: v.strictObject({ following: v.array(r.UserRefSchema), pagination: r.PagePaginationSchema }) } },
+  { route: "profile/user/:userId/echos", method: "GET", tag: "profiles", summary: "A user's echos, newest first", auth: true, params: userId, query: pageQuery, responses: { 200: r.EchoPageSchema } },
+  { route: "profile/user/:userId/scrolls", method: "GET", tag: "profiles", summary: "A user's scrolls: created (public ones, unless one's own) or saved", auth: true, params: userId, query: v.object({ ...ProfileScrollsQuerySchema.entries, ...pageQuery.entries }), responses: { 200: scrollPage } },
+  { route: "profile/user/:userId/follow", method: "POST", tag: "profiles", summary: "Follow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
+  { route: "profile/user/:userId/follow", method: "DELETE", tag: "profiles", summary: "Unfollow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
+
+  { route: "notifications", method: "GET", tag: "notifications", summary: "The viewer's notification groups, newest first, by cursor", auth: true, query: v.object({ cursor: cursorParam }), responses: { 200: r.NotificationPageSchema } },
+  { route: "notifications/read", method: "POST", tag: "notifications", summary: "Mark all notifications read", auth: true, responses: { 200: v.strictObject({ unreadCount: v.literal(0) }) } },
+
+  { route: "openapi.json", method: "GET", tag: "meta", summary: "This document: the API's contract in OpenAPI 3.1", auth: false, responses: { 200: v.looseObject({ openapi: v.literal("3.1.0") }) } },
+];
