@@ -24,6 +24,7 @@ export default tseslint.config(
             scroll: ["shared", "auth", "shell", "echo"],
             profile: ["shared", "auth", "shell", "echo", "scroll"],
             community: ["shared", "auth", "shell", "echo", "scroll"],
+            live: ["shared", "auth", "echo", "scroll"],
           },
         },
       ],

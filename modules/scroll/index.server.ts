@@ -2,6 +2,7 @@
 export {
   createScroll,
   getScroll,
+  scrollWithRule,
   updateScroll,
   deleteScroll,
   listMyScrolls,

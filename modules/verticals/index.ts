@@ -21,6 +21,7 @@ export const VERTICAL_PATHS: ReadonlyArray<readonly [pattern: string, vertical: 
   ["/tag/*", "echos"],
   ["/create-echo", "echos"],
   ["/api/echo/*", "echos"],
+  ["/api/live", "echos"],
 
   ["/scroll/*", "scrolls"],
   ["/scrolls/*", "scrolls"],

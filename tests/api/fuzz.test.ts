@@ -120,6 +120,7 @@ const TEMPLATES: Template[] = [
   { route: "scroll/preview", methods: ["POST"], path: "/api/scroll/preview", fields: ["feedConfig"] },
   { route: "scroll/:id/why/:echoId", methods: ["GET"], path: "/api/scroll/:id/why/:echoId", params: { id: "scroll", echoId: "echo" } },
   { route: "scroll/:id/fork", methods: ["POST"], path: "/api/scroll/:id/fork", params: { id: "scroll" } },
+  { route: "live", methods: ["GET"], path: "/api/live", query: ["all", "tag", "scroll"] },
   { route: "search/users", methods: ["GET"], path: "/api/search/users", query: ["q"] },
   { route: "search/echos", methods: ["GET"], path: "/api/search/echos", query: ["q", "page", "limit", "cursor"] },
   { route: "community/scrolls/public/:type", methods: ["GET"], path: "/api/community/scrolls/public/:type", params: { type: "type" }, query: ["limit"] },
