@@ -21,12 +21,14 @@ export const VERTICAL_PATHS: ReadonlyArray<readonly [pattern: string, vertical: 
   ["/tag/*", "echos"],
   ["/create-echo", "echos"],
   ["/api/echo/*", "echos"],
-  ["/api/live", "echos"],
 
   ["/scroll/*", "scrolls"],
   ["/scrolls/*", "scrolls"],
   ["/create-scroll", "scrolls"],
   ["/api/scroll/*", "scrolls"],
+  // live updates (decision 016): the sockets' objects live in the echos Worker, which posts; the
+  // upgrade route sits here, off home's route manifest (its initial JS)
+  ["/api/live", "scrolls"],
 
   ["/community", "community"],
   ["/browse-community", "community"],

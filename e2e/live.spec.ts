@@ -1,0 +1,67 @@
+// Live updates (issue 17, decision 016): a reader's open feed shows "N new echos" within 2 s of
+// another browser's post, and the pill puts them on top. Lean on purpose: the channels' matching
+// rules are tested over real sockets in tests/api/live.test.ts.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { cardIds, postEcho } from "./echo-helpers";
+import { open, otherUser, signedInPage, unique } from "./helpers";
+
+const pill = (page: Page) => page.getByTestId("live-pill");
+/** Home's All Echos hears every test's posts (specs run in parallel): the pill counts them all. */
+const NEW_ECHOS = /^\d+ new echos?$/;
+const pillCount = async (page: Page) => Number(/^\d+/.exec((await pill(page).textContent()) ?? "")?.[0] ?? 0);
+
+test.describe("Live updates", () => {
+  test("another browser's post shows the pill on Home within 2 s; Enter on it puts the echo on top", async ({ page, browser, baseURL }) => {
+    await signedInPage(page, "lv");
+    const writer = await otherUser(browser, baseURL, "lw");
+    await open(page, "/");
+    await expect(pill(page)).toHaveAttribute("data-state", "open");
+    const before = await cardIds(page);
+    const counted = await pillCount(page);
+
+    const posted = Date.now();
+    const echo = await postEcho(writer.page.request, `Live from elsewhere ${unique("l")}`, [unique("t")]);
+    await expect.poll(() => pillCount(page), { timeout: 2000 }).toBeGreaterThan(counted);
+    expect(Date.now() - posted).toBeLessThan(2000);
+    const button = pill(page).getByRole("button", { name: NEW_ECHOS });
+    // nothing moved before the reader asked
+    expect(await cardIds(page)).toEqual(before);
+
+    // the pill lives in a polite status region, and axe finds nothing serious on the page with it
+    await expect(pill(page)).toHaveAttribute("role", "status");
+    const { violations } = await new AxeBuilder({ page }).include("[data-testid=live-pill]").analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+
+    await button.focus();
+    await page.keyboard.press("Enter");
+    // the new echos on top, ours among them, above what the reader had (once the list grows the
+    // virtualiser keeps only the rows near the viewport in the DOM: compare positions, not lists)
+    await expect.poll(() => cardIds(page).then((ids) => ids.indexOf(echo._id))).toBeGreaterThanOrEqual(0);
+    const after = await cardIds(page);
+    const firstOld = after.indexOf(before[0] ?? "");
+    if (firstOld >= 0) expect(after.indexOf(echo._id)).toBeLessThan(firstOld);
+    // keyboard users continue from the list's top: the next Tab reaches the first new echo
+    await expect(page.getByTestId("echo-list")).toBeFocused();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.closest("[data-echo-id]")?.getAttribute("data-echo-id"))).toBe(after[0]);
+    await writer.context.close();
+  });
+
+  test("without WebSockets the page falls back to polling and still shows the pill on a tag page", async ({ page, browser, baseURL }) => {
+    await page.context().addInitScript(() => {
+      // a browser (or a proxy) where sockets cannot work; poll quickly so the test stays short
+      delete (window as { WebSocket?: unknown }).WebSocket;
+      (window as { __ECHO_LIVE_POLL_MS?: number }).__ECHO_LIVE_POLL_MS = 300;
+    });
+    await signedInPage(page, "lp");
+    const writer = await otherUser(browser, baseURL, "lq");
+    const tag = unique("lt");
+    await open(page, `/tag/${tag}`);
+    await expect(pill(page)).toHaveAttribute("data-state", "poll");
+    const echo = await postEcho(writer.page.request, `Polled ${unique("p")}`, [tag]);
+    await pill(page).getByRole("button", { name: "1 new echo" }).click();
+    await expect.poll(() => cardIds(page)).toEqual([echo._id]);
+    await writer.context.close();
+  });
+});
