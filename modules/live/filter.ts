@@ -1,6 +1,7 @@
 // What each live socket wants of the echos published on its object's channel (decision 016).
 import type { Echo } from "../echo/index";
-import { ruleChecks, type FeedRule } from "../scroll/index";
+import type { FeedRule } from "../scroll/index";
+import { ruleChecks } from "../scroll/index.server";
 import { idTime } from "../shared/index";
 
 /**

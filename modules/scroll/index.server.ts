@@ -20,6 +20,7 @@ export {
   listPublicScrolls,
 } from "./scroll.server";
 export { feedPageQuery } from "./feed-rules.server";
+export { ruleChecks } from "./feed-rules.reference";
 export { previewFeedConfig } from "./preview.server";
 export { whyHere } from "./why.server";
 export { forkScroll } from "./fork.server";

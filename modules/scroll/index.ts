@@ -18,7 +18,7 @@ export {
   type UserRef,
   type TagRef,
 } from "./schema";
-export { referenceFeed, ruleChecks, type RefEcho, type RefLike } from "./feed-rules.reference";
+export { referenceFeed, type RefEcho, type RefLike } from "./feed-rules.reference";
 export { ScrollPicker } from "./ui/scroll-picker";
 export { ScrollPanel } from "./ui/scroll-panel";
 export { ScrollCard } from "./ui/scroll-card";
