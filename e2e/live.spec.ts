@@ -48,6 +48,26 @@ test.describe("Live updates", () => {
     await writer.context.close();
   });
 
+  test("scrolled down, clicking the pill keeps the echo the reader is on where it was", async ({ page, browser, baseURL }) => {
+    await signedInPage(page, "la");
+    const writer = await otherUser(browser, baseURL, "lb");
+    const tag = unique("la");
+    const echos = [];
+    for (let i = 0; i < 8; i++) echos.push(await postEcho(writer.page.request, `Older ${i} ${unique("o")}`, [tag]));
+    await open(page, `/tag/${tag}`);
+    await expect(pill(page)).toHaveAttribute("data-state", "open");
+    // the reader is on the fifth newest echo
+    const reading = page.locator(`[data-echo-id="${echos[3]!._id}"]`);
+    await reading.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, 200));
+    const top = (await reading.boundingBox())!.y;
+    const fresh = await postEcho(writer.page.request, `Newer ${unique("n")}`, [tag]);
+    await pill(page).getByRole("button", { name: "1 new echo" }).click();
+    await expect.poll(() => cardIds(page).then((ids) => ids[0])).toBe(fresh._id);
+    expect(Math.abs((await reading.boundingBox())!.y - top)).toBeLessThanOrEqual(2);
+    await writer.context.close();
+  });
+
   test("without WebSockets the page falls back to polling and still shows the pill on a tag page", async ({ page, browser, baseURL }) => {
     await page.context().addInitScript(() => {
       // a browser (or a proxy) where sockets cannot work; poll quickly so the test stays short
