@@ -25,7 +25,8 @@ export default tseslint.config(
             profile: ["shared", "auth", "shell", "echo", "scroll"],
             community: ["shared", "auth", "shell", "echo", "scroll"],
             // the API's contract reads every module's schemas (decision 018)
-            contract: ["shared", "auth", "echo", "scroll", "profile", "community", "notification"],
+            contract: ["shared", "auth", "echo", "scroll", "profile", "community", "notification", "live"],
+            live: ["shared", "auth", "echo", "scroll"],
           },
         },
       ],

@@ -30,6 +30,7 @@ const all = [
     route("scroll/:id/follow", "api/scroll/follow.ts"),
     route("scroll/:id/why/:echoId", "api/scroll/why.ts"),
     route("scroll/:id/fork", "api/scroll/fork.ts"),
+    route("live", "api/live.ts"),
     route("search/users", "api/search.users.ts"),
     route("search/echos", "api/search.echos.ts"),
     route("community/scrolls/public/:type", "api/community/scrolls.ts"),

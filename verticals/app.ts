@@ -15,6 +15,10 @@ import {
 import { NONCE_HEADER } from "../modules/verticals/index";
 import { runScheduled } from "./scheduled";
 
+// The live object class (decision 016): the echos Worker hosts it (its wrangler.toml); other
+// verticals reach it through a binding naming that Worker.
+export { LiveHub } from "../modules/live/index.server";
+
 const loadBuild = () => import("virtual:react-router/server-build");
 /**
  * Given a function, React Router loads the build and derives its route tables and static handler
@@ -55,9 +59,12 @@ export default {
     const context = new RouterContextProvider();
     context.set(appContext, app);
     const response = await handleRequest(request, context);
-    if (String(env.EXPOSE_D1_STATS) === "1" && response.body) {
+    if (String(env.EXPOSE_D1_STATS) === "1" && (response.body || response.webSocket)) {
       // streamed pages finish their loaders before the shell is sent, so the counts are final
-      response.headers.set("Server-Timing", `d1;desc="rt=${stats.roundTrips} rows=${stats.rowsRead} written=${stats.rowsWritten}"`);
+      const timing = `d1;desc="rt=${stats.roundTrips} rows=${stats.rowsRead} written=${stats.rowsWritten}"`;
+      // an accepted WebSocket (/api/live): its headers are the live object's, immutable here
+      if (response.webSocket) return new Response(null, { status: 101, webSocket: response.webSocket, headers: { "Server-Timing": timing } });
+      response.headers.set("Server-Timing", timing);
     }
     return response;
   },

@@ -3,6 +3,8 @@
 import app from "../verticals/app";
 import { route } from "./router";
 
+export { LiveHub } from "../verticals/app";
+
 export default {
   fetch: (request, env, ctx) => route(request, (_vertical, forwarded) => app.fetch(forwarded as Parameters<typeof app.fetch>[0], env, ctx)),
   scheduled: app.scheduled,

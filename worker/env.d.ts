@@ -4,10 +4,17 @@
 interface Env {
   /** HS256 key for session tokens: `wrangler secret put SESSION_SECRET`; locally .dev.vars. */
   SESSION_SECRET: string;
+  /**
+   * The live objects (modules/live, decision 016): bound in the verticals that publish or
+   * subscribe (echos hosts the class, scrolls binds it by script_name); absent elsewhere and in
+   * the module tests, where nothing is published.
+   */
+  LIVE?: DurableObjectNamespace;
 }
 declare namespace Cloudflare {
   interface Env {
     SESSION_SECRET: string;
+    LIVE?: DurableObjectNamespace;
   }
 }
 

@@ -25,6 +25,17 @@ function verticalsThatRecord(answer: (vertical: Vertical) => Response = (v) => R
 const origin = "https://echo.example";
 
 describe("the router Worker", () => {
+  it("hands an accepted WebSocket (/api/live, decision 016) back untouched, socket and all", async () => {
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    server.accept();
+    const { seen, forward } = verticalsThatRecord(() => new Response(null, { status: 101, webSocket: client }));
+    const response = await route(new Request(origin + "/api/live?all=1", { headers: { Upgrade: "websocket", Origin: origin } }), forward);
+    expect(seen.map((s) => s.vertical)).toEqual(["scrolls"]);
+    expect(response.status).toBe(101);
+    expect(response.webSocket).toBe(client);
+    server.close(1000, "done");
+  });
+
   it("sends each path to its vertical, and an asset prefix to that vertical without the prefix", async () => {
     const { seen, forward } = verticalsThatRecord();
     for (const path of ["/", "/scrolls", "/browse/tags", "/user/1", "/login", "/_v/scrolls/assets/x-1.js"]) await route(new Request(origin + path), forward);

@@ -67,6 +67,9 @@ export async function route(request: Request, forward: Forward): Promise<Respons
   const targetUrl = new URL(url);
   targetUrl.pathname = target.path;
   let response = await forward(target.vertical, new Request(targetUrl, { method: limited.method, headers, body: limited.body, redirect: "manual" }));
+  // an accepted WebSocket (/api/live): the socket travels on the response object itself, which a
+  // rebuilt Response would drop; a 101 has no document for the headers below to protect
+  if (response.status === 101) return response;
   // /api always answers JSON: a path the api splat cannot match (an encoded newline, say)
   // must not fall through to the HTML not-found page.
   if (isApi && (response.headers.get("Content-Type") ?? "").startsWith("text/html")) response = noSuchApiRoute();

@@ -30,6 +30,10 @@ describe("production (https) hardening", () => {
     expect(checkOrigin(req("DELETE", { "Sec-Fetch-Site": "cross-site" }))?.status).toBe(403);
     expect(checkOrigin(req("POST", { Origin: "https://echo.example" }))).toBeNull();
     expect(checkOrigin(req("GET", { Origin: "https://evil.example" }))).toBeNull();
+    // a WebSocket handshake is a GET, but a cross-site one would hand the victim's socket over
+    expect(checkOrigin(req("GET", { Origin: "https://evil.example", Upgrade: "websocket" }))?.status).toBe(403);
+    expect(checkOrigin(req("GET", { Origin: "https://echo.example", Upgrade: "websocket" }))).toBeNull();
+    expect(checkOrigin(req("GET", { Upgrade: "websocket" }))).toBeNull();
   });
 });
 

@@ -7,13 +7,19 @@ function json(status: number, message: string, headers: Record<string, string> =
   return Response.json({ error: message, message }, { status, headers });
 }
 
+/** A WebSocket handshake: a GET, but one that opens a channel carrying the cookie's identity. */
+export const isWebSocketUpgrade = (request: Request) => request.headers.get("Upgrade")?.toLowerCase() === "websocket";
+
 /**
  * CSRF: a write whose Origin is another site is refused. Browsers send Origin on every
  * cross-site POST/PUT/PATCH/DELETE; clients without one (curl, other servers) carry no cookies
- * of a victim's browser. Sec-Fetch-Site covers browsers that omit Origin.
+ * of a victim's browser. Sec-Fetch-Site covers browsers that omit Origin. A WebSocket upgrade is
+ * a GET that the same-origin policy does not protect (browsers send cookies and Origin on a
+ * cross-site handshake and let the page read the socket): it gets the same check
+ * (cross-site WebSocket hijacking, decision 016).
  */
 export function checkOrigin(request: Request): Response | null {
-  if (SAFE_METHODS.has(request.method)) return null;
+  if (SAFE_METHODS.has(request.method) && !isWebSocketUpgrade(request)) return null;
   const url = new URL(request.url);
   const origin = request.headers.get("Origin");
   if (origin && origin !== url.origin) return json(403, "Cross-site request refused");

@@ -63,7 +63,7 @@ function operation(op: ApiOperation) {
       return { name, in: "query", required: false, ...(description ? { description } : {}), schema: rest };
     }),
   ];
-  const responses: Record<string, unknown> = {};
+  const responses: Record<string, unknown> = op.upgrade ? { "101": { description: op.upgrade } } : {};
   for (const [status, schema] of Object.entries(op.responses)) {
     responses[status] = { description: "Success", content: { "application/json": { schema: jsonSchema(schema) } } };
   }

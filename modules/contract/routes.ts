@@ -9,6 +9,7 @@ import { PopularQuerySchema, CommunityLimitSchema } from "../community/index";
 import { AllQuerySchema, PostEchoSchema, ReportSchema, SearchEchosQuerySchema, TagQuerySchema } from "../echo/index";
 import { ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdateProfileSchema } from "../profile/index";
 import { AddEchoSchema, CreateScrollSchema, PreviewSchema, UpdateScrollSchema } from "../scroll/index";
+import { LiveQuerySchema } from "../live/index";
 import { PageQuerySchema } from "../shared/index";
 import * as r from "./responses";
 
@@ -29,6 +30,8 @@ export type ApiOperation = {
   body?: v.GenericSchema;
   /** The success answers by status. Every operation may also answer the error shape (4XX, 5XX). */
   responses: Record<number, v.GenericSchema>;
+  /** A WebSocket upgrade (101 Switching Protocols): what the socket then carries. */
+  upgrade?: string;
 };
 
 /** The list parameters every paged list parses (PageQuerySchema), with what they mean. */
@@ -102,6 +105,17 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
 
   { route: "notifications", method: "GET", tag: "notifications", summary: "The viewer's notification groups, newest first, by cursor", auth: true, query: v.object({ cursor: cursorParam }), responses: { 200: r.NotificationPageSchema } },
   { route: "notifications/read", method: "POST", tag: "notifications", summary: "Mark all notifications read", auth: true, responses: { 200: v.strictObject({ unreadCount: v.literal(0) }) } },
+
+  {
+    route: "live",
+    method: "GET",
+    tag: "echos",
+    summary: "New echos as they are posted: upgrades to a WebSocket (exactly one of scroll, tag, all)",
+    auth: true,
+    query: LiveQuerySchema.pipe[0],
+    responses: {},
+    upgrade: 'Switching Protocols: each new matching echo is one JSON text message `{ "type": "echo", "echo": Echo }` (decision 016)',
+  },
 
   { route: "openapi.json", method: "GET", tag: "meta", summary: "This document: the API's contract in OpenAPI 3.1", auth: false, responses: { 200: v.looseObject({ openapi: v.literal("3.1.0") }) } },
 ];

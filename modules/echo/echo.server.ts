@@ -8,6 +8,7 @@ export const POST_LIMIT = { limit: 100, windowMs: 5 * 60_000 };
 export const LIKE_LIMIT = { limit: 300, windowMs: 5 * 60_000 };
 import type { Echo, PostEchoInput } from "./schema";
 import { fanOutPost } from "./timeline.server";
+import { postChannels, publishLive } from "./live.server";
 
 /** The columns every echo read selects, with the viewer's like state: hydrated in one query. */
 export function echoColumns(viewerId: string): Stmt {
@@ -93,7 +94,10 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
     const count = (results[results.length - 2] as { count: number }[])[0]?.count;
     throw limit.exceeded(count) ?? new Error("posted echo not found");
   }
-  return toEcho(row);
+  const echo = toEcho(row);
+  // after the batch committed: open feeds that match show their "new echos" pill (decision 016)
+  publishLive(app, postChannels(echo), echo);
+  return echo;
 }
 
 /** Author only. Cascades remove likes, shares, reports, tag links, curation and timeline entries. */

@@ -2,6 +2,7 @@
 export {
   createScroll,
   getScroll,
+  scrollWithRule,
   updateScroll,
   deleteScroll,
   listMyScrolls,
@@ -20,6 +21,7 @@ export {
   searchPublicScrolls,
 } from "./scroll.server";
 export { feedPageQuery } from "./feed-rules.server";
+export { ruleChecks } from "./feed-rules.reference";
 export { previewFeedConfig } from "./preview.server";
 export { whyHere } from "./why.server";
 export { forkScroll } from "./fork.server";

@@ -29,6 +29,7 @@ export { ScrollPanel } from "./ui/scroll-panel";
 export { ScrollCard } from "./ui/scroll-card";
 export { FollowScrollButton } from "./ui/follow-button";
 export { HomeFeed } from "./ui/home-feed";
+export { homeLiveQuery } from "./ui/live-query";
 export { SaveToScroll } from "./ui/save-to-scroll-lazy";
 export { whyNotInMyFeed } from "./ui/why-dialog-lazy";
 export { ScrollForm } from "./ui/scroll-form";

@@ -1,6 +1,6 @@
 import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
 import { batchAll, batchWithinLimit, pageRequest, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
-import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
+import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import type {
   CreateScrollInput,
@@ -212,6 +212,12 @@ export async function getScroll(app: AppContext, viewerId: string, id: string): 
   return (await visibleScroll(app, viewerId, id)).scroll;
 }
 
+/** The scroll as getScroll answers it, with its feed rule as the engine reads it (live updates). */
+export async function scrollWithRule(app: AppContext, viewerId: string, id: string): Promise<{ scroll: Scroll; rule: FeedRule }> {
+  const { scroll, row } = await visibleScroll(app, viewerId, id);
+  return { scroll, rule: toRule(row) };
+}
+
 async function visibleScroll(app: AppContext, viewerId: string, id: string) {
   if (!isId(id)) throw notFound("Scroll not found");
   const loaded = await loadScroll(app, viewerId, id);
@@ -344,15 +350,20 @@ export async function addEcho(
   if (scroll.type !== "curation") throw badRequest("Echos can only be added to curation scrolls");
   if (!isId(echoId)) throw notFound("Echo not found");
   // the batch runs in order: the first read sees the curation before the insert
-  const [before, , exists] = await batchAll<[{ n: number }[], unknown[], { id: string }[]]>(app.db, [
+  const [before, , exists] = await batchAll<[{ n: number }[], unknown[], EchoRow[]]>(app.db, [
     sql`SELECT count(*) AS n FROM scroll_echos WHERE scroll_id = ${id} AND echo_id = ${echoId}`,
     sql`INSERT INTO scroll_echos (scroll_id, echo_id, added_at)
         SELECT ${id}, ${echoId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${echoId})
         ON CONFLICT DO NOTHING`,
-    sql`SELECT id FROM echos WHERE id = ${echoId}`,
+    // the echo as live messages carry it: no viewer, so not liked (each reader's like state is
+    // theirs to load; decision 016)
+    sql`SELECT ${echoColumns("")} FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${echoId}`,
   ]);
   if (!exists[0]) throw notFound("Echo not found");
-  return { scroll: await readScroll(app, viewerId, id), alreadyInScroll: (before[0]?.n ?? 0) > 0 };
+  const alreadyInScroll = (before[0]?.n ?? 0) > 0;
+  // the curation's open pages show it in their "new echos" pill
+  if (!alreadyInScroll) publishLive(app, [liveChannel.curation(id)], toEcho(exists[0]));
+  return { scroll: await readScroll(app, viewerId, id), alreadyInScroll };
 }
 
 export async function removeEcho(app: AppContext, viewerId: string, id: string, echoId: string): Promise<Scroll> {

@@ -26,6 +26,9 @@ export const VERTICAL_PATHS: ReadonlyArray<readonly [pattern: string, vertical: 
   ["/scrolls/*", "scrolls"],
   ["/create-scroll", "scrolls"],
   ["/api/scroll/*", "scrolls"],
+  // live updates (decision 016): the sockets' objects live in the echos Worker, which posts; the
+  // upgrade route sits here, off home's route manifest (its initial JS)
+  ["/api/live", "scrolls"],
 
   ["/community", "community"],
   ["/browse-community", "community"],

@@ -1,6 +1,6 @@
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { listEchos, listFollowing } from "~/modules/echo/index.server";
-import { FOLLOWING, HomeFeed } from "~/modules/scroll/index";
+import { FOLLOWING, HomeFeed, homeLiveQuery } from "~/modules/scroll/index";
 import { DOCUMENT_CANDIDATE_ROWS, scrollEchos, scrollsAndSelection } from "~/modules/scroll/index.server";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/home";
@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     : selectedId === FOLLOWING
       ? await listFollowing(app, viewer._id, first)
       : await listEchos(app, viewer._id, {}, first);
-  return { viewerId: viewer._id, scrolls, selected, selectedId, page };
+  return { viewerId: viewer._id, scrolls, selected, selectedId, page, live: homeLiveQuery(selected, selectedId === FOLLOWING) };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

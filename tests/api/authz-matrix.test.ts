@@ -75,6 +75,11 @@ cells("auth/password", "POST", "/api/auth/password", signedIn(200), {
 
 // --- echos
 cells("echo/all", "GET", "/api/echo/all?user={user}", signedIn(200));
+// live updates (decision 016): a plain GET is authorized as the handshake would be, then told to
+// upgrade (426); the handshakes themselves are tested in live.test.ts
+cells("live", "GET", "/api/live?all=1", signedIn(426));
+cells("live", "GET", "/api/live?scroll={feed}", (v) => ({ owner: 426, other: v === "private" ? 403 : 426, guest: 401 }), { visibilities: both });
+cells("live", "GET", "/api/live?scroll={scroll}", (v) => ({ owner: 426, other: v === "private" ? 403 : 426, guest: 401 }), { visibilities: both });
 // one's own Following timeline: there is no one else's to ask for
 cells("echo/following", "GET", "/api/echo/following", signedIn(200));
 cells("echo/echo/:id", "GET", "/api/echo/echo/{echo}", signedIn(200));
@@ -183,6 +188,7 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["scroll/preview", "GET", "/api/scroll/preview"],
   ["scroll/:id/why/:echoId", "POST", "/api/scroll/{feed}/why/{echo}"],
   ["scroll/:id/fork", "GET", "/api/scroll/{feed}/fork"],
+  ["live", "POST", "/api/live?all=1"],
   ["search/users", "DELETE", "/api/search/users"],
   ["search/echos", "POST", "/api/search/echos"],
   ["community/scrolls/public/:type", "POST", "/api/community/scrolls/public/feed"],

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { feedRuleArb } from "../feed-rule-arbitrary";
 import { BASE_URL, Client, signedUp } from "./client";
+import { handshake } from "./live-client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -117,6 +118,17 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("round trips per request", () => {
+  it(`a live handshake (decision 016) costs at most ${MAX_ROUND_TRIPS} D1 round trips`, async () => {
+    for (const query of ["all=1", `tag=${tag}`, `scroll=${feedId}`, `scroll=${curationId}`]) {
+      const res = await handshake(`/api/live?${query}`, { Cookie: reader.cookie });
+      expect(res.status, query).toBe(101);
+      const m = /rt=(\d+) rows=(\d+)/.exec(String(res.headers["server-timing"] ?? ""));
+      expect(m, query).not.toBeNull();
+      expect(Number(m![1]), query).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+      expect(Number(m![2]), query).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
+    }
+  });
+
   it(`every page load and GET /api call costs at most ${MAX_ROUND_TRIPS} D1 round trips`, async () => {
     const over: string[] = [];
     for (const path of paths) {

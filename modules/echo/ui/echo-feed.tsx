@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { ApiError, OFFLINE_HINT } from "../../shared/index";
+import { ApiError, OFFLINE_HINT, lazyComponent } from "../../shared/index";
 
 const LOAD_FAILED = "Couldn't load more echos.";
 import type { Echo, EchoPage } from "../schema";
@@ -7,6 +7,9 @@ import { EchoCard } from "./echo-card";
 import { useFeedMemory } from "./feed-memory";
 import { useEchoStore } from "./echo-store";
 import { useLazyWindowVirtualizer } from "./lazy-virtualizer";
+
+/** Loaded after hydration, out of the page's initial JavaScript (decision 016). */
+const LivePill = lazyComponent(() => import("./live-pill").then((m) => m.LivePill));
 
 export type FetchPage = (page: number, cursor: string | null) => Promise<EchoPage>;
 
@@ -25,6 +28,8 @@ type Props = {
   empty: ReactNode;
   /** names this feed among others on the same screen: Back to it restores its pages and scroll */
   restoreKey?: string;
+  /** the /api/live query of a feed whose new echos go on top: a "N new echos" pill follows it */
+  live?: string;
 };
 
 export function EchoSkeletons({ count }: { count: number }) {
@@ -50,7 +55,7 @@ export function EchoSkeletons({ count }: { count: number }) {
  * loaded after hydration and switched on once a next page arrives (lazy-virtualizer.ts); until
  * then the rows flow as the server sent them.
  */
-export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restoreKey }: Props) {
+export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restoreKey, live }: Props) {
   const [items, setItems] = useState<Echo[]>(initial.echos);
   const [page, setPage] = useState(initial.pagination.page);
   const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
@@ -120,7 +125,9 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
   }, [failure, hasMore, loadMore, waiting]);
 
   if (loading) return <EchoSkeletons count={5} />;
-  if (visible.length === 0 && !hasMore) return <>{empty}</>;
+  // rendered just before the list, which it finds as its next sibling
+  const pill = live && <LivePill live={live} items={items} setItems={setItems} />;
+  if (visible.length === 0 && !hasMore) return <>{pill}{empty}</>;
 
   // Rows flow normally between two spacers: the server renders the first page the same way,
   // so hydration swaps nothing and the virtualiser, once on, keeps only nearby rows mounted.
@@ -134,6 +141,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
 
   return (
     <div className="echo-feed">
+      {pill}
       <div ref={listRef} style={{ paddingTop: padTop, paddingBottom: Math.max(0, padBottom) }} data-testid="echo-list">
         {rows.map((row) => {
           const echo = visible[row.index];

@@ -82,6 +82,7 @@ export function TagPage({ tag, orderBy, timeframe, page, viewerId }: {
       <EchoFeed
         key={`${tag}|${orderBy}|${timeframe}`}
         restoreKey={`tag:${tag}|${orderBy}|${timeframe}`}
+        live={orderBy === "newest" ? `tag=${encodeURIComponent(tag)}` : undefined}
         initial={page}
         fetchPage={fetchPage}
         viewerId={viewerId}

@@ -18,12 +18,14 @@ export const FOLLOWING_EMPTY = {
  * its name, description and echos; with Following selected, the echos of the people the viewer
  * follows; with none selected, all echos.
  */
-export function HomeFeed({ scrolls, selected, selectedId, page, viewerId }: {
+export function HomeFeed({ scrolls, selected, selectedId, page, viewerId, live }: {
   scrolls: Scroll[];
   selected: Scroll | null;
   selectedId: string | null;
   page: EchoPage;
   viewerId: string;
+  /** the feed's /api/live query (homeLiveQuery, worked out by the loader: home's JS stays lean) */
+  live?: string;
 }) {
   const choose = useChooseFeed();
   const following = !selected && selectedId === FOLLOWING;
@@ -82,6 +84,7 @@ export function HomeFeed({ scrolls, selected, selectedId, page, viewerId }: {
       <EchoFeed
         key={selected?._id ?? (following ? FOLLOWING : "all")}
         restoreKey={`home:${path}`}
+        live={live}
         initial={page}
         fetchPage={fetchPage}
         viewerId={viewerId}

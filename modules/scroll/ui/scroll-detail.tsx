@@ -8,6 +8,7 @@ import { echos, followers, forks } from "./counts";
 import { deleteScroll, forkScroll, removeFromScroll } from "./scroll-actions";
 import { FollowScrollButton } from "./follow-button";
 import { whyInFeed } from "./why-dialog-lazy";
+import { liveQuery } from "./live-query";
 
 export type ScrollView =
   | { state: "ok"; scroll: Scroll; page: EchoPage }
@@ -171,6 +172,7 @@ function ScrollContent({ scroll: initial, page, viewerId }: { scroll: Scroll; pa
       <EchoExtensionsProvider value={{ removeFromScroll: remove, ...(scroll.type === "feed" ? { explain: whyInFeed(scroll) } : {}) }}>
         <EchoFeed
           restoreKey={`scroll:${scroll._id}`}
+          live={liveQuery(scroll)}
           initial={page}
           fetchPage={fetchPage}
           viewerId={viewerId}

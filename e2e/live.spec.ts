@@ -1,0 +1,87 @@
+// Live updates (issue 17, decision 016): a reader's open feed shows "N new echos" within 2 s of
+// another browser's post, and the pill puts them on top. Lean on purpose: the channels' matching
+// rules are tested over real sockets in tests/api/live.test.ts.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { cardIds, postEcho } from "./echo-helpers";
+import { open, otherUser, signedInPage, unique } from "./helpers";
+
+const pill = (page: Page) => page.getByTestId("live-pill");
+
+test.describe("Live updates", () => {
+  test("another browser's post shows the pill on Home within 2 s; Enter on it puts the echo on top", async ({ page, browser, baseURL }) => {
+    await signedInPage(page, "lv");
+    const writer = await otherUser(browser, baseURL, "lw");
+    // Home showing a feed of a tag of this test's own: All echos hears every parallel test's
+    // posts (the API test checks that channel echo by echo)
+    const tag = unique("lv");
+    const name = `Live ${tag}`;
+    expect((await page.request.post("/api/scroll/create", { data: { name, type: "feed", feedConfig: { includedTags: [tag] } } })).status()).toBe(201);
+    const older = await postEcho(writer.page.request, `Already there ${unique("o")}`, [tag]);
+    await open(page, "/");
+    await page.getByRole("listbox", { name: "Feed scrolls" }).getByRole("option", { name }).click();
+    await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText(name);
+    await expect(pill(page)).toHaveAttribute("data-state", "open");
+    await expect.poll(() => cardIds(page)).toEqual([older._id]);
+
+    const posted = Date.now();
+    const echo = await postEcho(writer.page.request, `Live from elsewhere ${unique("l")}`, [tag]);
+    const button = pill(page).getByRole("button", { name: "1 new echo", exact: true });
+    await expect(button).toBeVisible({ timeout: 2000 });
+    expect(Date.now() - posted).toBeLessThan(2000);
+    // nothing moved before the reader asked
+    expect(await cardIds(page)).toEqual([older._id]);
+
+    // the pill lives in a polite status region, and axe finds nothing serious in it
+    await expect(pill(page)).toHaveAttribute("role", "status");
+    const { violations } = await new AxeBuilder({ page }).include("[data-testid=live-pill]").analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => cardIds(page)).toEqual([echo._id, older._id]);
+    await expect(button).toHaveCount(0);
+    // keyboard users continue from the list's top: the next Tab reaches the new echo
+    await expect(page.getByTestId("echo-list")).toBeFocused();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.closest("[data-echo-id]")?.getAttribute("data-echo-id"))).toBe(echo._id);
+    await writer.context.close();
+  });
+
+  test("scrolled down, clicking the pill keeps the echo the reader is on where it was", async ({ page, browser, baseURL }) => {
+    await signedInPage(page, "la");
+    const writer = await otherUser(browser, baseURL, "lb");
+    const tag = unique("la");
+    const echos = [];
+    for (let i = 0; i < 8; i++) echos.push(await postEcho(writer.page.request, `Older ${i} ${unique("o")}`, [tag]));
+    await open(page, `/tag/${tag}`);
+    await expect(pill(page)).toHaveAttribute("data-state", "open");
+    // the reader is on the fifth newest echo
+    const reading = page.locator(`[data-echo-id="${echos[3]!._id}"]`);
+    await reading.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, 200));
+    const top = (await reading.boundingBox())!.y;
+    const fresh = await postEcho(writer.page.request, `Newer ${unique("n")}`, [tag]);
+    await pill(page).getByRole("button", { name: "1 new echo" }).click();
+    await expect.poll(() => cardIds(page).then((ids) => ids[0])).toBe(fresh._id);
+    expect(Math.abs((await reading.boundingBox())!.y - top)).toBeLessThanOrEqual(2);
+    await writer.context.close();
+  });
+
+  test("without WebSockets the page falls back to polling and still shows the pill on a tag page", async ({ page, browser, baseURL }) => {
+    await page.context().addInitScript(() => {
+      // a browser (or a proxy) where sockets cannot work; poll quickly so the test stays short
+      delete (window as { WebSocket?: unknown }).WebSocket;
+      (window as { __ECHO_LIVE_POLL_MS?: number }).__ECHO_LIVE_POLL_MS = 300;
+    });
+    await signedInPage(page, "lp");
+    const writer = await otherUser(browser, baseURL, "lq");
+    const tag = unique("lt");
+    await open(page, `/tag/${tag}`);
+    await expect(pill(page)).toHaveAttribute("data-state", "poll");
+    const echo = await postEcho(writer.page.request, `Polled ${unique("p")}`, [tag]);
+    await pill(page).getByRole("button", { name: "1 new echo" }).click();
+    await expect.poll(() => cardIds(page)).toEqual([echo._id]);
+    await writer.context.close();
+  });
+});

@@ -1,0 +1,95 @@
+// The "N new echos" pill (decision 016), loaded after hydration: it follows the feed's channel
+// (live-socket.ts) and, when clicked, puts the new echos on top of the list without moving what
+// the reader is looking at.
+import { useEffect, useLayoutEffect, useRef, useState, type Dispatch, type SetStateAction } from "react";
+import type { Echo } from "../schema";
+import { followLive, type LiveState } from "./live-socket";
+
+export type LivePillProps = {
+  /** the /api/live query: all=1, tag=<name> or scroll=<id> */
+  live: string;
+  /** the echos the list holds (new ones already there are not counted) */
+  items: readonly Echo[];
+  /** the list's own state setter: the new echos go on top */
+  setItems: Dispatch<SetStateAction<Echo[]>>;
+};
+
+export const newEchosLabel = (n: number) => `${n} new echo${n === 1 ? "" : "s"}`;
+
+/** Test hook (e2e): poll at this interval instead of the default, when sockets are unavailable. */
+declare global {
+  interface Window {
+    __ECHO_LIVE_POLL_MS?: number;
+  }
+}
+
+/** The first row at least partly on screen, and where it is: what the reader is looking at. */
+function anchorOf(list: HTMLElement | null | undefined): { row: Element; top: number } | null {
+  for (const row of list?.querySelectorAll(".echo-row") ?? []) {
+    const box = row.getBoundingClientRect();
+    if (box.bottom > 0) return { row, top: box.top };
+  }
+  return null;
+}
+
+export function LivePill({ live: query, items: known, setItems }: LivePillProps) {
+  // the list is the pill's next sibling (echo-feed.tsx), when the feed has one
+  const self = useRef<HTMLDivElement>(null);
+  const listOf = () => self.current?.nextElementSibling as HTMLElement | null | undefined;
+  const [pending, setPending] = useState<Echo[]>([]);
+  const [state, setState] = useState<LiveState>("connecting");
+  const knownIds = useRef(new Set<string>());
+  knownIds.current = new Set(known.map((e) => e._id));
+
+  useEffect(
+    () =>
+      followLive({
+        query,
+        pollMs: window.__ECHO_LIVE_POLL_MS,
+        has: (id) => knownIds.current.has(id),
+        onState: setState,
+        onEcho: (echo) =>
+          setPending((list) => (knownIds.current.has(echo._id) || list.some((e) => e._id === echo._id) ? list : [echo, ...list])),
+      }),
+    [query],
+  );
+
+  const fresh = pending.filter((e) => !knownIds.current.has(e._id));
+  /** set by a click, applied once the new echos are in the list (same commit) */
+  const shown = useRef<{ atTop: boolean; anchor: ReturnType<typeof anchorOf> } | null>(null);
+
+  useLayoutEffect(() => {
+    const done = shown.current;
+    if (!done) return;
+    shown.current = null;
+    const { anchor, atTop } = done;
+    if (anchor?.row.isConnected) window.scrollBy(0, anchor.row.getBoundingClientRect().top - anchor.top);
+    // the button is gone: keyboard and screen-reader users continue from the top of the list,
+    // the first new echo next (the list element, not a row: the virtualiser may replace rows)
+    const list = listOf();
+    if (list) {
+      list.tabIndex = -1;
+      list.focus({ preventScroll: !atTop });
+    }
+  });
+
+  const show = () => {
+    const list = listOf();
+    // at the top of the feed, the new echos simply appear there; further down, the row the
+    // reader is on stays where it is on screen (decision 016)
+    const atTop = !list || list.getBoundingClientRect().top >= 0;
+    shown.current = { atTop, anchor: atTop ? null : anchorOf(list) };
+    setItems((items) => [...fresh, ...items]);
+    setPending([]);
+  };
+
+  return (
+    <div ref={self} className="live-pill" role="status" data-testid="live-pill" data-state={state}>
+      {fresh.length > 0 && (
+        <button type="button" className="btn btn-primary btn-sm" onClick={show}>
+          {newEchosLabel(fresh.length)}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+// What each live socket wants of the echos published on its object's channel (decision 016).
+import type { Echo } from "../echo/index";
+import type { FeedRule } from "../scroll/index";
+import { ruleChecks } from "../scroll/index.server";
+import { idTime } from "../shared/index";
+
+/**
+ * A socket's filter, kept with it across hibernation (serializeAttachment, 2 KB at most: a feed's
+ * rule is stored in the object by scroll id, not here). `every`: all/tag/curation channels, where
+ * the channel already is the filter. `feed`: a feed scroll on the "all" channel, whose rule the
+ * object evaluates on each new echo.
+ */
+export type LiveFilter = { kind: "every" } | { kind: "feed"; scrollId: string };
+
+/**
+ * Whether a new echo belongs in a feed: the engine's own per-echo rules (feed-rules.reference.ts,
+ * which the property test holds equal to the SQL engine). Dates compare the id's time, as the
+ * engine does. A new echo has no likes, so "hide echos I liked" never leaves it out.
+ */
+export function feedMatches(rule: FeedRule, echo: Echo, now: number): boolean {
+  const facts = { id: echo._id, authorId: echo.author._id, tags: echo.tags.map((t) => t.name), createdAt: idTime(echo._id), likes: echo.likes };
+  return ruleChecks(rule, facts, false, now).every((check) => check.passed);
+}

@@ -1,0 +1,40 @@
+// GET /api/live (decision 016): authorize the viewer for the channel they ask for, then hand the
+// WebSocket upgrade to that channel's live object, which keeps the socket (hub.server.ts).
+import { LIVE_ALL_SHARDS, liveChannel } from "../echo/index.server";
+import { scrollWithRule } from "../scroll/index.server";
+import { HttpError } from "../shared/index";
+import { confirmSession, parseInput, queryOf, type AppContext } from "../shared/index.server";
+import type { FeedRule } from "../scroll/index";
+import type { LiveFilter } from "./filter";
+import { FILTER_HEADER, RULE_HEADER } from "./hub.server";
+import { LIVE_UPGRADE_MESSAGE, LiveQuerySchema, type LiveQuery } from "./schema";
+
+type Target = { channel: string; filter: LiveFilter; rule?: FeedRule };
+
+const anyAllShard = () => liveChannel.all(Math.floor(Math.random() * LIVE_ALL_SHARDS));
+
+/** The object and filter for a query; a scroll the viewer may not see answers as the scroll API does. */
+async function targetOf(app: AppContext, viewerId: string, query: LiveQuery): Promise<Target> {
+  if (query.tag !== undefined) return { channel: liveChannel.tag(query.tag), filter: { kind: "every" } };
+  if (query.scroll === undefined) return { channel: anyAllShard(), filter: { kind: "every" } };
+  const { scroll, rule } = await scrollWithRule(app, viewerId, query.scroll);
+  if (scroll.type === "curation") return { channel: liveChannel.curation(scroll._id), filter: { kind: "every" } };
+  // a feed listens on the "all" channel; its object evaluates the rule on each new echo
+  return { channel: anyAllShard(), filter: { kind: "feed", scrollId: scroll._id }, rule };
+}
+
+export async function openLiveSocket(app: AppContext, viewerId: string, request: Request): Promise<Response> {
+  const query = parseInput(LiveQuerySchema, queryOf(request));
+  // authorization before the upgrade check: a plain GET learns what a handshake would (403/404)
+  const target = await targetOf(app, viewerId, query);
+  if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") throw new HttpError(426, LIVE_UPGRADE_MESSAGE, { Upgrade: "websocket" });
+  const live = app.env.LIVE;
+  if (!live) throw new HttpError(503, "Live updates are not available here");
+  // the session must hold before a socket opens (a read served without D1 checks it only after
+  // the route ran, and a 101 cannot be taken back)
+  const check = await confirmSession(app.db);
+  if (check) throw check.failure;
+  const headers: Record<string, string> = { Upgrade: "websocket", [FILTER_HEADER]: JSON.stringify(target.filter) };
+  if (target.rule) headers[RULE_HEADER] = JSON.stringify(target.rule);
+  return live.get(live.idFromName(target.channel)).fetch("https://live/subscribe", { headers });
+}

@@ -1,0 +1,58 @@
+// WebSocket helpers for the live tests (decision 016): Node's own WebSocket (undici), which takes
+// the session cookie as a header, and raw handshakes over node:http to read a refusal's status.
+import http from "node:http";
+import { BASE_URL, type Client } from "./client";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export type LiveSocket = {
+  /** the next message (parsed) arriving within `ms`, or null when none does */
+  next(ms?: number): Promise<Json | null>;
+  close(): void;
+};
+
+/** Open /api/live?<query> as the client; resolves once the socket is open. */
+export async function openLive(client: Client, query: string): Promise<LiveSocket> {
+  const init = { headers: { Cookie: client.cookie } } as unknown as string[];
+  const ws = new WebSocket(`${BASE_URL.replace(/^http/, "ws")}/api/live?${query}`, init);
+  const queue: Json[] = [];
+  const waiters: ((m: Json) => void)[] = [];
+  ws.addEventListener("message", (event) => {
+    const message = JSON.parse(String(event.data)) as Json;
+    const waiter = waiters.shift();
+    if (waiter) waiter(message);
+    else queue.push(message);
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.addEventListener("open", () => resolve());
+    ws.addEventListener("error", () => reject(new Error(`live socket ${query} failed to open`)));
+  });
+  return {
+    next(ms = 2000) {
+      const queued = queue.shift();
+      if (queued) return Promise.resolve(queued);
+      return new Promise((resolve) => {
+        const waiter = (m: Json) => (clearTimeout(timer), resolve(m));
+        const timer = setTimeout(() => (waiters.splice(waiters.indexOf(waiter), 1), resolve(null)), ms);
+        waiters.push(waiter);
+      });
+    },
+    close: () => ws.close(),
+  };
+}
+
+/** A handshake's answer: its status and (for a refusal) its JSON body. */
+export function handshake(path: string, headers: Record<string, string>): Promise<{ status: number; json: Json | null; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(BASE_URL + path, {
+      headers: { Connection: "Upgrade", Upgrade: "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", ...headers },
+    });
+    req.on("upgrade", (res, socket) => (socket.destroy(), resolve({ status: res.statusCode ?? 0, json: null, headers: res.headers })));
+    req.on("response", (res) => {
+      let text = "";
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as Json) : null, headers: res.headers }));
+    });
+    req.on("error", reject);
+  });
+}

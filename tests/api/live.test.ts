@@ -1,0 +1,142 @@
+// GET /api/live (decision 016): new echos over a WebSocket, per channel, within 2 s of the post.
+import { afterEach, describe, expect, it } from "vitest";
+import { Client, expectErrorShape, signedUp } from "./client";
+import { handshake, openLive, type LiveSocket } from "./live-client";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const uniq = () => "t" + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
+const open: LiveSocket[] = [];
+afterEach(() => open.splice(0).forEach((s) => s.close()));
+
+async function live(client: Client, query: string) {
+  const socket = await openLive(client, query);
+  open.push(socket);
+  return socket;
+}
+
+async function post(client: Client, content: string, tags: string[] = []) {
+  const res = await client.post("/api/echo/post", { content, tags });
+  expect(res.status).toBe(201);
+  return res.json.echo as Json;
+}
+
+async function createScroll(client: Client, body: Json) {
+  const res = await client.post("/api/scroll/create", body);
+  expect(res.status).toBe(201);
+  return res.json.scroll as Json;
+}
+
+/** The messages within `ms` whose echo is one of `ids` (others may post meanwhile on "all"). */
+async function received(socket: LiveSocket, ids: string[], ms = 2000): Promise<Json[]> {
+  const got: Json[] = [];
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const message = await socket.next(deadline - Date.now());
+    if (!message) break;
+    if (ids.includes(message.echo?._id)) got.push(message);
+  }
+  return got;
+}
+
+describe("GET /api/live", () => {
+  it("?all=1 delivers another user's new echo as the API's echo object within 2 s", async () => {
+    const reader = await signedUp("lr");
+    const { client: writer } = await signedUp("lw");
+    const socket = await live(reader.client, "all=1");
+    const started = Date.now();
+    const echo = await post(writer, "live for everyone", [uniq()]);
+    let message = await socket.next(2000);
+    while (message && message.echo._id !== echo._id) message = await socket.next(2000 - (Date.now() - started));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(message).toEqual({ type: "echo", echo });
+  });
+
+  it("?tag= delivers echos with that tag and not others", async () => {
+    const tag = uniq();
+    const { client: reader } = await signedUp("lr");
+    const { client: writer } = await signedUp("lw");
+    const socket = await live(reader, `tag=%23${tag.toUpperCase()}`);
+    const other = await post(writer, "another tag", [uniq()]);
+    const wanted = await post(writer, "this tag", ["misc", tag]);
+    const got = await received(socket, [other._id, wanted._id]);
+    expect(got.map((m) => m.echo._id)).toEqual([wanted._id]);
+  });
+
+  it("?scroll= of a feed follows the feed's rules: tags in and out, authors", async () => {
+    const tag = uniq();
+    const { client: reader } = await signedUp("lr");
+    const { client: writer, user } = await signedUp("lw");
+    const { client: stranger } = await signedUp("ls");
+    const feed = await createScroll(reader, {
+      name: "Live feed",
+      type: "feed",
+      feedConfig: { includedTags: [tag], excludedTags: ["spoiler"], authors: [user._id], excludeLikedEchos: true },
+    });
+    const socket = await live(reader, `scroll=${feed._id}`);
+    const excluded = await post(writer, "left out by its tag", [tag, "spoiler"]);
+    const byStranger = await post(stranger, "not one of the authors", [tag]);
+    const untagged = await post(writer, "without the tag", [uniq()]);
+    const wanted = await post(writer, "in the feed", [tag]);
+    const got = await received(socket, [excluded._id, byStranger._id, untagged._id, wanted._id]);
+    expect(got.map((m) => m.echo._id)).toEqual([wanted._id]);
+  });
+
+  it("a private scroll streams to its creator only; others get the scroll API's answer", async () => {
+    const tag = uniq();
+    const { client: owner } = await signedUp("lo");
+    const { client: other } = await signedUp("lx");
+    const feed = await createScroll(owner, { name: "Mine", type: "feed", isPrivate: true, feedConfig: { includedTags: [tag] } });
+    const api = await other.get(`/api/scroll/${feed._id}`);
+    const refused = await handshake(`/api/live?scroll=${feed._id}`, { Cookie: other.cookie });
+    expect(refused.status).toBe(api.status);
+    expect(refused.status).toBeGreaterThanOrEqual(403);
+    expectErrorShape(refused.json ?? undefined);
+    const socket = await live(owner, `scroll=${feed._id}`);
+    const echo = await post(other, "for the owner's private feed", [tag]);
+    expect((await received(socket, [echo._id])).length).toBe(1);
+  });
+
+  it("answers bad queries, a plain GET, a guest and an unknown scroll with the API's errors", async () => {
+    const { client } = await signedUp("lq");
+    const cookie = { Cookie: client.cookie };
+    const cases: [string, Record<string, string>, number][] = [
+      ["/api/live", cookie, 400],
+      ["/api/live?all=1&tag=x", cookie, 400],
+      ["/api/live?all=2", cookie, 400],
+      ["/api/live?tag=no%20spaces", cookie, 400],
+      ["/api/live?scroll=nope", cookie, 404],
+      ["/api/live?all=1", {}, 401],
+    ];
+    for (const [path, headers, status] of cases) {
+      const res = await handshake(path, headers);
+      expect(res.status, path).toBe(status);
+      expectErrorShape(res.json ?? undefined);
+    }
+    const plain = await client.get("/api/live?all=1");
+    expect(plain.status).toBe(426);
+    expectErrorShape(plain.json);
+  });
+
+  it("refuses a cross-site handshake (WebSocket hijacking) and accepts a same-origin one", async () => {
+    const { client } = await signedUp("lc");
+    const crossSite = await handshake("/api/live?all=1", { Cookie: client.cookie, Origin: "https://evil.example" });
+    expect(crossSite.status).toBe(403);
+    expectErrorShape(crossSite.json ?? undefined);
+    const sameSite = await handshake("/api/live?all=1", { Cookie: client.cookie, Origin: new URL(new Client().base).origin });
+    expect(sameSite.status).toBe(101);
+  });
+});
+
+describe("GET /api/live?scroll= of a curation", () => {
+  it("delivers an echo when the creator adds it, once", async () => {
+    const { client: owner } = await signedUp("lo");
+    const { client: writer } = await signedUp("lw");
+    const curation = await createScroll(owner, { name: "Picks", type: "curation" });
+    const echo = await post(writer, "picked later", [uniq()]);
+    const socket = await live(owner, `scroll=${curation._id}`);
+    for (let i = 0; i < 2; i++) expect((await owner.post(`/api/scroll/${curation._id}/add-echo`, { echoId: echo._id })).status).toBe(200);
+    const got = await received(socket, [echo._id]);
+    expect(got).toEqual([{ type: "echo", echo: { ...echo, isLiked: false } }]);
+  });
+});
