@@ -30,7 +30,8 @@ export default defineConfig({
             // the shell's small shared modules travel as one chunk: as a dozen sub-kilobyte files
             // each paid its own gzip and import overhead on the first page (decision 009)
             codeSplitting: {
-              groups: [{ name: "app-common", test: /[\\/]modules[\\/](shared|shell)[\\/]|[\\/]modules[\\/]scroll[\\/]ui[\\/](counts|selection)\.|[\\/]modules[\\/]echo[\\/]ui[\\/]echo-extensions\./ }],
+              groups: [
+                { name: "app-common", test: /[\\/]modules[\\/]shared[\\/](?!validation\.)|[\\/]modules[\\/]shell[\\/]|[\\/]modules[\\/]scroll[\\/]ui[\\/](counts|selection)\.|[\\/]modules[\\/]echo[\\/]ui[\\/]echo-extensions\./ }],
             },
           },
         },

@@ -3,7 +3,8 @@ import { data, type RouterContextProvider } from "react-router";
 import { appContext, type AppContext } from "./context.server";
 import { clampLimit, DEFAULT_LIMIT, PageQuerySchema } from "./pagination";
 import { HttpError, errorResponse } from "./http";
-import { firstIssue, ILL_FORMED_MESSAGE, illFormedField, isWellFormedText } from "./validation";
+import { ILL_FORMED_MESSAGE, illFormedField, isWellFormedText } from "./text";
+import { firstIssue } from "./validation";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 

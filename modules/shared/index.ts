@@ -2,7 +2,8 @@
 export { newId, isId, ID_PATTERN } from "./ids";
 export { HttpError, badRequest, unauthorized, forbidden, notFound, conflict, errorBody, errorResponse } from "./http";
 export { relativeTime } from "./time";
-export { firstIssue, text, wellFormed, maxChars, minChars, charCount, clampChars, isolate, isWellFormedText, illFormedField, ILL_FORMED_MESSAGE, UNITS_PER_CHAR } from "./validation";
+export { firstIssue, text, wellFormed, maxChars, minChars } from "./validation";
+export { charCount, clampChars, isolate, isWellFormedText, illFormedField, ILL_FORMED_MESSAGE, UNITS_PER_CHAR } from "./text";
 export {
   PageQuerySchema,
   DEFAULT_LIMIT,
