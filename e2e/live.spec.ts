@@ -4,7 +4,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { cardIds, postEcho } from "./echo-helpers";
-import { open, otherUser, signedInPage, unique } from "./helpers";
+import { apiUser, open, otherUser, signedInPage, unique } from "./helpers";
 
 const pill = (page: Page) => page.getByTestId("live-pill");
 
@@ -46,6 +46,30 @@ test.describe("Live updates", () => {
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.closest("[data-echo-id]")?.getAttribute("data-echo-id"))).toBe(echo._id);
     await writer.context.close();
+  });
+
+  test("Home on Following: a followed author's post shows the pill within 2 s, a stranger's does not", async ({ page, playwright, baseURL }) => {
+    await signedInPage(page, "lf");
+    const followee = await apiUser(playwright, baseURL, "lg");
+    const stranger = await apiUser(playwright, baseURL, "lh");
+    const older = await postEcho(followee.request, `Before the follow ${unique("o")}`, []);
+    expect((await page.request.post(`/api/profile/user/${followee.user._id}/follow`)).status()).toBe(200);
+    // following someone makes Following Home's default
+    await open(page, "/");
+    await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText("Following");
+    await expect(pill(page)).toHaveAttribute("data-state", "open");
+    await expect.poll(() => cardIds(page)).toEqual([older._id]);
+
+    await postEcho(stranger.request, `Not followed ${unique("s")}`, []);
+    const posted = Date.now();
+    const echo = await postEcho(followee.request, `Followed ${unique("f")}`, []);
+    const button = pill(page).getByRole("button", { name: "1 new echo", exact: true });
+    await expect(button).toBeVisible({ timeout: 2000 });
+    expect(Date.now() - posted).toBeLessThan(2000);
+    await button.click();
+    await expect.poll(() => cardIds(page)).toEqual([echo._id, older._id]);
+    await followee.request.dispose();
+    await stranger.request.dispose();
   });
 
   test("scrolled down, clicking the pill keeps the echo the reader is on where it was", async ({ page, browser, baseURL }) => {

@@ -110,7 +110,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     route: "live",
     method: "GET",
     tag: "echos",
-    summary: "New echos as they are posted: upgrades to a WebSocket (exactly one of scroll, tag, all)",
+    summary: "New echos as they are posted: upgrades to a WebSocket (exactly one of scroll, tag, following, all)",
     auth: true,
     query: LiveQuerySchema.pipe[0],
     responses: {},

@@ -1,7 +1,7 @@
 // The Following timeline (docs/decisions/013-following-timeline.md): fan-out on write. Each
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
-import { batchAll, createDb, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, createDb, sql, type AppContext, type Db, type Stmt } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "./echo.server";
 import { knownTotal, seek, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
@@ -55,6 +55,21 @@ export function removeFollowee(ownerId: string, followeeId: string): Stmt {
   return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND echo_id IN (
     SELECT t.echo_id FROM timeline_entries t CROSS JOIN echos e ON e.id = t.echo_id
     WHERE t.owner_id = ${ownerId} AND e.author_id = ${followeeId})`;
+}
+
+/**
+ * Live updates on Following (decision 016): which of these readers have the echo in their
+ * timeline, i.e. would see it on their Following page. The readers' list is the outer loop
+ * (CROSS JOIN), so each is one primary-key probe of (owner, echo): as many rows read as readers
+ * asked about, however many followers the author has (the echo_id index would walk them all).
+ */
+export async function timelineOwners(db: Db, echoId: string, ownerIds: readonly string[]): Promise<Set<string>> {
+  if (ownerIds.length === 0) return new Set();
+  const [rows] = await batchAll<[{ id: string }[]]>(db, [
+    sql`SELECT t.owner_id AS id FROM json_each(${JSON.stringify(ownerIds)}) r
+      CROSS JOIN timeline_entries t ON t.owner_id = r.value AND t.echo_id = ${echoId}`,
+  ]);
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Whether the viewer follows anyone: Following is then home's default (one primary-key read). */

@@ -8,9 +8,10 @@ import { idTime } from "../shared/index";
  * A socket's filter, kept with it across hibernation (serializeAttachment, 2 KB at most: a feed's
  * rule is stored in the object by scroll id, not here). `every`: all/tag/curation channels, where
  * the channel already is the filter. `feed`: a feed scroll on the "all" channel, whose rule the
- * object evaluates on each new echo.
+ * object evaluates on each new echo. `following`: a viewer's Following timeline on the "all"
+ * channel; the object asks D1 whether the new echo is in that viewer's timeline.
  */
-export type LiveFilter = { kind: "every" } | { kind: "feed"; scrollId: string };
+export type LiveFilter = { kind: "every" } | { kind: "feed"; scrollId: string } | { kind: "following"; viewerId: string };
 
 /**
  * Whether a new echo belongs in a feed: the engine's own per-echo rules (feed-rules.reference.ts,

@@ -3,7 +3,9 @@
 // page costs no running object. A post reaches it as one `POST /publish`; it sends the echo to
 // every socket whose filter matches.
 import { DurableObject } from "cloudflare:workers";
+import { timelineOwners } from "../echo/index.server";
 import type { FeedRule } from "../scroll/index";
+import { createDb } from "../shared/index.server";
 import { feedMatches, type LiveFilter } from "./filter";
 
 /** Headers the subscribe request carries from the upgrade route (subscribe.server.ts). */
@@ -60,9 +62,15 @@ export class LiveHub extends DurableObject<Env> {
     const now = Date.now();
     // a feed's rule is evaluated once per publish, however many of its pages are open
     const verdicts = new Map<string, boolean>();
+    /** Following pages wait for one D1 read after every other socket was served */
+    const following: [WebSocket, string][] = [];
     for (const ws of this.ctx.getWebSockets()) {
       const filter = ws.deserializeAttachment() as LiveFilter | null;
       if (!filter) continue;
+      if (filter.kind === "following") {
+        following.push([ws, filter.viewerId]);
+        continue;
+      }
       if (filter.kind === "feed") {
         let verdict = verdicts.get(filter.scrollId);
         if (verdict === undefined) {
@@ -72,12 +80,26 @@ export class LiveHub extends DurableObject<Env> {
         }
         if (!verdict) continue;
       }
-      try {
-        ws.send(message);
-      } catch {
-        // a socket closing meanwhile: its close handler tidies up
-      }
+      send(ws, message);
     }
+    if (following.length > 0) await this.publishFollowing(echo._id, following, message);
+  }
+
+  /**
+   * Following pages: the echo goes to the readers whose timeline holds it (the post's batch wrote
+   * those rows before publishing). One query for all of this object's Following readers, each a
+   * primary-key probe; the author's follower count does not enter (decision 016).
+   */
+  private async publishFollowing(echoId: string, sockets: [WebSocket, string][], message: string): Promise<void> {
+    let owners: Set<string>;
+    try {
+      owners = await timelineOwners(createDb(this.env.DB), echoId, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
+    } catch (error) {
+      // D1 unreachable: these readers see the echo on their next load, as when a publish fails
+      console.warn("live: following check failed", error);
+      return;
+    }
+    for (const [ws, viewerId] of sockets) if (owners.has(viewerId)) send(ws, message);
   }
 
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -92,5 +114,13 @@ export class LiveHub extends DurableObject<Env> {
     } catch {
       // already closed
     }
+  }
+}
+
+function send(ws: WebSocket, message: string): void {
+  try {
+    ws.send(message);
+  } catch {
+    // a socket closing meanwhile: its close handler tidies up
   }
 }

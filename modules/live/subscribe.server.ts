@@ -16,6 +16,8 @@ const anyAllShard = () => liveChannel.all(Math.floor(Math.random() * LIVE_ALL_SH
 /** The object and filter for a query; a scroll the viewer may not see answers as the scroll API does. */
 async function targetOf(app: AppContext, viewerId: string, query: LiveQuery): Promise<Target> {
   if (query.tag !== undefined) return { channel: liveChannel.tag(query.tag), filter: { kind: "every" } };
+  // the viewer's own timeline: on the "all" channel, its object checks each new echo against it
+  if (query.following !== undefined) return { channel: anyAllShard(), filter: { kind: "following", viewerId } };
   if (query.scroll === undefined) return { channel: anyAllShard(), filter: { kind: "every" } };
   const { scroll, rule } = await scrollWithRule(app, viewerId, query.scroll);
   if (scroll.type === "curation") return { channel: liveChannel.curation(scroll._id), filter: { kind: "every" } };

@@ -78,6 +78,7 @@ cells("echo/all", "GET", "/api/echo/all?user={user}", signedIn(200));
 // live updates (decision 016): a plain GET is authorized as the handshake would be, then told to
 // upgrade (426); the handshakes themselves are tested in live.test.ts
 cells("live", "GET", "/api/live?all=1", signedIn(426));
+cells("live", "GET", "/api/live?following=1", signedIn(426));
 cells("live", "GET", "/api/live?scroll={feed}", (v) => ({ owner: 426, other: v === "private" ? 403 : 426, guest: 401 }), { visibilities: both });
 cells("live", "GET", "/api/live?scroll={scroll}", (v) => ({ owner: 426, other: v === "private" ? 403 : 426, guest: 401 }), { visibilities: both });
 // one's own Following timeline: there is no one else's to ask for

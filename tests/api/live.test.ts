@@ -82,6 +82,24 @@ describe("GET /api/live", () => {
     expect(got.map((m) => m.echo._id)).toEqual([wanted._id]);
   });
 
+  it("?following=1 delivers the echos of the people the viewer follows (their Following page), not others'", async () => {
+    const { client: reader } = await signedUp("lf");
+    const { client: followee, user } = await signedUp("lg");
+    const { client: stranger } = await signedUp("lh");
+    const { client: otherReader } = await signedUp("li");
+    expect((await reader.post(`/api/profile/user/${user._id}/follow`)).status).toBe(200);
+    const socket = await live(reader, "following=1");
+    // a reader who does not follow the author, on the same object: hears none of these
+    const notFollowing = await live(otherReader, "following=1");
+    const byStranger = await post(stranger, "not followed", [uniq()]);
+    const wanted = await post(followee, "from someone I follow", [uniq()]);
+    // within 2 s of the post's answer, once
+    expect(await received(socket, [byStranger._id, wanted._id])).toEqual([{ type: "echo", echo: wanted }]);
+    expect(await received(notFollowing, [byStranger._id, wanted._id], 500)).toEqual([]);
+    // exactly what the Following page now shows on top
+    expect((await reader.get("/api/echo/following?limit=1")).json.echos.map((e: Json) => e._id)).toEqual([wanted._id]);
+  });
+
   it("a private scroll streams to its creator only; others get the scroll API's answer", async () => {
     const tag = uniq();
     const { client: owner } = await signedUp("lo");
@@ -104,9 +122,12 @@ describe("GET /api/live", () => {
       ["/api/live", cookie, 400],
       ["/api/live?all=1&tag=x", cookie, 400],
       ["/api/live?all=2", cookie, 400],
+      ["/api/live?following=1&all=1", cookie, 400],
+      ["/api/live?following=yes", cookie, 400],
       ["/api/live?tag=no%20spaces", cookie, 400],
       ["/api/live?scroll=nope", cookie, 404],
       ["/api/live?all=1", {}, 401],
+      ["/api/live?following=1", {}, 401],
     ];
     for (const [path, headers, status] of cases) {
       const res = await handshake(path, headers);

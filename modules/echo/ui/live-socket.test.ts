@@ -17,5 +17,6 @@ describe("live client", () => {
     expect(pollPath("all=1")).toBe("/api/echo/all?limit=20");
     expect(pollPath("tag=caf%C3%A9")).toBe("/api/echo/tag/caf%C3%A9?limit=20");
     expect(pollPath("scroll=01abc")).toBe("/api/scroll/01abc/echos?limit=20");
+    expect(pollPath("following=1")).toBe("/api/echo/following?limit=20");
   });
 });

@@ -24,6 +24,7 @@ export function pollPath(query: string): string {
   const tag = q.get("tag");
   if (scroll) return `/api/scroll/${encodeURIComponent(scroll)}/echos?limit=20`;
   if (tag) return `/api/echo/tag/${encodeURIComponent(tag)}?limit=20`;
+  if (q.has("following")) return "/api/echo/following?limit=20";
   return "/api/echo/all?limit=20";
 }
 

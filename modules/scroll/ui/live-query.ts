@@ -8,5 +8,5 @@ import type { Scroll } from "../schema";
 export const liveQuery = (scroll: Scroll) =>
   scroll.type === "curation" || scroll.feedConfig?.sortBy === "newestFirst" ? `scroll=${scroll._id}` : undefined;
 
-/** Home's: All echos, or the selected scroll's; the Following timeline has no channel (decision 016). */
-export const homeLiveQuery = (selected: Scroll | null, following: boolean) => (selected ? liveQuery(selected) : following ? undefined : "all=1");
+/** Home's: the selected scroll's, the viewer's Following timeline, or All echos (decision 016). */
+export const homeLiveQuery = (selected: Scroll | null, following: boolean) => (selected ? liveQuery(selected) : following ? "following=1" : "all=1");
