@@ -5,8 +5,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batchAll, sql, testAppContext, type Stmt } from "../shared/index.server";
-import { backfillFollow, FOLLOW_BACKFILL, TIMELINE_CAP, TRIM_OWNERS_PER_RUN, trimTimelines } from "./timeline.server";
+import { batchAll, createDb, instrumentD1, sql, testAppContext, type D1Stats, type Stmt } from "../shared/index.server";
+import { backfillFollow, FOLLOW_BACKFILL, TIMELINE_CAP, TRIM_OWNERS_PER_RUN, timelineOwners, trimTimelines } from "./timeline.server";
 
 const app = () => testAppContext(env);
 const user = async (name: string) => (await signup(app(), { userName: name, password: "pass1234" })).user._id;
@@ -66,5 +66,28 @@ describe("the Following timeline's cap", () => {
     await follow(owner, fresh);
     const newestFresh = [...freshes].reverse().slice(0, FOLLOW_BACKFILL);
     expect(await timeline(owner)).toEqual([...newestFresh, ...[...olds].reverse()].slice(0, TIMELINE_CAP));
+  });
+});
+
+describe("timelineOwners (live updates on Following, decision 016)", () => {
+  it("names the readers whose timeline holds the echo, reading one row per reader, not per follower", async () => {
+    const author = await user("tl_live_author");
+    const [echo] = await echos(author, 1, Date.now() - 1000);
+    // 300 timelines hold the echo (as the post's fan-out writes them); two of them are open readers
+    const owners = Array.from({ length: 300 }, () => newId());
+    for (let i = 0; i < owners.length; i += 100) {
+      await batchAll(app().db, [sql`INSERT INTO users (id, user_name, password_hash, created_at)
+        SELECT value, 'tl_live_' || key || '_' || ${i}, 'x', 0 FROM json_each(${JSON.stringify(owners.slice(i, i + 100))})`]);
+      await batchAll(app().db, owners.slice(i, i + 100).map((id) => sql`INSERT INTO timeline_entries (owner_id, echo_id) VALUES (${id}, ${echo!})`));
+    }
+    const stranger = await user("tl_live_stranger");
+    const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
+    const db = createDb(instrumentD1(env.DB, stats));
+    expect(await timelineOwners(db, echo!, [owners[7]!, stranger, owners[250]!])).toEqual(new Set([owners[7], owners[250]]));
+    expect(stats.roundTrips).toBe(1);
+    // the readers' list and one primary-key probe each (7 rows here); filtering the echo's
+    // timeline rows instead would read all 300 of them
+    expect(stats.rowsRead).toBeLessThan(20);
+    expect(await timelineOwners(db, echo!, [])).toEqual(new Set());
   });
 });

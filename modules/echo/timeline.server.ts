@@ -60,8 +60,8 @@ export function removeFollowee(ownerId: string, followeeId: string): Stmt {
 /**
  * Live updates on Following (decision 016): which of these readers have the echo in their
  * timeline, i.e. would see it on their Following page. The readers' list is the outer loop
- * (CROSS JOIN), so each is one primary-key probe of (owner, echo): as many rows read as readers
- * asked about, however many followers the author has (the echo_id index would walk them all).
+ * (CROSS JOIN), so each reader is one probe of the (owner, echo) primary key: the rows read follow
+ * the readers asked about, not the author's followers (whose rows for the echo may be 50,000).
  */
 export async function timelineOwners(db: Db, echoId: string, ownerIds: readonly string[]): Promise<Set<string>> {
   if (ownerIds.length === 0) return new Set();
