@@ -3,6 +3,8 @@ export {
   PostEchoSchema,
   ReportSchema,
   TagQuerySchema,
+  TagPageQuerySchema,
+  SearchPageQuerySchema,
   AllQuerySchema,
   MAX_CONTENT,
   MAX_TAGS,
