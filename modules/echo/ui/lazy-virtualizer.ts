@@ -38,6 +38,6 @@ export function useLazyWindowVirtualizer({ active, ...options }: Options): { vir
     };
   }, []);
 
-  const host = lib && on ? createElement(lib.WindowVirtualizerHost, { ...options, onReady: setVirtual, rerender }) : null;
+  const host = lib && on ? createElement(lib.WindowVirtualizerHost, { ...options, onReady: setVirtual, rerender, live: virtual !== null }) : null;
   return { virtual, host };
 }

@@ -18,6 +18,8 @@ export type HostProps = ListOptions & {
   listRef: RefObject<HTMLElement | null>;
   /** the virtualiser is ready: the feed renders from it from now on */
   onReady: (virtual: Virtual) => void;
+  /** the feed has rendered its rows from the virtualiser (after onReady) */
+  live: boolean;
   /** re-render the feed (the range or the sizes changed) */
   rerender: () => void;
 };
@@ -46,10 +48,14 @@ export function WindowVirtualizerHost({ listRef, ...props }: HostProps) {
   return start ? <Measured start={start} {...props} /> : null;
 }
 
-function Measured({ start, onReady, rerender, ...options }: Omit<HostProps, "listRef"> & { start: Start }) {
+function Measured({ start, onReady, rerender, live, ...options }: Omit<HostProps, "listRef"> & { start: Start }) {
   const measuring = useRef(false);
   const virtualizer = useWindowVirtualizer({
     ...options,
+    // The window is attached only once the feed renders its rows from the virtualiser, so their
+    // refs measure them before it listens and scrolls: the order of the library's own hook,
+    // where the rows and the virtualiser commit together.
+    getScrollElement: () => (live ? window : null),
     scrollMargin: start.scrollMargin,
     initialMeasurementsCache: start.sizes,
     // the first virtual render already knows the viewport (else it keeps only the overscan rows
