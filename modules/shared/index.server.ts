@@ -11,7 +11,9 @@ export {
   methodNotAllowed,
   pageAction,
   queryOf,
+  pageQuery,
   pageRequest,
+  listCursor,
   type ApiRouteOptions,
   type RouteArgs,
 } from "./api.server";

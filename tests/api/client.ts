@@ -40,6 +40,14 @@ export class Client {
   delete = (path: string, headers?: Record<string, string>) => this.request("DELETE", path, undefined, headers);
 }
 
+/**
+ * A value in the app's cookie encoding (React Router's: JSON, base64, percent-encoded; decision
+ * 011), for tests that plant a cookie the way the browser or the server would write it.
+ */
+export function cookieValue(value: unknown): string {
+  return encodeURIComponent(Buffer.from(JSON.stringify(value), "utf8").toString("base64"));
+}
+
 let counter = 0;
 /** A user name unique to this test run. */
 export const uniqueName = (prefix = "u") => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`.slice(0, 30);
