@@ -105,7 +105,7 @@ describe("POST /api/auth/login and /logout, GET /api/auth/me", () => {
 
   it("answers 401 to a tampered or forged token", async () => {
     const { client } = await signedUp("tam");
-    const [name, token] = client.cookie.split("=") as [string, string];
+    const [name, token] = client.cookie.split("; ").find((c) => c.startsWith("echo_session="))!.split("=") as [string, string];
     const [h, p, s] = token.split(".") as [string, string, string];
     const claims = JSON.parse(Buffer.from(p, "base64url").toString());
     claims.sub = "01aaaaaaaaaaaaaaaaaaaaaaaa";

@@ -294,10 +294,17 @@ let fuzzUsers: User[] = [];
  */
 let passwordChanger: User;
 /**
- * Cookies a guest may carry: a forged token, values that do not decode (session and scroll
- * selection), and a revoked session's real token (added in setup). Each is no cookie.
+ * Cookies a guest may carry: a forged token, values that do not decode (session, scroll
+ * selection, D1 bookmark), a bookmark that decodes to no bookmark, and a revoked session's real
+ * token (added in setup). Each is no cookie.
  */
-const badCookies = ["echo_session=eyJhbGciOiJIUzI1NiJ9.e30.garbage", "echo_session=%; echo_scroll=%", "echo_scroll=%E0%A4%A"];
+const badCookies = [
+  "echo_session=eyJhbGciOiJIUzI1NiJ9.e30.garbage",
+  "echo_session=%; echo_scroll=%",
+  "echo_scroll=%E0%A4%A",
+  "echo_d1b=%; echo_scroll=%zz",
+  `echo_d1b=${Buffer.from(JSON.stringify("first-primary")).toString("base64")}`,
+];
 const pools: Pools = { echos: [], scrolls: [], users: [] };
 
 async function must(res: Res, status: number) {
