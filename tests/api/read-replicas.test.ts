@@ -50,6 +50,10 @@ describe("the D1 bookmark cookie", () => {
     expect(one.json.echo.content).toBe(content);
     const mine = await next.get("/api/echo/all?limit=5");
     expect(mine.json.echos.map((e: { content: string }) => e.content)).toContain(content);
+    // another vertical (people) starts from the same cookie
+    const profile = await next.get(`/api/profile/user/${post.json.echo.author._id}/echos?limit=5`);
+    expect(profile.status).toBe(200);
+    expect(profile.json.echos.map((e: { content: string }) => e.content)).toContain(content);
     expect(bookmarkOf(next.cookie.split("; ").find((c) => c.startsWith("echo_d1b="))!) >= bookmarkOf(written)).toBe(true);
   });
 
