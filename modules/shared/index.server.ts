@@ -1,5 +1,5 @@
 // Server-only public face of the shared module.
-export { appContext, createDb, memoize, type AppContext, type Db, type D1Client } from "./context.server";
+export { appContext, createDb, memoize, type AppContext, type Db } from "./context.server";
 export {
   parseJson,
   parseInput,
@@ -21,5 +21,5 @@ export { readCookie, hasCookie } from "./cookies.server";
 export { sql, raw, join, batchAll, prepare, configureRequestDb, registerSessionProbe, confirmSession, type Stmt } from "./sql.server";
 export { testAppContext } from "./test-context.server";
 export { instrumentD1, failingD1, failingKV, type D1Stats } from "./d1-stats.server";
-export { isBookmark, sessionStart, type SessionStart } from "./replicas.server";
+export { sessionStart } from "./replicas.server";
 export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";
