@@ -105,7 +105,7 @@ describe("POST /api/auth/login and /logout, GET /api/auth/me", () => {
 
   it("answers 401 to a tampered or forged token", async () => {
     const { client } = await signedUp("tam");
-    const [name, value] = client.cookie.split("=") as [string, string];
+    const [name, value] = client.cookie.split("; ").find((c) => c.startsWith("echo_session="))!.split("=") as [string, string];
     const token: string = JSON.parse(Buffer.from(decodeURIComponent(value), "base64").toString());
     const [h, p, s] = token.split(".") as [string, string, string];
     // the untouched token, re-encoded, still signs in: the forgeries below fail on their token alone
