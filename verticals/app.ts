@@ -43,7 +43,8 @@ const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.D
  * a bookmark is this browser's, and a stale one would pin others to it.
  */
 async function withBookmark(response: Response, latest: string | null, sent: string | null, secure: boolean): Promise<Response> {
-  if (!latest || latest === sent || /\bpublic\b/.test(response.headers.get("Cache-Control") ?? "")) return response;
+  // an accepted WebSocket keeps its answer as it is (its headers are immutable)
+  if (response.webSocket || !latest || latest === sent || /\bpublic\b/.test(response.headers.get("Cache-Control") ?? "")) return response;
   const cookie = await bookmarkCookie(latest, secure);
   try {
     response.headers.append("Set-Cookie", cookie);
@@ -67,7 +68,7 @@ export default {
     const secure = url.protocol === "https:";
     // every query of the request runs in one D1 session (read replication, decision 017)
     const bookmark = await readBookmark(request, secure);
-    const signedIn = carriesSessionCookie({ secure }, request);
+    const signedIn = await carriesSessionCookie({ secure }, request);
     const session = env.DB.withSession(sessionStart({ method: request.method, pathname: url.pathname, bookmark, signedIn }));
     const app: AppContext = {
       env: fault === "kv" ? { ...env, KV: failingKV() } : env,
