@@ -475,7 +475,7 @@ test.describe("Sidebar picker: selection and restore rules", () => {
     // A stored curation id is not restored: the first feed is selected.
     await page.evaluate((id) => {
       localStorage.setItem("selectedScrollId", id);
-      document.cookie = `echo_scroll=${id}; Path=/`;
+      document.cookie = `echo_scroll=${encodeURIComponent(btoa(JSON.stringify(id)))}; Path=/`; // the app's cookie encoding
     }, shelf._id);
     await page.reload();
     await waitForApp(page);

@@ -509,7 +509,8 @@ try {
       headers: { ...(body ? { "Content-Type": "application/json" } : {}), ...(cookie ? { Cookie: cookie } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-    const set = res.headers.get("set-cookie");
+    // answers also set the D1 bookmark cookie (decision 017): keep the session one
+    const set = res.headers.getSetCookie().find((c) => /^(__Host-)?echo_session=/.test(c));
     if (set) cookie = set.split(";")[0];
     const json = await res.json().catch(() => null);
     if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);

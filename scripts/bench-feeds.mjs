@@ -76,7 +76,8 @@ for (const userId of userIds) {
     .setIssuedAt(Math.floor(now / 1000))
     .setExpirationTime(Math.floor((now + 30 * 86_400_000) / 1000))
     .sign(key);
-  cookies.set(userId, `echo_session=${token}`);
+  // the session cookie's value is the token in React Router's cookie encoding (decision 011)
+  cookies.set(userId, `echo_session=${encodeURIComponent(btoa(JSON.stringify(token)))}`);
 }
 db.exec("COMMIT");
 db.close();

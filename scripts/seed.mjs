@@ -39,7 +39,8 @@ function client(base) {
       headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const set = res.headers.get("set-cookie");
+    // answers also set the D1 bookmark cookie (decision 017): keep the session one
+    const set = res.headers.getSetCookie().find((c) => /^(__Host-)?echo_session=/.test(c));
     if (set) cookie = set.split(";")[0];
     const json = await res.json().catch(() => null);
     return { status: res.status, json };

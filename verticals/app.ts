@@ -2,13 +2,17 @@
 // (D1 with its round-trip count, KV, the router's CSP nonce) → this vertical's React Router build.
 // The hardening every request needs ran once, in the router Worker (worker/router.ts).
 import { createRequestHandler, RouterContextProvider } from "react-router";
+import { carriesSessionCookie } from "../modules/auth/index.server";
 import {
   appContext,
+  bookmarkCookie,
   configureRequestDb,
   createDb,
   failingD1,
   failingKV,
   instrumentD1,
+  readBookmark,
+  sessionStart,
   type AppContext,
   type D1Stats,
 } from "../modules/shared/index.server";
@@ -37,20 +41,46 @@ const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.D
       return (await builtHandler)(request, context);
     };
 
+/**
+ * Hands the browser the session's bookmark when it moved (streamed pages finish their loaders
+ * before the shell is sent, so it is final). Not on answers a shared cache may keep (`public`):
+ * a bookmark is this browser's, and a stale one would pin others to it.
+ */
+async function withBookmark(response: Response, latest: string | null, sent: string | null, secure: boolean): Promise<Response> {
+  // an accepted WebSocket keeps its answer as it is (its headers are immutable)
+  if (response.webSocket || !latest || latest === sent || /\bpublic\b/.test(response.headers.get("Cache-Control") ?? "")) return response;
+  const cookie = await bookmarkCookie(latest, secure);
+  try {
+    response.headers.append("Set-Cookie", cookie);
+    return response;
+  } catch {
+    // a Response.redirect() or fetched answer has immutable headers: copy it
+    const headers = new Headers(response.headers);
+    headers.append("Set-Cookie", cookie);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
 export default {
   async fetch(request, env, ctx) {
     // the asset layer answered every file this vertical has before the Worker ran: what is left
     // under /assets/ is another build's file (a page of an older deploy, say), not a page
-    if (new URL(request.url).pathname.startsWith("/assets/")) return new Response("Not found", { status: 404 });
+    const url = new URL(request.url);
+    if (url.pathname.startsWith("/assets/")) return new Response("Not found", { status: 404 });
     const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
     const fault = String(env.FAULT_INJECTION) === "1" ? request.headers.get("X-Echo-Fault") : null;
+    const secure = url.protocol === "https:";
+    // every query of the request runs in one D1 session (read replication, decision 017)
+    const bookmark = await readBookmark(request, secure);
+    const signedIn = await carriesSessionCookie({ secure }, request);
+    const session = env.DB.withSession(sessionStart({ method: request.method, pathname: url.pathname, bookmark, signedIn }));
     const app: AppContext = {
       env: fault === "kv" ? { ...env, KV: failingKV() } : env,
       ctx,
-      db: createDb(instrumentD1(fault === "d1" ? failingD1(env.DB) : env.DB, stats)),
+      db: createDb(instrumentD1(fault === "d1" ? failingD1(session) : session, stats)),
       // the router sets it on every request; the answer's CSP names the same value
       nonce: request.headers.get(NONCE_HEADER) ?? "",
-      secure: new URL(request.url).protocol === "https:",
+      secure,
       ip: request.headers.get("CF-Connecting-IP") ?? "127.0.0.1",
       memo: new Map(),
     };
@@ -58,7 +88,7 @@ export default {
     configureRequestDb(app.db, { coalesce: request.method === "GET" || request.method === "HEAD" });
     const context = new RouterContextProvider();
     context.set(appContext, app);
-    const response = await handleRequest(request, context);
+    const response = await withBookmark(await handleRequest(request, context), session.getBookmark(), bookmark, secure);
     if (String(env.EXPOSE_D1_STATS) === "1" && (response.body || response.webSocket)) {
       // streamed pages finish their loaders before the shell is sent, so the counts are final
       const timing = `d1;desc="rt=${stats.roundTrips} rows=${stats.rowsRead} written=${stats.rowsWritten}"`;

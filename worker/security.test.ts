@@ -3,12 +3,13 @@ import { apiErrorShape, checkOrigin, DRAIN_CAP_BYTES, limitBody, MAX_BODY_BYTES,
 import { clearedSessionCookie, sessionCookie } from "../modules/auth/index.server";
 
 describe("production (https) hardening", () => {
-  it("session cookies are __Host-, Secure, HttpOnly, SameSite=Lax on https", () => {
-    const cookie = sessionCookie({ secure: true }, "tok");
-    expect(cookie).toMatch(/^__Host-echo_session=tok;/);
+  it("session cookies are __Host-, Secure, HttpOnly, SameSite=Lax on https", async () => {
+    const cookie = await sessionCookie({ secure: true }, "tok");
+    // the token in React Router's cookie encoding: base64 of the JSON string, percent-encoded
+    expect(cookie).toMatch(/^__Host-echo_session=InRvayI%3D;/);
     for (const flag of ["Path=/", "HttpOnly", "SameSite=Lax", "Secure"]) expect(cookie).toContain(flag);
-    expect(clearedSessionCookie({ secure: true })).toMatch(/^__Host-echo_session=;.*Max-Age=0.*Secure/);
-    expect(sessionCookie({ secure: false }, "tok")).not.toContain("Secure");
+    expect(await clearedSessionCookie({ secure: true })).toMatch(/^__Host-echo_session=;.*Max-Age=0.*Secure/);
+    expect(await sessionCookie({ secure: false }, "tok")).not.toContain("Secure");
   });
 
   it("sends HSTS only on https, with the CSP and the rest everywhere", () => {

@@ -19,8 +19,9 @@ import {
   IDLE_LIFETIME_MS,
   TOUCH_AFTER_MS,
   clearedSessionCookie,
-  cookieName,
   sessionCookie,
+  sessionCookieOf,
+  SessionTokenSchema,
   signSessionToken,
   verifySessionToken,
 } from "./session.server";
@@ -67,7 +68,7 @@ async function startSession(app: AppContext, userId: string, now: number) {
   const sessionId = newId(now);
   const token = await signSessionToken(app.env, userId, sessionId, now);
   const row = { id: sessionId, userId, createdAt: now, lastSeenAt: now, expiresAt: now + ABSOLUTE_LIFETIME_MS };
-  return { sessionId, row, cookie: sessionCookie(app, token) };
+  return { sessionId, row, cookie: await sessionCookie(app, token) };
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -182,7 +183,7 @@ type Claims = { userId: string; sessionId: string };
 /** The verified token's claims (signature and expiry only; no database). */
 function getClaims(app: AppContext, request: Request): Promise<Claims | null> {
   return memoize(app, "claims", async () => {
-    const token = readCookie(request, cookieName(app));
+    const token = await readCookie(request, sessionCookieOf(app), SessionTokenSchema);
     return token ? verifySessionToken(app.env, token) : null;
   });
 }
@@ -228,7 +229,7 @@ function sessionProbe(app: AppContext, claims: Claims): Promise<SessionRow | nul
  * their session check and asks nothing of D1 itself.
  */
 export async function staleSessionCookie(app: AppContext, request: Request): Promise<string | null> {
-  if (!hasCookie(request, cookieName(app))) return null;
+  if (!(await hasCookie(request, sessionCookieOf(app)))) return null;
   if (await getClaims(app, request)) {
     const check = app.memo.get("session-touch");
     if (!check) return null; // no route looked at the session: nothing known about it

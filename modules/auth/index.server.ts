@@ -15,4 +15,5 @@ export {
 export { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS, sessionCookie, clearedSessionCookie } from "./session.server";
 export { hashPassword, verifyPassword } from "./password.server";
 export { viewerApiRoute } from "./api-route.server";
+export { carriesSessionCookie } from "./signed-in.server";
 export { changePassword, deleteAccount } from "./account.server";

@@ -1,6 +1,8 @@
 // Sessions: a jose-signed JWT (HS256) naming a row in `sessions`. The row makes logout a real
 // revocation: a copied token stops working once its row is revoked, idle or expired.
 import { SignJWT, jwtVerify } from "jose";
+import { createCookie, type Cookie } from "react-router";
+import * as v from "valibot";
 import type { AppContext } from "../shared/index.server";
 
 export const ABSOLUTE_LIFETIME_MS = 30 * 24 * 3600 * 1000; // 30 days after login
@@ -9,9 +11,29 @@ export const TOUCH_AFTER_MS = 3600 * 1000; // refresh last_seen_at at most hourl
 
 const ISSUER = "echo";
 
-export function cookieName(app: Pick<AppContext, "secure">): string {
-  return app.secure ? "__Host-echo_session" : "echo_session";
+const SESSION_COOKIE_OPTIONS = {
+  path: "/",
+  httpOnly: true,
+  sameSite: "lax",
+  maxAge: ABSOLUTE_LIFETIME_MS / 1000,
+} as const;
+
+/**
+ * The session cookie (decision 011's contract): `echo_session` locally, `__Host-echo_session` with
+ * `Secure` on https. Its value is the JWT in React Router's cookie encoding (base64 of the JSON
+ * string); the JWT carries its own signature, so the cookie adds none.
+ */
+const SESSION_COOKIES = {
+  http: createCookie("echo_session", SESSION_COOKIE_OPTIONS),
+  https: createCookie("__Host-echo_session", { ...SESSION_COOKIE_OPTIONS, secure: true }),
+};
+
+export function sessionCookieOf(app: Pick<AppContext, "secure">): Cookie {
+  return app.secure ? SESSION_COOKIES.https : SESSION_COOKIES.http;
 }
+
+/** A cookie value that can be a token at all; anything else (`{}` from a bad encoding) is no cookie. */
+export const SessionTokenSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(2048));
 
 function secretKey(env: Env): Uint8Array {
   const secret = env.SESSION_SECRET;
@@ -39,12 +61,12 @@ export async function verifySessionToken(env: Env, token: string): Promise<{ use
   }
 }
 
-export function sessionCookie(app: Pick<AppContext, "secure">, token: string): string {
-  const secure = app.secure ? "; Secure" : "";
-  return `${cookieName(app)}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${ABSOLUTE_LIFETIME_MS / 1000}${secure}`;
+/** The Set-Cookie that stores `token`. */
+export function sessionCookie(app: Pick<AppContext, "secure">, token: string): Promise<string> {
+  return sessionCookieOf(app).serialize(token);
 }
 
-export function clearedSessionCookie(app: Pick<AppContext, "secure">): string {
-  const secure = app.secure ? "; Secure" : "";
-  return `${cookieName(app)}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
+/** The Set-Cookie that clears the session cookie (empty value, Max-Age=0). */
+export function clearedSessionCookie(app: Pick<AppContext, "secure">): Promise<string> {
+  return sessionCookieOf(app).serialize("", { maxAge: 0 });
 }

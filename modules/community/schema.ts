@@ -26,4 +26,10 @@ export const PopularQuerySchema = v.object({
   sort: v.optional(v.picklist(POPULAR_SORTS, `sort must be one of ${POPULAR_SORTS.join(", ")}`), "likes"),
 });
 
+/** The popular page's address bar: the API's values, and an unknown one falls back to the default. */
+export const PopularPageQuerySchema = v.object({
+  period: v.fallback(PopularQuerySchema.entries.period, "today"),
+  sort: v.fallback(PopularQuerySchema.entries.sort, "likes"),
+});
+
 export type Tag = { _id: string; name: string; count: number; recentEchosCount: number; createdAt: string; description: string };

@@ -18,7 +18,6 @@ const COMPONENTS = {
   Echo: r.EchoSchema,
   Highlights: r.HighlightsSchema,
   Pagination: r.PaginationSchema,
-  PagePagination: r.PagePaginationSchema,
   CursorPagination: r.CursorPaginationSchema,
   EchoPage: r.EchoPageSchema,
   Scroll: r.ScrollSchema,

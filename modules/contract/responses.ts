@@ -78,8 +78,6 @@ export const PaginationSchema = v.pipe(
   v.strictObject({ page: count, limit: count, total: count, totalPages: count, hasMore: v.boolean(), nextCursor }),
   v.description("A feed's `total` and a time-windowed tag list's are lower bounds (decision 007)"),
 );
-/** Lists paged by number only (followers, following, a profile's scrolls). */
-export const PagePaginationSchema = v.strictObject({ page: count, limit: count, total: count, totalPages: count, hasMore: v.boolean() });
 /** Lists paged by cursor only (one's scrolls, notifications). */
 export const CursorPaginationSchema = v.strictObject({ limit: count, hasMore: v.boolean(), nextCursor });
 

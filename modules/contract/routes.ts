@@ -48,7 +48,7 @@ const scrollId = { id: "The scroll's id" };
 const userId = { userId: "The user's id" };
 const echo = v.strictObject({ echo: r.EchoSchema });
 const scroll = v.strictObject({ scroll: r.ScrollSchema });
-const scrollPage = v.strictObject({ scrolls: v.array(r.ScrollSchema), pagination: r.PagePaginationSchema });
+const scrollPage = v.strictObject({ scrolls: v.array(r.ScrollSchema), pagination: r.PaginationSchema });
 
 export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "health", method: "GET", tag: "meta", summary: "Readiness: a constant answer", auth: false, responses: { 200: r.OkSchema } },
@@ -96,8 +96,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "profile/me", method: "DELETE", tag: "profiles", summary: "Delete one's account and all it made (the password confirms; clears the cookie)", auth: true, body: DeleteAccountSchema, responses: { 200: r.OkSchema } },
   { route: "profile/me/export", method: "GET", tag: "profiles", summary: "Download my data: one streamed JSON file", auth: true, responses: { 200: r.ExportSchema } },
   { route: "profile/user/:userId", method: "GET", tag: "profiles", summary: "A user's profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
-  { route: "profile/user/:userId/followers", method: "GET", tag: "profiles", summary: "A user's followers, newest follow first", auth: true, params: userId, query: pageQuery, responses: { 200: v.strictObject({ followers: v.array(r.UserRefSchema), pagination: r.PagePaginationSchema }) } },
-  { route: "profile/user/:userId/following", method: "GET", tag: "profiles", summary: "Whom a user follows, newest follow first", auth: true, params: userId, query: pageQuery, responses: { 200: v.strictObject({ following: v.array(r.UserRefSchema), pagination: r.PagePaginationSchema }) } },
+  { route: "profile/user/:userId/followers", method: "GET", tag: "profiles", summary: "A user's followers, newest follow first", auth: true, params: userId, query: pageQuery, responses: { 200: v.strictObject({ followers: v.array(r.UserRefSchema), pagination: r.PaginationSchema }) } },
+  { route: "profile/user/:userId/following", method: "GET", tag: "profiles", summary: "Whom a user follows, newest follow first", auth: true, params: userId, query: pageQuery, responses: { 200: v.strictObject({ following: v.array(r.UserRefSchema), pagination: r.PaginationSchema }) } },
   { route: "profile/user/:userId/echos", method: "GET", tag: "profiles", summary: "A user's echos, newest first", auth: true, params: userId, query: pageQuery, responses: { 200: r.EchoPageSchema } },
   { route: "profile/user/:userId/scrolls", method: "GET", tag: "profiles", summary: "A user's scrolls: created (public ones, unless one's own) or saved", auth: true, params: userId, query: v.object({ ...ProfileScrollsQuerySchema.entries, ...pageQuery.entries }), responses: { 200: scrollPage } },
   { route: "profile/user/:userId/follow", method: "POST", tag: "profiles", summary: "Follow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },

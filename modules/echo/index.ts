@@ -3,6 +3,8 @@ export {
   PostEchoSchema,
   ReportSchema,
   TagQuerySchema,
+  TagPageQuerySchema,
+  SearchPageQuerySchema,
   AllQuerySchema,
   SearchEchosQuerySchema,
   MAX_CONTENT,

@@ -1,7 +1,7 @@
 // Echo lists: one batch per page (the total and the page), keyset underneath page/limit.
 // Every order is total and stable: by id (= creation time, ties impossible), or by likes then id.
-import { badRequest, decodeCursor, encodeCursor, idCeil, idFloor, pagination } from "../shared/index";
-import { batchAll, sql, raw, type AppContext, type Stmt } from "../shared/index.server";
+import { badRequest, CURSOR_INVALID, encodeCursor, idCeil, idFloor, pagination, rangeEnd, rangeStart } from "../shared/index";
+import { batchAll, listCursor, sql, raw, type AppContext, type Stmt } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo.server";
 import { normalizeTag, TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
 
@@ -14,20 +14,14 @@ type Order = "newest" | "oldest" | "likes";
 
 /** The keyset condition that starts after the cursor (or, without one, an OFFSET). */
 export function seek(order: Order, idCol: string, likesCol: string, req: PageRequest): { where: Stmt; offset: number } {
-  const key = decodeCursor(req.cursor);
-  if (key && typeof key.id === "string") {
-    if (order === "newest") return { where: sql`${raw(idCol)} < ${key.id}`, offset: 0 };
-    if (order === "oldest") return { where: sql`${raw(idCol)} > ${key.id}`, offset: 0 };
-    if (typeof key.l === "number") {
-      return {
-        // a row-value comparison: SQLite seeks the (likes, id) index straight to the cursor
-        where: sql`(${raw(likesCol)}, ${raw(idCol)}) < (${key.l}, ${key.id})`,
-        offset: 0,
-      };
-    }
-  }
-  if (req.cursor !== undefined) throw badRequest("cursor is invalid");
-  return { where: raw("1"), offset: (req.page - 1) * req.limit };
+  const key = listCursor(req);
+  if (!key) return { where: raw("1"), offset: (req.page - 1) * req.limit };
+  if (order === "newest") return { where: sql`${raw(idCol)} < ${key.id}`, offset: 0 };
+  if (order === "oldest") return { where: sql`${raw(idCol)} > ${key.id}`, offset: 0 };
+  // most liked needs the like count the cursor of that order carries
+  if (key.l === undefined) throw badRequest(CURSOR_INVALID);
+  // a row-value comparison: SQLite seeks the (likes, id) index straight to the cursor
+  return { where: sql`(${raw(likesCol)}, ${raw(idCol)}) < (${key.l}, ${key.id})`, offset: 0 };
 }
 
 const ORDER_BY: Record<Order, (idCol: string, likesCol: string) => string> = {
@@ -83,7 +77,7 @@ export async function listEchos(
   return shape(rows, req, counts[0]?.n ?? 0, "newest");
 }
 
-/** Inclusive date bounds: a date-only end means the whole of that day (UTC). */
+/** Inclusive date bounds (rangeStart, rangeEnd: a date-only end is its whole day). */
 export function dateBounds(
   timeframe: Timeframe,
   startDate: string | undefined,
@@ -93,13 +87,10 @@ export function dateBounds(
   let from = timeframe === "all" ? undefined : now - TIMEFRAME_MS[timeframe];
   let to: number | undefined;
   if (startDate) {
-    const s = Date.parse(startDate);
+    const s = rangeStart(startDate);
     from = from === undefined ? s : Math.max(from, s);
   }
-  if (endDate) {
-    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(endDate);
-    to = Date.parse(endDate) + (dateOnly ? 86_400_000 - 1 : 0);
-  }
+  if (endDate) to = rangeEnd(endDate);
   return { from, to };
 }
 

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { maxChars, text } from "../shared/index";
+import { dateText, maxChars, text } from "../shared/index";
 import { isValidTag, normalizeTag, TAG_RULE_MESSAGE } from "./tags";
 
 export const MAX_CONTENT = 1000;
@@ -74,21 +74,24 @@ export const TIMEFRAME_MS: Record<Exclude<Timeframe, "all">, number> = {
   "1year": 365 * 86_400_000,
 };
 
-const isoDate = (field: string) =>
-  v.pipe(
-    text(field),
-    v.check((s) => s === "" || !Number.isNaN(Date.parse(s)), `${field} must be a date (YYYY-MM-DD or ISO-8601)`),
-  );
-
 export const TagQuerySchema = v.object({
   orderBy: v.optional(v.picklist(TAG_ORDERS, `orderBy must be one of ${TAG_ORDERS.join(", ")}`), "newest"),
   timeframe: v.optional(v.picklist(TIMEFRAMES, `timeframe must be one of ${TIMEFRAMES.join(", ")}`), "all"),
-  startDate: v.optional(isoDate("startDate")),
-  endDate: v.optional(isoDate("endDate")),
+  startDate: v.optional(dateText("startDate")),
+  endDate: v.optional(dateText("endDate")),
 });
 
 /** GET /api/search/echos: q is checked by the search parser (search-query.ts), which names it in its 400s. */
 export const SearchEchosQuerySchema = v.object({ q: v.optional(text("q")) });
+
+/** The tag page's address bar: the API's values, and an unknown one falls back to the default. */
+export const TagPageQuerySchema = v.object({
+  orderBy: v.fallback(TagQuerySchema.entries.orderBy, "newest"),
+  timeframe: v.fallback(TagQuerySchema.entries.timeframe, "all"),
+});
+
+/** The search page's address bar: q, trimmed ("" without one). */
+export const SearchPageQuerySchema = v.object({ q: v.fallback(v.pipe(v.optional(v.string(), ""), v.trim()), "") });
 
 export const AllQuerySchema = v.object({
   tag: v.optional(text("tag")),

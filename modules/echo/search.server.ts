@@ -1,8 +1,9 @@
 // GET /api/search/echos: echos matching words, #tags and @users, ranked by bm25 within windows of
 // the newest matches, with the matched words' places in the text (docs/product-notes.md, Search).
 // Two D1 round trips: the window of hits (with the session check), then the page's echos by id.
-import { badRequest, decodeCursor, encodeCursor, pagination } from "../shared/index";
-import { batchAll, join, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
+import * as v from "valibot";
+import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor, pagination } from "../shared/index";
+import { batchAll, join, parseInput, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
@@ -37,18 +38,17 @@ function matchExpression(terms: SearchTerm[]): Stmt {
 type WindowRow = { r: number; eid: string; score: number; marked: string | null };
 type Cursor = { h: number; o: number };
 
+/** A search page's cursor: the rank (h) and the offset within its window (o) to go on from. */
+const SearchCursorSchema = cursorSchema(
+  v.object({ h: cursorInteger(1), o: v.pipe(cursorInteger(0), v.maxValue(SEARCH_WINDOW - 1, CURSOR_INVALID)) }, CURSOR_INVALID),
+);
+
 function readCursor(cursor: string | undefined, page: number): Cursor | null {
   if (cursor === undefined) {
     if (page > 1) throw badRequest("cursor is required after page 1 (pagination.nextCursor)");
     return null;
   }
-  const key = decodeCursor(cursor);
-  const h = key?.h;
-  const o = key?.o;
-  if (!Number.isSafeInteger(h) || (h as number) < 1 || !Number.isInteger(o) || (o as number) < 0 || (o as number) >= SEARCH_WINDOW) {
-    throw badRequest("cursor is invalid");
-  }
-  return { h: h as number, o: o as number };
+  return parseInput(SearchCursorSchema, cursor);
 }
 
 /** The marked text back to offsets; null if it is not the echo's text (it always should be). */

@@ -1,8 +1,9 @@
 // Reading and marking notifications. Writing them is the database's job: triggers of
 // migrations/0014_notifications.sql add and remove them in the transaction of each like, follow
 // and scroll follow; mentions ride in the echo post's batch (mentionStatement below).
-import { badRequest, decodeCursor, encodeCursor } from "../shared/index";
-import { batchAll, sql, type AppContext, type Stmt } from "../shared/index.server";
+import * as v from "valibot";
+import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
+import { batchAll, parseInput, sql, type AppContext, type Stmt } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -29,19 +30,19 @@ type GroupRow = {
 type Key = { t: number; k: NotificationKind; g: string };
 
 /** The keyset cursor of a page: the last group's (latest_at, kind, group_key). */
+const NotificationCursorSchema = cursorSchema(
+  v.object(
+    {
+      t: cursorInteger(0),
+      k: v.picklist(NOTIFICATION_KINDS, CURSOR_INVALID),
+      g: v.pipe(v.string(CURSOR_INVALID), v.minLength(1, CURSOR_INVALID), v.maxLength(64, CURSOR_INVALID)),
+    },
+    CURSOR_INVALID,
+  ),
+);
+
 function parseCursor(cursor: string | undefined): Key | null {
-  if (cursor === undefined) return null;
-  const key = cursor.length <= 200 ? decodeCursor(cursor) : null;
-  const { t, k, g } = key ?? {};
-  const valid =
-    Number.isSafeInteger(t) &&
-    (t as number) >= 0 &&
-    NOTIFICATION_KINDS.includes(k as NotificationKind) &&
-    typeof g === "string" &&
-    g.length > 0 &&
-    g.length <= 64;
-  if (!valid) throw badRequest("cursor is invalid");
-  return { t: t as number, k: k as NotificationKind, g: g as string };
+  return cursor === undefined ? null : parseInput(NotificationCursorSchema, cursor);
 }
 
 /** The viewer's unread count (one row: a counter the triggers keep). Queues into the request's batch. */

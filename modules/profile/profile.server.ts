@@ -1,6 +1,6 @@
 import { backfillFollow, removeFollowee } from "../echo/index.server";
-import { badRequest, isId, notFound, pagination } from "../shared/index";
-import { batchAll, batchWithinLimit, sql, type AppContext } from "../shared/index.server";
+import { badRequest, encodeCursor, isId, notFound, pagination } from "../shared/index";
+import { batchAll, batchWithinLimit, listCursor, raw, sql, type AppContext } from "../shared/index.server";
 import type { Profile, UserHit } from "./schema";
 
 type ProfileRow = {
@@ -88,26 +88,34 @@ export async function setUserFollow(app: AppContext, viewerId: string, userId: s
   return toProfile(rows[0], viewerId);
 }
 
-/** Followers or following of a user, newest follow first; total from the user's counter. */
+/**
+ * Followers or following of a user, by user id (newest account first); total from the user's
+ * counter. Pages go on by cursor (the last id), or by page number.
+ */
 export async function followList(
   app: AppContext,
   userId: string,
   which: "followers" | "following",
-  req: { page: number; limit: number },
+  req: { page: number; limit: number; cursor?: string },
 ) {
   if (!isId(userId)) throw notFound("User not found");
-  const offset = (req.page - 1) * req.limit;
+  const after = listCursor(req);
+  const offset = after ? 0 : (req.page - 1) * req.limit;
+  const col = which === "followers" ? "f.follower_id" : "f.followee_id";
+  const seek = after ? sql`AND ${raw(col)} < ${after.id}` : raw("");
   const [users, rows] = await batchAll<[{ n: number }[], { id: string; user_name: string }[]]>(app.db, [
     which === "followers"
       ? sql`SELECT followers_count AS n FROM users WHERE id = ${userId}`
       : sql`SELECT following_count AS n FROM users WHERE id = ${userId}`,
     which === "followers"
       ? sql`SELECT u.id, u.user_name FROM user_follows f JOIN users u ON u.id = f.follower_id
-            WHERE f.followee_id = ${userId} ORDER BY f.follower_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`
+            WHERE f.followee_id = ${userId} ${seek} ORDER BY f.follower_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`
       : sql`SELECT u.id, u.user_name FROM user_follows f JOIN users u ON u.id = f.followee_id
-            WHERE f.follower_id = ${userId} ORDER BY f.followee_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+            WHERE f.follower_id = ${userId} ${seek} ORDER BY f.followee_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
   ]);
   if (!users[0]) throw notFound("User not found");
   const list: UserHit[] = rows.slice(0, req.limit).map((r) => ({ _id: r.id, userName: r.user_name }));
-  return { [which]: list, pagination: pagination(req.page, req.limit, users[0].n, rows.length > req.limit) };
+  const hasMore = rows.length > req.limit;
+  const nextCursor = hasMore ? encodeCursor({ id: list[list.length - 1]!._id }) : null;
+  return { [which]: list, pagination: { ...pagination(req.page, req.limit, users[0].n, hasMore), nextCursor } };
 }

@@ -2,11 +2,11 @@
 // (docs/decisions/012-preview-why-fork.md). Reads only, in one D1 round trip, within the budget
 // of a feed page: the page's window, the counters and a bounded count scan.
 import { badRequest, pagination } from "../shared/index";
-import { batchAll, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, listCursor, sql, type AppContext, type Stmt } from "../shared/index.server";
 import { toEcho, type PageRequest } from "../echo/index.server";
 import { COUNT_SCAN_ROWS, counterQuery, countScanQuery, matchCount, scanEntries, type CounterRow, type MatchCount, type ScanRow } from "./feed-count.server";
 import { feedPage, feedPageQuery, provablyEmpty, windowSize, type FeedPageRow } from "./feed-rules.server";
-import { defaultConfig, feedCursor, feedSeek, pageCursor, ruleOfConfig } from "./scroll.server";
+import { defaultConfig, feedCursor, feedSeek, ruleOfConfig } from "./scroll.server";
 import type { FeedConfigInput, FeedRule, ScrollEchoPage } from "./schema";
 
 /** A preview shows 10 echos: a glance, not the feed, and fewer rows to hydrate leave room for
@@ -31,7 +31,7 @@ export async function previewFeed(
   rows = { candidates: PREVIEW_CANDIDATE_ROWS, count: COUNT_SCAN_ROWS },
 ): Promise<ScrollEchoPage & MatchCount> {
   const limit = Math.min(req.limit, PREVIEW_LIMIT);
-  const key = pageCursor(req);
+  const key = listCursor(req);
   const window = windowSize(rule, rows.candidates);
   const entries = scanEntries(rule, rows.count);
   const empty = provablyEmpty(rule, now);

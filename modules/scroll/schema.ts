@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { isId, maxChars, text } from "../shared/index";
+import { dateText, isId, maxChars, text } from "../shared/index";
 import { isValidTag, normalizeTags, TAG_RULE_MESSAGE, type Echo } from "../echo/index";
 
 export const MAX_NAME = 50;
@@ -40,15 +40,7 @@ const ruleTags = (field: string) =>
     [],
   );
 
-const dateValue = (field: string) =>
-  v.optional(
-    v.nullable(
-      v.pipe(
-        text(field, `${field} must be a date string`),
-        v.check((s) => s === "" || !Number.isNaN(Date.parse(s)), `${field} must be a date (YYYY-MM-DD or ISO-8601)`),
-      ),
-    ),
-  );
+const dateValue = (field: string) => v.optional(v.nullable(dateText(field, `${field} must be a date string`)));
 
 export const FeedConfigSchema = v.object(
   {

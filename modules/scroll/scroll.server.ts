@@ -1,5 +1,5 @@
-import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
-import { batchAll, batchWithinLimit, pageRequest, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { badRequest, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
+import { batchAll, batchWithinLimit, listCursor, pageRequest, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import type {
@@ -117,13 +117,10 @@ export function toScroll(row: ScrollRow, viewerId: string): Scroll {
 const tagRef = (name: string): TagRef => ({ _id: name, name });
 
 
-/** Inclusive bounds: a date without a time means the whole day (UTC). */
+/** Inclusive bounds (rangeStart, rangeEnd: a date-only end is its whole day). */
 function ruleDates(range: FeedConfigInput["dateRange"]): { start: number | null; end: number | null } {
-  const start = range?.startDate ? Date.parse(range.startDate) : null;
-  let end: number | null = null;
-  if (range?.endDate) {
-    end = Date.parse(range.endDate) + (/^\d{4}-\d{2}-\d{2}$/.test(range.endDate) ? 86_400_000 - 1 : 0);
-  }
+  const start = range?.startDate ? rangeStart(range.startDate) : null;
+  const end = range?.endDate ? rangeEnd(range.endDate) : null;
   if (start !== null && end !== null && start > end) throw badRequest("The start date must be on or before the end date");
   return { start, end };
 }
@@ -320,9 +317,7 @@ export async function listAllMyScrolls(app: AppContext, viewerId: string): Promi
 /** GET /scroll/all's query: an opaque cursor (bad ones are a 400) and a limit clamped to 1..12. */
 export function myScrollsQuery(request: Request): { cursor: string | null; limit: number } {
   const query = pageRequest(request, MY_SCROLLS_LIMIT);
-  const id = decodeCursor(query.cursor)?.id;
-  if (query.cursor !== undefined && !isId(id)) throw badRequest("cursor is invalid");
-  return { cursor: isId(id) ? id : null, limit: Math.min(MY_SCROLLS_MAX, query.limit) };
+  return { cursor: listCursor(query)?.id ?? null, limit: Math.min(MY_SCROLLS_MAX, query.limit) };
 }
 
 /** One scroll by id if it is the viewer's or followed by them (the stored picker choice). */
@@ -412,19 +407,8 @@ function ruleOf(scroll: Scroll): FeedRule {
   };
 }
 
-/** A page request's cursor, checked: it names an echo id and, for most-liked, a like count (or
- * for a curation, when it was added); anything else is not ours (the feed engine writes these
- * values into its statement as literals). */
-export function pageCursor(req: PageRequest): Record<string, unknown> | null {
-  const key = decodeCursor(req.cursor);
-  const cursorOk = key && isId(key.id) && (key.l === undefined || Number.isSafeInteger(key.l)) && (key.a === undefined || Number.isSafeInteger(key.a));
-  if (req.cursor !== undefined && !cursorOk) throw badRequest("cursor is invalid");
-  return key;
-}
-
-/** Where a feed page starts, from its checked cursor. */
-export const feedSeek = (key: Record<string, unknown> | null): Seek =>
-  key ? { id: key.id as string, likes: typeof key.l === "number" ? key.l : undefined } : null;
+/** Where a feed page starts, from its checked cursor (listCursor). */
+export const feedSeek = (key: ListCursor | null): Seek => (key ? { id: key.id, likes: key.l } : null);
 
 /** The cursor of the page after `last` (a feed page's last echo or its window's frontier). */
 export const feedCursor = (rule: FeedRule, last: EchoRow): string =>
@@ -455,7 +439,7 @@ export async function scrollEchos(
     typeof idOrScroll === "string"
       ? await visibleScroll(app, viewerId, id).then(({ scroll, row }) => ({ scroll, rule: toRule(row) }))
       : { scroll: idOrScroll, rule: ruleOf(idOrScroll) };
-  const key = pageCursor(req);
+  const key = listCursor(req);
   const offset = key ? 0 : (req.page - 1) * req.limit;
   let statements: Stmt[];
   let rule: FeedRule | null = null;
@@ -468,8 +452,8 @@ export async function scrollEchos(
     statements = [sql`SELECT 0 AS n`, feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window)];
   } else {
     const after =
-      key && typeof key.a === "number"
-        ? sql`AND (se.added_at < ${key.a} OR (se.added_at = ${key.a} AND se.echo_id < ${key.id as string}))`
+      key && key.a !== undefined
+        ? sql`AND (se.added_at < ${key.a} OR (se.added_at = ${key.a} AND se.echo_id < ${key.id}))`
         : sql``;
     statements = [
       sql`SELECT echos_count AS n FROM scrolls WHERE id = ${id}`,
@@ -518,17 +502,20 @@ export async function listUserScrolls(
     type === "created"
       ? sql`s.creator_id = ${userId} AND ${visible}`
       : sql`s.is_private = 0 AND s.id IN (SELECT f.scroll_id FROM scroll_follows f WHERE f.user_id = ${userId})`;
-  const offset = (req.page - 1) * req.limit;
+  // pages go on by cursor (the last scroll's id), or by page number
+  const after = listCursor(req);
+  const offset = after ? 0 : (req.page - 1) * req.limit;
   const [counts, rows] = await batchAll<[{ n: number }[], ScrollRow[]]>(app.db, [
     type === "created"
       ? sql`SELECT ${raw(userId === viewerId ? "scrolls_count" : "public_scrolls_count")} AS n FROM users WHERE id = ${userId}`
       : sql`SELECT COUNT(*) AS n FROM scrolls s WHERE ${filter}`,
-    sql`${scrollSelect(viewerId)} WHERE ${filter} ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+    sql`${scrollSelect(viewerId)} WHERE ${filter} ${after ? sql`AND s.id < ${after.id}` : raw("")}
+      ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
   ]);
-  return {
-    scrolls: rows.slice(0, req.limit).map((r) => toScroll(r, viewerId)),
-    pagination: pagination(req.page, req.limit, counts[0]?.n ?? 0, rows.length > req.limit),
-  };
+  const scrolls = rows.slice(0, req.limit).map((r) => toScroll(r, viewerId));
+  const hasMore = rows.length > req.limit;
+  const nextCursor = hasMore ? encodeCursor({ id: scrolls[scrolls.length - 1]!._id }) : null;
+  return { scrolls, pagination: { ...pagination(req.page, req.limit, counts[0]?.n ?? 0, hasMore), nextCursor } };
 }
 
 /** Newest public scrolls of a type (community lists); never private ones. */

@@ -1,7 +1,19 @@
+import { createCookie } from "react-router";
+import * as v from "valibot";
 import { followsAnyone } from "../echo/index.server";
+import { ID_PATTERN } from "../shared/index";
 import { memoize, readCookie, type AppContext } from "../shared/index.server";
 import { findMyScroll, listMyScrolls } from "./scroll.server";
-import { ALL_ECHOS, FOLLOWING, pickSelected, SELECTED_COOKIE } from "./ui/selection";
+import { ALL_ECHOS, FOLLOWING, pickSelected, SELECTED_COOKIE, SELECTED_COOKIE_MAX_AGE } from "./ui/selection";
+
+/**
+ * The scroll selection's cookie (decision 011's contract). The browser writes it
+ * (`storeSelection`, in this cookie's encoding); the server only reads it.
+ */
+export const selectionCookie = createCookie(SELECTED_COOKIE, { path: "/", sameSite: "lax", maxAge: SELECTED_COOKIE_MAX_AGE });
+
+/** A stored choice: a scroll id, "all" or "following"; anything else is no choice. */
+const StoredSelectionSchema = v.union([v.literal(ALL_ECHOS), v.literal(FOLLOWING), v.pipe(v.string(), v.regex(ID_PATTERN))]);
 
 /**
  * The first page of the viewer's scrolls (once per request) and the selected feed by the spec's
@@ -9,7 +21,7 @@ import { ALL_ECHOS, FOLLOWING, pickSelected, SELECTED_COOKIE } from "./ui/select
  * first page stays selected without loading every scroll (docs/scaling.md).
  */
 export async function scrollsAndSelection(app: AppContext, viewerId: string, request: Request) {
-  const stored = readCookie(request, SELECTED_COOKIE);
+  const stored = await readCookie(request, selectionCookie, StoredSelectionSchema);
   const [page, storedScroll, following] = await memoize(app, "my-scrolls", () =>
     Promise.all([
       listMyScrolls(app, viewerId),

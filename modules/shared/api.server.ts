@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { data, type RouterContextProvider } from "react-router";
 import { appContext, type AppContext } from "./context.server";
-import { clampLimit, DEFAULT_LIMIT, PageQuerySchema } from "./pagination";
+import { clampLimit, DEFAULT_LIMIT, ListCursorSchema, PageQuerySchema, type ListCursor } from "./pagination";
 import { HttpError, errorResponse } from "./http";
 import { ILL_FORMED_MESSAGE, illFormedField, isWellFormedText } from "./text";
 import { firstIssue } from "./validation";
@@ -153,10 +153,24 @@ function strictDecode(part: string, field: string): string {
   }
 }
 
+/**
+ * A page's query string through its schema. Pages are lenient where the API is strict: the
+ * address bar is decoded as browsers do (URLSearchParams), and the schema falls back to defaults
+ * (v.fallback) rather than failing, so a hand-edited URL still shows the page.
+ */
+export function pageQuery<S extends v.GenericSchema>(request: Request, schema: S): v.InferOutput<S> {
+  return v.parse(schema, Object.fromEntries(new URL(request.url).searchParams));
+}
+
 /** page, limit (clamped to 1..100) and the keyset cursor of a list request. */
 export function pageRequest(request: Request, defaultLimit = DEFAULT_LIMIT) {
   const query = parseInput(PageQuerySchema, pick(queryOf(request), ["page", "limit", "cursor"]));
   return { page: query.page ?? 1, limit: clampLimit(query.limit, defaultLimit), cursor: query.cursor };
+}
+
+/** A keyset list's cursor, checked by the one ListCursorSchema (400 "cursor is invalid"); null without one. */
+export function listCursor(req: { cursor?: string }): ListCursor | null {
+  return req.cursor === undefined ? null : parseInput(ListCursorSchema, req.cursor);
 }
 
 function pick(obj: Record<string, string>, keys: string[]) {

@@ -1,24 +1,29 @@
-// Reading request cookies. Anyone can plant a cookie on a browser (a sibling subdomain, a
-// crafted link through another app), so a value that does not decode is treated as absent:
-// a bad cookie must never turn into a 500 on every page (issue 12).
+// Reading request cookies through React Router's cookie API (createCookie): each cookie is one
+// `Cookie` object that owns its name, attributes and encoding (JSON, then base64, then
+// percent-encoding). Anyone can plant a cookie on a browser (a sibling subdomain, a crafted link
+// through another app), so a value that does not decode to what its schema expects — bad
+// percent-encoding, bad base64, ill-formed UTF-8, not JSON, the wrong shape — is treated as absent:
+// a bad cookie never turns into a 500 (issue 12).
+import type { Cookie } from "react-router";
+import * as v from "valibot";
 
-/** The decoded value of cookie `name`, or null when it is absent or not valid percent-encoding. */
-export function readCookie(request: Request, name: string): string | null {
-  const header = request.headers.get("Cookie");
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    try {
-      return decodeURIComponent(part.slice(eq + 1).trim());
-    } catch {
-      return null; // a malformed value ("%", "%E0%A4%A") is no cookie at all
-    }
-  }
-  return null;
+/** What `cookie.parse` made of the request's Cookie header: null when absent, else its decoding. */
+function parsed(request: Request, cookie: Cookie): Promise<unknown> {
+  // React Router answers `{}` for a value it cannot decode; the catch only guards against a throw
+  return cookie.parse(request.headers.get("Cookie")).catch(() => ({}));
 }
 
-/** Whether the request carries a cookie called `name` at all (well-formed or not). */
-export function hasCookie(request: Request, name: string): boolean {
-  return (request.headers.get("Cookie") ?? "").split(";").some((part) => part.split("=")[0]!.trim() === name);
+/** The value of `cookie` when the request carries one that decodes to `schema`, else null. */
+export async function readCookie<T>(
+  request: Request,
+  cookie: Cookie,
+  schema: v.GenericSchema<unknown, T>,
+): Promise<T | null> {
+  const result = v.safeParse(schema, await parsed(request, cookie));
+  return result.success ? result.output : null;
+}
+
+/** Whether the request carries `cookie` at all (well-formed or not). */
+export async function hasCookie(request: Request, cookie: Cookie): Promise<boolean> {
+  return (await parsed(request, cookie)) !== null;
 }

@@ -1,6 +1,8 @@
 // Counts what a request costs D1: round trips (each batch or statement call) and rows read
 // (from D1's result metadata). The benchmark and the budget tests read it from the
 // `Server-Timing` header, which the worker sends only when EXPOSE_D1_STATS is "1".
+import type { D1Client } from "./context.server";
+
 export type D1Stats = { roundTrips: number; rowsRead: number; rowsWritten: number };
 
 type Meta = { rows_read?: number; rows_written?: number };
@@ -44,7 +46,7 @@ function instrumentStatement(stmt: D1PreparedStatement, stats: D1Stats): D1Prepa
   return stmt;
 }
 
-export function instrumentD1(db: D1Database, stats: D1Stats): D1Database {
+export function instrumentD1(db: D1Client, stats: D1Stats): D1Client {
   return new Proxy(db, {
     get(target, prop) {
       if (prop === "prepare") return (query: string) => instrumentStatement(target.prepare(query), stats);
@@ -66,7 +68,7 @@ export function instrumentD1(db: D1Database, stats: D1Stats): D1Database {
  * test server only; "0" in wrangler.toml), a request carrying `X-Echo-Fault: d1` sees every D1
  * call fail as if the database were unreachable.
  */
-export function failingD1(db: D1Database): D1Database {
+export function failingD1(db: D1Client): D1Client {
   const fail = () => Promise.reject(new Error("D1_ERROR: Network connection lost (injected fault)"));
   return new Proxy(db, {
     get(target, prop) {

@@ -11,7 +11,9 @@ export {
   methodNotAllowed,
   pageAction,
   queryOf,
+  pageQuery,
   pageRequest,
+  listCursor,
   type ApiRouteOptions,
   type RouteArgs,
 } from "./api.server";
@@ -21,3 +23,5 @@ export { readCookie, hasCookie } from "./cookies.server";
 export { sql, raw, join, batchAll, prepare, configureRequestDb, registerSessionProbe, confirmSession, type Stmt } from "./sql.server";
 export { testAppContext } from "./test-context.server";
 export { instrumentD1, failingD1, failingKV, type D1Stats } from "./d1-stats.server";
+export { sessionStart } from "./replicas.server";
+export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";

@@ -12,9 +12,15 @@ export {
   pagination,
   encodeCursor,
   decodeCursor,
+  cursorSchema,
+  cursorInteger,
+  ListCursorSchema,
+  CURSOR_INVALID,
+  type ListCursor,
   type Pagination,
 } from "./pagination";
 export { idFloor, idCeil, idTime } from "./ids";
+export { dateText, rangeStart, rangeEnd } from "./dates";
 export { api, ApiError, OFFLINE_HINT } from "./api-client";
 export { carryToasts, toast, Toaster } from "./toast";
 export { cachedImport, lazyComponent } from "./lazy";

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { ID_PATTERN } from "./ids";
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -14,7 +15,15 @@ export const PageQuerySchema = v.object({
   cursor: v.optional(v.pipe(v.string(), v.maxLength(200, "cursor is invalid"))),
 });
 
-export type Pagination = { page: number; limit: number; total: number; totalPages: number; hasMore: boolean };
+export type Pagination = {
+  page: number;
+  limit: number;
+  total: number;
+  totalPages: number;
+  hasMore: boolean;
+  /** the next page's cursor, on keyset lists (null on the last page) */
+  nextCursor?: string | null;
+};
 
 export function clampLimit(limit: number | undefined, fallback = DEFAULT_LIMIT): number {
   if (limit === undefined || !Number.isFinite(limit)) return fallback;
@@ -39,3 +48,31 @@ export function decodeCursor(cursor: string | undefined): Record<string, unknown
     return null;
   }
 }
+
+export const CURSOR_INVALID = "cursor is invalid";
+
+/**
+ * The one cursor schema of every list: a cursor is base64url JSON of the page's last sort key
+ * (encodeCursor), and `key` says which fields that list's key has. Anything else (too long, not
+ * base64url JSON, another list's key, a value the list would not have written) is the same clear
+ * 400, "cursor is invalid": the feed engine writes a cursor's values into its SQL as literals.
+ */
+export function cursorSchema<T>(key: v.GenericSchema<unknown, T>) {
+  return v.pipe(v.string(CURSOR_INVALID), v.maxLength(200, CURSOR_INVALID), v.transform((cursor): unknown => decodeCursor(cursor)), key);
+}
+
+/** A whole number within JavaScript's safe range, `min` or more, as a cursor field. */
+export const cursorInteger = (min: number) =>
+  v.pipe(v.number(CURSOR_INVALID), v.safeInteger(CURSOR_INVALID), v.minValue(min, CURSOR_INVALID));
+
+/**
+ * The key of every keyset list of echos and scrolls: the last row's id, for most-liked orders
+ * its like count (`l`), for a curation when it was added (`a`).
+ */
+export const ListCursorSchema = cursorSchema(
+  v.object(
+    { id: v.pipe(v.string(CURSOR_INVALID), v.regex(ID_PATTERN, CURSOR_INVALID)), l: v.optional(cursorInteger(0)), a: v.optional(cursorInteger(0)) },
+    CURSOR_INVALID,
+  ),
+);
+export type ListCursor = v.InferOutput<typeof ListCursorSchema>;

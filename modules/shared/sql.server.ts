@@ -1,6 +1,6 @@
-// Raw SQL for the hot read paths, batched straight on the D1 binding: every page is one
-// db.batch() (one round trip), with statements we can read and index for. Values are always
-// bound parameters; only fragments written here are spliced.
+// Raw SQL for the hot read paths, batched straight on the request's D1 session (decision 017):
+// every page is one db.batch() (one round trip), with statements we can read and index for.
+// Values are always bound parameters; only fragments written here are spliced.
 import type { Db } from "./context.server";
 
 export type Stmt = { sql: string; params: unknown[] };

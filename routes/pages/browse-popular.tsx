@@ -1,8 +1,8 @@
 import { useSearchParams } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
-import { BrowsePopular, PERIODS, POPULAR_SORTS, type Period, type PopularSort } from "~/modules/community/index";
+import { BrowsePopular, PopularPageQuerySchema } from "~/modules/community/index";
 import { popularEchos } from "~/modules/community/index.server";
-import { appContext } from "~/modules/shared/index.server";
+import { appContext, pageQuery } from "~/modules/shared/index.server";
 import type { Route } from "./+types/browse-popular";
 
 export const meta: Route.MetaFunction = () => [{ title: "Popular · Echo" }];
@@ -10,11 +10,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Popular · Echo" }];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewer = { _id: await requirePageViewerId(app, request) };
-  const url = new URL(request.url);
-  const p = url.searchParams.get("period");
-  const s = url.searchParams.get("sort");
-  const period: Period = PERIODS.includes(p as Period) ? (p as Period) : "today";
-  const sort: PopularSort = POPULAR_SORTS.includes(s as PopularSort) ? (s as PopularSort) : "likes";
+  const { period, sort } = pageQuery(request, PopularPageQuerySchema);
   try {
     return { viewerId: viewer._id, period, sort, echos: await popularEchos(app, viewer._id, period, sort, 50) };
   } catch (error) {

@@ -2,13 +2,13 @@ import { useCallback } from "react";
 import { Form, Link } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { trendingTags } from "~/modules/community/index.server";
-import { EchoExtensionsProvider, EchoFeed, MAX_SEARCH_CHARS, SEARCH_ERRORS, SEARCH_MARKS, type EchoPage } from "~/modules/echo/index";
+import { EchoExtensionsProvider, EchoFeed, MAX_SEARCH_CHARS, SEARCH_ERRORS, SEARCH_MARKS, SearchPageQuerySchema, type EchoPage } from "~/modules/echo/index";
 import { searchEchos } from "~/modules/echo/index.server";
 import { searchUsers } from "~/modules/profile/index.server";
 import { ScrollCard } from "~/modules/scroll/index";
 import { searchPublicScrolls } from "~/modules/scroll/index.server";
 import { api, HttpError, isWellFormedText } from "~/modules/shared/index";
-import { appContext } from "~/modules/shared/index.server";
+import { appContext, pageQuery } from "~/modules/shared/index.server";
 import { EmptyState } from "~/modules/shell/index";
 import type { Route } from "./+types/search";
 
@@ -29,7 +29,7 @@ async function echosOrProblem(found: Promise<EchoPage>): Promise<{ echos: EchoPa
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewerId = await requirePageViewerId(app, request);
-  const full = (new URL(request.url).searchParams.get("q") ?? "").trim();
+  const full = pageQuery(request, SearchPageQuerySchema).q;
   const q = full.slice(0, 50);
   const none = { q: full, viewerId, users: [], tags: [], scrolls: [], echos: null };
   if (!q) return none;

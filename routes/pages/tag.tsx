@@ -1,7 +1,7 @@
 import { requirePageViewerId } from "~/modules/auth/index.server";
-import { normalizeTag, TAG_ORDERS, TagPage, TIMEFRAMES, webFeedAlternates, type TagOrder, type Timeframe } from "~/modules/echo/index";
+import { normalizeTag, TagPage, TagPageQuerySchema, webFeedAlternates } from "~/modules/echo/index";
 import { listTag } from "~/modules/echo/index.server";
-import { appContext } from "~/modules/shared/index.server";
+import { appContext, pageQuery } from "~/modules/shared/index.server";
 import type { Route } from "./+types/tag";
 
 export const meta: Route.MetaFunction = ({ params, loaderData }) => [
@@ -12,12 +12,8 @@ export const meta: Route.MetaFunction = ({ params, loaderData }) => [
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewer = { _id: await requirePageViewerId(app, request) };
-  const url = new URL(request.url);
   // unknown values in the address bar fall back to the defaults rather than erroring a page
-  const order = url.searchParams.get("orderBy");
-  const time = url.searchParams.get("timeframe");
-  const orderBy: TagOrder = TAG_ORDERS.includes(order as TagOrder) ? (order as TagOrder) : "newest";
-  const timeframe: Timeframe = TIMEFRAMES.includes(time as Timeframe) ? (time as Timeframe) : "all";
+  const { orderBy, timeframe } = pageQuery(request, TagPageQuerySchema);
   const tag = normalizeTag(params.tagName);
   const page = await listTag(app, viewer._id, tag, { orderBy, timeframe }, { page: 1, limit: 20 });
   return { viewerId: viewer._id, tag, orderBy, timeframe, page };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BASE_URL, Client, expectErrorShape, signedUp, uniqueName } from "./client";
+import { BASE_URL, Client, cookieValue, expectErrorShape, signedUp, uniqueName } from "./client";
 
 describe("POST /api/auth/signup", () => {
   it("creates the user, returns it with a session cookie", async () => {
@@ -105,18 +105,23 @@ describe("POST /api/auth/login and /logout, GET /api/auth/me", () => {
 
   it("answers 401 to a tampered or forged token", async () => {
     const { client } = await signedUp("tam");
-    const [name, token] = client.cookie.split("=") as [string, string];
+    const [name, value] = client.cookie.split("; ").find((c) => c.startsWith("echo_session="))!.split("=") as [string, string];
+    const token: string = JSON.parse(Buffer.from(decodeURIComponent(value), "base64").toString());
     const [h, p, s] = token.split(".") as [string, string, string];
+    // the untouched token, re-encoded, still signs in: the forgeries below fail on their token alone
+    const same = new Client();
+    same.cookie = `${name}=${cookieValue(`${h}.${p}.${s}`)}`;
+    expect((await same.get("/api/auth/me")).status).toBe(200);
     const claims = JSON.parse(Buffer.from(p, "base64url").toString());
     claims.sub = "01aaaaaaaaaaaaaaaaaaaaaaaa";
     const forged = new Client();
-    forged.cookie = `${name}=${h}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.${s}`;
+    forged.cookie = `${name}=${cookieValue(`${h}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.${s}`)}`;
     expect((await forged.get("/api/auth/me")).status).toBe(401);
     const flipped = new Client();
-    flipped.cookie = `${name}=${h}.${p}.${s.slice(0, -2)}${s.endsWith("AA") ? "BB" : "AA"}`;
+    flipped.cookie = `${name}=${cookieValue(`${h}.${p}.${s.slice(0, -2)}${s.endsWith("AA") ? "BB" : "AA"}`)}`;
     expect((await flipped.get("/api/auth/me")).status).toBe(401);
     const none = new Client();
-    none.cookie = `${name}=${Buffer.from('{"alg":"none"}').toString("base64url")}.${p}.`;
+    none.cookie = `${name}=${cookieValue(`${Buffer.from('{"alg":"none"}').toString("base64url")}.${p}.`)}`;
     expect((await none.get("/api/auth/me")).status).toBe(401);
   });
 

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { feedRuleArb } from "../feed-rule-arbitrary";
-import { BASE_URL, Client, signedUp } from "./client";
+import { BASE_URL, Client, cookieValue, signedUp } from "./client";
 import { handshake } from "./live-client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -325,7 +325,7 @@ describe(`random feed rules: the most rows any page reads (≤ ${MAX_ROWS_PER_PA
       // the documents that show the feed's first page inside the shell: the scroll's page, and
       // home with the feed chosen (the layout's own reads count too)
       const id = created.json.scroll._id as string;
-      for (const [page, path, cookie] of [[-1, `/scroll/${id}`, ""], [-2, "/", `; echo_scroll=${id}`]] as const) {
+      for (const [page, path, cookie] of [[-1, `/scroll/${id}`, ""], [-2, "/", `; echo_scroll=${cookieValue(id)}`]] as const) {
         const m = await measure(client, path, undefined, cookie);
         expect(m.status, path).toBe(200);
         seen.push({ rule: i, page, rows: m.rowsRead, rt: m.roundTrips });

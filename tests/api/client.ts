@@ -1,4 +1,5 @@
-// A tiny HTTP client for the API tests: real fetch against BASE_URL, cookies kept per client.
+// A tiny HTTP client for the API tests: real fetch against BASE_URL, cookies kept per client
+// (the session and the D1 bookmark, decision 017).
 // Every JSON answer is checked against the server's published contract (contract.ts): one that
 // does not match it throws a ContractError, failing the test that received it.
 import { ContractError, contractOf, contractViolation } from "./contract";
@@ -21,8 +22,7 @@ export class Client {
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
       redirect: "manual",
     });
-    const setCookie = res.headers.get("set-cookie");
-    if (setCookie) this.cookie = setCookie.split(";")[0]!;
+    this.keepCookies(res.headers.getSetCookie());
     const text = await res.text();
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test responses are inspected freely
     let json: any = undefined;
@@ -35,9 +35,29 @@ export class Client {
     if (violation) throw new ContractError(violation);
     return { status: res.status, headers: res.headers, json, text };
   }
+  /** A browser's cookie jar, in short: each Set-Cookie replaces its name's value; Max-Age=0 drops it. */
+  private keepCookies(setCookies: string[]) {
+    const jar = new Map<string, string>();
+    for (const pair of this.cookie ? this.cookie.split("; ") : []) jar.set(pair.slice(0, pair.indexOf("=")), pair);
+    for (const header of setCookies) {
+      const pair = header.split(";")[0]!;
+      const name = pair.slice(0, pair.indexOf("="));
+      if (/;\s*Max-Age=0(;|$)/i.test(header)) jar.delete(name);
+      else jar.set(name, pair);
+    }
+    this.cookie = [...jar.values()].join("; ");
+  }
   get = (path: string, headers?: Record<string, string>) => this.request("GET", path, undefined, headers);
   post = (path: string, body?: unknown, headers?: Record<string, string>) => this.request("POST", path, body ?? {}, headers);
   delete = (path: string, headers?: Record<string, string>) => this.request("DELETE", path, undefined, headers);
+}
+
+/**
+ * A value in the app's cookie encoding (React Router's: JSON, base64, percent-encoded; decision
+ * 011), for tests that plant a cookie the way the browser or the server would write it.
+ */
+export function cookieValue(value: unknown): string {
+  return encodeURIComponent(Buffer.from(JSON.stringify(value), "utf8").toString("base64"));
 }
 
 let counter = 0;

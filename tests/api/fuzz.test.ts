@@ -10,7 +10,7 @@
 // and race the checks after it. FUZZ_SEED replays a run; FUZZ_REQUESTS changes its size.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Client, expectErrorShape, signedUp } from "./client";
+import { Client, cookieValue, expectErrorShape, signedUp } from "./client";
 import { ContractError } from "./contract";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -294,10 +294,24 @@ let fuzzUsers: User[] = [];
  */
 let passwordChanger: User;
 /**
- * Cookies a guest may carry: a forged token, values that do not decode (session and scroll
- * selection), and a revoked session's real token (added in setup). Each is no cookie.
+ * Cookies a guest may carry: a forged token (raw, and in the cookie encoding), values that do not
+ * decode (bad percent-encoding, bad base64, ill-formed UTF-8, the wrong JSON), huge and duplicated
+ * ones (session and scroll selection), D1 bookmarks that decode to no bookmark, and a revoked
+ * session's real token (added in setup). Each is no cookie.
  */
-const badCookies = ["echo_session=eyJhbGciOiJIUzI1NiJ9.e30.garbage", "echo_session=%; echo_scroll=%", "echo_scroll=%E0%A4%A"];
+const badCookies = [
+  "echo_session=eyJhbGciOiJIUzI1NiJ9.e30.garbage",
+  `echo_session=${cookieValue("eyJhbGciOiJIUzI1NiJ9.e30.garbage")}`,
+  "echo_session=%; echo_scroll=%",
+  "echo_scroll=%E0%A4%A",
+  "echo_session=*not*base64*; echo_scroll=*not*base64*",
+  `echo_session=${encodeURIComponent(Buffer.from([0x22, 0xc3, 0x28, 0x22]).toString("base64"))}`,
+  `echo_session=${cookieValue(["\udfff"])}; echo_scroll=${cookieValue({ id: 1 })}`,
+  `echo_session=${cookieValue("e".repeat(3500))}; echo_scroll=${cookieValue("s".repeat(3500))}`,
+  "echo_session=%; echo_session=x; echo_scroll=all; echo_scroll=%",
+  "echo_d1b=%; echo_scroll=%zz",
+  `echo_d1b=${Buffer.from(JSON.stringify("first-primary")).toString("base64")}`,
+];
 const pools: Pools = { echos: [], scrolls: [], users: [] };
 
 async function must(res: Res, status: number) {

@@ -71,7 +71,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
   const store = useEchoStore();
   const visible = items.filter((e) => !store.isDeleted(e._id));
 
-  const { virtualizer, scrollMargin } = useLazyWindowVirtualizer({
+  const { virtual, host } = useLazyWindowVirtualizer({
     listRef,
     // virtualise once the list grows past the server-rendered page
     active: visible.length > initial.echos.length,
@@ -131,13 +131,13 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
 
   // Rows flow normally between two spacers: the server renders the first page the same way,
   // so hydration swaps nothing and the virtualiser, once on, keeps only nearby rows mounted.
-  const rows = virtualizer
-    ? virtualizer.getVirtualItems()
+  const rows = virtual
+    ? virtual.virtualizer.getVirtualItems()
     : visible.map((_, index) => ({ index, key: visible[index]!._id, start: 0, end: 0 }));
   const first = rows[0];
   const last = rows[rows.length - 1];
-  const padTop = virtualizer && first ? first.start - scrollMargin : 0;
-  const padBottom = virtualizer && last ? virtualizer.getTotalSize() - (last.end - scrollMargin) : 0;
+  const padTop = virtual && first ? first.start - virtual.scrollMargin : 0;
+  const padBottom = virtual && last ? virtual.virtualizer.getTotalSize() - (last.end - virtual.scrollMargin) : 0;
 
   return (
     <div className="echo-feed">
@@ -147,12 +147,13 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
           const echo = visible[row.index];
           if (!echo) return null;
           return (
-            <div key={row.key} data-index={row.index} ref={virtualizer ? virtualizer.measureElement : undefined} className="echo-row">
+            <div key={row.key} data-index={row.index} ref={virtual?.measureRow} className="echo-row">
               <EchoCard echo={echo} viewerId={viewerId} />
             </div>
           );
         })}
       </div>
+      {host}
       <div ref={sentinelRef} className="feed-sentinel" />
       {loadingMore && <EchoSkeletons count={3} />}
       {failure && (

@@ -148,6 +148,11 @@ export function ProfileScreen({ profile: initial, echos, scrolls, viewerId }: {
   );
 }
 
+/** The query of the page after `pagination`: by its cursor, like every list (page numbers too, for the count). */
+function nextPageQuery({ page, limit, nextCursor }: Pagination): string {
+  return `page=${page + 1}&limit=${limit}${nextCursor ? `&cursor=${encodeURIComponent(nextCursor)}` : ""}`;
+}
+
 function useLoadMore<T>(initialItems: T[], initialPagination: Pagination, path: string, key: string, fallback: string) {
   const [items, setItems] = useState(initialItems);
   const [pagination, setPagination] = useState(initialPagination);
@@ -157,7 +162,7 @@ function useLoadMore<T>(initialItems: T[], initialPagination: Pagination, path: 
     setLoading(true);
     try {
       const res = await api<Record<string, unknown> & { pagination: Pagination }>(
-        `${path}${path.includes("?") ? "&" : "?"}page=${pagination.page + 1}&limit=${pagination.limit}`,
+        `${path}${path.includes("?") ? "&" : "?"}${nextPageQuery(pagination)}`,
         { fallback },
       );
       setItems((prev) => [...prev, ...(res[key] as T[])]);
@@ -285,11 +290,12 @@ function FollowList({ userId, which, onClose }: { userId: string; which: "follow
   const [state, setState] = useState<{ users: UserHit[]; pagination: Pagination } | null>(null);
   const [loading, setLoading] = useState(false);
   const fallback = which === "followers" ? "Failed to fetch followers" : "Failed to fetch following";
-  async function load(page: number) {
+  async function load(after?: Pagination) {
+    const page = after ? after.page + 1 : 1;
     setLoading(true);
     try {
       const res = await api<Record<string, UserHit[]> & { pagination: Pagination }>(
-        `/profile/user/${userId}/${which}?page=${page}&limit=20`,
+        `/profile/user/${userId}/${which}?${after ? nextPageQuery(after) : "page=1&limit=20"}`,
         { fallback: page > 1 ? `Failed to load more ${which}` : fallback },
       );
       setState((prev) => ({ users: [...(page > 1 ? (prev?.users ?? []) : []), ...(res[which] ?? [])], pagination: res.pagination }));
@@ -300,7 +306,7 @@ function FollowList({ userId, which, onClose }: { userId: string; which: "follow
     }
   }
   useEffect(() => {
-    void load(1);
+    void load();
   }, [userId, which]);
   return (
     <section className="card follow-list" aria-label={which === "followers" ? "Followers" : "Following"}>
@@ -319,7 +325,7 @@ function FollowList({ userId, which, onClose }: { userId: string; which: "follow
         ))}
       </ul>
       {state?.pagination.hasMore && (
-        <button type="button" className="btn btn-block" disabled={loading} onClick={() => load(state.pagination.page + 1)}>
+        <button type="button" className="btn btn-block" disabled={loading} onClick={() => load(state.pagination)}>
           Load more
         </button>
       )}

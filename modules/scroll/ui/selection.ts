@@ -5,6 +5,16 @@ import type { Scroll } from "../schema";
 /** Spec §3 local storage: the selected scroll id. Mirrored in a cookie so the server renders it. */
 export const SELECTED_KEY = "selectedScrollId";
 export const SELECTED_COOKIE = "echo_scroll";
+export const SELECTED_COOKIE_MAX_AGE = 365 * 24 * 3600;
+
+/**
+ * A choice in the selection cookie's encoding, React Router's cookie encoding (JSON, base64, then
+ * percent-encoded), which the server's `selectionCookie` parses. Choices are ASCII (ids, "all",
+ * "following"), so plain `btoa` is that encoding; the server test pins the two together.
+ */
+export function selectionCookieValue(id: string): string {
+  return encodeURIComponent(btoa(JSON.stringify(id)));
+}
 
 /**
  * The stored choice "All Echos" (no feed): a user with feeds can still pick the unfiltered home.
@@ -53,7 +63,7 @@ export function storeSelection(id: string | null) {
     // storage unavailable: the cookie still carries the choice
   }
   document.cookie = id
-    ? `${SELECTED_COOKIE}=${encodeURIComponent(id)}; Path=/; SameSite=Lax; Max-Age=31536000`
+    ? `${SELECTED_COOKIE}=${selectionCookieValue(id)}; Path=/; SameSite=Lax; Max-Age=${SELECTED_COOKIE_MAX_AGE}`
     : `${SELECTED_COOKIE}=; Path=/; SameSite=Lax; Max-Age=0`;
 }
 

@@ -12,7 +12,7 @@ export const action = viewerApiRoute<Route.ActionArgs>(
   async ({ app, viewerId, request }) => {
     if (request.method === "PATCH") return updateProfile(app, viewerId, await parseJson(request, UpdateProfileSchema));
     await deleteAccount(app, viewerId, (await parseJson(request, DeleteAccountSchema)).password);
-    return Response.json({ ok: true }, { headers: { "Set-Cookie": clearedSessionCookie(app), "Cache-Control": "no-store" } });
+    return Response.json({ ok: true }, { headers: { "Set-Cookie": await clearedSessionCookie(app), "Cache-Control": "no-store" } });
   },
   { methods: ["PATCH", "DELETE"] },
 );
