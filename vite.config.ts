@@ -28,10 +28,12 @@ export default defineConfig({
         rolldownOptions: {
           output: {
             // the shell's small shared modules travel as one chunk: as a dozen sub-kilobyte files
-            // each paid its own gzip and import overhead on the first page (decision 009)
+            // each paid its own gzip and import overhead on the first page (decision 009); the
+            // shared files that import valibot stay out of it, so valibot loads with the forms
+            // and parsers that use it, not on every first page
             codeSplitting: {
               groups: [
-                { name: "app-common", test: /[\\/]modules[\\/]shared[\\/](?!validation\.)|[\\/]modules[\\/]shell[\\/]|[\\/]modules[\\/]scroll[\\/]ui[\\/](counts|selection)\.|[\\/]modules[\\/]echo[\\/]ui[\\/]echo-extensions\./ }],
+                { name: "app-common", test: /[\\/]modules[\\/]shared[\\/](?!validation\.|dates\.|pagination\.)|[\\/]modules[\\/]shell[\\/]|[\\/]modules[\\/]scroll[\\/]ui[\\/](counts|selection)\.|[\\/]modules[\\/]echo[\\/]ui[\\/]echo-extensions\./ }],
             },
           },
         },
