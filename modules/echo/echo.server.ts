@@ -1,5 +1,5 @@
 import { conflict, forbidden, isId, newId, notFound } from "../shared/index";
-import { batchAll, batchWithinLimit, inlineLimit, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, batchWithinLimit, inlineLimit, sql, type AppContext, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { linkify } from "./linkify";
 
@@ -10,7 +10,7 @@ import type { Echo, PostEchoInput } from "./schema";
 import { fanOutPost } from "./timeline.server";
 
 /** The columns every echo read selects, with the viewer's like state: hydrated in one query. */
-export function echoColumns(viewerId: string): Stmt {
+export function echoColumns(viewerId: string): SQL {
   return sql`e.id, e.content, e.tags, e.created_at, e.likes_count, e.shares_count, e.comments_count,
     e.author_id, u.user_name,
     EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${viewerId}) AS is_liked`;
@@ -71,7 +71,7 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
   const id = newId(now);
   const limit = inlineLimit(`post:${authorId}`, POST_LIMIT.limit, POST_LIMIT.windowMs, now);
   const posted = sql`EXISTS (SELECT 1 FROM echos WHERE id = ${id})`;
-  const statements: Stmt[] = [
+  const statements: SQL[] = [
     limit.upsert,
     sql`INSERT INTO echos (id, author_id, content, tags, created_at)
         SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${now} WHERE ${limit.within}`,

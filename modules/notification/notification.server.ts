@@ -2,7 +2,7 @@
 // migrations/0014_notifications.sql add and remove them in the transaction of each like, follow
 // and scroll follow; mentions ride in the echo post's batch (mentionStatement below).
 import { badRequest, decodeCursor, encodeCursor } from "../shared/index";
-import { batchAll, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, sql, type AppContext, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -45,7 +45,7 @@ function parseCursor(cursor: string | undefined): Key | null {
 }
 
 /** The viewer's unread count (one row: a counter the triggers keep). Queues into the request's batch. */
-function unreadQuery(viewerId: string): Stmt {
+function unreadQuery(viewerId: string): SQL {
   return sql`SELECT notifications_read_at AS read_at, unread_notifications AS unread FROM users WHERE id = ${viewerId}`;
 }
 
@@ -120,7 +120,7 @@ export async function markAllRead(app: AppContext, viewerId: string): Promise<{ 
  * resolve to existing users inside it (INSERT … SELECT; unknown names notify nobody), never the
  * author, and only when the echo was written (`posted`). Echo deletion cascades them away.
  */
-export function mentionStatement(echoId: string, authorId: string, userNames: string[], now: number, posted: Stmt): Stmt | null {
+export function mentionStatement(echoId: string, authorId: string, userNames: string[], now: number, posted: SQL): SQL | null {
   const names = [...new Set(userNames.map((name) => name.toLowerCase()))];
   if (names.length === 0) return null;
   return sql`INSERT INTO notifications (recipient_id, kind, group_key, actor_id, echo_id, created_at)

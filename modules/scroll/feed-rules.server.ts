@@ -15,7 +15,7 @@
 // statement may repeat a value in 25 streams, and D1 binds at most 100 parameters. Every value is
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { idCeil, idFloor, isId } from "../shared/index";
-import { raw, sql, type Stmt } from "../shared/index.server";
+import { sql, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
@@ -200,11 +200,11 @@ export function feedPageQuery(
   limit: number,
   offset: number,
   window = windowSize(rule),
-): Stmt {
+): SQL {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   // no ORDER BY: sorting the page would read each of its rows again; feedPage puts them in order
   const hydrate = (page: string) =>
-    sql`SELECT ${echoColumns(viewerId)}, p.ok AS feed_ok, p.n AS feed_n FROM (${raw(page)}) p JOIN echos e ON e.id = p.id
+    sql`SELECT ${echoColumns(viewerId)}, p.ok AS feed_ok, p.n AS feed_n FROM (${sql.raw(page)}) p JOIN echos e ON e.id = p.id
       JOIN users u ON u.id = e.author_id`;
   // no rows, and nothing read (the page statement's columns do not matter when it has no rows)
   if (provablyEmpty(rule, now)) return sql`SELECT 0 AS feed_ok WHERE 0`;

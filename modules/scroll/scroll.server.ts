@@ -1,5 +1,5 @@
 import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
-import { batchAll, batchWithinLimit, pageRequest, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, batchWithinLimit, pageRequest, sql, type AppContext, type SQL } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import type {
@@ -229,14 +229,14 @@ export async function updateScroll(app: AppContext, viewerId: string, id: string
   const scroll = await ownScroll(app, viewerId, id);
   if (input.type && input.type !== scroll.type) throw badRequest("type cannot change");
   if (scroll.type === "curation" && input.feedConfig) throw badRequest("feedConfig is only for feed scrolls");
-  const sets: Stmt[] = [];
+  const sets: SQL[] = [];
   if (input.name !== undefined) sets.push(sql`name = ${input.name}`);
   if (input.description !== undefined) sets.push(sql`description = ${input.description ?? ""}`);
   if (input.isPrivate !== undefined) sets.push(sql`is_private = ${input.isPrivate ? 1 : 0}`);
   if (input.feedConfig) {
     await assertAuthorsExist(app, input.feedConfig.authors);
     for (const [column, value] of Object.entries(ruleColumns(input.feedConfig))) {
-      sets.push(sql`${raw(column)} = ${value}`);
+      sets.push(sql`${sql.raw(column)} = ${value}`);
     }
   }
   if (sets.length > 0) {
@@ -446,7 +446,7 @@ export async function scrollEchos(
       : { scroll: idOrScroll, rule: ruleOf(idOrScroll) };
   const key = pageCursor(req);
   const offset = key ? 0 : (req.page - 1) * req.limit;
-  let statements: Stmt[];
+  let statements: SQL[];
   let rule: FeedRule | null = null;
   let window = 0;
   if (scroll.type === "feed") {
@@ -510,7 +510,7 @@ export async function listUserScrolls(
   const offset = (req.page - 1) * req.limit;
   const [counts, rows] = await batchAll<[{ n: number }[], ScrollRow[]]>(app.db, [
     type === "created"
-      ? sql`SELECT ${raw(userId === viewerId ? "scrolls_count" : "public_scrolls_count")} AS n FROM users WHERE id = ${userId}`
+      ? sql`SELECT ${sql.raw(userId === viewerId ? "scrolls_count" : "public_scrolls_count")} AS n FROM users WHERE id = ${userId}`
       : sql`SELECT COUNT(*) AS n FROM scrolls s WHERE ${filter}`,
     sql`${scrollSelect(viewerId)} WHERE ${filter} ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
   ]);

@@ -1,4 +1,5 @@
-import { batchAll, sql, type Stmt } from "./sql.server";
+import { sql, type SQL } from "drizzle-orm";
+import { batchAll } from "./sql.server";
 import type { Db } from "./context.server";
 import { HttpError } from "./http";
 
@@ -72,7 +73,7 @@ export async function batchWithinLimit<R extends unknown[][]>(
   db: Db,
   kind: keyof typeof WRITE_LIMITS,
   accountId: string,
-  statements: (within: Stmt) => Stmt[],
+  statements: (within: SQL) => SQL[],
 ): Promise<R> {
   const { limit: max, windowMs } = WRITE_LIMITS[kind];
   const limit = inlineLimit(`${kind}:${accountId}`, max, windowMs);
