@@ -10,6 +10,8 @@ import {
   readCookie,
   registerSessionProbe,
   returning,
+  countAttempt,
+  attempts,
   select,
   sql,
   tables,
@@ -29,15 +31,6 @@ import {
 } from "./session.server";
 
 const { users, sessions, rateLimits } = tables;
-
-/** Count one attempt on a fixed-window counter (created at 1). */
-const countAttempt = (key: string, window: number) =>
-  sql`INSERT INTO ${rateLimits} (key, window_start, count) VALUES (${key}, ${window}, 1)
-    ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1`;
-
-/** How many attempts a counter key holds in its window. */
-const attempts = (key: string, window: number) =>
-  select({ count: rateLimits.count }, sql`FROM ${rateLimits} WHERE ${rateLimits.key} = ${key} AND ${rateLimits.windowStart} = ${window}`);
 
 export type Viewer = User & { sessionId: string };
 

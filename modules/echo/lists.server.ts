@@ -1,7 +1,7 @@
 // Echo lists: one batch per page (the total and the page), keyset underneath page/limit.
 // Every order is total and stable: by id (= creation time, ties impossible), or by likes then id.
 import { badRequest, decodeCursor, encodeCursor, idCeil, idFloor, pagination } from "../shared/index";
-import { batchAll, sql, type AppContext, type SQL } from "../shared/index.server";
+import { batchAll, sql, type AppContext, type SQL, select, type Select } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo.server";
 import { normalizeTag, TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
 
@@ -58,7 +58,7 @@ export async function listEchos(
 ): Promise<EchoPage> {
   const cols = echoColumns(viewerId);
   let count: SQL;
-  let page: SQL;
+  let page: Select<EchoRow>;
   if (filter.tag !== undefined) {
     const tag = normalizeTagSafe(filter.tag);
     const { where, offset } = seek("newest", "et.echo_id", "et.likes_count", req);
@@ -66,18 +66,18 @@ export async function listEchos(
     count = filter.user
       ? sql`SELECT COUNT(*) AS n FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.tag = ${tag} ${byUser}`
       : sql`SELECT COALESCE((SELECT echo_count FROM tags WHERE name = ${tag}), 0) AS n`;
-    page = sql`SELECT ${cols} FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
-      WHERE et.tag = ${tag} ${byUser} AND ${where} ORDER BY et.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
+    page = select(cols, sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
+      WHERE et.tag = ${tag} ${byUser} AND ${where} ORDER BY et.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   } else if (filter.user !== undefined) {
     const { where, offset } = seek("newest", "e.id", "e.likes_count", req);
     count = sql`SELECT COALESCE((SELECT echos_count FROM users WHERE id = ${filter.user}), 0) AS n`;
-    page = sql`SELECT ${cols} FROM echos e JOIN users u ON u.id = e.author_id
-      WHERE e.author_id = ${filter.user} AND ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
+    page = select(cols, sql`FROM echos e JOIN users u ON u.id = e.author_id
+      WHERE e.author_id = ${filter.user} AND ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   } else {
     const { where, offset } = seek("newest", "e.id", "e.likes_count", req);
     count = sql`SELECT value AS n FROM stats WHERE key = 'echos'`;
-    page = sql`SELECT ${cols} FROM echos e JOIN users u ON u.id = e.author_id
-      WHERE ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
+    page = select(cols, sql`FROM echos e JOIN users u ON u.id = e.author_id
+      WHERE ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   }
   const [counts, rows] = await batchAll<[{ n: number }[], EchoRow[]]>(app.db, [count, page]);
   return shape(rows, req, counts[0]?.n ?? 0, "newest");
@@ -119,11 +119,10 @@ export async function listTag(
   const windowed = from !== undefined || to !== undefined;
   // all time: the tag's counter; a time window: no COUNT over it (a lower bound, like feeds)
   const count = sql`SELECT COALESCE((SELECT echo_count FROM tags WHERE name = ${tag}), 0) AS n`;
-  const page = sql`SELECT ${echoColumns(viewerId)}
-    FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
+  const page = select(echoColumns(viewerId), sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
     WHERE et.tag = ${tag} ${range} AND ${where}
     ORDER BY ${sql.raw(ORDER_BY[query.orderBy]("et.echo_id", "et.likes_count"))}
-    LIMIT ${req.limit + 1} OFFSET ${offset}`;
+    LIMIT ${req.limit + 1} OFFSET ${offset}`);
   const [counts, rows] = await batchAll<[{ n: number }[], EchoRow[]]>(app.db, [count, page]);
   return shape(rows, req, windowed ? knownTotal(rows, req) : (counts[0]?.n ?? 0), query.orderBy);
 }

@@ -2,7 +2,7 @@
 // the newest matches, with the matched words' places in the text (docs/product-notes.md, Search).
 // Two D1 round trips: the window of hits (with the session check), then the page's echos by id.
 import { badRequest, decodeCursor, encodeCursor, pagination } from "../shared/index";
-import { batchAll, sql, type AppContext, type SQL } from "../shared/index.server";
+import { batchAll, sql, type AppContext, type SQL, select } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
@@ -109,8 +109,10 @@ export async function searchEchos(
   const rows = ranked.length
     ? (
         await batchAll<[EchoRow[]]>(app.db, [
-          sql`SELECT ${echoColumns(viewerId)} FROM echos e JOIN users u ON u.id = e.author_id
-              WHERE e.id IN (${sql.join(ranked.map((h) => sql`${h.eid}`), sql.raw(", "))})`,
+          select(
+            echoColumns(viewerId),
+            sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (${sql.join(ranked.map((h) => sql`${h.eid}`), sql.raw(", "))})`,
+          ),
         ])
       )[0]
     : [];

@@ -1,7 +1,7 @@
 // The Following timeline (docs/decisions/013-following-timeline.md): fan-out on write. Each
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
-import { batchAll, createDb, sql, toD1, type AppContext, type SQL } from "../shared/index.server";
+import { batchAll, createDb, sql, toD1, type AppContext, type SQL, select } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "./echo.server";
 import { knownTotal, seek, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
@@ -71,10 +71,12 @@ export async function followsAnyone(app: AppContext, viewerId: string): Promise<
 export async function listFollowing(app: AppContext, viewerId: string, req: PageRequest): Promise<EchoPage> {
   const { where, offset } = seek("newest", "t.echo_id", "", req);
   const [rows] = await batchAll<[EchoRow[]]>(app.db, [
-    sql`SELECT ${echoColumns(viewerId)}
-      FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
+    select(
+      echoColumns(viewerId),
+      sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
       WHERE t.owner_id = ${viewerId} AND ${where}
       ORDER BY t.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+    ),
   ]);
   return shape(rows, req, knownTotal(rows, req), "newest");
 }

@@ -1,5 +1,8 @@
 import { badRequest, decodeCursor, encodeCursor, forbidden, isId, newId, notFound, pagination } from "../shared/index";
-import { batchAll, batchWithinLimit, pageRequest, sql, type AppContext, type SQL } from "../shared/index.server";
+import { batchAll, batchWithinLimit, pageRequest, sql, type AppContext, type SQL, select, tables, type Statement } from "../shared/index.server";
+import { alias } from "drizzle-orm/sqlite-core";
+
+const scrollEchoAlias = alias(tables.scrollEchos, "se");
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import type {
@@ -417,7 +420,7 @@ export const feedSeek = (key: Record<string, unknown> | null): Seek =>
 
 /** The cursor of the page after `last` (a feed page's last echo or its window's frontier). */
 export const feedCursor = (rule: FeedRule, last: EchoRow): string =>
-  encodeCursor(rule.sortBy === "mostLiked" ? { l: last.likes_count, id: last.id } : { id: last.id });
+  encodeCursor(rule.sortBy === "mostLiked" ? { l: last.likesCount, id: last.id } : { id: last.id });
 
 /**
  * Candidate rows for a feed page rendered inside a document (home, a scroll's page): the shell's
@@ -446,7 +449,7 @@ export async function scrollEchos(
       : { scroll: idOrScroll, rule: ruleOf(idOrScroll) };
   const key = pageCursor(req);
   const offset = key ? 0 : (req.page - 1) * req.limit;
-  let statements: SQL[];
+  let statements: Statement[];
   let rule: FeedRule | null = null;
   let window = 0;
   if (scroll.type === "feed") {
@@ -462,12 +465,15 @@ export async function scrollEchos(
         : sql``;
     statements = [
       sql`SELECT echos_count AS n FROM scrolls WHERE id = ${id}`,
-      sql`SELECT ${echoColumns(viewerId)}, se.added_at FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
+      select(
+        { ...echoColumns(viewerId), addedAt: scrollEchoAlias.addedAt },
+        sql`FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
           JOIN users u ON u.id = e.author_id WHERE se.scroll_id = ${id} ${after}
           ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+      ),
     ];
   }
-  const [counts, rows] = await batchAll<[{ n: number }[], (EchoRow & { added_at?: number })[]]>(app.db, statements);
+  const [counts, rows] = await batchAll<[{ n: number }[], (EchoRow & { addedAt?: number })[]]>(app.db, statements);
   // a feed page may stop at its window's frontier: short (even empty) with more to come
   const fed = rule ? feedPage(rule, rows as FeedPageRow[], req.limit, window) : null;
   // A page number without a cursor is served from the rule's first window (decision 010). When
@@ -477,11 +483,11 @@ export async function scrollEchos(
     throw badRequest(`page ${req.page} of this feed needs a cursor: follow pagination.nextCursor from page ${req.page - 1}`);
   }
   const hasMore = fed ? fed.hasMore : rows.length > req.limit;
-  const pageRows: (EchoRow & { added_at?: number })[] = fed ? fed.rows : rows.slice(0, req.limit);
-  const last: (EchoRow & { added_at?: number }) | null | undefined = fed ? fed.after : pageRows[pageRows.length - 1];
+  const pageRows: (EchoRow & { addedAt?: number })[] = fed ? fed.rows : rows.slice(0, req.limit);
+  const last: (EchoRow & { addedAt?: number }) | null | undefined = fed ? fed.after : pageRows[pageRows.length - 1];
   let nextCursor: string | null = null;
   if (hasMore && last) {
-    if (!rule) nextCursor = encodeCursor({ a: last.added_at ?? 0, id: last.id });
+    if (!rule) nextCursor = encodeCursor({ a: last.addedAt ?? 0, id: last.id });
     else nextCursor = feedCursor(rule, last);
   }
   // A feed's total is what is known without counting every match: the echos up to the end of

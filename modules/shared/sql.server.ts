@@ -20,6 +20,9 @@ export type Builder = { toSQL(): { sql: string; params: unknown[] } };
 /** What a batch takes: a typed read, a bare template or a builder (writes). */
 export type Statement = Select<unknown> | SQL | Builder;
 
+/** The row type of a selection. */
+export type RowOf<F extends Fields> = SelectResultFields<F>;
+
 /** The rows a statement yields in a batch (a write's are not read). */
 export type Result<S> = S extends Select<infer R> ? R[] : unknown[];
 
