@@ -1,13 +1,18 @@
-import { eq, sql as dsql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { redirect } from "react-router";
 import { conflict, HttpError, newId, unauthorized } from "../shared/index";
 import {
-  batchAll,
+  batch,
   hasCookie,
   memoize,
   rateLimit,
   readCookie,
   registerSessionProbe,
+  returning,
+  countAttempt,
+  attempts,
+  select,
   sql,
   tables,
   type AppContext,
@@ -26,7 +31,7 @@ import {
   verifySessionToken,
 } from "./session.server";
 
-const { users, sessions } = tables;
+const { users, sessions, rateLimits } = tables;
 
 export type Viewer = User & { sessionId: string };
 
@@ -81,7 +86,7 @@ export async function signup(app: AppContext, input: Credentials): Promise<{ use
   const taken = await app.db
     .select({ id: users.id })
     .from(users)
-    .where(dsql`${users.userName} = ${input.userName} COLLATE NOCASE`)
+    .where(sql`${users.userName} = ${input.userName} COLLATE NOCASE`)
     .get();
   if (taken) throw conflict(MESSAGES.userNameTaken);
   const now = Date.now();
@@ -103,29 +108,17 @@ function failureKeys(app: AppContext, userName: string, now: number) {
   return { name: `login-fail:name:${name}`, client: `login-fail:client:${name}:${app.ip}`, window: now - (now % LOGIN_WINDOW_MS) };
 }
 
-/** A user's public columns as raw SQL returns them. */
-type UserSqlRow = {
-  id: string;
-  user_name: string;
-  email: string | null;
-  bio: string;
-  created_at: number;
-  followers_count: number;
-  following_count: number;
+/** A user's public columns, for statements written as SQL over `users u`. */
+const u = alias(users, "u");
+const userFields = {
+  id: u.id,
+  userName: u.userName,
+  email: u.email,
+  bio: u.bio,
+  createdAt: u.createdAt,
+  followersCount: u.followersCount,
+  followingCount: u.followingCount,
 };
-
-const fromSqlRow = (row: UserSqlRow): User =>
-  toUser({
-    id: row.id,
-    userName: row.user_name,
-    email: row.email,
-    bio: row.bio,
-    createdAt: row.created_at,
-    followersCount: row.followers_count,
-    followingCount: row.following_count,
-  });
-
-type LoginRow = UserSqlRow & { password_hash: string };
 
 function tooManyLogins(now: number): HttpError {
   const retryAfter = Math.max(1, Math.ceil((LOGIN_WINDOW_MS - (now % LOGIN_WINDOW_MS)) / 1000));
@@ -138,15 +131,11 @@ export async function login(app: AppContext, input: Credentials): Promise<{ user
   const keys = failureKeys(app, input.userName, now);
   const ipWindow = now - (now % LOGIN_WINDOW_MS);
   // one round trip: count this attempt against the IP, read the name's failures, find the user
-  const [ip, nameFailures, clientFailures, found] = await batchAll<
-    [{ count: number }[], { count: number }[], { count: number }[], LoginRow[]]
-  >(app.db, [
-    sql`INSERT INTO rate_limits (key, window_start, count) VALUES (${`login:ip:${app.ip}`}, ${ipWindow}, 1)
-        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
-    sql`SELECT count FROM rate_limits WHERE key = ${keys.name} AND window_start = ${keys.window}`,
-    sql`SELECT count FROM rate_limits WHERE key = ${keys.client} AND window_start = ${keys.window}`,
-    sql`SELECT id, user_name, email, bio, created_at, followers_count, following_count, password_hash
-        FROM users WHERE user_name = ${input.userName} COLLATE NOCASE`,
+  const [ip, nameFailures, clientFailures, found] = await batch(app.db, [
+    returning(countAttempt(`login:ip:${app.ip}`, ipWindow), { count: rateLimits.count }),
+    attempts(keys.name, keys.window),
+    attempts(keys.client, keys.window),
+    select({ ...userFields, passwordHash: u.passwordHash }, sql`FROM users u WHERE ${u.userName} = ${input.userName} COLLATE NOCASE`),
   ]);
   const failedHere = clientFailures[0]?.count ?? 0;
   const underAttack = (nameFailures[0]?.count ?? 0) >= NAME_FAILURE_CEILING_PER_MINUTE;
@@ -155,16 +144,14 @@ export async function login(app: AppContext, input: Credentials): Promise<{ user
   }
   const row = found[0];
   // Unknown names pay for a hash too, so timing does not reveal which names exist.
-  const ok = await verifyPassword(input.password, row?.password_hash ?? DUMMY_HASH);
+  const ok = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
   if (!row || !ok) {
-    const count = (key: string) => sql`INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${keys.window}, 1)
-        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1`;
-    await batchAll(app.db, [count(keys.name), count(keys.client)]);
+    await batch(app.db, [countAttempt(keys.name, keys.window), countAttempt(keys.client, keys.window)]);
     throw new HttpError(401, "Invalid username or password");
   }
   const session = await startSession(app, row.id, now);
   await app.db.insert(sessions).values(session.row);
-  return { user: fromSqlRow(row), cookie: session.cookie };
+  return { user: toUser(row), cookie: session.cookie };
 }
 
 /** Revoke the request's session server-side and clear the cookie. */
@@ -175,8 +162,6 @@ export async function logout(app: AppContext, request: Request): Promise<string>
   }
   return clearedSessionCookie(app);
 }
-
-type SessionRow = UserSqlRow & { last_seen_at: number };
 
 type Claims = { userId: string; sessionId: string };
 
@@ -205,16 +190,20 @@ function invalidSession(app: AppContext): unknown {
  * joined with its user. On reads it rides in the request's first D1 batch (no round trip of its
  * own); on writes it runs alone before anything is written.
  */
-function sessionProbe(app: AppContext, claims: Claims): Promise<SessionRow | null> {
+const s = alias(sessions, "s");
+
+function sessionProbe(app: AppContext, claims: Claims) {
   const now = Date.now();
-  const stmt = sql`SELECT u.id, u.user_name, u.email, u.bio, u.created_at, u.followers_count, u.following_count,
-      s.last_seen_at FROM sessions s JOIN users u ON u.id = s.user_id
-      WHERE s.id = ${claims.sessionId} AND s.user_id = ${claims.userId} AND s.revoked_at IS NULL
-        AND s.expires_at > ${now} AND s.last_seen_at > ${now - IDLE_LIFETIME_MS}`;
-  const probe = registerSessionProbe(app.db, stmt, () => invalidSession(app)) as Promise<SessionRow | null>;
+  const stmt = select(
+    { ...userFields, lastSeenAt: s.lastSeenAt },
+    sql`FROM sessions s JOIN users u ON ${u.id} = ${s.userId}
+      WHERE ${s.id} = ${claims.sessionId} AND ${s.userId} = ${claims.userId} AND ${s.revokedAt} IS NULL
+        AND ${s.expiresAt} > ${now} AND ${s.lastSeenAt} > ${now - IDLE_LIFETIME_MS}`,
+  );
+  const probe = registerSessionProbe(app.db, stmt, () => invalidSession(app));
   return memoize(app, "session-touch", async () => {
     const row = await probe;
-    if (row && now - row.last_seen_at > TOUCH_AFTER_MS) {
+    if (row && now - row.lastSeenAt > TOUCH_AFTER_MS) {
       app.ctx.waitUntil(
         app.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, claims.sessionId)).then(() => undefined),
       );
@@ -246,11 +235,11 @@ export function getViewer(app: AppContext, request: Request): Promise<Viewer | n
     if (!claims) return null;
     const row = sessionProbe(app, claims);
     // flush now (a read shares the batch with whatever else is queued in this tick)
-    await batchAll(app.db, []).catch(() => undefined);
+    await batch(app.db, []).catch(() => undefined);
     const session = await row;
     if (!session) return null;
     return {
-      ...fromSqlRow(session),
+      ...toUser(session),
       sessionId: claims.sessionId,
     };
   });

@@ -1,7 +1,7 @@
 // Community reads: KV first (the version the last ranking pass published), D1's ranked tables on
 // a miss (then cached with a TTL). Nothing is ranked on the request path. Public scroll lists
 // come straight from D1 (an indexed query), so privacy changes and the viewer's follows show at once.
-import { batchAll, sql, type AppContext } from "../shared/index.server";
+import { batchAll, sql, type AppContext, select } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "../echo/index.server";
 import { listPublicScrolls } from "../scroll/index.server";
 import type { Echo } from "../echo/index";
@@ -55,8 +55,10 @@ export async function popularEchos(app: AppContext, viewerId: string, period: Pe
   const wanted = ids.slice(0, limit);
   if (wanted.length === 0) return [];
   const [rows] = await batchAll<[EchoRow[]]>(app.db, [
-    sql`SELECT ${echoColumns(viewerId)} FROM echos e JOIN users u ON u.id = e.author_id
-        WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))`,
+    select(
+      echoColumns(viewerId),
+      sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))`,
+    ),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   // an echo deleted since the pass simply drops out

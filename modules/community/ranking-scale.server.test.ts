@@ -5,7 +5,7 @@
 // added and ranked. Run on two stores, N and 3N echos: the delta's pass must cost about the same.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { raw, sql, type Stmt } from "../shared/index.server";
+import { sql, type SQL, createDb, toD1 } from "../shared/index.server";
 import { listKey, runRanking, type RankingResult } from "./ranking.server";
 import { KEEP_RANKED, PERIOD_MS, PERIODS, POPULAR_SORTS } from "./schema";
 
@@ -39,10 +39,10 @@ const chunks = <T>(rows: T[]) => Array.from({ length: Math.ceil(rows.length / CH
 const json = (rows: unknown[]) => JSON.stringify(rows);
 
 /** Set-based inserts: tags, echos, tag links, likes and shares, CHUNK rows a statement, one batch. */
-function insertEchos(echos: EchoSpec[], likes: [string, string][], shares: [string, string][]): Stmt[] {
+function insertEchos(echos: EchoSpec[], likes: [string, string][], shares: [string, string][]): SQL[] {
   const tagRows = [...new Map(echos.flatMap((e) => e.tags.map((t) => [t, e.createdAt] as const))).entries()];
   const links = echos.flatMap((e) => e.tags.map((t) => [t, e.id, Math.floor(e.createdAt / DAY)]));
-  const out: Stmt[] = [];
+  const out: SQL[] = [];
   for (const c of chunks(tagRows)) {
     out.push(sql`INSERT INTO tags (name, created_at) SELECT value ->> 0, value ->> 1 FROM json_each(${json(c)}) WHERE true
       ON CONFLICT (name) DO NOTHING`);
@@ -56,15 +56,16 @@ function insertEchos(echos: EchoSpec[], likes: [string, string][], shares: [stri
   }
   for (const [table, rows] of [["likes", likes], ["shares", shares]] as const) {
     for (const c of chunks(rows)) {
-      out.push(sql`INSERT INTO ${raw(table)} (echo_id, user_id, created_at)
+      out.push(sql`INSERT INTO ${sql.raw(table)} (echo_id, user_id, created_at)
         SELECT value ->> 0, value ->> 1, ${NOW - DAY} FROM json_each(${json(c)})`);
     }
   }
   return out;
 }
 
-async function run(statements: Stmt[]) {
-  await env.DB.batch(statements.map((s) => env.DB.prepare(s.sql).bind(...s.params)));
+async function run(statements: SQL[]) {
+  const db = createDb(env.DB);
+  await env.DB.batch(statements.map((s) => toD1(db, s)));
 }
 
 /**
@@ -121,7 +122,7 @@ async function measure(size: number): Promise<Measure> {
 /** Back to the empty, migrated schema (storage is shared by the tests of a file). */
 async function emptyStore() {
   const tables = ["likes", "shares", "echo_tags", "echos", "tags", "tag_days", "users", "popular_echos", "rank_dirty", "rank_state"];
-  await run([...tables.map((t) => sql`DELETE FROM ${raw(t)}`), sql`UPDATE stats SET value = 0`]);
+  await run([...tables.map((t) => sql`DELETE FROM ${sql.raw(t)}`), sql`UPDATE stats SET value = 0`]);
 }
 
 const SCORE = { likes: "likes_count", comments: "comments_count", shares: "shares_count", recent: "created_at" } as const;

@@ -3,7 +3,7 @@
 // only what changed: recent counts of touched tags (plus tags whose oldest day just left the
 // 7-day window) and the entries of changed echos in each popular list. Then it publishes the hot
 // lists to KV under a new version. Nothing here scans all echos.
-import { createDb, raw, sql, type Stmt } from "../shared/index.server";
+import { createDb, sql, toD1, type SQL } from "../shared/index.server";
 import { CACHED_POPULAR, CACHED_TAGS, KEEP_RANKED, PERIOD_MS, PERIODS, POPULAR_SORTS } from "./schema";
 
 const DAY = 86_400_000;
@@ -36,7 +36,7 @@ export type RankingResult = { changed: number; rowsRead: number; rowsWritten: nu
 export async function runRanking(env: Env, now = Date.now()): Promise<RankingResult> {
   const db = createDb(env.DB);
   const d1 = db.$client;
-  const run = (statements: Stmt[]) => d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)));
+  const run = (statements: SQL[]) => d1.batch(statements.map((s) => toD1(db, s)));
 
   // 1. Read the change log. It is deleted inside the main batch below, so a pass that fails
   //    part-way leaves both the previous rankings and the log for the next pass.
@@ -55,7 +55,7 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
   const recent = sql`COALESCE((SELECT SUM(d.count) FROM tag_days d WHERE d.tag = tags.name AND d.day > ${today - 7}), 0)`;
 
   // 2. One atomic batch: recompute, upsert, prune, trim, publish the version; read the hot lists.
-  const statements: Stmt[] = [
+  const statements: SQL[] = [
     sql`DELETE FROM rank_dirty WHERE key IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`,
     sql`UPDATE tags SET recent_count = ${recent} WHERE name IN (SELECT value FROM json_each(${JSON.stringify(tags)}))`,
     sql`UPDATE tags SET recent_count = ${recent} WHERE name IN (SELECT tag FROM tag_days WHERE day BETWEEN ${expiredFrom} AND ${expiredTo})`,
@@ -66,7 +66,7 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
     const since = span === null ? 0 : now - span;
     for (const sort of POPULAR_SORTS) {
       const list = listKey(period, sort);
-      const score = raw(SCORE[sort]);
+      const score = sql.raw(SCORE[sort]);
       if (span !== null) statements.push(sql`DELETE FROM popular_echos WHERE list = ${list} AND created_at < ${since}`);
       if (echoIds.length > 0) {
         const changed = sql`SELECT ${list}, e.id, ${score}, e.created_at FROM echos e

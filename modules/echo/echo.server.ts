@@ -1,5 +1,6 @@
 import { conflict, forbidden, isId, newId, notFound } from "../shared/index";
-import { batchAll, batchWithinLimit, inlineLimit, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { alias } from "drizzle-orm/sqlite-core";
+import { batch, batchAll, batchWithinLimit, inlineLimit, select, sql, tables, type AppContext, type Result, type RowOf, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { linkify } from "./linkify";
 
@@ -10,39 +11,43 @@ import type { Echo, PostEchoInput } from "./schema";
 import { fanOutPost } from "./timeline.server";
 import { postChannels, publishLive } from "./live.server";
 
-/** The columns every echo read selects, with the viewer's like state: hydrated in one query. */
-export function echoColumns(viewerId: string): Stmt {
-  return sql`e.id, e.content, e.tags, e.created_at, e.likes_count, e.shares_count, e.comments_count,
-    e.author_id, u.user_name,
-    EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${viewerId}) AS is_liked`;
+const e = alias(tables.echos, "e");
+const u = alias(tables.users, "u");
+const l = alias(tables.likes, "l");
+
+/**
+ * The columns every echo read selects over `echos e JOIN users u`, with the viewer's like
+ * state: hydrated in one query. Types and decoding (the tags' JSON) come from the schema.
+ */
+export function echoColumns(viewerId: string) {
+  return {
+    id: e.id,
+    content: e.content,
+    tags: e.tags,
+    createdAt: e.createdAt,
+    likesCount: e.likesCount,
+    sharesCount: e.sharesCount,
+    commentsCount: e.commentsCount,
+    authorId: e.authorId,
+    userName: u.userName,
+    isLiked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE ${l.echoId} = ${e.id} AND ${l.userId} = ${viewerId})`,
+  };
 }
 
-export type EchoRow = {
-  id: string;
-  content: string;
-  tags: string;
-  created_at: number;
-  likes_count: number;
-  shares_count: number;
-  comments_count: number;
-  author_id: string;
-  user_name: string;
-  is_liked: number;
-};
+export type EchoRow = RowOf<ReturnType<typeof echoColumns>>;
 
 export function toEcho(row: EchoRow): Echo {
-  const tags = JSON.parse(row.tags) as string[];
   return {
     _id: row.id,
     content: row.content,
-    author: { _id: row.author_id, userName: row.user_name },
-    tags: tags.map((name) => ({ _id: name, name })),
-    likes: row.likes_count,
-    isLiked: row.is_liked === 1,
+    author: { _id: row.authorId, userName: row.userName },
+    tags: row.tags.map((name) => ({ _id: name, name })),
+    likes: row.likesCount,
+    isLiked: row.isLiked === 1,
     comments: [],
-    commentsCount: row.comments_count,
-    shares: row.shares_count,
-    createdAt: new Date(row.created_at).toISOString(),
+    commentsCount: row.commentsCount,
+    shares: row.sharesCount,
+    createdAt: new Date(row.createdAt).toISOString(),
   };
 }
 
@@ -53,9 +58,7 @@ function requireEchoId(id: string): string {
 
 export async function getEcho(app: AppContext, viewerId: string, id: string): Promise<Echo> {
   requireEchoId(id);
-  const [rows] = await batchAll<[EchoRow[]]>(app.db, [
-    sql`SELECT ${echoColumns(viewerId)} FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`,
-  ]);
+  const [rows] = await batch(app.db, [select(echoColumns(viewerId), sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`)]);
   if (!rows[0]) throw notFound("Echo not found");
   return toEcho(rows[0]);
 }
@@ -72,7 +75,7 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
   const id = newId(now);
   const limit = inlineLimit(`post:${authorId}`, POST_LIMIT.limit, POST_LIMIT.windowMs, now);
   const posted = sql`EXISTS (SELECT 1 FROM echos WHERE id = ${id})`;
-  const statements: Stmt[] = [
+  const statements: SQL[] = [
     limit.upsert,
     sql`INSERT INTO echos (id, author_id, content, tags, created_at)
         SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${now} WHERE ${limit.within}`,
@@ -86,12 +89,11 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
   statements.push(fanOutPost(id, authorId, posted));
   const mentions = mentionStatement(id, authorId, mentionedNames(input.content), now, posted);
   if (mentions) statements.push(mentions);
-  statements.push(limit.count);
-  statements.push(sql`SELECT ${echoColumns(authorId)} FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`);
-  const results = await batchAll<unknown[][]>(app.db, statements);
-  const row = (results[results.length - 1] as EchoRow[])[0];
+  const read = select(echoColumns(authorId), sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`);
+  const results = await batch(app.db, [...statements, limit.count, read]);
+  const row = (results[results.length - 1] as Result<typeof read>)[0];
   if (!row) {
-    const count = (results[results.length - 2] as { count: number }[])[0]?.count;
+    const count = (results[results.length - 2] as Result<typeof limit.count>)[0]?.count;
     throw limit.exceeded(count) ?? new Error("posted echo not found");
   }
   const echo = toEcho(row);

@@ -1,7 +1,7 @@
 // Echo lists: one batch per page (the total and the page), keyset underneath page/limit.
 // Every order is total and stable: by id (= creation time, ties impossible), or by likes then id.
 import { badRequest, CURSOR_INVALID, encodeCursor, idCeil, idFloor, pagination, rangeEnd, rangeStart } from "../shared/index";
-import { batchAll, listCursor, sql, raw, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, listCursor, sql, type AppContext, type SQL, select, type Select } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo.server";
 import { normalizeTag, TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
 
@@ -13,15 +13,15 @@ export type PageRequest = { page: number; limit: number; cursor?: string };
 type Order = "newest" | "oldest" | "likes";
 
 /** The keyset condition that starts after the cursor (or, without one, an OFFSET). */
-export function seek(order: Order, idCol: string, likesCol: string, req: PageRequest): { where: Stmt; offset: number } {
+export function seek(order: Order, idCol: string, likesCol: string, req: PageRequest): { where: SQL; offset: number } {
   const key = listCursor(req);
-  if (!key) return { where: raw("1"), offset: (req.page - 1) * req.limit };
-  if (order === "newest") return { where: sql`${raw(idCol)} < ${key.id}`, offset: 0 };
-  if (order === "oldest") return { where: sql`${raw(idCol)} > ${key.id}`, offset: 0 };
+  if (!key) return { where: sql.raw("1"), offset: (req.page - 1) * req.limit };
+  if (order === "newest") return { where: sql`${sql.raw(idCol)} < ${key.id}`, offset: 0 };
+  if (order === "oldest") return { where: sql`${sql.raw(idCol)} > ${key.id}`, offset: 0 };
   // most liked needs the like count the cursor of that order carries
   if (key.l === undefined) throw badRequest(CURSOR_INVALID);
   // a row-value comparison: SQLite seeks the (likes, id) index straight to the cursor
-  return { where: sql`(${raw(likesCol)}, ${raw(idCol)}) < (${key.l}, ${key.id})`, offset: 0 };
+  return { where: sql`(${sql.raw(likesCol)}, ${sql.raw(idCol)}) < (${key.l}, ${key.id})`, offset: 0 };
 }
 
 const ORDER_BY: Record<Order, (idCol: string, likesCol: string) => string> = {
@@ -51,27 +51,27 @@ export async function listEchos(
   req: PageRequest,
 ): Promise<EchoPage> {
   const cols = echoColumns(viewerId);
-  let count: Stmt;
-  let page: Stmt;
+  let count: SQL;
+  let page: Select<EchoRow>;
   if (filter.tag !== undefined) {
     const tag = normalizeTagSafe(filter.tag);
     const { where, offset } = seek("newest", "et.echo_id", "et.likes_count", req);
-    const byUser = filter.user ? sql`AND e.author_id = ${filter.user}` : raw("");
+    const byUser = filter.user ? sql`AND e.author_id = ${filter.user}` : sql.raw("");
     count = filter.user
       ? sql`SELECT COUNT(*) AS n FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.tag = ${tag} ${byUser}`
       : sql`SELECT COALESCE((SELECT echo_count FROM tags WHERE name = ${tag}), 0) AS n`;
-    page = sql`SELECT ${cols} FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
-      WHERE et.tag = ${tag} ${byUser} AND ${where} ORDER BY et.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
+    page = select(cols, sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
+      WHERE et.tag = ${tag} ${byUser} AND ${where} ORDER BY et.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   } else if (filter.user !== undefined) {
     const { where, offset } = seek("newest", "e.id", "e.likes_count", req);
     count = sql`SELECT COALESCE((SELECT echos_count FROM users WHERE id = ${filter.user}), 0) AS n`;
-    page = sql`SELECT ${cols} FROM echos e JOIN users u ON u.id = e.author_id
-      WHERE e.author_id = ${filter.user} AND ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
+    page = select(cols, sql`FROM echos e JOIN users u ON u.id = e.author_id
+      WHERE e.author_id = ${filter.user} AND ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   } else {
     const { where, offset } = seek("newest", "e.id", "e.likes_count", req);
     count = sql`SELECT value AS n FROM stats WHERE key = 'echos'`;
-    page = sql`SELECT ${cols} FROM echos e JOIN users u ON u.id = e.author_id
-      WHERE ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
+    page = select(cols, sql`FROM echos e JOIN users u ON u.id = e.author_id
+      WHERE ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   }
   const [counts, rows] = await batchAll<[{ n: number }[], EchoRow[]]>(app.db, [count, page]);
   return shape(rows, req, counts[0]?.n ?? 0, "newest");
@@ -104,17 +104,16 @@ export async function listTag(
 ): Promise<EchoPage> {
   const tag = normalizeTagSafe(name);
   const { from, to } = dateBounds(query.timeframe, query.startDate, query.endDate);
-  const range = sql`${from !== undefined ? sql`AND et.echo_id >= ${idFloor(from)}` : raw("")}
-    ${to !== undefined ? sql`AND et.echo_id <= ${idCeil(to)}` : raw("")}`;
+  const range = sql`${from !== undefined ? sql`AND et.echo_id >= ${idFloor(from)}` : sql.raw("")}
+    ${to !== undefined ? sql`AND et.echo_id <= ${idCeil(to)}` : sql.raw("")}`;
   const { where, offset } = seek(query.orderBy, "et.echo_id", "et.likes_count", req);
   const windowed = from !== undefined || to !== undefined;
   // all time: the tag's counter; a time window: no COUNT over it (a lower bound, like feeds)
   const count = sql`SELECT COALESCE((SELECT echo_count FROM tags WHERE name = ${tag}), 0) AS n`;
-  const page = sql`SELECT ${echoColumns(viewerId)}
-    FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
+  const page = select(echoColumns(viewerId), sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
     WHERE et.tag = ${tag} ${range} AND ${where}
-    ORDER BY ${raw(ORDER_BY[query.orderBy]("et.echo_id", "et.likes_count"))}
-    LIMIT ${req.limit + 1} OFFSET ${offset}`;
+    ORDER BY ${sql.raw(ORDER_BY[query.orderBy]("et.echo_id", "et.likes_count"))}
+    LIMIT ${req.limit + 1} OFFSET ${offset}`);
   const [counts, rows] = await batchAll<[{ n: number }[], EchoRow[]]>(app.db, [count, page]);
   return shape(rows, req, windowed ? knownTotal(rows, req) : (counts[0]?.n ?? 0), query.orderBy);
 }

@@ -3,7 +3,7 @@
 // Two D1 round trips: the window of hits (with the session check), then the page's echos by id.
 import * as v from "valibot";
 import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor, pagination } from "../shared/index";
-import { batchAll, join, parseInput, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, parseInput, sql, type AppContext, type SQL, select } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
@@ -26,13 +26,13 @@ const CLOSE = "\u0002";
 const NO_AUTHOR = "0";
 
 /** The MATCH expression: every term quoted by us; @names resolved to author ids inside SQL. */
-function matchExpression(terms: SearchTerm[]): Stmt {
-  const parts = terms.map((t): Stmt => {
+function matchExpression(terms: SearchTerm[]): SQL {
+  const parts = terms.map((t): SQL => {
     if (t.kind === "words") return sql`${`{body tags} : "${t.text}"`}`;
     if (t.kind === "tag") return sql`${`tags : "${indexedTag(t.tag)}"`}`;
     return sql`'author : "' || COALESCE((SELECT id FROM users WHERE user_name = ${t.userName} COLLATE NOCASE), ${NO_AUTHOR}) || '"'`;
   });
-  return join(parts, ` || ' AND ' || `);
+  return sql.join(parts, sql.raw(` || ' AND ' || `));
 }
 
 type WindowRow = { r: number; eid: string; score: number; marked: string | null };
@@ -89,7 +89,7 @@ export async function searchEchos(
 
   // CAST: compared with the bare bound number, FTS5 did not seek to the bound and a deeper window
   // re-read every newer hit (measured in workerd: 561 rows read instead of 61 below rowid 500)
-  const below = at ? sql`AND rowid < CAST(${at.h} AS INTEGER)` : raw("");
+  const below = at ? sql`AND rowid < CAST(${at.h} AS INTEGER)` : sql.raw("");
   const [window] = await batchAll<[WindowRow[]]>(app.db, [
     sql`SELECT rowid AS r, eid, bm25(echo_search, 1.0, 1.0, 0.0, 0.0) AS score,
           highlight(echo_search, 0, ${OPEN}, ${CLOSE}) AS marked
@@ -109,8 +109,8 @@ export async function searchEchos(
   const rows = ranked.length
     ? (
         await batchAll<[EchoRow[]]>(app.db, [
-          sql`SELECT ${echoColumns(viewerId)} FROM echos e JOIN users u ON u.id = e.author_id
-              WHERE e.id IN (${join(ranked.map((h) => sql`${h.eid}`), ", ")})`,
+          select(echoColumns(viewerId), sql`FROM echos e JOIN users u ON u.id = e.author_id
+              WHERE e.id IN (${sql.join(ranked.map((h) => sql`${h.eid}`), sql.raw(", "))})`),
         ])
       )[0]
     : [];

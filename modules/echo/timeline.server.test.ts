@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batchAll, createDb, instrumentD1, sql, testAppContext, type D1Stats, type Stmt } from "../shared/index.server";
+import { batchAll, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
 import { backfillFollow, FOLLOW_BACKFILL, TIMELINE_CAP, TRIM_OWNERS_PER_RUN, timelineOwners, trimTimelines } from "./timeline.server";
 
 const app = () => testAppContext(env);
@@ -14,7 +14,7 @@ const user = async (name: string) => (await signup(app(), { userName: name, pass
 /** `count` echos by `authorId`, oldest first, a millisecond apart from `start`; their ids. */
 async function echos(authorId: string, count: number, start: number): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => newId(start + i));
-  const inserts: Stmt[] = ids.map((id, i) => sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${id}, ${authorId}, 'x', '[]', ${start + i})`);
+  const inserts: SQL[] = ids.map((id, i) => sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${id}, ${authorId}, 'x', '[]', ${start + i})`);
   for (let i = 0; i < inserts.length; i += 200) await batchAll(app().db, inserts.slice(i, i + 200));
   return ids;
 }

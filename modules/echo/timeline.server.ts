@@ -1,7 +1,7 @@
 // The Following timeline (docs/decisions/013-following-timeline.md): fan-out on write. Each
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
-import { batchAll, createDb, sql, type AppContext, type Db, type Stmt } from "../shared/index.server";
+import { batchAll, createDb, sql, type AppContext, type Db, type SQL, select, toD1 } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "./echo.server";
 import { knownTotal, seek, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
@@ -17,13 +17,13 @@ export const FOLLOW_BACKFILL = 20;
 export const TRIM_OWNERS_PER_RUN = 200;
 
 /** Post: one row per follower of the author, in the post's batch, only if the echo was written. */
-export function fanOutPost(echoId: string, authorId: string, posted: Stmt): Stmt {
+export function fanOutPost(echoId: string, authorId: string, posted: SQL): SQL {
   return sql`INSERT INTO timeline_entries (owner_id, echo_id)
     SELECT follower_id, ${echoId} FROM user_follows WHERE followee_id = ${authorId} AND ${posted}`;
 }
 
 /** Drop an owner's entries beyond the cap: one seek to the cap-th newest, then a range delete. */
-function trimTimeline(ownerId: string): Stmt {
+function trimTimeline(ownerId: string): SQL {
   return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND echo_id <= (
     SELECT echo_id FROM timeline_entries WHERE owner_id = ${ownerId} ORDER BY echo_id DESC LIMIT 1 OFFSET ${TIMELINE_CAP})`;
 }
@@ -33,7 +33,7 @@ function trimTimeline(ownerId: string): Stmt {
  * follower's timeline, which is then trimmed back to the cap. Only while the follow exists, so a
  * follow refused by its own guard brings nothing.
  */
-export function backfillFollow(ownerId: string, followeeId: string): Stmt[] {
+export function backfillFollow(ownerId: string, followeeId: string): SQL[] {
   return [
     sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id)
       SELECT ${ownerId}, id FROM echos
@@ -51,7 +51,7 @@ export function backfillFollow(ownerId: string, followeeId: string): Stmt[] {
  * CROSS JOIN keeps the timeline the outer loop: left to itself, SQLite walked all the followee's
  * echos instead (7,563 rows for an unfollow in the bench store; unbounded for a prolific author).
  */
-export function removeFollowee(ownerId: string, followeeId: string): Stmt {
+export function removeFollowee(ownerId: string, followeeId: string): SQL {
   return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND echo_id IN (
     SELECT t.echo_id FROM timeline_entries t CROSS JOIN echos e ON e.id = t.echo_id
     WHERE t.owner_id = ${ownerId} AND e.author_id = ${followeeId})`;
@@ -86,10 +86,9 @@ export async function followsAnyone(app: AppContext, viewerId: string): Promise<
 export async function listFollowing(app: AppContext, viewerId: string, req: PageRequest): Promise<EchoPage> {
   const { where, offset } = seek("newest", "t.echo_id", "", req);
   const [rows] = await batchAll<[EchoRow[]]>(app.db, [
-    sql`SELECT ${echoColumns(viewerId)}
-      FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
+    select(echoColumns(viewerId), sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
       WHERE t.owner_id = ${viewerId} AND ${where}
-      ORDER BY t.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+      ORDER BY t.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`),
   ]);
   return shape(rows, req, knownTotal(rows, req), "newest");
 }
@@ -101,8 +100,9 @@ export async function listFollowing(app: AppContext, viewerId: string, req: Page
  * reads never depend on the length (docs/decisions/013-following-timeline.md).
  */
 export async function trimTimelines(env: Env): Promise<{ owners: number; trimmed: number }> {
-  const d1 = createDb(env.DB).$client;
-  const run = (statements: Stmt[]) => d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)));
+  const db = createDb(env.DB);
+  const d1 = db.$client;
+  const run = (statements: SQL[]) => d1.batch(statements.map((s) => toD1(db, s)));
   const [state] = await run([sql`SELECT COALESCE((SELECT value FROM rank_state WHERE key = 'timeline_trim_mark'), 0) AS mark`]);
   const mark = (state!.results[0] as { mark: number }).mark;
   const [page] = await run([sql`SELECT rowid AS r, id FROM users WHERE rowid > ${mark} ORDER BY rowid LIMIT ${TRIM_OWNERS_PER_RUN}`]);

@@ -3,7 +3,7 @@
 // and scroll follow; mentions ride in the echo post's batch (mentionStatement below).
 import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
-import { batchAll, parseInput, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, parseInput, sql, type AppContext, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -46,7 +46,7 @@ function parseCursor(cursor: string | undefined): Key | null {
 }
 
 /** The viewer's unread count (one row: a counter the triggers keep). Queues into the request's batch. */
-function unreadQuery(viewerId: string): Stmt {
+function unreadQuery(viewerId: string): SQL {
   return sql`SELECT notifications_read_at AS read_at, unread_notifications AS unread FROM users WHERE id = ${viewerId}`;
 }
 
@@ -121,7 +121,7 @@ export async function markAllRead(app: AppContext, viewerId: string): Promise<{ 
  * resolve to existing users inside it (INSERT … SELECT; unknown names notify nobody), never the
  * author, and only when the echo was written (`posted`). Echo deletion cascades them away.
  */
-export function mentionStatement(echoId: string, authorId: string, userNames: string[], now: number, posted: Stmt): Stmt | null {
+export function mentionStatement(echoId: string, authorId: string, userNames: string[], now: number, posted: SQL): SQL | null {
   const names = [...new Set(userNames.map((name) => name.toLowerCase()))];
   if (names.length === 0) return null;
   return sql`INSERT INTO notifications (recipient_id, kind, group_key, actor_id, echo_id, created_at)

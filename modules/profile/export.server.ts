@@ -4,7 +4,7 @@
 // Worker's memory at once. The one endpoint outside the 2-round-trip budget: it costs a round
 // trip per page of each table (docs/product-notes.md "Your data").
 import { notFound } from "../shared/index";
-import { batchAll, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, sql, type AppContext, type SQL } from "../shared/index.server";
 
 /** Rows a page statement returns: with the joins it reads at most about twice that. */
 export const EXPORT_PAGE = 200;
@@ -14,7 +14,7 @@ const iso = (ms: unknown) => (typeof ms === "number" ? new Date(ms).toISOString(
 const list = (json: unknown) => JSON.parse(String(json ?? "[]")) as string[];
 
 /** Every row of a keyset-paged query, a page at a time; `page(after)` reads the page after a row. */
-async function* pages(app: AppContext, page: (after: Row | null) => Stmt): AsyncGenerator<Row[]> {
+async function* pages(app: AppContext, page: (after: Row | null) => SQL): AsyncGenerator<Row[]> {
   let after: Row | null = null;
   for (;;) {
     const [rows]: [Row[]] = await batchAll<[Row[]]>(app.db, [page(after)]);

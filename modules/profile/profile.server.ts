@@ -1,6 +1,6 @@
 import { backfillFollow, removeFollowee } from "../echo/index.server";
 import { badRequest, encodeCursor, isId, notFound, pagination } from "../shared/index";
-import { batchAll, batchWithinLimit, listCursor, raw, sql, type AppContext } from "../shared/index.server";
+import { batchAll, batchWithinLimit, listCursor, sql, type AppContext } from "../shared/index.server";
 import type { Profile, UserHit } from "./schema";
 
 type ProfileRow = {
@@ -102,7 +102,7 @@ export async function followList(
   const after = listCursor(req);
   const offset = after ? 0 : (req.page - 1) * req.limit;
   const col = which === "followers" ? "f.follower_id" : "f.followee_id";
-  const seek = after ? sql`AND ${raw(col)} < ${after.id}` : raw("");
+  const seek = after ? sql`AND ${sql.raw(col)} < ${after.id}` : sql.raw("");
   const [users, rows] = await batchAll<[{ n: number }[], { id: string; user_name: string }[]]>(app.db, [
     which === "followers"
       ? sql`SELECT followers_count AS n FROM users WHERE id = ${userId}`

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../shared/index";
-import { batchAll, createDb, instrumentD1, sql, testAppContext, type D1Stats, type Stmt } from "../shared/index.server";
+import { batchAll, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
 import { searchUsers } from "./search.server";
 
 const POPULATION = 3_000;
@@ -14,7 +14,7 @@ const app = () => testAppContext(env);
 beforeAll(async () => {
   const now = Date.now();
   // "crowd0…crowd2999": one shared prefix; "xcrowd…" and "crowd…" share a substring too
-  const inserts: Stmt[] = Array.from({ length: POPULATION }, (_, i) => {
+  const inserts: SQL[] = Array.from({ length: POPULATION }, (_, i) => {
     const name = i % 3 === 0 ? `x${i}crowd` : `crowd${i}`;
     return sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${newId(now + i)}, ${name}, 'x', ${now})`;
   });

@@ -5,7 +5,7 @@
 //   a single stream with nothing tested on its entries, an upper bound always;
 // - a bounded scan of the rule's streams in id order: exact when the streams end inside it, a
 //   lower bound otherwise.
-import { raw, sql, type Stmt } from "../shared/index.server";
+import { sql, type SQL } from "../shared/index.server";
 import { idBounds, mergeParts, provablyEmpty, streamPart, streams } from "./feed-rules.server";
 import type { FeedRule } from "./schema";
 
@@ -36,7 +36,7 @@ const jsonList = (list: string[]) => JSON.stringify(list);
  * echos are disjoint), else the included tags, else every echo. It also counts the rule's
  * authors that exist, which the preview checks as create does.
  */
-export function counterQuery(rule: FeedRule): Stmt {
+export function counterQuery(rule: FeedRule): SQL {
   const plain = untested(rule);
   if (rule.authors.length > 0) {
     const exact = plain && rule.includedTags.length === 0 ? 1 : 0;
@@ -51,7 +51,7 @@ export function counterQuery(rule: FeedRule): Stmt {
     const exact = plain && live.length === 1 ? 1 : 0;
     const lower = !all && plain ? "coalesce(max(echo_count), 0)" : "0";
     const upper = all ? `CASE WHEN count(*) < ${live.length} THEN 0 ELSE coalesce(min(echo_count), 0) END` : "coalesce(sum(echo_count), 0)";
-    return sql`SELECT ${raw(lower)} AS lower, ${raw(upper)} AS upper, ${exact} AS exact, 0 AS authors_found
+    return sql`SELECT ${sql.raw(lower)} AS lower, ${sql.raw(upper)} AS upper, ${exact} AS exact, 0 AS authors_found
       FROM tags WHERE name IN (SELECT value FROM json_each(${jsonList(live)}))`;
   }
   const exact = plain ? 1 : 0;
@@ -69,12 +69,12 @@ export type ScanRow = { entries: number; matches: number };
  * dates and the time window instead of testing them), cut after `entries` + 1 entries: fewer
  * read means every stream ended, so the matches are the count.
  */
-export function countScanQuery(rule: FeedRule, viewerId: string, now: number, entries: number): Stmt {
+export function countScanQuery(rule: FeedRule, viewerId: string, now: number, entries: number): SQL {
   const byId: FeedRule = { ...rule, sortBy: "newestFirst", sortTimeRange: "allTime", startDate: idBounds(rule, now).from };
   const parts = streams(byId).map((s) => streamPart(byId, s, viewerId, now, null));
   if (!Number.isSafeInteger(entries)) throw new Error("feed count: not an integer");
   return sql`SELECT count(*) AS entries, count(DISTINCT CASE WHEN ok THEN id END) AS matches
-    FROM (SELECT id, ok FROM (${raw(mergeParts(parts))}) LIMIT ${raw(String(entries + 1))})`;
+    FROM (SELECT id, ok FROM (${sql.raw(mergeParts(parts))}) LIMIT ${sql.raw(String(entries + 1))})`;
 }
 
 /** Entries the scan may read for a rule: each costs its index entry, plus the like probe with

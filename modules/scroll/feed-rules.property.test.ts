@@ -4,8 +4,8 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { newId } from "../shared/index";
-import { batchAll, prepare, sql, testAppContext, type Stmt } from "../shared/index.server";
-import { CANDIDATE_ROWS, feedPage, feedPageQuery, provablyEmpty, windowSize, type FeedPageRow } from "./feed-rules.server";
+import { batchAll, toD1, sql, testAppContext, type SQL } from "../shared/index.server";
+import { CANDIDATE_ROWS, feedPage, feedPageQuery, provablyEmpty, windowSize } from "./feed-rules.server";
 import { referenceFeed, type RefEcho, type RefLike } from "./feed-rules.reference";
 import type { FeedRule } from "./schema";
 import { DAY, feedRuleArb } from "../../tests/feed-rule-arbitrary";
@@ -72,7 +72,7 @@ const ruleArb = (users: string[]) =>
 
 async function load(data: Dataset) {
   const app = testAppContext(env);
-  const statements: Stmt[] = [sql`DELETE FROM users`];
+  const statements: SQL[] = [sql`DELETE FROM users`];
   data.users.forEach((id, i) =>
     statements.push(sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${id}, ${"p" + i + id.slice(-4)}, 'x', 0)`),
   );
@@ -98,13 +98,14 @@ async function sqlFeed(rule: FeedRule, viewer: string, pageSize: number, window:
   let maxRows = 0;
   let shortPages = 0;
   for (let guard = 0; guard < 500; guard++) {
-    const result = await prepare(app.db, feedPageQuery(rule, viewer, NOW, seek, pageSize, 0, window)).all<FeedPageRow>();
+    const query = feedPageQuery(rule, viewer, NOW, seek, pageSize, 0, window);
+    const result = await toD1(app.db, query).all<Record<string, unknown>>();
     maxRows = Math.max(maxRows, result.meta.rows_read);
-    const page = feedPage(rule, result.results, pageSize, window);
+    const page = feedPage(rule, query.decode(result.results), pageSize, window);
     ids.push(...page.rows.map((e) => e.id));
     if (!page.hasMore) return { ids, maxRows, shortPages };
     if (page.rows.length < pageSize) shortPages++;
-    seek = { id: page.after!.id, likes: page.after!.likes_count };
+    seek = { id: page.after!.id, likes: page.after!.likesCount };
   }
   throw new Error("feed did not end");
 }
@@ -252,15 +253,16 @@ describe("a page reads at most its window of index entries, whatever the rule", 
     const expected = referenceFeed(rule, echos, likes, users[2]!, NOW);
     for (const candidateRows of [30, CANDIDATE_ROWS]) {
       const window = windowSize(rule, candidateRows);
-      const result = await prepare(app.db, feedPageQuery(rule, users[2]!, NOW, null, 20, 0, window)).all<FeedPageRow>();
-      const page = feedPage(rule, result.results, 20, window);
+      const query = feedPageQuery(rule, users[2]!, NOW, null, 20, 0, window);
+      const result = await toD1(app.db, query).all<Record<string, unknown>>();
+      const page = feedPage(rule, query.decode(result.results), 20, window);
       // the window is full before any match: an empty page that says more may come
       expect(page.rows).toEqual([]);
       expect(page.hasMore).toBe(true);
       // the window's entries and the frontier's hydration; never the 300 entries passed over
       expect(result.meta.rows_read).toBeLessThanOrEqual(candidateRows + FRONTIER_ROWS);
     }
-    const unbounded = await prepare(app.db, feedPageQuery(rule, users[2]!, NOW, null, 20, 0, 1000)).all<FeedPageRow>();
+    const unbounded = await toD1(app.db, feedPageQuery(rule, users[2]!, NOW, null, 20, 0, 1000)).all();
     expect(unbounded.meta.rows_read).toBeGreaterThan(300);
     const all = await sqlFeed(rule, users[2]!, 20, windowSize(rule));
     expect(all.ids).toEqual(expected);
@@ -280,7 +282,7 @@ describe("a rule that can match nothing is answered without reading", () => {
     const rule = { ...base, ...shape };
     expect(provablyEmpty(rule, NOW)).toBe(true);
     expect(referenceFeed(rule, [{ id: newId(NOW - 3 * DAY), authorId: viewer, tags: ["tech", "art"], createdAt: NOW - 3 * DAY, likes: 0 }], [], viewer, NOW)).toEqual([]);
-    const result = await prepare(testAppContext(env).db, feedPageQuery(rule, viewer, NOW, null, 20, 0)).all<FeedPageRow>();
+    const result = await toD1(testAppContext(env).db, feedPageQuery(rule, viewer, NOW, null, 20, 0)).all();
     expect(result.results).toEqual([]);
     expect(result.meta.rows_read).toBe(0);
   });

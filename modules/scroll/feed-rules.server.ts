@@ -15,7 +15,7 @@
 // statement may repeat a value in 25 streams, and D1 binds at most 100 parameters. Every value is
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { idCeil, idFloor, isId } from "../shared/index";
-import { raw, sql, type Stmt } from "../shared/index.server";
+import { select, sql, type RowOf, type Select } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
@@ -168,7 +168,8 @@ export function windowSize(rule: FeedRule, candidateRows = CANDIDATE_ROWS): numb
 /** A row of a page statement: a hydrated echo, whether it matches the rule (`feed_ok`) and its
  * place in the window (`feed_n`); the window's last entry comes back even when it does not match,
  * as the frontier the next page starts after. */
-export type FeedPageRow = EchoRow & { feed_ok: number; feed_n: number };
+const pageColumns = (viewerId: string) => ({ ...echoColumns(viewerId), feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` });
+export type FeedPageRow = RowOf<ReturnType<typeof pageColumns>>;
 
 /**
  * The streams' parts as one compound SELECT of (id, lk, ok). D1 allows 5 terms in a compound
@@ -200,14 +201,13 @@ export function feedPageQuery(
   limit: number,
   offset: number,
   window = windowSize(rule),
-): Stmt {
+): Select<FeedPageRow> {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   // no ORDER BY: sorting the page would read each of its rows again; feedPage puts them in order
   const hydrate = (page: string) =>
-    sql`SELECT ${echoColumns(viewerId)}, p.ok AS feed_ok, p.n AS feed_n FROM (${raw(page)}) p JOIN echos e ON e.id = p.id
-      JOIN users u ON u.id = e.author_id`;
-  // no rows, and nothing read (the page statement's columns do not matter when it has no rows)
-  if (provablyEmpty(rule, now)) return sql`SELECT 0 AS feed_ok WHERE 0`;
+    select(pageColumns(viewerId), sql`FROM (${sql.raw(page)}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id`);
+  // no rows, and nothing read
+  if (provablyEmpty(rule, now)) return hydrate("SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0");
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
   const order = orderBy(rule, "id", "lk");
   const merged = mergeParts(parts);
@@ -234,16 +234,16 @@ export function feedPage(
 ): { rows: EchoRow[]; hasMore: boolean; after: FeedPageRow | null } {
   const byId = (a: FeedPageRow, b: FeedPageRow) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const rows = [...unordered].sort(
-    rule.sortBy === "oldestFirst" ? byId : rule.sortBy === "mostLiked" ? (a, b) => b.likes_count - a.likes_count || byId(b, a) : (a, b) => byId(b, a),
+    rule.sortBy === "oldestFirst" ? byId : rule.sortBy === "mostLiked" ? (a, b) => b.likesCount - a.likesCount || byId(b, a) : (a, b) => byId(b, a),
   );
   const matches: FeedPageRow[] = [];
-  for (const r of rows) if (r.feed_ok && matches[matches.length - 1]?.id !== r.id) matches.push(r);
-  const okRows = rows.filter((r) => r.feed_ok).length;
+  for (const r of rows) if (r.feedOk && matches[matches.length - 1]?.id !== r.id) matches.push(r);
+  const okRows = rows.filter((r) => r.feedOk).length;
   if (okRows > limit) {
     // the page filled: every match up to its last row is known
     const page = matches.slice(0, limit);
     return { rows: page, hasMore: true, after: page[page.length - 1] ?? null };
   }
-  const frontier = rows.find((r) => r.feed_n === window) ?? null;
+  const frontier = rows.find((r) => r.feedN === window) ?? null;
   return { rows: matches, hasMore: frontier !== null, after: frontier };
 }

@@ -1,7 +1,7 @@
 // POST /api/scroll/{id}/fork (issue 16): the viewer's own feed with a public feed's rules, named
 // "<name> (fork)" and pointing back at it (docs/decisions/012-preview-why-fork.md).
 import { badRequest, clampChars, forbidden, isId, newId, notFound } from "../shared/index";
-import { batchAll, batchWithinLimit, raw, sql, type AppContext } from "../shared/index.server";
+import { batchAll, batchWithinLimit, sql, type AppContext } from "../shared/index.server";
 import { MAX_NAME, type Scroll } from "./schema";
 import { scrollSelect, toScroll, type ScrollRow } from "./scroll.server";
 
@@ -27,7 +27,7 @@ export async function forkScroll(app: AppContext, viewerId: string, id: string):
   const forkId = newId();
   // SQLite cuts by code points, which is forkName's cut unless a long name holds characters of
   // several code points (then the name is set again below)
-  const name = raw(`CASE WHEN length(o.name) <= ${KEEP} THEN o.name ELSE substr(o.name, 1, ${KEEP}) END || '${FORK_SUFFIX}'`);
+  const name = sql.raw(`CASE WHEN length(o.name) <= ${KEEP} THEN o.name ELSE substr(o.name, 1, ${KEEP}) END || '${FORK_SUFFIX}'`);
   const [, rows, originals] = await batchWithinLimit<[unknown[], ScrollRow[], Original[]]>(
     app.db,
     "scrollCreate",

@@ -2,7 +2,7 @@
 // (docs/decisions/012-preview-why-fork.md). Reads only, in one D1 round trip, within the budget
 // of a feed page: the page's window, the counters and a bounded count scan.
 import { badRequest, pagination } from "../shared/index";
-import { batchAll, listCursor, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, listCursor, sql, type AppContext, type Statement } from "../shared/index.server";
 import { toEcho, type PageRequest } from "../echo/index.server";
 import { COUNT_SCAN_ROWS, counterQuery, countScanQuery, matchCount, scanEntries, type CounterRow, type MatchCount, type ScanRow } from "./feed-count.server";
 import { feedPage, feedPageQuery, provablyEmpty, windowSize, type FeedPageRow } from "./feed-rules.server";
@@ -35,7 +35,7 @@ export async function previewFeed(
   const window = windowSize(rule, rows.candidates);
   const entries = scanEntries(rule, rows.count);
   const empty = provablyEmpty(rule, now);
-  const statements: Stmt[] = [
+  const statements: Statement[] = [
     counterQuery(rule),
     feedPageQuery(rule, viewerId, now, feedSeek(key), limit, 0, window),
     // a provably empty rule has no streams to scan

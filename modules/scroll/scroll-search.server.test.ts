@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batchAll, createDb, instrumentD1, sql, testAppContext, type D1Stats, type Stmt } from "../shared/index.server";
+import { batchAll, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
 import { searchPublicScrolls } from "./scroll.server";
 
 const POPULATION = 2_000;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   creator = (await signup(app(), { userName: "scroll_search_owner", password: "pass1234" })).user._id;
   const now = Date.now() - POPULATION;
   // every name holds "Garden"; every fifth scroll is private; descriptions hold "moss" + the index
-  const inserts: Stmt[] = Array.from({ length: POPULATION }, (_, i) => {
+  const inserts: SQL[] = Array.from({ length: POPULATION }, (_, i) => {
     const [id, type, isPrivate] = [newId(now + i), i % 2 ? "feed" : "curation", i % 5 === 0 ? 1 : 0];
     return sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at)
                VALUES (${id}, ${creator}, ${`Garden ${i}`}, ${`moss${i}`}, ${type}, ${isPrivate}, ${now + i})`;

@@ -1,6 +1,7 @@
 import { badRequest, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
-import { batchAll, batchWithinLimit, listCursor, pageRequest, raw, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, batchWithinLimit, listCursor, pageRequest, sql, type AppContext, type SQL, select, tables, type Statement } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
+import { alias } from "drizzle-orm/sqlite-core";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import type {
   CreateScrollInput,
@@ -12,6 +13,8 @@ import type {
   UpdateScrollInput,
   UserRef,
 } from "./schema";
+
+const scrollEchoAlias = alias(tables.scrollEchos, "se");
 
 export type ScrollRow = {
   id: string;
@@ -232,14 +235,14 @@ export async function updateScroll(app: AppContext, viewerId: string, id: string
   const scroll = await ownScroll(app, viewerId, id);
   if (input.type && input.type !== scroll.type) throw badRequest("type cannot change");
   if (scroll.type === "curation" && input.feedConfig) throw badRequest("feedConfig is only for feed scrolls");
-  const sets: Stmt[] = [];
+  const sets: SQL[] = [];
   if (input.name !== undefined) sets.push(sql`name = ${input.name}`);
   if (input.description !== undefined) sets.push(sql`description = ${input.description ?? ""}`);
   if (input.isPrivate !== undefined) sets.push(sql`is_private = ${input.isPrivate ? 1 : 0}`);
   if (input.feedConfig) {
     await assertAuthorsExist(app, input.feedConfig.authors);
     for (const [column, value] of Object.entries(ruleColumns(input.feedConfig))) {
-      sets.push(sql`${raw(column)} = ${value}`);
+      sets.push(sql`${sql.raw(column)} = ${value}`);
     }
   }
   if (sets.length > 0) {
@@ -352,7 +355,7 @@ export async function addEcho(
         ON CONFLICT DO NOTHING`,
     // the echo as live messages carry it: no viewer, so not liked (each reader's like state is
     // theirs to load; decision 016)
-    sql`SELECT ${echoColumns("")} FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${echoId}`,
+    select(echoColumns(""), sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${echoId}`),
   ]);
   if (!exists[0]) throw notFound("Echo not found");
   const alreadyInScroll = (before[0]?.n ?? 0) > 0;
@@ -412,7 +415,7 @@ export const feedSeek = (key: ListCursor | null): Seek => (key ? { id: key.id, l
 
 /** The cursor of the page after `last` (a feed page's last echo or its window's frontier). */
 export const feedCursor = (rule: FeedRule, last: EchoRow): string =>
-  encodeCursor(rule.sortBy === "mostLiked" ? { l: last.likes_count, id: last.id } : { id: last.id });
+  encodeCursor(rule.sortBy === "mostLiked" ? { l: last.likesCount, id: last.id } : { id: last.id });
 
 /**
  * Candidate rows for a feed page rendered inside a document (home, a scroll's page): the shell's
@@ -441,7 +444,7 @@ export async function scrollEchos(
       : { scroll: idOrScroll, rule: ruleOf(idOrScroll) };
   const key = listCursor(req);
   const offset = key ? 0 : (req.page - 1) * req.limit;
-  let statements: Stmt[];
+  let statements: Statement[];
   let rule: FeedRule | null = null;
   let window = 0;
   if (scroll.type === "feed") {
@@ -457,12 +460,12 @@ export async function scrollEchos(
         : sql``;
     statements = [
       sql`SELECT echos_count AS n FROM scrolls WHERE id = ${id}`,
-      sql`SELECT ${echoColumns(viewerId)}, se.added_at FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
+      select({ ...echoColumns(viewerId), addedAt: scrollEchoAlias.addedAt }, sql`FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
           JOIN users u ON u.id = e.author_id WHERE se.scroll_id = ${id} ${after}
-          ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+          ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`),
     ];
   }
-  const [counts, rows] = await batchAll<[{ n: number }[], (EchoRow & { added_at?: number })[]]>(app.db, statements);
+  const [counts, rows] = await batchAll<[{ n: number }[], (EchoRow & { addedAt?: number })[]]>(app.db, statements);
   // a feed page may stop at its window's frontier: short (even empty) with more to come
   const fed = rule ? feedPage(rule, rows as FeedPageRow[], req.limit, window) : null;
   // A page number without a cursor is served from the rule's first window (decision 010). When
@@ -472,11 +475,11 @@ export async function scrollEchos(
     throw badRequest(`page ${req.page} of this feed needs a cursor: follow pagination.nextCursor from page ${req.page - 1}`);
   }
   const hasMore = fed ? fed.hasMore : rows.length > req.limit;
-  const pageRows: (EchoRow & { added_at?: number })[] = fed ? fed.rows : rows.slice(0, req.limit);
-  const last: (EchoRow & { added_at?: number }) | null | undefined = fed ? fed.after : pageRows[pageRows.length - 1];
+  const pageRows: (EchoRow & { addedAt?: number })[] = fed ? fed.rows : rows.slice(0, req.limit);
+  const last: (EchoRow & { addedAt?: number }) | null | undefined = fed ? fed.after : pageRows[pageRows.length - 1];
   let nextCursor: string | null = null;
   if (hasMore && last) {
-    if (!rule) nextCursor = encodeCursor({ a: last.added_at ?? 0, id: last.id });
+    if (!rule) nextCursor = encodeCursor({ a: last.addedAt ?? 0, id: last.id });
     else nextCursor = feedCursor(rule, last);
   }
   // A feed's total is what is known without counting every match: the echos up to the end of
@@ -507,9 +510,9 @@ export async function listUserScrolls(
   const offset = after ? 0 : (req.page - 1) * req.limit;
   const [counts, rows] = await batchAll<[{ n: number }[], ScrollRow[]]>(app.db, [
     type === "created"
-      ? sql`SELECT ${raw(userId === viewerId ? "scrolls_count" : "public_scrolls_count")} AS n FROM users WHERE id = ${userId}`
+      ? sql`SELECT ${sql.raw(userId === viewerId ? "scrolls_count" : "public_scrolls_count")} AS n FROM users WHERE id = ${userId}`
       : sql`SELECT COUNT(*) AS n FROM scrolls s WHERE ${filter}`,
-    sql`${scrollSelect(viewerId)} WHERE ${filter} ${after ? sql`AND s.id < ${after.id}` : raw("")}
+    sql`${scrollSelect(viewerId)} WHERE ${filter} ${after ? sql`AND s.id < ${after.id}` : sql.raw("")}
       ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
   ]);
   const scrolls = rows.slice(0, req.limit).map((r) => toScroll(r, viewerId));

@@ -3,7 +3,7 @@
 // per-echo checks (feed-rules.reference.ts) over the echo's own row, so it agrees with the engine
 // exactly (the property test holds all three equal); it reads a handful of rows whatever the rule.
 import { forbidden, idTime, isId, notFound } from "../shared/index";
-import { batchAll, sql, type AppContext, type Stmt } from "../shared/index.server";
+import { batchAll, sql, type AppContext, type SQL } from "../shared/index.server";
 import { ruleChecks, type RuleName } from "./feed-rules.reference";
 import { authorNamesOf, scrollSelect, toRule, type ScrollRow } from "./scroll.server";
 import type { FeedRule, TimeRange } from "./schema";
@@ -16,7 +16,7 @@ export type Why = { inFeed: boolean; reasons: WhyReason[] };
 export type EchoFacts = { id: string; author_id: string; author_name: string; tags: string; likes_count: number; liked: number; in_scroll: number };
 
 /** The facts of the given echos (one for the API; the property test asks for a whole store). */
-export function echoFactsQuery(viewerId: string, scrollId: string, echoIds: string[]): Stmt {
+export function echoFactsQuery(viewerId: string, scrollId: string, echoIds: string[]): SQL {
   return sql`SELECT e.id, e.author_id, u.user_name AS author_name, e.tags, e.likes_count,
       EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${viewerId}) AS liked,
       EXISTS (SELECT 1 FROM scroll_echos se WHERE se.scroll_id = ${scrollId} AND se.echo_id = e.id) AS in_scroll

@@ -1,6 +1,17 @@
-import { batchAll, sql, type Stmt } from "./sql.server";
+import { sql, type SQL } from "drizzle-orm";
+import { batch, returning, select, type Result, type Statement } from "./sql.server";
 import type { Db } from "./context.server";
+import { rateLimits } from "./db/schema";
 import { HttpError } from "./http";
+
+/** Count one attempt on a fixed-window counter (created at 1). */
+export const countAttempt = (key: string, windowStart: number) =>
+  sql`INSERT INTO ${rateLimits} (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
+    ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1`;
+
+/** How many attempts a counter holds in its window. */
+export const attempts = (key: string, windowStart: number) =>
+  select({ count: rateLimits.count }, sql`FROM ${rateLimits} WHERE ${rateLimits.key} = ${key} AND ${rateLimits.windowStart} = ${windowStart}`);
 
 export type Limit = { key: string; limit: number; windowMs: number };
 
@@ -9,16 +20,10 @@ export type Limit = { key: string; limit: number; windowMs: number };
  * trip), so parallel requests count exactly. Throws 429 with Retry-After when any is exceeded.
  */
 export async function rateLimit(db: Db, limits: [Limit, ...Limit[]], now = Date.now()) {
-  const d1 = db.$client;
-  const statements = limits.map(({ key, windowMs }) =>
-    d1
-      .prepare(
-        `INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1)
-         ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
-      )
-      .bind(key, now - (now % windowMs)),
+  const results = await batch(
+    db,
+    limits.map(({ key, windowMs }) => returning(countAttempt(key, now - (now % windowMs)), { count: rateLimits.count })),
   );
-  const results = (await d1.batch<{ count: number }>(statements)).map((r: D1Result<{ count: number }>) => r.results);
   let retryAfter = 0;
   limits.forEach(({ limit, windowMs }, i) => {
     const count = results[i]?.[0]?.count ?? 0;
@@ -42,10 +47,9 @@ export async function rateLimit(db: Db, limits: [Limit, ...Limit[]], now = Date.
 export function inlineLimit(key: string, limit: number, windowMs: number, now = Date.now()) {
   const windowStart = now - (now % windowMs);
   return {
-    upsert: sql`INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
-      ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1`,
+    upsert: countAttempt(key, windowStart),
     within: sql`(SELECT count FROM rate_limits WHERE key = ${key} AND window_start = ${windowStart}) <= ${limit}`,
-    count: sql`SELECT count FROM rate_limits WHERE key = ${key} AND window_start = ${windowStart}`,
+    count: attempts(key, windowStart),
     exceeded(count: number | undefined): HttpError | null {
       if (count === undefined || count <= limit) return null;
       const retryAfter = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
@@ -68,16 +72,27 @@ export const WRITE_LIMITS = {
  * nothing), and 429 + Retry-After is thrown when the limit was passed. Returns the statements'
  * results (without the limit's own).
  */
-export async function batchWithinLimit<R extends unknown[][]>(
+export async function batchUnderLimit<const S extends readonly Statement[]>(
   db: Db,
   kind: keyof typeof WRITE_LIMITS,
   accountId: string,
-  statements: (within: Stmt) => Stmt[],
-): Promise<R> {
+  statements: (within: SQL) => S,
+): Promise<{ -readonly [K in keyof S]: Result<S[K]> }> {
   const { limit: max, windowMs } = WRITE_LIMITS[kind];
   const limit = inlineLimit(`${kind}:${accountId}`, max, windowMs);
-  const results = await batchAll<unknown[][]>(db, [limit.upsert, ...statements(limit.within), limit.count]);
-  const tooMany = limit.exceeded((results[results.length - 1] as { count: number }[])[0]?.count);
+  const results = await batch(db, [limit.upsert, ...statements(limit.within), limit.count]);
+  const counts = results[results.length - 1] as Result<typeof limit.count>;
+  const tooMany = limit.exceeded(counts[0]?.count);
   if (tooMany) throw tooMany;
-  return results.slice(1, -1) as R;
+  return results.slice(1, -1) as { -readonly [K in keyof S]: Result<S[K]> };
+}
+
+/** @deprecated hand-typed rows: being replaced by `batchUnderLimit` (issue 15). */
+export async function batchWithinLimit<R extends unknown[]>(
+  db: Db,
+  kind: keyof typeof WRITE_LIMITS,
+  accountId: string,
+  statements: (within: SQL) => Statement[],
+): Promise<R> {
+  return (await batchUnderLimit(db, kind, accountId, statements)) as unknown as R;
 }

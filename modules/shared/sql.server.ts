@@ -1,39 +1,85 @@
-// Raw SQL for the hot read paths, batched straight on the request's D1 session (decision 017):
-// every page is one db.batch() (one round trip), with statements we can read and index for.
-// Values are always bound parameters; only fragments written here are spliced.
+// Every statement is a Drizzle query: its query builder for writes where it fits, its `sql`
+// template where SQL says it better. A read names its columns as a Drizzle selection (`select`,
+// `returning`), so its rows are typed and decoded from the schema (a renamed column fails to
+// compile). Every page is one D1 batch (one round trip) on the request's D1 session (decision
+// 017), with all of a request's statements
+// coalesced into it (decision 007).
+import { Column, SQL, sql } from "drizzle-orm";
+import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "./context.server";
 
-export type Stmt = { sql: string; params: unknown[] };
+/** A flat selection: result key → schema column, or a typed `sql<T>` expression. */
+export type Fields = Record<string, Column | SQL | SQL.Aliased>;
 
-/** A tagged template: `sql\`... ${value}\`` binds value; nest Stmt values to compose. */
-export function sql(strings: TemplateStringsArray, ...values: unknown[]): Stmt {
-  let text = strings[0] ?? "";
-  const params: unknown[] = [];
-  values.forEach((value, i) => {
-    if (value && typeof value === "object" && "sql" in value && "params" in value) {
-      const inner = value as Stmt;
-      text += inner.sql.replace(/\?(\d+)/g, (_, n) => `?${Number(n) + params.length}`);
-      params.push(...inner.params);
-    } else {
-      params.push(value);
-      text += `?${params.length}`;
-    }
-    text += strings[i + 1] ?? "";
-  });
-  return { sql: text, params };
+/** A statement whose column list is a selection: its rows are typed and decoded from the schema. */
+export type Select<R> = { readonly query: SQL; decode(rows: Record<string, unknown>[]): R[] };
+
+/** A Drizzle query builder (insert, update, delete): what it writes, not rows. */
+export type Builder = { toSQL(): { sql: string; params: unknown[] } };
+
+/** What a batch takes: a typed read, a bare template or a builder (writes). */
+export type Statement = Select<unknown> | SQL | Builder;
+
+/** The row type of a selection. */
+export type RowOf<F extends Fields> = SelectResultFields<F>;
+
+/** The rows a statement yields in a batch (a write's are not read). */
+export type Result<S> = S extends Select<infer R> ? R[] : unknown[];
+
+/** `"e"."created_at" AS "createdAt", …`: a selection as a column list for a template. */
+export function columns(fields: Fields): SQL {
+  return sql.join(
+    Object.entries(fields).map(([key, field]) => sql`${field instanceof SQL.Aliased ? field.sql : field} AS ${sql.identifier(key)}`),
+    sql`, `,
+  );
 }
 
-export const raw = (text: string): Stmt => ({ sql: text, params: [] });
-
-export function join(parts: Stmt[], separator: string): Stmt {
-  return parts.reduce<Stmt>((acc, part, i) => (i === 0 ? part : sql`${acc}${raw(separator)}${part}`), raw(""));
+function typed<F extends Fields>(fields: F, query: SQL): Select<SelectResultFields<F>> {
+  const decoders = Object.entries(fields).flatMap(([key, field]) => (field instanceof Column ? [[key, field] as const] : []));
+  return {
+    query,
+    decode(rows) {
+      if (decoders.length > 0) {
+        for (const row of rows) {
+          for (const [key, column] of decoders) if (row[key] !== null) row[key] = column.mapFromDriverValue(row[key]);
+        }
+      }
+      return rows as SelectResultFields<F>[];
+    },
+  };
 }
 
-async function direct(db: Db, statements: Stmt[]): Promise<unknown[][]> {
+/**
+ * `SELECT <fields> <rest>`: the statement reads as SQL, its rows are typed from the selection
+ * (a column's type and decoding — JSON text, booleans — come from the schema).
+ */
+export function select<F extends Fields>(fields: F, rest: SQL): Select<SelectResultFields<F>> {
+  return typed(fields, sql`SELECT ${columns(fields)} ${rest}`);
+}
+
+/** `<write> RETURNING <fields>`: a write's returned rows, typed like `select`'s. */
+export function returning<F extends Fields>(write: SQL, fields: F): Select<SelectResultFields<F>> {
+  return typed(fields, sql`${write} RETURNING ${columns(fields)}`);
+}
+
+const isSelect = (s: Statement): s is Select<unknown> => !(s instanceof SQL) && "decode" in s;
+
+const dialect = new SQLiteAsyncDialect();
+
+/** A statement as a D1 prepared statement: its SQL and bound parameters as Drizzle builds them. */
+export function toD1(db: Db, statement: Statement): D1PreparedStatement {
+  const query = statement instanceof SQL ? dialect.sqlToQuery(statement) : isSelect(statement) ? dialect.sqlToQuery(statement.query) : statement.toSQL();
+  return db.$client.prepare(query.sql).bind(...query.params);
+}
+
+async function direct(db: Db, statements: Statement[]): Promise<unknown[]> {
   if (statements.length === 0) return [];
-  const d1 = db.$client;
-  const results = await d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)));
-  return results.map((r) => r.results);
+  const results = await db.$client.batch<Record<string, unknown>>(statements.map((s) => toD1(db, s)));
+  return results.map((result, i) => {
+    const s = statements[i]!;
+    return isSelect(s) ? s.decode(result.results) : result.results;
+  });
 }
 
 // ── Per-request batching ─────────────────────────────────────────────────────────────────────
@@ -45,9 +91,9 @@ async function direct(db: Db, statements: Stmt[]): Promise<unknown[][]> {
 // once and their session is checked before they are sent.
 
 type Row = Record<string, unknown>;
-type Pending = { statements: Stmt[]; resolve: (rows: unknown[][]) => void; reject: (error: unknown) => void };
+type Pending = { statements: Statement[]; resolve: (rows: unknown[]) => void; reject: (error: unknown) => void };
 type Probe = {
-  stmt: Stmt;
+  stmt: Select<Row>;
   onInvalid: () => unknown;
   sent: boolean;
   promise: Promise<Row | null>;
@@ -68,13 +114,13 @@ export function configureRequestDb(db: Db, options: { coalesce: boolean }) {
  * its row, or null when the session is not valid. `onInvalid` is asked (at flush time) what the
  * request's queued reads get instead then; null lets them run (no route needs a viewer).
  */
-export function registerSessionProbe(db: Db, stmt: Stmt, onInvalid: () => unknown): Promise<Row | null> {
+export function registerSessionProbe<R extends Row>(db: Db, stmt: Select<R>, onInvalid: () => unknown): Promise<R | null> {
   let state = requestDbs.get(db);
   if (!state) {
     state = { coalesce: false, queue: [], scheduled: false };
     requestDbs.set(db, state);
   }
-  if (state.probe) return state.probe.promise;
+  if (state.probe) return state.probe.promise as Promise<R | null>;
   let settle!: (row: Row | null) => void;
   let fail!: (error: unknown) => void;
   const promise = new Promise<Row | null>((resolve, reject) => {
@@ -83,7 +129,7 @@ export function registerSessionProbe(db: Db, stmt: Stmt, onInvalid: () => unknow
   });
   promise.catch(() => undefined);
   state.probe = { stmt, onInvalid, sent: false, promise, settle, fail };
-  return promise;
+  return promise as Promise<R | null>;
 }
 
 async function flush(db: Db, state: RequestDb) {
@@ -115,15 +161,11 @@ async function flush(db: Db, state: RequestDb) {
   }
 }
 
-/**
- * Run statements in one D1 batch (one round trip, one transaction) and return the rows of each.
- * Within a request, reads issued together share a batch (see above).
- */
-export function batchAll<R extends unknown[][]>(db: Db, statements: Stmt[]): Promise<R> {
+function enqueue(db: Db, statements: Statement[]): Promise<unknown[]> {
   const state = requestDbs.get(db);
-  if (!state) return direct(db, statements) as Promise<R>;
-  return new Promise<R>((resolve, reject) => {
-    state.queue.push({ statements, resolve: resolve as (rows: unknown[][]) => void, reject });
+  if (!state) return direct(db, statements);
+  return new Promise<unknown[]>((resolve, reject) => {
+    state.queue.push({ statements, resolve, reject });
     if (!state.coalesce) {
       void flush(db, state);
     } else if (!state.scheduled) {
@@ -133,8 +175,17 @@ export function batchAll<R extends unknown[][]>(db: Db, statements: Stmt[]): Pro
   });
 }
 
-export function prepare(db: Db, statement: Stmt): D1PreparedStatement {
-  return db.$client.prepare(statement.sql).bind(...statement.params);
+/**
+ * Run statements in one D1 batch (one round trip, one transaction) and return each one's rows,
+ * typed from the statements. Within a request, reads issued together share a batch (see above).
+ */
+export function batch<const S extends readonly Statement[]>(db: Db, statements: S): Promise<{ -readonly [K in keyof S]: Result<S[K]> }> {
+  return enqueue(db, [...statements]) as Promise<{ -readonly [K in keyof S]: Result<S[K]> }>;
+}
+
+/** @deprecated hand-typed rows: being replaced by `batch` (issue 15). */
+export function batchAll<R extends unknown[]>(db: Db, statements: Statement[]): Promise<R> {
+  return enqueue(db, statements) as Promise<R>;
 }
 
 /**
@@ -147,7 +198,7 @@ export async function confirmSession(db: Db): Promise<{ failure: unknown } | nul
   const state = requestDbs.get(db);
   const probe = state?.probe;
   if (!probe) return null;
-  if (!probe.sent) await batchAll(db, []).catch(() => undefined);
+  if (!probe.sent) await enqueue(db, []).catch(() => undefined);
   try {
     if (await probe.promise) return null;
     const failure = probe.onInvalid();
