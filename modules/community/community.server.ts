@@ -1,13 +1,13 @@
 // Community reads: KV first (the version the last ranking pass published), D1's ranked tables on
 // a miss (then cached with a TTL). Nothing is ranked on the request path. Public scroll lists
 // come straight from D1 (an indexed query), so privacy changes and the viewer's follows show at once.
-import { batchAll, sql, type AppContext, select } from "../shared/index.server";
-import { echoColumns, toEcho, type EchoRow } from "../echo/index.server";
+import { batch, sql, type AppContext, select } from "../shared/index.server";
+import { echoColumns, toEcho } from "../echo/index.server";
 import { listPublicScrolls } from "../scroll/index.server";
 import type { Echo } from "../echo/index";
 import type { Scroll } from "../scroll/index";
-import { CACHED_POPULAR, type Period, type PopularSort, type Tag } from "./schema";
-import { kvKeys, KV_TTL_SECONDS, listKey, trendingTagsQuery, type TagRow } from "./ranking.server";
+import { type Period, type PopularSort, type Tag } from "./schema";
+import { kvKeys, KV_TTL_SECONDS, listKey, rankedListQuery, trendingTagsQuery, type TagRow } from "./ranking.server";
 
 async function cached<T>(app: AppContext, key: (version: number) => string, load: () => Promise<T>): Promise<T> {
   let version = 0;
@@ -28,16 +28,16 @@ async function cached<T>(app: AppContext, key: (version: number) => string, load
 const toTag = (r: TagRow): Tag => ({
   _id: r.name,
   name: r.name,
-  count: r.echo_count,
-  recentEchosCount: r.recent_count,
-  createdAt: new Date(r.created_at).toISOString(),
+  count: r.echoCount,
+  recentEchosCount: r.recentCount,
+  createdAt: new Date(r.createdAt).toISOString(),
   description: "",
 });
 
 /** Trending tags: recent use (7 days), then all-time use, then the newest tag. */
 export async function trendingTags(app: AppContext, limit: number): Promise<Tag[]> {
   const rows = await cached(app, kvKeys.tags, async () => {
-    const [r] = await batchAll<[TagRow[]]>(app.db, [trendingTagsQuery]);
+    const [r] = await batch(app.db, [trendingTagsQuery]);
     return r;
   });
   return rows.slice(0, limit).map(toTag);
@@ -47,14 +47,12 @@ export async function trendingTags(app: AppContext, limit: number): Promise<Tag[
 export async function popularEchos(app: AppContext, viewerId: string, period: Period, sort: PopularSort, limit: number): Promise<Echo[]> {
   const list = listKey(period, sort);
   const ids = await cached(app, (v) => kvKeys.popular(v, list), async () => {
-    const [r] = await batchAll<[{ echo_id: string }[]]>(app.db, [
-      sql`SELECT echo_id FROM popular_echos WHERE list = ${list} ORDER BY score DESC, echo_id DESC LIMIT ${CACHED_POPULAR}`,
-    ]);
-    return r.map((x) => x.echo_id);
+    const [r] = await batch(app.db, [rankedListQuery(list)]);
+    return r.map((x) => x.echoId);
   });
   const wanted = ids.slice(0, limit);
   if (wanted.length === 0) return [];
-  const [rows] = await batchAll<[EchoRow[]]>(app.db, [
+  const [rows] = await batch(app.db, [
     select(
       echoColumns(viewerId),
       sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))`,

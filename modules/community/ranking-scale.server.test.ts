@@ -5,7 +5,7 @@
 // added and ranked. Run on two stores, N and 3N echos: the delta's pass must cost about the same.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sql, type SQL, createDb, toD1 } from "../shared/index.server";
+import { batch, select, sql, tables, type SQL, createDb, toD1 } from "../shared/index.server";
 import { listKey, runRanking, type RankingResult } from "./ranking.server";
 import { KEEP_RANKED, PERIOD_MS, PERIODS, POPULAR_SORTS } from "./schema";
 
@@ -134,11 +134,11 @@ async function expectListsExact() {
     const since = span === null ? 0 : NOW - span;
     for (const sort of POPULAR_SORTS) {
       const list = listKey(period, sort);
-      const [ranked, expected] = await env.DB.batch<{ id: string }>([
-        env.DB.prepare("SELECT echo_id AS id FROM popular_echos WHERE list = ? ORDER BY score DESC, echo_id DESC").bind(list),
-        env.DB.prepare(`SELECT id FROM echos WHERE created_at >= ? ORDER BY ${SCORE[sort]} DESC, id DESC LIMIT ?`).bind(since, KEEP_RANKED),
+      const [ranked, expected] = await batch(createDb(env.DB), [
+        select({ id: tables.popularEchos.echoId }, sql`FROM popular_echos WHERE list = ${list} ORDER BY score DESC, echo_id DESC`),
+        select({ id: tables.echos.id }, sql`FROM echos WHERE created_at >= ${since} ORDER BY ${sql.raw(SCORE[sort])} DESC, id DESC LIMIT ${KEEP_RANKED}`),
       ]);
-      expect(ranked!.results.map((r) => r.id), list).toEqual(expected!.results.map((r) => r.id));
+      expect(ranked.map((r) => r.id), list).toEqual(expected.map((r) => r.id));
     }
   }
 }

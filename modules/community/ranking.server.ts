@@ -3,7 +3,7 @@
 // only what changed: recent counts of touched tags (plus tags whose oldest day just left the
 // 7-day window) and the entries of changed echos in each popular list. Then it publishes the hot
 // lists to KV under a new version. Nothing here scans all echos.
-import { createDb, sql, toD1, type SQL } from "../shared/index.server";
+import { createDb, select, sql, tables, toD1, type RowOf, type Statement } from "../shared/index.server";
 import { CACHED_POPULAR, CACHED_TAGS, KEEP_RANKED, PERIOD_MS, PERIODS, POPULAR_SORTS } from "./schema";
 
 const DAY = 86_400_000;
@@ -17,7 +17,9 @@ const SCORE: Record<(typeof POPULAR_SORTS)[number], string> = {
 export const listKey = (period: string, sort: string) => `${period}:${sort}`;
 export const kvKeys = {
   version: "community:version",
-  tags: (v: number) => `community:v${v}:tags`,
+  // the cached tag rows are keyed camelCase (trendingTagColumns); a key of its own, so a value
+  // cached in the older snake_case shape is never read as the new one
+  tags: (v: number) => `community:v${v}:trending`,
   popular: (v: number, list: string) => `community:v${v}:popular:${list}`,
 };
 export const KV_TTL_SECONDS = 3600;
@@ -28,21 +30,39 @@ export const KV_TTL_SECONDS = 3600;
  * after CACHED_TAGS rows. A tie-break outside the index (the name, as before) made SQLite read
  * every tag tied at the 100th place — in a long tail, most of the tags in the store.
  */
-export const trendingTagsQuery = sql`SELECT name, echo_count, recent_count, created_at FROM tags
-  ORDER BY recent_count DESC, echo_count DESC, rowid DESC LIMIT ${CACHED_TAGS}`;
+const trendingTagColumns = {
+  name: tables.tags.name,
+  echoCount: tables.tags.echoCount,
+  recentCount: tables.tags.recentCount,
+  createdAt: tables.tags.createdAt,
+};
+export const trendingTagsQuery = select(
+  trendingTagColumns,
+  sql`FROM tags ORDER BY recent_count DESC, echo_count DESC, rowid DESC LIMIT ${CACHED_TAGS}`,
+);
+
+/** A popular list's best CACHED_POPULAR echos (the `popular_echos_rank` index, read backwards). */
+export const rankedListQuery = (list: string) =>
+  select(
+    { echoId: tables.popularEchos.echoId },
+    sql`FROM popular_echos WHERE list = ${list} ORDER BY score DESC, echo_id DESC LIMIT ${CACHED_POPULAR}`,
+  );
 
 export type RankingResult = { changed: number; rowsRead: number; rowsWritten: number; version: number };
 
 export async function runRanking(env: Env, now = Date.now()): Promise<RankingResult> {
   const db = createDb(env.DB);
-  const d1 = db.$client;
-  const run = (statements: SQL[]) => d1.batch(statements.map((s) => toD1(db, s)));
+  // D1's own batch, not batch(): the pass reports the rows each statement read and wrote (meta);
+  // its reads are decoded by their selections
+  const run = (statements: Statement[]) => db.$client.batch<Record<string, unknown>>(statements.map((s) => toD1(db, s)));
 
   // 1. Read the change log. It is deleted inside the main batch below, so a pass that fails
   //    part-way leaves both the previous rankings and the log for the next pass.
-  const [taken, state] = await run([sql`SELECT key FROM rank_dirty`, sql`SELECT key, value FROM rank_state`]);
-  const keys = (taken!.results as { key: string }[]).map((r) => r.key);
-  const stateMap = new Map((state!.results as { key: string; value: number }[]).map((r) => [r.key, r.value]));
+  const dirty = select({ key: tables.rankDirty.key }, sql`FROM rank_dirty`);
+  const stateRows = select({ key: tables.rankState.key, value: tables.rankState.value }, sql`FROM rank_state`);
+  const [taken, state] = await run([dirty, stateRows]);
+  const keys = dirty.decode(taken!.results).map((r) => r.key);
+  const stateMap = new Map(stateRows.decode(state!.results).map((r) => [r.key, r.value]));
   const echoIds = keys.filter((k) => k.startsWith("e:")).map((k) => k.slice(2));
   const tags = keys.filter((k) => k.startsWith("t:")).map((k) => k.slice(2));
   const today = Math.floor(now / DAY);
@@ -55,7 +75,7 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
   const recent = sql`COALESCE((SELECT SUM(d.count) FROM tag_days d WHERE d.tag = tags.name AND d.day > ${today - 7}), 0)`;
 
   // 2. One atomic batch: recompute, upsert, prune, trim, publish the version; read the hot lists.
-  const statements: SQL[] = [
+  const statements: Statement[] = [
     sql`DELETE FROM rank_dirty WHERE key IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`,
     sql`UPDATE tags SET recent_count = ${recent} WHERE name IN (SELECT value FROM json_each(${JSON.stringify(tags)}))`,
     sql`UPDATE tags SET recent_count = ${recent} WHERE name IN (SELECT tag FROM tag_days WHERE day BETWEEN ${expiredFrom} AND ${expiredTo})`,
@@ -95,22 +115,23 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
   );
   const readFrom = statements.length;
   statements.push(trendingTagsQuery);
-  const lists: string[] = [];
+  const lists: { list: string; read: ReturnType<typeof rankedListQuery> }[] = [];
   for (const period of PERIODS) {
     for (const sort of POPULAR_SORTS) {
       const list = listKey(period, sort);
-      lists.push(list);
-      statements.push(sql`SELECT echo_id FROM popular_echos WHERE list = ${list} ORDER BY score DESC, echo_id DESC LIMIT ${CACHED_POPULAR}`);
+      const read = rankedListQuery(list);
+      lists.push({ list, read });
+      statements.push(read);
     }
   }
   const results = await run(statements);
 
   // 3. Publish to KV: lists first, the version last, so a reader never sees a half-written version.
-  const tagRows = results[readFrom]!.results as TagRow[];
+  const tagRows: TagRow[] = trendingTagsQuery.decode(results[readFrom]!.results);
   const puts: Promise<void>[] = [env.KV.put(kvKeys.tags(version), JSON.stringify(tagRows), { expirationTtl: KV_TTL_SECONDS })];
-  lists.forEach((list, i) => {
-    const rows = results[readFrom + 1 + i]!.results as { echo_id: string }[];
-    puts.push(env.KV.put(kvKeys.popular(version, list), JSON.stringify(rows.map((r) => r.echo_id)), { expirationTtl: KV_TTL_SECONDS }));
+  lists.forEach(({ list, read }, i) => {
+    const rows = read.decode(results[readFrom + 1 + i]!.results);
+    puts.push(env.KV.put(kvKeys.popular(version, list), JSON.stringify(rows.map((r) => r.echoId)), { expirationTtl: KV_TTL_SECONDS }));
   });
   await Promise.all(puts);
   await env.KV.put(kvKeys.version, String(version));
@@ -124,4 +145,4 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
   };
 }
 
-export type TagRow = { name: string; echo_count: number; recent_count: number; created_at: number };
+export type TagRow = RowOf<typeof trendingTagColumns>;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
-import { batchAll, sql, testAppContext } from "../shared/index.server";
+import { batch, select, sql, tables, testAppContext } from "../shared/index.server";
 import { deleteEcho, getEcho, postEcho, reportEcho, setLike, shareEcho } from "./echo.server";
 import { listEchos, listTag } from "./lists.server";
 
@@ -12,16 +12,15 @@ async function user(name: string) {
 
 /** Every denormalised counter equals a COUNT(*) of the rows it counts. */
 async function expectCountersExact() {
-  const [echoDrift, tagDrift, linkDrift, userDrift, stat] = await batchAll<
-    [{ n: number }[], { n: number }[], { n: number }[], { n: number }[], { v: number; n: number }[]]
-  >(app().db, [
-    sql`SELECT COUNT(*) AS n FROM echos e WHERE e.likes_count != (SELECT COUNT(*) FROM likes l WHERE l.echo_id = e.id)
-        OR e.shares_count != (SELECT COUNT(*) FROM shares s WHERE s.echo_id = e.id)`,
-    sql`SELECT COUNT(*) AS n FROM tags t WHERE t.echo_count != (SELECT COUNT(*) FROM echo_tags et WHERE et.tag = t.name)
-        OR t.echo_count <= 0`,
-    sql`SELECT COUNT(*) AS n FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.likes_count != e.likes_count OR et.tags != e.tags`,
-    sql`SELECT COUNT(*) AS n FROM users u WHERE u.echos_count != (SELECT COUNT(*) FROM echos e WHERE e.author_id = u.id)`,
-    sql`SELECT (SELECT value FROM stats WHERE key = 'echos') AS v, (SELECT COUNT(*) FROM echos) AS n`,
+  const n = { n: sql<number>`COUNT(*)` };
+  const [echoDrift, tagDrift, linkDrift, userDrift, stat] = await batch(app().db, [
+    select(n, sql`FROM echos e WHERE e.likes_count != (SELECT COUNT(*) FROM likes l WHERE l.echo_id = e.id)
+        OR e.shares_count != (SELECT COUNT(*) FROM shares s WHERE s.echo_id = e.id)`),
+    select(n, sql`FROM tags t WHERE t.echo_count != (SELECT COUNT(*) FROM echo_tags et WHERE et.tag = t.name)
+        OR t.echo_count <= 0`),
+    select(n, sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.likes_count != e.likes_count OR et.tags != e.tags`),
+    select(n, sql`FROM users u WHERE u.echos_count != (SELECT COUNT(*) FROM echos e WHERE e.author_id = u.id)`),
+    select({ v: sql<number>`(SELECT value FROM stats WHERE key = 'echos')`, n: sql<number>`(SELECT COUNT(*) FROM echos)` }, sql``),
   ]);
   expect([echoDrift[0]!.n, tagDrift[0]!.n, linkDrift[0]!.n, userDrift[0]!.n]).toEqual([0, 0, 0, 0]);
   expect(stat[0]!.v).toBe(stat[0]!.n);
@@ -59,10 +58,10 @@ describe("echo services against real D1", () => {
     await expect(deleteEcho(app(), dan._id, a._id)).rejects.toMatchObject({ status: 403 });
     await deleteEcho(app(), cat._id, a._id);
     await expect(getEcho(app(), cat._id, a._id)).rejects.toMatchObject({ status: 404 });
-    const [tags] = await batchAll<[{ name: string; echo_count: number }[]]>(app().db, [
-      sql`SELECT name, echo_count FROM tags WHERE name IN ('onlyhere', 'shared') ORDER BY name`,
+    const [tags] = await batch(app().db, [
+      select({ name: tables.tags.name, echoCount: tables.tags.echoCount }, sql`FROM tags WHERE name IN ('onlyhere', 'shared') ORDER BY name`),
     ]);
-    expect(tags).toEqual([{ name: "shared", echo_count: 1 }]);
+    expect(tags).toEqual([{ name: "shared", echoCount: 1 }]);
     await expectCountersExact();
   });
 
@@ -105,8 +104,8 @@ describe("write rate limits", () => {
     const mine = await listEchos(app(), fay._id, { user: fay._id }, { page: 1, limit: 1 });
     expect(mine.pagination.total).toBe(posted);
     // the refused post left no echo and no tag link behind
-    const [links] = await batchAll<[{ n: number }[]]>(app().db, [sql`SELECT echo_count AS n FROM tags WHERE name = 'overlimit'`]);
-    expect(links[0]!.n).toBe(posted);
+    const [links] = await batch(app().db, [select({ echoCount: tables.tags.echoCount }, sql`FROM tags WHERE name = 'overlimit'`)]);
+    expect(links[0]!.echoCount).toBe(posted);
     await expectCountersExact();
   });
 });

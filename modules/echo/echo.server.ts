@@ -1,6 +1,6 @@
 import { conflict, forbidden, isId, newId, notFound } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
-import { batch, batchAll, batchWithinLimit, inlineLimit, select, sql, tables, type AppContext, type Result, type RowOf, type SQL } from "../shared/index.server";
+import { batch, batchUnderLimit, inlineLimit, returning, select, sql, tables, type AppContext, type Result, type RowOf, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { linkify } from "./linkify";
 
@@ -106,9 +106,9 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
 export async function deleteEcho(app: AppContext, viewerId: string, id: string): Promise<void> {
   requireEchoId(id);
   // one batch: the author check is part of the DELETE; the second read says why nothing went
-  const [deleted, left] = await batchAll<[{ id: string }[], { author_id: string }[]]>(app.db, [
-    sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId} RETURNING id`,
-    sql`SELECT author_id FROM echos WHERE id = ${id}`,
+  const [deleted, left] = await batch(app.db, [
+    returning(sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId}`, { id: tables.echos.id }),
+    select({ authorId: tables.echos.authorId }, sql`FROM echos WHERE id = ${id}`),
   ]);
   if (deleted[0]) return;
   if (left[0]) throw forbidden("Only the author can delete this echo");
@@ -124,44 +124,49 @@ export async function setLike(app: AppContext, viewerId: string, id: string, lik
           SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND ${limit.within}
           ON CONFLICT DO NOTHING`
     : sql`DELETE FROM likes WHERE echo_id = ${id} AND user_id = ${viewerId} AND ${limit.within}`;
-  const [, , counts, rows] = await batchAll<[unknown[], unknown[], { count: number }[], { likes_count: number; is_liked: number }[]]>(
-    app.db,
-    [
-      limit.upsert,
-      write,
-      limit.count,
-      sql`SELECT likes_count, EXISTS (SELECT 1 FROM likes WHERE echo_id = ${id} AND user_id = ${viewerId}) AS is_liked
-          FROM echos WHERE id = ${id}`,
-    ],
-  );
+  const [, , counts, rows] = await batch(app.db, [
+    limit.upsert,
+    write,
+    limit.count,
+    select(
+      {
+        likesCount: tables.echos.likesCount,
+        isLiked: sql<number>`EXISTS (SELECT 1 FROM likes WHERE ${tables.likes.echoId} = ${id} AND ${tables.likes.userId} = ${viewerId})`,
+      },
+      sql`FROM echos WHERE id = ${id}`,
+    ),
+  ]);
   const tooMany = limit.exceeded(counts[0]?.count);
   if (tooMany) throw tooMany;
   const row = rows[0];
   if (!row) throw notFound("Echo not found");
-  return { likes: row.likes_count, isLiked: row.is_liked === 1 };
+  return { likes: row.likesCount, isLiked: row.isLiked === 1 };
 }
 
 /** Count a share (once per user and echo; sharing again is not counted twice). */
 export async function shareEcho(app: AppContext, viewerId: string, id: string) {
   requireEchoId(id);
-  const [, rows] = await batchAll<[unknown[], { shares_count: number }[]]>(app.db, [
+  const [, rows] = await batch(app.db, [
     sql`INSERT INTO shares (echo_id, user_id, created_at)
         SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id})
         ON CONFLICT DO NOTHING`,
-    sql`SELECT shares_count FROM echos WHERE id = ${id}`,
+    select({ sharesCount: tables.echos.sharesCount }, sql`FROM echos WHERE id = ${id}`),
   ]);
   if (!rows[0]) throw notFound("Echo not found");
-  return { shares: rows[0].shares_count };
+  return { shares: rows[0].sharesCount };
 }
 
 /** Record a report with its reason; a user reports an echo once (409 after that). */
 export async function reportEcho(app: AppContext, viewerId: string, id: string, reason: string) {
   requireEchoId(id);
-  const [inserted, exists] = await batchWithinLimit<[{ echo_id: string }[], { id: string }[]]>(app.db, "report", viewerId, (within) => [
-    sql`INSERT INTO reports (echo_id, user_id, reason, created_at)
+  const [inserted, exists] = await batchUnderLimit(app.db, "report", viewerId, (within) => [
+    returning(
+      sql`INSERT INTO reports (echo_id, user_id, reason, created_at)
         SELECT ${id}, ${viewerId}, ${reason}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND ${within}
-        ON CONFLICT DO NOTHING RETURNING echo_id`,
-    sql`SELECT id FROM echos WHERE id = ${id}`,
+        ON CONFLICT DO NOTHING`,
+      { echoId: tables.reports.echoId },
+    ),
+    select({ id: tables.echos.id }, sql`FROM echos WHERE id = ${id}`),
   ]);
   if (!exists[0]) throw notFound("Echo not found");
   if (!inserted[0]) throw conflict("You have already reported this echo");

@@ -1,7 +1,7 @@
 // Echo lists: one batch per page (the total and the page), keyset underneath page/limit.
 // Every order is total and stable: by id (= creation time, ties impossible), or by likes then id.
 import { badRequest, CURSOR_INVALID, encodeCursor, idCeil, idFloor, pagination, rangeEnd, rangeStart } from "../shared/index";
-import { batchAll, listCursor, sql, type AppContext, type SQL, select, type Select } from "../shared/index.server";
+import { batch, listCursor, sql, tables, type AppContext, type SQL, select, type Select } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo.server";
 import { normalizeTag, TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
 
@@ -43,6 +43,13 @@ export function shape(rows: EchoRow[], req: PageRequest, total: number, order: O
 export const knownTotal = (rows: unknown[], req: PageRequest) =>
   (req.page - 1) * req.limit + Math.min(rows.length, req.limit) + (rows.length > req.limit ? 1 : 0);
 
+/** A list's total: one number, from a counter where one keeps it. */
+type Total = Select<{ n: number }>;
+
+/** A tag's echo count (its counter; 0 for a tag nobody used). */
+const tagTotal = (tag: string): Total =>
+  select({ n: sql<number>`COALESCE((SELECT ${tables.tags.echoCount} FROM tags WHERE ${tables.tags.name} = ${tag}), 0)` }, sql``);
+
 /** GET /echo/all: every echo newest first, optionally one author's or one tag's. */
 export async function listEchos(
   app: AppContext,
@@ -51,29 +58,29 @@ export async function listEchos(
   req: PageRequest,
 ): Promise<EchoPage> {
   const cols = echoColumns(viewerId);
-  let count: SQL;
+  let count: Total;
   let page: Select<EchoRow>;
   if (filter.tag !== undefined) {
     const tag = normalizeTagSafe(filter.tag);
     const { where, offset } = seek("newest", "et.echo_id", "et.likes_count", req);
     const byUser = filter.user ? sql`AND e.author_id = ${filter.user}` : sql.raw("");
     count = filter.user
-      ? sql`SELECT COUNT(*) AS n FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.tag = ${tag} ${byUser}`
-      : sql`SELECT COALESCE((SELECT echo_count FROM tags WHERE name = ${tag}), 0) AS n`;
+      ? select({ n: sql<number>`COUNT(*)` }, sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.tag = ${tag} ${byUser}`)
+      : tagTotal(tag);
     page = select(cols, sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
       WHERE et.tag = ${tag} ${byUser} AND ${where} ORDER BY et.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   } else if (filter.user !== undefined) {
     const { where, offset } = seek("newest", "e.id", "e.likes_count", req);
-    count = sql`SELECT COALESCE((SELECT echos_count FROM users WHERE id = ${filter.user}), 0) AS n`;
+    count = select({ n: sql<number>`COALESCE((SELECT ${tables.users.echosCount} FROM users WHERE ${tables.users.id} = ${filter.user}), 0)` }, sql``);
     page = select(cols, sql`FROM echos e JOIN users u ON u.id = e.author_id
       WHERE e.author_id = ${filter.user} AND ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   } else {
     const { where, offset } = seek("newest", "e.id", "e.likes_count", req);
-    count = sql`SELECT value AS n FROM stats WHERE key = 'echos'`;
+    count = select({ n: tables.stats.value }, sql`FROM stats WHERE key = 'echos'`);
     page = select(cols, sql`FROM echos e JOIN users u ON u.id = e.author_id
       WHERE ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   }
-  const [counts, rows] = await batchAll<[{ n: number }[], EchoRow[]]>(app.db, [count, page]);
+  const [counts, rows] = await batch(app.db, [count, page]);
   return shape(rows, req, counts[0]?.n ?? 0, "newest");
 }
 
@@ -109,11 +116,11 @@ export async function listTag(
   const { where, offset } = seek(query.orderBy, "et.echo_id", "et.likes_count", req);
   const windowed = from !== undefined || to !== undefined;
   // all time: the tag's counter; a time window: no COUNT over it (a lower bound, like feeds)
-  const count = sql`SELECT COALESCE((SELECT echo_count FROM tags WHERE name = ${tag}), 0) AS n`;
+  const count = tagTotal(tag);
   const page = select(echoColumns(viewerId), sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
     WHERE et.tag = ${tag} ${range} AND ${where}
     ORDER BY ${sql.raw(ORDER_BY[query.orderBy]("et.echo_id", "et.likes_count"))}
     LIMIT ${req.limit + 1} OFFSET ${offset}`);
-  const [counts, rows] = await batchAll<[{ n: number }[], EchoRow[]]>(app.db, [count, page]);
+  const [counts, rows] = await batch(app.db, [count, page]);
   return shape(rows, req, windowed ? knownTotal(rows, req) : (counts[0]?.n ?? 0), query.orderBy);
 }

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
-import { batchAll, sql, testAppContext } from "../shared/index.server";
+import { batch, select, sql, testAppContext } from "../shared/index.server";
 import { deleteEcho, postEcho } from "./echo.server";
 import { parseSearch } from "./search-query";
 import { markedRanges, searchEchos } from "./search.server";
@@ -31,8 +31,8 @@ describe("echo search index (migration 0013) against real D1", () => {
 
     await deleteEcho(app(), ann._id, a._id);
     expect(await contents(ann._id, "cafe")).toEqual([]);
-    const [rows] = await batchAll<[{ n: number; e: number }[]]>(app().db, [
-      sql`SELECT (SELECT COUNT(*) FROM echo_search) AS n, (SELECT COUNT(*) FROM echos) AS e`,
+    const [rows] = await batch(app().db, [
+      select({ n: sql<number>`(SELECT COUNT(*) FROM echo_search)`, e: sql<number>`(SELECT COUNT(*) FROM echos)` }, sql``),
     ]);
     expect(rows[0]!.n).toBe(rows[0]!.e);
   });

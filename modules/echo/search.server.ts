@@ -3,8 +3,8 @@
 // Two D1 round trips: the window of hits (with the session check), then the page's echos by id.
 import * as v from "valibot";
 import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor, pagination } from "../shared/index";
-import { batchAll, parseInput, sql, type AppContext, type SQL, select } from "../shared/index.server";
-import { echoColumns, toEcho, type EchoRow } from "./echo.server";
+import { batch, parseInput, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
+import { echoColumns, toEcho } from "./echo.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
 
@@ -35,7 +35,18 @@ function matchExpression(terms: SearchTerm[]): SQL {
   return sql.join(parts, sql.raw(` || ' AND ' || `));
 }
 
-type WindowRow = { r: number; eid: string; score: number; marked: string | null };
+/**
+ * A window's hits: the FTS5 rowid (newest = highest), the echo id, its bm25 rank and its text with
+ * the matched tokens marked. echo_search is outside the Drizzle schema (a virtual table), so the
+ * columns are typed here, as FTS5 defines them (migrations/0013_echo_search.sql).
+ */
+const windowColumns = {
+  r: sql<number>`rowid`,
+  eid: sql<string>`eid`,
+  score: sql<number>`bm25(echo_search, 1.0, 1.0, 0.0, 0.0)`,
+  marked: sql<string | null>`highlight(echo_search, 0, ${OPEN}, ${CLOSE})`,
+};
+type WindowRow = RowOf<typeof windowColumns>;
 type Cursor = { h: number; o: number };
 
 /** A search page's cursor: the rank (h) and the offset within its window (o) to go on from. */
@@ -90,11 +101,12 @@ export async function searchEchos(
   // CAST: compared with the bare bound number, FTS5 did not seek to the bound and a deeper window
   // re-read every newer hit (measured in workerd: 561 rows read instead of 61 below rowid 500)
   const below = at ? sql`AND rowid < CAST(${at.h} AS INTEGER)` : sql.raw("");
-  const [window] = await batchAll<[WindowRow[]]>(app.db, [
-    sql`SELECT rowid AS r, eid, bm25(echo_search, 1.0, 1.0, 0.0, 0.0) AS score,
-          highlight(echo_search, 0, ${OPEN}, ${CLOSE}) AS marked
-        FROM echo_search WHERE echo_search MATCH (${matchExpression(terms)}) ${below}
+  const [window] = await batch(app.db, [
+    select(
+      windowColumns,
+      sql`FROM echo_search WHERE echo_search MATCH (${matchExpression(terms)}) ${below}
         ORDER BY rowid DESC LIMIT ${SEARCH_WINDOW + 1}`,
+    ),
   ]);
   const olderExist = window.length > SEARCH_WINDOW;
   const hits = window.slice(0, SEARCH_WINDOW);
@@ -108,9 +120,11 @@ export async function searchEchos(
 
   const rows = ranked.length
     ? (
-        await batchAll<[EchoRow[]]>(app.db, [
-          select(echoColumns(viewerId), sql`FROM echos e JOIN users u ON u.id = e.author_id
-              WHERE e.id IN (${sql.join(ranked.map((h) => sql`${h.eid}`), sql.raw(", "))})`),
+        await batch(app.db, [
+          select(
+            echoColumns(viewerId),
+            sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (${sql.join(ranked.map((h) => sql`${h.eid}`), sql.raw(", "))})`,
+          ),
         ])
       )[0]
     : [];

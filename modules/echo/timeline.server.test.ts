@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batchAll, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
+import { batch, createDb, instrumentD1, select, sql, tables, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
 import { backfillFollow, FOLLOW_BACKFILL, TIMELINE_CAP, TRIM_OWNERS_PER_RUN, timelineOwners, trimTimelines } from "./timeline.server";
 
 const app = () => testAppContext(env);
@@ -15,20 +15,20 @@ const user = async (name: string) => (await signup(app(), { userName: name, pass
 async function echos(authorId: string, count: number, start: number): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => newId(start + i));
   const inserts: SQL[] = ids.map((id, i) => sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${id}, ${authorId}, 'x', '[]', ${start + i})`);
-  for (let i = 0; i < inserts.length; i += 200) await batchAll(app().db, inserts.slice(i, i + 200));
+  for (let i = 0; i < inserts.length; i += 200) await batch(app().db, inserts.slice(i, i + 200));
   return ids;
 }
 
 /** The owner's timeline, newest first. */
 async function timeline(ownerId: string): Promise<string[]> {
-  const [rows] = await batchAll<[{ echo_id: string }[]]>(app().db, [
-    sql`SELECT echo_id FROM timeline_entries WHERE owner_id = ${ownerId} ORDER BY echo_id DESC`,
+  const [rows] = await batch(app().db, [
+    select({ echoId: tables.timelineEntries.echoId }, sql`FROM timeline_entries WHERE owner_id = ${ownerId} ORDER BY echo_id DESC`),
   ]);
-  return rows.map((r) => r.echo_id);
+  return rows.map((r) => r.echoId);
 }
 
 const follow = (ownerId: string, followeeId: string) =>
-  batchAll(app().db, [
+  batch(app().db, [
     sql`INSERT INTO user_follows (follower_id, followee_id, created_at) VALUES (${ownerId}, ${followeeId}, ${Date.now()})`,
     ...backfillFollow(ownerId, followeeId),
   ]);
@@ -39,7 +39,7 @@ describe("the Following timeline's cap", () => {
     const ids = await echos(author, TIMELINE_CAP + 37, Date.now() - 10_000_000);
     // as if fan-out had brought each of them
     for (let i = 0; i < ids.length; i += 200) {
-      await batchAll(app().db, ids.slice(i, i + 200).map((id) => sql`INSERT INTO timeline_entries (owner_id, echo_id) VALUES (${owner}, ${id})`));
+      await batch(app().db, ids.slice(i, i + 200).map((id) => sql`INSERT INTO timeline_entries (owner_id, echo_id) VALUES (${owner}, ${id})`));
     }
     expect(await timeline(owner)).toHaveLength(TIMELINE_CAP + 37);
 
@@ -61,7 +61,7 @@ describe("the Following timeline's cap", () => {
     const olds = await echos(old, TIMELINE_CAP + 5, Date.now() - 20_000_000);
     const freshes = await echos(fresh, FOLLOW_BACKFILL + 3, Date.now() - 1_000_000);
     for (let i = 0; i < olds.length; i += 200) {
-      await batchAll(app().db, olds.slice(i, i + 200).map((id) => sql`INSERT INTO timeline_entries (owner_id, echo_id) VALUES (${owner}, ${id})`));
+      await batch(app().db, olds.slice(i, i + 200).map((id) => sql`INSERT INTO timeline_entries (owner_id, echo_id) VALUES (${owner}, ${id})`));
     }
     await follow(owner, fresh);
     const newestFresh = [...freshes].reverse().slice(0, FOLLOW_BACKFILL);
@@ -76,9 +76,9 @@ describe("timelineOwners (live updates on Following, decision 016)", () => {
     // 300 timelines hold the echo (as the post's fan-out writes them); two of them are open readers
     const owners = Array.from({ length: 300 }, () => newId());
     for (let i = 0; i < owners.length; i += 100) {
-      await batchAll(app().db, [sql`INSERT INTO users (id, user_name, password_hash, created_at)
+      await batch(app().db, [sql`INSERT INTO users (id, user_name, password_hash, created_at)
         SELECT value, 'tl_live_' || key || '_' || ${i}, 'x', 0 FROM json_each(${JSON.stringify(owners.slice(i, i + 100))})`]);
-      await batchAll(app().db, owners.slice(i, i + 100).map((id) => sql`INSERT INTO timeline_entries (owner_id, echo_id) VALUES (${id}, ${echo!})`));
+      await batch(app().db, owners.slice(i, i + 100).map((id) => sql`INSERT INTO timeline_entries (owner_id, echo_id) VALUES (${id}, ${echo!})`));
     }
     const stranger = await user("tl_live_stranger");
     const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };

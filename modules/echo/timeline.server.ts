@@ -1,8 +1,8 @@
 // The Following timeline (docs/decisions/013-following-timeline.md): fan-out on write. Each
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
-import { batchAll, createDb, sql, type AppContext, type Db, type SQL, select, toD1 } from "../shared/index.server";
-import { echoColumns, type EchoRow } from "./echo.server";
+import { batch, createDb, sql, tables, toD1, type AppContext, type Db, type SQL, select } from "../shared/index.server";
+import { echoColumns } from "./echo.server";
 import { knownTotal, seek, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
 
@@ -65,17 +65,20 @@ export function removeFollowee(ownerId: string, followeeId: string): SQL {
  */
 export async function timelineOwners(db: Db, echoId: string, ownerIds: readonly string[]): Promise<Set<string>> {
   if (ownerIds.length === 0) return new Set();
-  const [rows] = await batchAll<[{ id: string }[]]>(db, [
-    sql`SELECT t.owner_id AS id FROM json_each(${JSON.stringify(ownerIds)}) r
-      CROSS JOIN timeline_entries t ON t.owner_id = r.value AND t.echo_id = ${echoId}`,
+  const [rows] = await batch(db, [
+    select(
+      { id: tables.timelineEntries.ownerId },
+      sql`FROM json_each(${JSON.stringify(ownerIds)}) r
+      CROSS JOIN timeline_entries ON ${tables.timelineEntries.ownerId} = r.value AND ${tables.timelineEntries.echoId} = ${echoId}`,
+    ),
   ]);
   return new Set(rows.map((r) => r.id));
 }
 
 /** Whether the viewer follows anyone: Following is then home's default (one primary-key read). */
 export async function followsAnyone(app: AppContext, viewerId: string): Promise<boolean> {
-  const [rows] = await batchAll<[{ n: number }[]]>(app.db, [sql`SELECT following_count AS n FROM users WHERE id = ${viewerId}`]);
-  return (rows[0]?.n ?? 0) > 0;
+  const [rows] = await batch(app.db, [select({ followingCount: tables.users.followingCount }, sql`FROM users WHERE id = ${viewerId}`)]);
+  return (rows[0]?.followingCount ?? 0) > 0;
 }
 
 /**
@@ -85,10 +88,13 @@ export async function followsAnyone(app: AppContext, viewerId: string): Promise<
  */
 export async function listFollowing(app: AppContext, viewerId: string, req: PageRequest): Promise<EchoPage> {
   const { where, offset } = seek("newest", "t.echo_id", "", req);
-  const [rows] = await batchAll<[EchoRow[]]>(app.db, [
-    select(echoColumns(viewerId), sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
+  const [rows] = await batch(app.db, [
+    select(
+      echoColumns(viewerId),
+      sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
       WHERE t.owner_id = ${viewerId} AND ${where}
-      ORDER BY t.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`),
+      ORDER BY t.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+    ),
   ]);
   return shape(rows, req, knownTotal(rows, req), "newest");
 }
@@ -100,18 +106,22 @@ export async function listFollowing(app: AppContext, viewerId: string, req: Page
  * reads never depend on the length (docs/decisions/013-following-timeline.md).
  */
 export async function trimTimelines(env: Env): Promise<{ owners: number; trimmed: number }> {
+  // a db of its own, outside any request: each batch below goes straight to D1
   const db = createDb(env.DB);
-  const d1 = db.$client;
-  const run = (statements: SQL[]) => d1.batch(statements.map((s) => toD1(db, s)));
-  const [state] = await run([sql`SELECT COALESCE((SELECT value FROM rank_state WHERE key = 'timeline_trim_mark'), 0) AS mark`]);
-  const mark = (state!.results[0] as { mark: number }).mark;
-  const [page] = await run([sql`SELECT rowid AS r, id FROM users WHERE rowid > ${mark} ORDER BY rowid LIMIT ${TRIM_OWNERS_PER_RUN}`]);
-  const owners = page!.results as { r: number; id: string }[];
+  const { rankState, users } = tables;
+  const [state] = await batch(db, [
+    select({ mark: sql<number>`COALESCE((SELECT ${rankState.value} FROM rank_state WHERE ${rankState.key} = 'timeline_trim_mark'), 0)` }, sql``),
+  ]);
+  const mark = state[0]?.mark ?? 0;
+  const [owners] = await batch(db, [
+    select({ r: sql<number>`rowid`, id: users.id }, sql`FROM users WHERE rowid > ${mark} ORDER BY rowid LIMIT ${TRIM_OWNERS_PER_RUN}`),
+  ]);
   const next = owners.length < TRIM_OWNERS_PER_RUN ? 0 : owners[owners.length - 1]!.r;
-  const results = await run([
+  // the trims' changed-row counts are wanted, which batch() does not return: D1's own batch
+  const results = await db.$client.batch([
     ...owners.map((o) => trimTimeline(o.id)),
     sql`INSERT INTO rank_state (key, value) VALUES ('timeline_trim_mark', ${next}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-  ]);
+  ].map((s) => toD1(db, s)));
   const trimmed = results.slice(0, owners.length).reduce((sum, r) => sum + (r.meta.changes ?? 0), 0);
   return { owners: owners.length, trimmed };
 }

@@ -3,7 +3,8 @@
 // and scroll follow; mentions ride in the echo post's batch (mentionStatement below).
 import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
-import { batchAll, parseInput, sql, type AppContext, type SQL } from "../shared/index.server";
+import { alias } from "drizzle-orm/sqlite-core";
+import { batch, parseInput, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -14,18 +15,29 @@ import {
   type NotificationPage,
 } from "./schema";
 
-type GroupRow = {
-  kind: NotificationKind;
-  group_key: string;
-  actor_count: number;
-  latest_at: number;
-  actor_id: string;
-  actor_name: string;
-  echo_id: string | null;
-  echo_text: string | null;
-  scroll_id: string | null;
-  scroll_name: string | null;
+const g = alias(tables.notificationGroups, "g");
+const a = alias(tables.users, "a");
+const e = alias(tables.echos, "e");
+const s = alias(tables.scrolls, "s");
+
+/**
+ * A group with its newest actor, and its echo or scroll (LEFT JOINs: null when it has none, so
+ * those columns are typed nullable here). The echo text is cut in SQL (+1 character, so the
+ * excerpt knows it was cut).
+ */
+const groupColumns = {
+  kind: g.kind,
+  groupKey: g.groupKey,
+  actorCount: g.actorCount,
+  latestAt: g.latestAt,
+  actorId: a.id,
+  actorName: a.userName,
+  echoId: sql<string | null>`${e.id}`,
+  echoText: sql<string | null>`substr(${e.content}, 1, ${EXCERPT_CHARS + 1})`,
+  scrollId: sql<string | null>`${s.id}`,
+  scrollName: sql<string | null>`${s.name}`,
 };
+type GroupRow = RowOf<typeof groupColumns>;
 
 type Key = { t: number; k: NotificationKind; g: string };
 
@@ -46,26 +58,27 @@ function parseCursor(cursor: string | undefined): Key | null {
 }
 
 /** The viewer's unread count (one row: a counter the triggers keep). Queues into the request's batch. */
-function unreadQuery(viewerId: string): SQL {
-  return sql`SELECT notifications_read_at AS read_at, unread_notifications AS unread FROM users WHERE id = ${viewerId}`;
+function unreadQuery(viewerId: string) {
+  const { notificationsReadAt, unreadNotifications } = tables.users;
+  return select({ readAt: notificationsReadAt, unread: unreadNotifications }, sql`FROM users WHERE id = ${viewerId}`);
 }
 
 /** The bell's count: rides in the page's first D1 batch (decision 007), one row read. */
 export async function unreadCount(app: AppContext, viewerId: string): Promise<number> {
-  const [rows] = await batchAll<[{ unread: number }[]]>(app.db, [unreadQuery(viewerId)]);
+  const [rows] = await batch(app.db, [unreadQuery(viewerId)]);
   return Math.max(0, rows[0]?.unread ?? 0);
 }
 
 function toNotification(row: GroupRow, readAt: number): Notification {
   return {
-    _id: `${row.kind}:${row.group_key}`,
+    _id: `${row.kind}:${row.groupKey}`,
     kind: row.kind,
-    actor: { _id: row.actor_id, userName: row.actor_name },
-    actorCount: row.actor_count,
-    echo: row.echo_id ? { _id: row.echo_id, excerpt: excerpt(row.echo_text ?? "") } : null,
-    scroll: row.scroll_id ? { _id: row.scroll_id, name: row.scroll_name ?? "" } : null,
-    unread: row.latest_at > readAt,
-    updatedAt: new Date(row.latest_at).toISOString(),
+    actor: { _id: row.actorId, userName: row.actorName },
+    actorCount: row.actorCount,
+    echo: row.echoId ? { _id: row.echoId, excerpt: excerpt(row.echoText ?? "") } : null,
+    scroll: row.scrollId ? { _id: row.scrollId, name: row.scrollName ?? "" } : null,
+    unread: row.latestAt > readAt,
+    updatedAt: new Date(row.latestAt).toISOString(),
   };
 }
 
@@ -77,28 +90,28 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
   const after = parseCursor(cursor);
   const limit = NOTIFICATIONS_PER_PAGE;
   const seek = after ? sql`AND (g.latest_at, g.kind, g.group_key) < (${after.t}, ${after.k}, ${after.g})` : sql``;
-  const [state, rows] = await batchAll<[{ read_at: number; unread: number }[], GroupRow[]]>(app.db, [
+  const [state, rows] = await batch(app.db, [
     unreadQuery(viewerId),
-    // one more than a page says whether another follows; the echo text is cut in SQL (+1
-    // character, so the excerpt knows it was cut)
-    sql`SELECT g.kind, g.group_key, g.actor_count, g.latest_at, a.id AS actor_id, a.user_name AS actor_name,
-          e.id AS echo_id, substr(e.content, 1, ${EXCERPT_CHARS + 1}) AS echo_text, s.id AS scroll_id, s.name AS scroll_name
-        FROM notification_groups g
+    // one more than a page says whether another follows
+    select(
+      groupColumns,
+      sql`FROM notification_groups g
         JOIN users a ON a.id = g.latest_actor_id
         LEFT JOIN echos e ON e.id = g.echo_id
         LEFT JOIN scrolls s ON s.id = g.scroll_id
         WHERE g.recipient_id = ${viewerId} ${seek}
         ORDER BY g.latest_at DESC, g.kind DESC, g.group_key DESC
         LIMIT ${limit + 1}`,
+    ),
   ]);
-  const readAt = state[0]?.read_at ?? 0;
+  const readAt = state[0]?.readAt ?? 0;
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const last = page.at(-1);
   return {
     notifications: page.map((row) => toNotification(row, readAt)),
     unreadCount: Math.max(0, state[0]?.unread ?? 0),
-    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeCursor({ t: last.latest_at, k: last.kind, g: last.group_key }) : null },
+    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeCursor({ t: last.latestAt, k: last.kind, g: last.groupKey }) : null },
   };
 }
 
@@ -107,7 +120,7 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
  * whatever the clocks of the Workers that wrote it) and the counter to 0, in one statement.
  */
 export async function markAllRead(app: AppContext, viewerId: string): Promise<{ unreadCount: number }> {
-  await batchAll(app.db, [
+  await batch(app.db, [
     sql`UPDATE users SET unread_notifications = 0,
           notifications_read_at = MAX(notifications_read_at,
             COALESCE((SELECT MAX(latest_at) FROM notification_groups WHERE recipient_id = ${viewerId}), 0))
