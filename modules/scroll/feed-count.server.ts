@@ -5,7 +5,7 @@
 //   a single stream with nothing tested on its entries, an upper bound always;
 // - a bounded scan of the rule's streams in id order: exact when the streams end inside it, a
 //   lower bound otherwise.
-import { sql, type SQL } from "../shared/index.server";
+import { select, sql, tables, type RowOf, type SQL } from "../shared/index.server";
 import { idBounds, mergeParts, provablyEmpty, streamPart, streams } from "./feed-rules.server";
 import type { FeedRule } from "./schema";
 
@@ -13,9 +13,16 @@ import type { FeedRule } from "./schema";
  * not need to). */
 export const MATCH_COUNT_CAP = 10_000;
 
-/** What the counters say: `upper` always bounds the count; `exact` when nothing beyond the one
- * stream (or disjoint author streams) is tested, so the counter is the count. */
-export type CounterRow = { lower: number; upper: number; exact: number; authors_found: number };
+/** What the counters say: `upper` always bounds the count; `exact` (1) when nothing beyond the
+ * one stream (or disjoint author streams) is tested, so the counter is the count; and how many of
+ * the rule's authors exist. */
+const counterColumns = (lower: SQL, upper: SQL, exact: number, authorsFound: SQL) => ({
+  lower: sql<number>`${lower}`,
+  upper: sql<number>`${upper}`,
+  exact: sql<number>`${exact}`,
+  authorsFound: sql<number>`${authorsFound}`,
+});
+export type CounterRow = RowOf<ReturnType<typeof counterColumns>>;
 
 /** Nothing tested on an entry beyond what its stream is: no exclusion, date, time window or
  * hide-liked (tags under an author rule are a test too). */
@@ -36,12 +43,15 @@ const jsonList = (list: string[]) => JSON.stringify(list);
  * echos are disjoint), else the included tags, else every echo. It also counts the rule's
  * authors that exist, which the preview checks as create does.
  */
-export function counterQuery(rule: FeedRule): SQL {
+export function counterQuery(rule: FeedRule) {
   const plain = untested(rule);
+  const { users, tags, stats } = tables;
   if (rule.authors.length > 0) {
     const exact = plain && rule.includedTags.length === 0 ? 1 : 0;
-    return sql`SELECT coalesce(sum(echos_count), 0) * ${exact} AS lower, coalesce(sum(echos_count), 0) AS upper,
-      ${exact} AS exact, count(*) AS authors_found FROM users WHERE id IN (SELECT value FROM json_each(${jsonList(rule.authors)}))`;
+    return select(
+      counterColumns(sql`coalesce(sum(${users.echosCount}), 0) * ${exact}`, sql`coalesce(sum(${users.echosCount}), 0)`, exact, sql`count(*)`),
+      sql`FROM users WHERE id IN (SELECT value FROM json_each(${jsonList(rule.authors)}))`,
+    );
   }
   if (rule.includedTags.length > 0) {
     const live = rule.includedTags.filter((t) => !rule.excludedTags.includes(t));
@@ -49,32 +59,39 @@ export function counterQuery(rule: FeedRule): SQL {
     // any-of: every tag's echos are in (max is a lower bound, sum an upper one); all-of: at most
     // the rarest tag's; a tag no echo carries has no row and counts 0
     const exact = plain && live.length === 1 ? 1 : 0;
-    const lower = !all && plain ? "coalesce(max(echo_count), 0)" : "0";
-    const upper = all ? `CASE WHEN count(*) < ${live.length} THEN 0 ELSE coalesce(min(echo_count), 0) END` : "coalesce(sum(echo_count), 0)";
-    return sql`SELECT ${sql.raw(lower)} AS lower, ${sql.raw(upper)} AS upper, ${exact} AS exact, 0 AS authors_found
-      FROM tags WHERE name IN (SELECT value FROM json_each(${jsonList(live)}))`;
+    const lower = !all && plain ? sql`coalesce(max(${tags.echoCount}), 0)` : sql`0`;
+    const upper = all
+      ? sql`CASE WHEN count(*) < ${sql.raw(String(live.length))} THEN 0 ELSE coalesce(min(${tags.echoCount}), 0) END`
+      : sql`coalesce(sum(${tags.echoCount}), 0)`;
+    return select(counterColumns(lower, upper, exact, sql`0`), sql`FROM tags WHERE name IN (SELECT value FROM json_each(${jsonList(live)}))`);
   }
   const exact = plain ? 1 : 0;
-  return sql`SELECT value * ${exact} AS lower, value AS upper, ${exact} AS exact, 0 AS authors_found FROM stats WHERE key = 'echos'`;
+  return select(counterColumns(sql`${stats.value} * ${exact}`, sql`${stats.value}`, exact, sql`0`), sql`FROM stats WHERE key = 'echos'`);
 }
 
 /** Rows the scan may read: with the page's window and the counters, a preview stays ≤ 200. */
 export const COUNT_SCAN_ROWS = 50;
 
 /** The scan's result: entries read (up to the cut plus one) and distinct matches among them. */
-export type ScanRow = { entries: number; matches: number };
+const scanColumns = (entries: SQL, matches: SQL) => ({ entries: sql<number>`${entries}`, matches: sql<number>`${matches}` });
+export type ScanRow = RowOf<ReturnType<typeof scanColumns>>;
+
+/** The scan of a rule that provably matches nothing: it has no streams, and reads nothing. */
+export const emptyScanQuery = () => select(scanColumns(sql`0`, sql`0`), sql``);
 
 /**
  * The rule's streams in id order (any order counts the same, and id-ordered streams seek the
  * dates and the time window instead of testing them), cut after `entries` + 1 entries: fewer
  * read means every stream ended, so the matches are the count.
  */
-export function countScanQuery(rule: FeedRule, viewerId: string, now: number, entries: number): SQL {
+export function countScanQuery(rule: FeedRule, viewerId: string, now: number, entries: number) {
   const byId: FeedRule = { ...rule, sortBy: "newestFirst", sortTimeRange: "allTime", startDate: idBounds(rule, now).from };
   const parts = streams(byId).map((s) => streamPart(byId, s, viewerId, now, null));
   if (!Number.isSafeInteger(entries)) throw new Error("feed count: not an integer");
-  return sql`SELECT count(*) AS entries, count(DISTINCT CASE WHEN ok THEN id END) AS matches
-    FROM (SELECT id, ok FROM (${sql.raw(mergeParts(parts))}) LIMIT ${sql.raw(String(entries + 1))})`;
+  return select(
+    scanColumns(sql`count(*)`, sql`count(DISTINCT CASE WHEN ok THEN id END)`),
+    sql`FROM (SELECT id, ok FROM (${sql.raw(mergeParts(parts))}) LIMIT ${sql.raw(String(entries + 1))})`,
+  );
 }
 
 /** Entries the scan may read for a rule: each costs its index entry, plus the like probe with

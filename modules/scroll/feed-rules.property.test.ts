@@ -4,14 +4,14 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { newId } from "../shared/index";
-import { batchAll, toD1, sql, testAppContext, type SQL } from "../shared/index.server";
+import { batch, toD1, sql, testAppContext, type SQL } from "../shared/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, provablyEmpty, windowSize } from "./feed-rules.server";
 import { referenceFeed, type RefEcho, type RefLike } from "./feed-rules.reference";
 import type { FeedRule } from "./schema";
 import { DAY, feedRuleArb } from "../../tests/feed-rule-arbitrary";
 import { MATCH_COUNT_CAP } from "./feed-count.server";
 import { previewFeed } from "./preview.server";
-import { echoFactsQuery, explainFeedEcho, type EchoFacts } from "./why.server";
+import { echoFactsQuery, explainFeedEcho } from "./why.server";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 // Unicode names and names inside other names: the engine tests tags inside the echo's JSON row
@@ -86,7 +86,7 @@ async function load(data: Dataset) {
     }
   }
   for (const l of data.likes) statements.push(sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${l.echoId}, ${l.userId}, 0)`);
-  await batchAll(app.db, statements);
+  await batch(app.db, statements);
 }
 
 /** Walk the feed the way the client does: page after page by cursor, through short and empty
@@ -114,7 +114,7 @@ async function sqlFeed(rule: FeedRule, viewer: string, pageSize: number, window:
  * exactly when the engine's pages hold it, and in the feed exactly when every reason passed. */
 async function checkWhy(rule: FeedRule, viewer: string, data: Dataset, engineIds: string[]) {
   const app = testAppContext(env);
-  const [facts] = await batchAll<[EchoFacts[]]>(app.db, [echoFactsQuery(viewer, newId(NOW), data.echos.map((e) => e.id))]);
+  const [facts] = await batch(app.db, [echoFactsQuery(viewer, newId(NOW), data.echos.map((e) => e.id))]);
   expect(facts).toHaveLength(data.echos.length);
   const inEngine = new Set(engineIds);
   for (const f of facts) {

@@ -1,9 +1,10 @@
 // POST /api/scroll/{id}/fork (issue 16): the viewer's own feed with a public feed's rules, named
 // "<name> (fork)" and pointing back at it (docs/decisions/012-preview-why-fork.md).
 import { badRequest, clampChars, forbidden, isId, newId, notFound } from "../shared/index";
-import { batchAll, batchWithinLimit, sql, type AppContext } from "../shared/index.server";
+import { eq } from "drizzle-orm";
+import { batch, batchUnderLimit, select, sql, tables, type AppContext } from "../shared/index.server";
 import { MAX_NAME, type Scroll } from "./schema";
-import { scrollSelect, toScroll, type ScrollRow } from "./scroll.server";
+import { scrollSelect, toScroll } from "./scroll.server";
 
 const FORK_SUFFIX = " (fork)";
 const KEEP = MAX_NAME - FORK_SUFFIX.length;
@@ -11,8 +12,6 @@ const KEEP = MAX_NAME - FORK_SUFFIX.length;
 /** "<name> (fork)", the name cut (by characters as a person counts them) so that the whole stays
  * within the name limit. */
 export const forkName = (name: string) => clampChars(name, KEEP) + FORK_SUFFIX;
-
-type Original = { id: string; name: string; type: string; is_private: number; creator_id: string };
 
 /**
  * Fork a feed the viewer may see (403 someone else's private scroll, 404 unknown, 400 a
@@ -28,7 +27,8 @@ export async function forkScroll(app: AppContext, viewerId: string, id: string):
   // SQLite cuts by code points, which is forkName's cut unless a long name holds characters of
   // several code points (then the name is set again below)
   const name = sql.raw(`CASE WHEN length(o.name) <= ${KEEP} THEN o.name ELSE substr(o.name, 1, ${KEEP}) END || '${FORK_SUFFIX}'`);
-  const [, rows, originals] = await batchWithinLimit<[unknown[], ScrollRow[], Original[]]>(
+  const { scrolls } = tables;
+  const [, rows, originals] = await batchUnderLimit(
     app.db,
     "scrollCreate",
     viewerId,
@@ -38,18 +38,21 @@ export async function forkScroll(app: AppContext, viewerId: string, id: string):
         SELECT ${forkId}, ${viewerId}, ${name}, o.description, 'feed', 0, ${Date.now()}, o.tag_match_type,
         o.included_tags, o.excluded_tags, o.authors, o.sort_by, o.sort_time_range, o.exclude_liked_echos, o.start_date, o.end_date, o.id
         FROM scrolls o WHERE o.id = ${id} AND o.type = 'feed' AND (o.is_private = 0 OR o.creator_id = ${viewerId}) AND ${within}`,
-      sql`${scrollSelect(viewerId)} WHERE s.id = ${forkId}`,
-      sql`SELECT id, name, type, is_private, creator_id FROM scrolls WHERE id = ${id}`,
+      scrollSelect(viewerId, sql`WHERE s.id = ${forkId}`),
+      select(
+        { id: scrolls.id, name: scrolls.name, type: scrolls.type, isPrivate: scrolls.isPrivate, creatorId: scrolls.creatorId },
+        sql`FROM scrolls WHERE id = ${id}`,
+      ),
     ],
   );
   const original = originals[0];
   if (!original) throw notFound("Scroll not found");
-  if (original.is_private === 1 && original.creator_id !== viewerId) throw forbidden("This scroll is private");
+  if (original.isPrivate && original.creatorId !== viewerId) throw forbidden("This scroll is private");
   if (original.type !== "feed" || !rows[0]) throw badRequest("Only feed scrolls can be forked");
   const fork = toScroll(rows[0], viewerId);
   const wanted = forkName(original.name);
   if (fork.name !== wanted) {
-    await batchAll(app.db, [sql`UPDATE scrolls SET name = ${wanted} WHERE id = ${forkId}`]);
+    await batch(app.db, [app.db.update(scrolls).set({ name: wanted }).where(eq(scrolls.id, forkId))]);
     fork.name = wanted;
   }
   return fork;

@@ -2,10 +2,10 @@
 // (docs/decisions/012-preview-why-fork.md). Reads only, in one D1 round trip, within the budget
 // of a feed page: the page's window, the counters and a bounded count scan.
 import { badRequest, pagination } from "../shared/index";
-import { batchAll, listCursor, sql, type AppContext, type Statement } from "../shared/index.server";
+import { batch, listCursor, type AppContext } from "../shared/index.server";
 import { toEcho, type PageRequest } from "../echo/index.server";
-import { COUNT_SCAN_ROWS, counterQuery, countScanQuery, matchCount, scanEntries, type CounterRow, type MatchCount, type ScanRow } from "./feed-count.server";
-import { feedPage, feedPageQuery, provablyEmpty, windowSize, type FeedPageRow } from "./feed-rules.server";
+import { COUNT_SCAN_ROWS, counterQuery, countScanQuery, emptyScanQuery, matchCount, scanEntries, type MatchCount } from "./feed-count.server";
+import { feedPage, feedPageQuery, provablyEmpty, windowSize } from "./feed-rules.server";
 import { defaultConfig, feedCursor, feedSeek, ruleOfConfig } from "./scroll.server";
 import type { FeedConfigInput, FeedRule, ScrollEchoPage } from "./schema";
 
@@ -35,14 +35,13 @@ export async function previewFeed(
   const window = windowSize(rule, rows.candidates);
   const entries = scanEntries(rule, rows.count);
   const empty = provablyEmpty(rule, now);
-  const statements: Statement[] = [
+  const [counters, pageRows, scan] = await batch(app.db, [
     counterQuery(rule),
     feedPageQuery(rule, viewerId, now, feedSeek(key), limit, 0, window),
     // a provably empty rule has no streams to scan
-    empty ? sql`SELECT 0 AS entries, 0 AS matches` : countScanQuery(rule, viewerId, now, entries),
-  ];
-  const [counters, pageRows, scan] = await batchAll<[CounterRow[], FeedPageRow[], ScanRow[]]>(app.db, statements);
-  if ((counters[0]?.authors_found ?? 0) !== rule.authors.length) throw badRequest("One of the chosen authors no longer exists");
+    empty ? emptyScanQuery() : countScanQuery(rule, viewerId, now, entries),
+  ]);
+  if ((counters[0]?.authorsFound ?? 0) !== rule.authors.length) throw badRequest("One of the chosen authors no longer exists");
   const page = feedPage(rule, pageRows, limit, window);
   const nextCursor = page.hasMore && page.after ? feedCursor(rule, page.after) : null;
   const count = matchCount(rule, now, {

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batchAll, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
+import { batch, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
 import { searchPublicScrolls } from "./scroll.server";
 
 const POPULATION = 2_000;
@@ -21,7 +21,7 @@ beforeAll(async () => {
     return sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at)
                VALUES (${id}, ${creator}, ${`Garden ${i}`}, ${`moss${i}`}, ${type}, ${isPrivate}, ${now + i})`;
   });
-  for (let i = 0; i < inserts.length; i += 500) await batchAll(app().db, inserts.slice(i, i + 500));
+  for (let i = 0; i < inserts.length; i += 500) await batch(app().db, inserts.slice(i, i + 500));
 }, 60_000);
 
 async function measured(term: string, limit = 20) {
@@ -50,15 +50,15 @@ describe(`scroll search over ${POPULATION.toLocaleString("en")} scrolls`, () => 
 
   it("follows a rename and a delete", async () => {
     const id = newId(Date.now());
-    await batchAll(app().db, [
+    await batch(app().db, [
       sql`INSERT INTO scrolls (id, creator_id, name, description, type, created_at) VALUES (${id}, ${creator}, 'Orchids weekly', '', 'feed', ${Date.now()})`,
     ]);
     expect((await measured("orchid")).names).toEqual(["Orchids weekly"]);
-    await batchAll(app().db, [sql`UPDATE scrolls SET name = 'Ferns weekly', description = 'shade' WHERE id = ${id}`]);
+    await batch(app().db, [sql`UPDATE scrolls SET name = 'Ferns weekly', description = 'shade' WHERE id = ${id}`]);
     expect((await measured("orchid")).names).toEqual([]);
     expect((await measured("fern")).names).toEqual(["Ferns weekly"]);
     expect((await measured("shad")).names).toEqual(["Ferns weekly"]);
-    await batchAll(app().db, [sql`DELETE FROM scrolls WHERE id = ${id}`]);
+    await batch(app().db, [sql`DELETE FROM scrolls WHERE id = ${id}`]);
     expect((await measured("fern")).names).toEqual([]);
   });
 });

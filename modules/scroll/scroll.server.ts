@@ -1,8 +1,9 @@
-import { badRequest, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
-import { batchAll, batchWithinLimit, listCursor, pageRequest, sql, type AppContext, type SQL, select, tables, type Statement } from "../shared/index.server";
-import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
+import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
+import { badRequest, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
+import { batch, batchUnderLimit, listCursor, pageRequest, sql, type AppContext, type RowOf, type SQL, select, tables } from "../shared/index.server";
+import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
+import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
 import type {
   CreateScrollInput,
   FeedConfigInput,
@@ -14,65 +15,75 @@ import type {
   UserRef,
 } from "./schema";
 
+const s = alias(tables.scrolls, "s");
+const cu = alias(tables.users, "cu");
+const o = alias(tables.scrolls, "o");
+const ou = alias(tables.users, "ou");
 const scrollEchoAlias = alias(tables.scrollEchos, "se");
 
-export type ScrollRow = {
-  id: string;
-  creator_id: string;
-  creator_name: string;
-  name: string;
-  description: string;
-  type: "feed" | "curation";
-  is_private: number;
-  created_at: number;
-  tag_match_type: FeedRule["tagMatchType"];
-  included_tags: string;
-  excluded_tags: string;
-  authors: string;
-  sort_by: FeedRule["sortBy"];
-  sort_time_range: FeedRule["sortTimeRange"];
-  exclude_liked_echos: number;
-  start_date: number | null;
-  end_date: number | null;
-  followers_count: number;
-  echos_count: number;
-  is_following: number;
-  /** [[id, userName], …] of the rule's authors: read per scroll, only for rules that name authors */
-  author_names: string;
-  fork_count: number;
-  /** the original's id, name and creator when the viewer may see it (public, or theirs) */
-  forked_id: string | null;
-  forked_name: string | null;
-  forked_creator_id: string | null;
-  forked_creator_name: string | null;
-};
+/**
+ * Scroll columns with the creator's name and whether the viewer follows it, over `scrollFrom`.
+ * Types and decoding (the rule's JSON lists, booleans) come from the schema.
+ */
+export function scrollColumns(viewerId: string) {
+  return {
+    id: s.id,
+    creatorId: s.creatorId,
+    creatorName: cu.userName,
+    name: s.name,
+    description: s.description,
+    type: s.type,
+    isPrivate: s.isPrivate,
+    createdAt: s.createdAt,
+    tagMatchType: s.tagMatchType,
+    includedTags: s.includedTags,
+    excludedTags: s.excludedTags,
+    authors: s.authors,
+    sortBy: s.sortBy,
+    sortTimeRange: s.sortTimeRange,
+    excludeLikedEchos: s.excludeLikedEchos,
+    startDate: s.startDate,
+    endDate: s.endDate,
+    followersCount: s.followersCount,
+    echosCount: s.echosCount,
+    forkCount: s.forkCount,
+    isFollowing: sql<number>`EXISTS (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = ${s.id} AND f.user_id = ${viewerId})`,
+    /** [[id, userName], …] of the rule's authors (JSON): read per scroll, only for rules that name authors */
+    authorNames: sql<string>`(SELECT json_group_array(json_array(u.id, u.user_name)) FROM json_each(${s.authors}) j JOIN users u ON u.id = j.value)`,
+    // the original's id, name and creator when the viewer may see it (public, or theirs); the
+    // LEFT JOIN makes them null otherwise, which the schema's columns do not say
+    forkedId: sql<string | null>`${o.id}`,
+    forkedName: sql<string | null>`${o.name}`,
+    forkedCreatorId: sql<string | null>`${o.creatorId}`,
+    forkedCreatorName: sql<string | null>`${ou.userName}`,
+  };
+}
 
-/** Scroll columns with the creator's name and whether the viewer follows it. */
-export const scrollSelect = (viewerId: string) => sql`SELECT s.id, s.creator_id, cu.user_name AS creator_name, s.name,
-  s.description, s.type, s.is_private, s.created_at, s.tag_match_type, s.included_tags, s.excluded_tags,
-  s.authors, s.sort_by, s.sort_time_range, s.exclude_liked_echos, s.start_date, s.end_date,
-  s.followers_count, s.echos_count, s.fork_count,
-  EXISTS (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = s.id AND f.user_id = ${viewerId}) AS is_following,
-  (SELECT json_group_array(json_array(u.id, u.user_name)) FROM json_each(s.authors) j JOIN users u ON u.id = j.value) AS author_names,
-  o.id AS forked_id, o.name AS forked_name, o.creator_id AS forked_creator_id, ou.user_name AS forked_creator_name
-  FROM scrolls s JOIN users cu ON cu.id = s.creator_id
+export type ScrollRow = RowOf<ReturnType<typeof scrollColumns>>;
+
+/** `SELECT <scroll columns> FROM scrolls s … <rest>`: scrolls as the viewer sees them. */
+export const scrollSelect = (viewerId: string, rest: SQL) =>
+  select(
+    scrollColumns(viewerId),
+    sql`FROM scrolls s JOIN users cu ON cu.id = s.creator_id
   LEFT JOIN scrolls o ON o.id = s.forked_from AND (o.is_private = 0 OR o.creator_id = ${viewerId})
-  LEFT JOIN users ou ON ou.id = o.creator_id`;
+  LEFT JOIN users ou ON ou.id = o.creator_id ${rest}`,
+  );
 
-/** The names of a scroll's rule authors, from its row (`author_names`). */
-export const authorNamesOf = (row: ScrollRow): Map<string, string> => new Map(JSON.parse(row.author_names || "[]") as [string, string][]);
+/** The names of a scroll's rule authors, from its row (`authorNames`). */
+export const authorNamesOf = (row: ScrollRow): Map<string, string> => new Map(JSON.parse(row.authorNames || "[]") as [string, string][]);
 
 export function toRule(row: ScrollRow): FeedRule {
   return {
-    tagMatchType: row.tag_match_type,
-    includedTags: JSON.parse(row.included_tags),
-    excludedTags: JSON.parse(row.excluded_tags),
-    authors: JSON.parse(row.authors),
-    sortBy: row.sort_by,
-    sortTimeRange: row.sort_time_range,
-    excludeLikedEchos: row.exclude_liked_echos === 1,
-    startDate: row.start_date,
-    endDate: row.end_date,
+    tagMatchType: row.tagMatchType,
+    includedTags: row.includedTags,
+    excludedTags: row.excludedTags,
+    authors: row.authors,
+    sortBy: row.sortBy,
+    sortTimeRange: row.sortTimeRange,
+    excludeLikedEchos: row.excludeLikedEchos,
+    startDate: row.startDate,
+    endDate: row.endDate,
   };
 }
 
@@ -85,17 +96,17 @@ export function toScroll(row: ScrollRow, viewerId: string): Scroll {
     name: row.name,
     description: row.description,
     type: row.type,
-    isPrivate: row.is_private === 1,
-    creator: { _id: row.creator_id, userName: row.creator_name },
-    savedBy: row.is_following === 1 ? [viewerId] : [],
-    isFollowing: row.is_following === 1,
-    followersCount: row.followers_count,
-    echosCount: row.echos_count,
-    createdAt: new Date(row.created_at).toISOString(),
-    forkCount: row.fork_count,
+    isPrivate: row.isPrivate,
+    creator: { _id: row.creatorId, userName: row.creatorName },
+    savedBy: row.isFollowing === 1 ? [viewerId] : [],
+    isFollowing: row.isFollowing === 1,
+    followersCount: row.followersCount,
+    echosCount: row.echosCount,
+    createdAt: new Date(row.createdAt).toISOString(),
+    forkCount: row.forkCount,
     forkedFrom:
-      row.forked_id && row.forked_name !== null && row.forked_creator_id
-        ? { _id: row.forked_id, name: row.forked_name, creator: { _id: row.forked_creator_id, userName: row.forked_creator_name ?? "unknown" } }
+      row.forkedId && row.forkedName !== null && row.forkedCreatorId
+        ? { _id: row.forkedId, name: row.forkedName, creator: { _id: row.forkedCreatorId, userName: row.forkedCreatorName ?? "unknown" } }
         : null,
     feedConfig:
       row.type === "feed"
@@ -161,16 +172,14 @@ function ruleColumns(config: FeedConfigInput) {
 
 async function assertAuthorsExist(app: AppContext, authors: string[]) {
   if (authors.length === 0) return;
-  const [rows] = await batchAll<[{ n: number }[]]>(app.db, [
-    sql`SELECT COUNT(*) AS n FROM users WHERE id IN (SELECT value FROM json_each(${JSON.stringify(authors)}))`,
+  const [rows] = await batch(app.db, [
+    select({ n: sql<number>`COUNT(*)` }, sql`FROM users WHERE id IN (SELECT value FROM json_each(${JSON.stringify(authors)}))`),
   ]);
   if (rows[0]?.n !== authors.length) throw badRequest("One of the chosen authors no longer exists");
 }
 
 async function loadScroll(app: AppContext, viewerId: string, id: string): Promise<{ scroll: Scroll; row: ScrollRow }> {
-  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
-    sql`${scrollSelect(viewerId)} WHERE s.id = ${id}`,
-  ]);
+  const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE s.id = ${id}`)]);
   if (!rows[0]) throw notFound("Scroll not found");
   return { scroll: toScroll(rows[0], viewerId), row: rows[0] };
 }
@@ -183,7 +192,7 @@ export async function createScroll(app: AppContext, viewerId: string, input: Cre
   const columns = ruleColumns(config);
   await assertAuthorsExist(app, config.authors);
   const id = newId();
-  await batchWithinLimit(app.db, "scrollCreate", viewerId, (within) => [
+  await batchUnderLimit(app.db, "scrollCreate", viewerId, (within) => [
     sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
       included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date)
       SELECT ${id}, ${viewerId}, ${input.name}, ${input.description ?? ""}, ${input.type}, ${input.isPrivate ? 1 : 0},
@@ -247,7 +256,7 @@ export async function updateScroll(app: AppContext, viewerId: string, id: string
   }
   if (sets.length > 0) {
     const assignments = sets.reduce((acc, s, i) => (i === 0 ? s : sql`${acc}, ${s}`));
-    await batchWithinLimit(app.db, "scrollEdit", viewerId, (within) => [
+    await batchUnderLimit(app.db, "scrollEdit", viewerId, (within) => [
       sql`UPDATE scrolls SET ${assignments} WHERE id = ${id} AND creator_id = ${viewerId} AND ${within}`,
     ]);
   }
@@ -256,7 +265,7 @@ export async function updateScroll(app: AppContext, viewerId: string, id: string
 
 export async function deleteScroll(app: AppContext, viewerId: string, id: string): Promise<void> {
   await ownScroll(app, viewerId, id);
-  await batchAll(app.db, [sql`DELETE FROM scrolls WHERE id = ${id} AND creator_id = ${viewerId}`]);
+  await batch(app.db, [app.db.delete(tables.scrolls).where(and(eq(tables.scrolls.id, id), eq(tables.scrolls.creatorId, viewerId)))]);
 }
 
 /**
@@ -295,9 +304,7 @@ export async function listMyScrolls(
         ORDER BY scroll_id DESC LIMIT ${take})
     ) ORDER BY id DESC LIMIT ${take}`;
   const page = sql`s.id IN (${ids}) AND (s.creator_id = ${viewerId} OR s.is_private = 0)`;
-  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
-    sql`${scrollSelect(viewerId)} WHERE ${page} ORDER BY s.id DESC LIMIT ${take}`,
-  ]);
+  const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE ${page} ORDER BY s.id DESC LIMIT ${take}`)]);
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
   const nextCursor = rows.length > limit && last ? encodeCursor({ id: last.id }) : null;
@@ -311,9 +318,7 @@ export async function listMyScrolls(
 export async function listAllMyScrolls(app: AppContext, viewerId: string): Promise<Scroll[]> {
   const mine = sql`(s.creator_id = ${viewerId} OR (s.is_private = 0 AND s.id IN
     (SELECT f.scroll_id FROM scroll_follows f WHERE f.user_id = ${viewerId})))`;
-  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
-    sql`${scrollSelect(viewerId)} WHERE ${mine} ORDER BY s.id DESC`,
-  ]);
+  const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE ${mine} ORDER BY s.id DESC`)]);
   return rows.map((r) => toScroll(r, viewerId));
 }
 
@@ -328,9 +333,7 @@ export async function findMyScroll(app: AppContext, viewerId: string, id: string
   if (!isId(id)) return null;
   const mine = sql`s.id = ${id} AND (s.creator_id = ${viewerId} OR (s.is_private = 0 AND EXISTS
     (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = s.id AND f.user_id = ${viewerId})))`;
-  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
-    sql`${scrollSelect(viewerId)} WHERE ${mine}`,
-  ]);
+  const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE ${mine}`)]);
   return rows[0] ? toScroll(rows[0], viewerId) : null;
 }
 
@@ -348,8 +351,8 @@ export async function addEcho(
   if (scroll.type !== "curation") throw badRequest("Echos can only be added to curation scrolls");
   if (!isId(echoId)) throw notFound("Echo not found");
   // the batch runs in order: the first read sees the curation before the insert
-  const [before, , exists] = await batchAll<[{ n: number }[], unknown[], EchoRow[]]>(app.db, [
-    sql`SELECT count(*) AS n FROM scroll_echos WHERE scroll_id = ${id} AND echo_id = ${echoId}`,
+  const [before, , exists] = await batch(app.db, [
+    select({ n: sql<number>`count(*)` }, sql`FROM scroll_echos WHERE scroll_id = ${id} AND echo_id = ${echoId}`),
     sql`INSERT INTO scroll_echos (scroll_id, echo_id, added_at)
         SELECT ${id}, ${echoId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${echoId})
         ON CONFLICT DO NOTHING`,
@@ -367,7 +370,8 @@ export async function addEcho(
 export async function removeEcho(app: AppContext, viewerId: string, id: string, echoId: string): Promise<Scroll> {
   const scroll = await ownScroll(app, viewerId, id);
   if (scroll.type !== "curation") throw badRequest("Echos can only be removed from curation scrolls");
-  await batchAll(app.db, [sql`DELETE FROM scroll_echos WHERE scroll_id = ${id} AND echo_id = ${echoId}`]);
+  const { scrollEchos } = tables;
+  await batch(app.db, [app.db.delete(scrollEchos).where(and(eq(scrollEchos.scrollId, id), eq(scrollEchos.echoId, echoId)))]);
   return readScroll(app, viewerId, id);
 }
 
@@ -380,11 +384,8 @@ export async function setFollow(app: AppContext, viewerId: string, id: string, f
           SELECT ${id}, ${viewerId}, ${Date.now()}
           WHERE EXISTS (SELECT 1 FROM scrolls WHERE id = ${id} AND is_private = 0 AND creator_id != ${viewerId})
           ON CONFLICT DO NOTHING`
-    : sql`DELETE FROM scroll_follows WHERE scroll_id = ${id} AND user_id = ${viewerId}`;
-  const [, rows] = await batchAll<[unknown[], ScrollRow[]]>(app.db, [
-    write,
-    sql`${scrollSelect(viewerId)} WHERE s.id = ${id}`,
-  ]);
+    : app.db.delete(tables.scrollFollows).where(and(eq(tables.scrollFollows.scrollId, id), eq(tables.scrollFollows.userId, viewerId)));
+  const [, rows] = await batch(app.db, [write, scrollSelect(viewerId, sql`WHERE s.id = ${id}`)]);
   const row = rows[0];
   if (!row) throw notFound("Scroll not found");
   const scroll = toScroll(row, viewerId);
@@ -438,58 +439,78 @@ export async function scrollEchos(
   candidateRows = CANDIDATE_ROWS,
 ): Promise<ScrollEchoPage> {
   const id = typeof idOrScroll === "string" ? idOrScroll : idOrScroll._id;
-  const { scroll, rule: knownRule } =
+  const { scroll, rule } =
     typeof idOrScroll === "string"
       ? await visibleScroll(app, viewerId, id).then(({ scroll, row }) => ({ scroll, rule: toRule(row) }))
       : { scroll: idOrScroll, rule: ruleOf(idOrScroll) };
   const key = listCursor(req);
   const offset = key ? 0 : (req.page - 1) * req.limit;
-  let statements: Statement[];
-  let rule: FeedRule | null = null;
-  let window = 0;
-  if (scroll.type === "feed") {
-    rule = knownRule;
-    const seek = feedSeek(key);
-    // no COUNT over the rule (it would read every match): the total is a lower bound, see below
-    window = windowSize(rule, candidateRows);
-    statements = [sql`SELECT 0 AS n`, feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window)];
-  } else {
-    const after =
-      key && key.a !== undefined
-        ? sql`AND (se.added_at < ${key.a} OR (se.added_at = ${key.a} AND se.echo_id < ${key.id}))`
-        : sql``;
-    statements = [
-      sql`SELECT echos_count AS n FROM scrolls WHERE id = ${id}`,
-      select({ ...echoColumns(viewerId), addedAt: scrollEchoAlias.addedAt }, sql`FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
-          JOIN users u ON u.id = e.author_id WHERE se.scroll_id = ${id} ${after}
-          ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`),
-    ];
-  }
-  const [counts, rows] = await batchAll<[{ n: number }[], (EchoRow & { addedAt?: number })[]]>(app.db, statements);
+  return scroll.type === "feed" ? feedEchos(app, viewerId, rule, req, key, offset, now, candidateRows) : curationEchos(app, viewerId, id, req, key, offset);
+}
+
+/** A feed's page: its rule evaluated now, within its window of candidates. */
+async function feedEchos(
+  app: AppContext,
+  viewerId: string,
+  rule: FeedRule,
+  req: PageRequest,
+  key: ListCursor | null,
+  offset: number,
+  now: number,
+  candidateRows: number,
+): Promise<ScrollEchoPage> {
+  // no COUNT over the rule (it would read every match): the total is a lower bound, see below;
+  // the first statement stands in for a curation's count (same statements per batch)
+  const window = windowSize(rule, candidateRows);
+  const [, rows] = await batch(app.db, [sql`SELECT 0 AS n`, feedPageQuery(rule, viewerId, now, feedSeek(key), req.limit, offset, window)]);
   // a feed page may stop at its window's frontier: short (even empty) with more to come
-  const fed = rule ? feedPage(rule, rows as FeedPageRow[], req.limit, window) : null;
+  const fed = feedPage(rule, rows, req.limit, window);
   // A page number without a cursor is served from the rule's first window (decision 010). When
   // that window ends before the page starts, the page can't be found within the row budget:
   // say so, rather than answer an empty page with more to come forever.
-  if (fed && offset > 0 && fed.rows.length === 0 && fed.hasMore) {
+  if (offset > 0 && fed.rows.length === 0 && fed.hasMore) {
     throw badRequest(`page ${req.page} of this feed needs a cursor: follow pagination.nextCursor from page ${req.page - 1}`);
   }
-  const hasMore = fed ? fed.hasMore : rows.length > req.limit;
-  const pageRows: (EchoRow & { addedAt?: number })[] = fed ? fed.rows : rows.slice(0, req.limit);
-  const last: (EchoRow & { addedAt?: number }) | null | undefined = fed ? fed.after : pageRows[pageRows.length - 1];
-  let nextCursor: string | null = null;
-  if (hasMore && last) {
-    if (!rule) nextCursor = encodeCursor({ a: last.addedAt ?? 0, id: last.id });
-    else nextCursor = feedCursor(rule, last);
-  }
+  const nextCursor = fed.hasMore && fed.after ? feedCursor(rule, fed.after) : null;
   // A feed's total is what is known without counting every match: the echos up to the end of
   // this page, plus one when more exist (docs/decisions/007-round-trips-and-rows.md).
-  const total = rule ? (req.page - 1) * req.limit + pageRows.length + (hasMore ? 1 : 0) : (counts[0]?.n ?? 0);
-  return {
-    echos: pageRows.map(toEcho),
-    pagination: { ...pagination(req.page, req.limit, total, hasMore), nextCursor },
-  };
+  const total = (req.page - 1) * req.limit + fed.rows.length + (fed.hasMore ? 1 : 0);
+  return echoPage(fed.rows, req, total, fed.hasMore, nextCursor);
 }
+
+/** A curation's page: newest-added first, by (added_at, echo id) cursor. */
+async function curationEchos(
+  app: AppContext,
+  viewerId: string,
+  id: string,
+  req: PageRequest,
+  key: ListCursor | null,
+  offset: number,
+): Promise<ScrollEchoPage> {
+  const after =
+    key && key.a !== undefined
+      ? sql`AND (se.added_at < ${key.a} OR (se.added_at = ${key.a} AND se.echo_id < ${key.id}))`
+      : sql``;
+  const [counts, rows] = await batch(app.db, [
+    select({ n: tables.scrolls.echosCount }, sql`FROM scrolls WHERE id = ${id}`),
+    select(
+      { ...echoColumns(viewerId), addedAt: scrollEchoAlias.addedAt },
+      sql`FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
+        JOIN users u ON u.id = e.author_id WHERE se.scroll_id = ${id} ${after}
+        ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+    ),
+  ]);
+  const hasMore = rows.length > req.limit;
+  const pageRows = rows.slice(0, req.limit);
+  const last = pageRows[pageRows.length - 1];
+  const nextCursor = hasMore && last ? encodeCursor({ a: last.addedAt, id: last.id }) : null;
+  return echoPage(pageRows, req, counts[0]?.n ?? 0, hasMore, nextCursor);
+}
+
+const echoPage = (rows: EchoRow[], req: PageRequest, total: number, hasMore: boolean, nextCursor: string | null): ScrollEchoPage => ({
+  echos: rows.map(toEcho),
+  pagination: { ...pagination(req.page, req.limit, total, hasMore), nextCursor },
+});
 
 /** Profile scrolls: those a user created (others see only public ones) or follows (public). */
 export async function listUserScrolls(
@@ -508,12 +529,15 @@ export async function listUserScrolls(
   // pages go on by cursor (the last scroll's id), or by page number
   const after = listCursor(req);
   const offset = after ? 0 : (req.page - 1) * req.limit;
-  const [counts, rows] = await batchAll<[{ n: number }[], ScrollRow[]]>(app.db, [
+  const { users } = tables;
+  const [counts, rows] = await batch(app.db, [
     type === "created"
-      ? sql`SELECT ${sql.raw(userId === viewerId ? "scrolls_count" : "public_scrolls_count")} AS n FROM users WHERE id = ${userId}`
-      : sql`SELECT COUNT(*) AS n FROM scrolls s WHERE ${filter}`,
-    sql`${scrollSelect(viewerId)} WHERE ${filter} ${after ? sql`AND s.id < ${after.id}` : sql.raw("")}
-      ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+      ? select({ n: userId === viewerId ? users.scrollsCount : users.publicScrollsCount }, sql`FROM users WHERE id = ${userId}`)
+      : select({ n: sql<number>`COUNT(*)` }, sql`FROM scrolls s WHERE ${filter}`),
+    scrollSelect(
+      viewerId,
+      sql`WHERE ${filter} ${after ? sql`AND s.id < ${after.id}` : sql``} ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+    ),
   ]);
   const scrolls = rows.slice(0, req.limit).map((r) => toScroll(r, viewerId));
   const hasMore = rows.length > req.limit;
@@ -537,9 +561,7 @@ export async function searchPublicScrolls(app: AppContext, viewerId: string, ter
   const needle = term.toLowerCase();
   if (!needle) return [];
   if (Array.from(needle).length < 3) {
-    const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
-      sql`${scrollSelect(viewerId)} WHERE s.is_private = 0 ORDER BY s.id DESC LIMIT ${SEARCH_RECENT}`,
-    ]);
+    const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE s.is_private = 0 ORDER BY s.id DESC LIMIT ${SEARCH_RECENT}`)]);
     return rows
       .filter((r) => r.name.toLowerCase().includes(needle) || r.description.toLowerCase().includes(needle))
       .slice(0, limit)
@@ -547,19 +569,20 @@ export async function searchPublicScrolls(app: AppContext, viewerId: string, ter
   }
   // one FTS5 phrase: the term's trigrams in a row, i.e. the term as a substring ('"' doubled)
   const phrase = `"${needle.replaceAll('"', '""')}"`;
-  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
-    sql`${scrollSelect(viewerId)} WHERE s.id IN (
+  const [rows] = await batch(app.db, [
+    scrollSelect(
+      viewerId,
+      sql`WHERE s.id IN (
           SELECT sid FROM scroll_search WHERE scroll_search MATCH ${`{name description}: ${phrase}`}
           ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES})
         AND s.is_private = 0 ORDER BY s.id DESC LIMIT ${limit}`,
+    ),
   ]);
   return rows.map((r) => toScroll(r, viewerId));
 }
 
 export async function listPublicScrolls(app: AppContext, viewerId: string, type: "feed" | "curation", limit: number): Promise<Scroll[]> {
   const filter = sql`s.type = ${type} AND s.is_private = 0`;
-  const [rows] = await batchAll<[ScrollRow[]]>(app.db, [
-    sql`${scrollSelect(viewerId)} WHERE ${filter} ORDER BY s.id DESC LIMIT ${limit}`,
-  ]);
+  const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE ${filter} ORDER BY s.id DESC LIMIT ${limit}`)]);
   return rows.map((r) => toScroll(r, viewerId));
 }

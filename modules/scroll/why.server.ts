@@ -3,24 +3,40 @@
 // per-echo checks (feed-rules.reference.ts) over the echo's own row, so it agrees with the engine
 // exactly (the property test holds all three equal); it reads a handful of rows whatever the rule.
 import { forbidden, idTime, isId, notFound } from "../shared/index";
-import { batchAll, sql, type AppContext, type SQL } from "../shared/index.server";
+import { alias } from "drizzle-orm/sqlite-core";
+import { batch, select, sql, tables, type AppContext, type RowOf } from "../shared/index.server";
 import { ruleChecks, type RuleName } from "./feed-rules.reference";
-import { authorNamesOf, scrollSelect, toRule, type ScrollRow } from "./scroll.server";
+import { authorNamesOf, scrollSelect, toRule } from "./scroll.server";
 import type { FeedRule, TimeRange } from "./schema";
 
 export type WhyReason = { rule: RuleName | "sortBy" | "everything" | "curation"; passed: boolean; text: string };
 export type Why = { inFeed: boolean; reasons: WhyReason[] };
 
+const e = alias(tables.echos, "e");
+const u = alias(tables.users, "u");
+
 /** What "why" needs of an echo: its author, tags, like count, the viewer's like, and whether a
- * curation holds it. */
-export type EchoFacts = { id: string; author_id: string; author_name: string; tags: string; likes_count: number; liked: number; in_scroll: number };
+ * curation holds it (types and the tags' decoding from the schema). */
+function echoFactColumns(viewerId: string, scrollId: string) {
+  return {
+    id: e.id,
+    authorId: e.authorId,
+    authorName: u.userName,
+    tags: e.tags,
+    likesCount: e.likesCount,
+    liked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${e.id} AND l.user_id = ${viewerId})`,
+    inScroll: sql<number>`EXISTS (SELECT 1 FROM scroll_echos se WHERE se.scroll_id = ${scrollId} AND se.echo_id = ${e.id})`,
+  };
+}
+
+export type EchoFacts = RowOf<ReturnType<typeof echoFactColumns>>;
 
 /** The facts of the given echos (one for the API; the property test asks for a whole store). */
-export function echoFactsQuery(viewerId: string, scrollId: string, echoIds: string[]): SQL {
-  return sql`SELECT e.id, e.author_id, u.user_name AS author_name, e.tags, e.likes_count,
-      EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${viewerId}) AS liked,
-      EXISTS (SELECT 1 FROM scroll_echos se WHERE se.scroll_id = ${scrollId} AND se.echo_id = e.id) AS in_scroll
-    FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(echoIds)}))`;
+export function echoFactsQuery(viewerId: string, scrollId: string, echoIds: string[]) {
+  return select(
+    echoFactColumns(viewerId, scrollId),
+    sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(echoIds)}))`,
+  );
 }
 
 const WINDOW_TEXT: Record<Exclude<TimeRange, "allTime">, string> = { "1day": "day", "1month": "month", "1year": "year" };
@@ -64,13 +80,13 @@ function reasonText(rule: FeedRule, name: RuleName, passed: boolean, echo: { tag
 /** A feed's answer for one echo: the reference model's checks, in words. */
 export function explainFeedEcho(rule: FeedRule, facts: EchoFacts, names: Map<string, string>, now: number): Why {
   // the engine bounds dates on the id (ids are time-ordered): the id's time is the one it compares
-  const echo = { id: facts.id, authorId: facts.author_id, tags: JSON.parse(facts.tags) as string[], createdAt: idTime(facts.id), likes: facts.likes_count };
+  const echo = { id: facts.id, authorId: facts.authorId, tags: facts.tags, createdAt: idTime(facts.id), likes: facts.likesCount };
   const checks = ruleChecks(rule, echo, facts.liked === 1, now);
-  const reasons: WhyReason[] = checks.map((c) => ({ ...c, text: reasonText(rule, c.rule, c.passed, { ...echo, authorName: facts.author_name }, names) }));
+  const reasons: WhyReason[] = checks.map((c) => ({ ...c, text: reasonText(rule, c.rule, c.passed, { ...echo, authorName: facts.authorName }, names) }));
   if (checks.length === 0) reasons.push({ rule: "everything", passed: true, text: "this feed has no filters: it shows every echo" });
   if (rule.sortBy === "mostLiked") {
     // the order, not the membership: its like count is where it ranks
-    const likes = `${facts.likes_count} like${facts.likes_count === 1 ? "" : "s"}`;
+    const likes = `${facts.likesCount} like${facts.likesCount === 1 ? "" : "s"}`;
     reasons.push({ rule: "sortBy", passed: true, text: `ranked by likes: with ${likes}, it comes after every matching echo with more` });
   }
   return { inFeed: checks.every((c) => c.passed), reasons };
@@ -84,17 +100,14 @@ export function explainFeedEcho(rule: FeedRule, facts: EchoFacts, names: Map<str
 export async function whyHere(app: AppContext, viewerId: string, scrollId: string, echoId: string, now = Date.now()): Promise<Why> {
   if (!isId(scrollId)) throw notFound("Scroll not found");
   const ids = isId(echoId) ? [echoId] : [];
-  const [rows, facts] = await batchAll<[ScrollRow[], EchoFacts[]]>(app.db, [
-    sql`${scrollSelect(viewerId)} WHERE s.id = ${scrollId}`,
-    echoFactsQuery(viewerId, scrollId, ids),
-  ]);
+  const [rows, facts] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE s.id = ${scrollId}`), echoFactsQuery(viewerId, scrollId, ids)]);
   const row = rows[0];
   if (!row) throw notFound("Scroll not found");
-  if (row.is_private === 1 && row.creator_id !== viewerId) throw forbidden("This scroll is private");
+  if (row.isPrivate && row.creatorId !== viewerId) throw forbidden("This scroll is private");
   const echo = facts[0];
   if (!echo) throw notFound("Echo not found");
   if (row.type === "feed") return explainFeedEcho(toRule(row), echo, authorNamesOf(row), now);
-  const inFeed = echo.in_scroll === 1;
-  const text = inFeed ? `@${row.creator_name} added it to this curation` : `@${row.creator_name} has not added it to this curation`;
+  const inFeed = echo.inScroll === 1;
+  const text = inFeed ? `@${row.creatorName} added it to this curation` : `@${row.creatorName} has not added it to this curation`;
   return { inFeed, reasons: [{ rule: "curation", passed: inFeed, text }] };
 }
