@@ -1,8 +1,10 @@
 // Account changes that need the password again: change it, or delete the account for good.
 import { badRequest, conflict } from "../shared/index";
-import { batchAll, rateLimit, sql, type AppContext } from "../shared/index.server";
+import { batch, rateLimit, returning, select, sql, tables, type AppContext } from "../shared/index.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { ACCOUNT_MESSAGES, type ChangePassword } from "./schema";
+
+const { users } = tables;
 
 /** Password checks of a signed-in account: a stolen session cannot guess the password quickly. */
 const PASSWORD_CHECKS_PER_MINUTE = 10;
@@ -10,8 +12,8 @@ const PASSWORD_CHECKS_PER_MINUTE = 10;
 /** The stored hash, once the given password matched it (400 otherwise). */
 async function checkPassword(app: AppContext, userId: string, password: string, wrong: string): Promise<string> {
   await rateLimit(app.db, [{ key: `password-check:${userId}`, limit: PASSWORD_CHECKS_PER_MINUTE, windowMs: 60_000 }]);
-  const [rows] = await batchAll<[{ password_hash: string }[]]>(app.db, [sql`SELECT password_hash FROM users WHERE id = ${userId}`]);
-  const hash = rows[0]?.password_hash;
+  const [rows] = await batch(app.db, [select({ passwordHash: users.passwordHash }, sql`FROM users WHERE ${users.id} = ${userId}`)]);
+  const hash = rows[0]?.passwordHash;
   if (!hash || !(await verifyPassword(password, hash))) throw badRequest(wrong);
   return hash;
 }
@@ -23,8 +25,8 @@ async function checkPassword(app: AppContext, userId: string, password: string, 
 export async function changePassword(app: AppContext, userId: string, sessionId: string, input: ChangePassword): Promise<void> {
   const oldHash = await checkPassword(app, userId, input.currentPassword, ACCOUNT_MESSAGES.currentPasswordWrong);
   const newHash = await hashPassword(input.newPassword);
-  const [changed] = await batchAll<[{ id: string }[], unknown[]]>(app.db, [
-    sql`UPDATE users SET password_hash = ${newHash} WHERE id = ${userId} AND password_hash = ${oldHash} RETURNING id`,
+  const [changed] = await batch(app.db, [
+    returning(sql`UPDATE users SET password_hash = ${newHash} WHERE id = ${userId} AND password_hash = ${oldHash}`, { id: users.id }),
     sql`UPDATE sessions SET revoked_at = ${Date.now()}
         WHERE user_id = ${userId} AND id <> ${sessionId} AND revoked_at IS NULL
           AND EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND password_hash = ${newHash})`,
@@ -46,10 +48,10 @@ export async function changePassword(app: AppContext, userId: string, sessionId:
 export async function deleteAccount(app: AppContext, userId: string, password: string): Promise<void> {
   const hash = await checkPassword(app, userId, password, ACCOUNT_MESSAGES.passwordWrong);
   const guard = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND password_hash = ${hash})`;
-  const [, deleted] = await batchAll<[unknown[], { id: string }[]]>(app.db, [
+  const [, deleted] = await batch(app.db, [
     sql`UPDATE echos SET shares_count = shares_count - 1
         WHERE id IN (SELECT echo_id FROM shares WHERE user_id = ${userId}) AND author_id <> ${userId} AND ${guard}`,
-    sql`DELETE FROM users WHERE id = ${userId} AND password_hash = ${hash} RETURNING id`,
+    returning(sql`DELETE FROM users WHERE id = ${userId} AND password_hash = ${hash}`, { id: users.id }),
   ]);
   if (!deleted[0]) throw conflict("Your password was just changed elsewhere. Please try again.");
 }

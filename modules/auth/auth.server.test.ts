@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { batchAll, configureRequestDb, confirmSession, sql, testAppContext } from "../shared/index.server";
+import { batch, configureRequestDb, confirmSession, select, sql, testAppContext } from "../shared/index.server";
 import { getViewer, login, logout, requireApiViewerId, signup, staleSessionCookie } from "./auth.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS } from "./session.server";
@@ -106,7 +106,7 @@ describe("an expired session cookie is no cookie (issue 12)", SCRYPT_TIMEOUT, ()
 
       // /login: the guest layout asks for the viewer; its other reads are not refused
       const guest = readContext();
-      const [viewer, [rows]] = await Promise.all([getViewer(guest, req), batchAll<[{ one: number }[]]>(guest.db, [sql`SELECT 1 AS one`])]);
+      const [viewer, [rows]] = await Promise.all([getViewer(guest, req), batch(guest.db, [select({ one: sql<number>`1` }, sql``)])]);
       expect(viewer).toBeNull();
       expect(rows).toEqual([{ one: 1 }]);
       expect(await confirmSession(guest.db)).toBeNull();
@@ -117,7 +117,7 @@ describe("an expired session cookie is no cookie (issue 12)", SCRYPT_TIMEOUT, ()
       // an API read that needs the viewer still refuses it
       const api = readContext();
       await requireApiViewerId(api, req);
-      await expect(batchAll(api.db, [sql`SELECT 1`])).rejects.toMatchObject({ status: 401 });
+      await expect(batch(api.db, [sql`SELECT 1`])).rejects.toMatchObject({ status: 401 });
       expect((await confirmSession(api.db))?.failure).toMatchObject({ status: 401 });
     }
   });

@@ -3,7 +3,7 @@
 // to its end from the ReadableStream and parsed.
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { batchAll, createDb, instrumentD1, sql, testAppContext, type D1Stats } from "../shared/index.server";
+import { batch, createDb, instrumentD1, sql, testAppContext, type D1Stats } from "../shared/index.server";
 import { EXPORT_PAGE, exportResponse } from "./export.server";
 
 const ECHOS = 1000;
@@ -13,7 +13,7 @@ const echoId = (n: number) => `0ex${String(n).padStart(23, "0")}`;
 it(`streams a ${ECHOS}-echo user's export completely, ${EXPORT_PAGE} rows a read`, async () => {
   const setup = testAppContext(env);
   const echos = Array.from({ length: ECHOS }, (_, n) => ({ id: echoId(n), content: `bulk ${n}` }));
-  await batchAll(setup.db, [
+  await batch(setup.db, [
     sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${userId}, 'bulkexport', 'x', 1)`,
     sql`INSERT INTO echos (id, author_id, content, tags, created_at)
         SELECT json_extract(j.value, '$.id'), ${userId}, json_extract(j.value, '$.content'), '[]', 2 FROM json_each(${JSON.stringify(echos)}) j`,

@@ -4,20 +4,21 @@
 // Worker's memory at once. The one endpoint outside the 2-round-trip budget: it costs a round
 // trip per page of each table (docs/product-notes.md "Your data").
 import { notFound } from "../shared/index";
-import { batchAll, sql, type AppContext, type SQL } from "../shared/index.server";
+import { alias } from "drizzle-orm/sqlite-core";
+import { batch, select, sql, tables, type AppContext, type RowOf, type Select } from "../shared/index.server";
 
 /** Rows a page statement returns: with the joins it reads at most about twice that. */
 export const EXPORT_PAGE = 200;
 
-type Row = Record<string, unknown>;
-const iso = (ms: unknown) => (typeof ms === "number" ? new Date(ms).toISOString() : null);
-const list = (json: unknown) => JSON.parse(String(json ?? "[]")) as string[];
+const { users, echos, likes, scrolls, scrollEchos, userFollows, scrollFollows } = tables;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** Every row of a keyset-paged query, a page at a time; `page(after)` reads the page after a row. */
-async function* pages(app: AppContext, page: (after: Row | null) => SQL): AsyncGenerator<Row[]> {
-  let after: Row | null = null;
+async function* pages<R>(app: AppContext, page: (after: R | null) => Select<R>): AsyncGenerator<R[]> {
+  let after: R | null = null;
   for (;;) {
-    const [rows]: [Row[]] = await batchAll<[Row[]]>(app.db, [page(after)]);
+    const [rows]: [R[]] = await batch(app.db, [page(after)]);
     if (rows.length) yield rows;
     if (rows.length < EXPORT_PAGE) return;
     after = rows[rows.length - 1]!;
@@ -25,7 +26,7 @@ async function* pages(app: AppContext, page: (after: Row | null) => SQL): AsyncG
 }
 
 /** A JSON array written element by element from paged rows. */
-async function* jsonArray<T>(rows: AsyncGenerator<Row[]>, shape: (row: Row) => T | Promise<T>, write = (v: T) => JSON.stringify(v)): AsyncGenerator<string> {
+async function* jsonArray<R, T>(rows: AsyncGenerator<R[]>, shape: (row: R) => T | Promise<T>, write = (v: T) => JSON.stringify(v)): AsyncGenerator<string> {
   yield "[";
   let first = true;
   for await (const page of rows) {
@@ -37,78 +38,142 @@ async function* jsonArray<T>(rows: AsyncGenerator<Row[]>, shape: (row: Row) => T
   yield first ? "]" : "\n]";
 }
 
+const echoColumns = { id: echos.id, content: echos.content, tags: echos.tags, createdAt: echos.createdAt, likesCount: echos.likesCount };
 const echoPages = (app: AppContext, userId: string) =>
-  pages(app, (after) => sql`SELECT id, content, tags, created_at, likes_count FROM echos
-    WHERE author_id = ${userId} ${after ? sql`AND id > ${after.id as string}` : sql``} ORDER BY id LIMIT ${EXPORT_PAGE}`);
+  pages(app, (after: RowOf<typeof echoColumns> | null) =>
+    select(
+      echoColumns,
+      sql`FROM echos WHERE ${echos.authorId} = ${userId} ${after ? sql`AND ${echos.id} > ${after.id}` : sql``} ORDER BY ${echos.id} LIMIT ${EXPORT_PAGE}`,
+    ),
+  );
 
+const likeColumns = { echoId: likes.echoId, createdAt: likes.createdAt };
 const likePages = (app: AppContext, userId: string) =>
-  pages(app, (after) => sql`SELECT echo_id, created_at FROM likes
-    WHERE user_id = ${userId} ${after ? sql`AND echo_id > ${after.echo_id as string}` : sql``} ORDER BY echo_id LIMIT ${EXPORT_PAGE}`);
+  pages(app, (after: RowOf<typeof likeColumns> | null) =>
+    select(
+      likeColumns,
+      sql`FROM likes WHERE ${likes.userId} = ${userId} ${after ? sql`AND ${likes.echoId} > ${after.echoId}` : sql``} ORDER BY ${likes.echoId} LIMIT ${EXPORT_PAGE}`,
+    ),
+  );
+
+/** A scroll's own columns and its feed rule: what the export keeps of it. */
+const scrollColumns = {
+  id: scrolls.id,
+  name: scrolls.name,
+  description: scrolls.description,
+  type: scrolls.type,
+  isPrivate: scrolls.isPrivate,
+  createdAt: scrolls.createdAt,
+  tagMatchType: scrolls.tagMatchType,
+  includedTags: scrolls.includedTags,
+  excludedTags: scrolls.excludedTags,
+  authors: scrolls.authors,
+  sortBy: scrolls.sortBy,
+  sortTimeRange: scrolls.sortTimeRange,
+  excludeLikedEchos: scrolls.excludeLikedEchos,
+  startDate: scrolls.startDate,
+  endDate: scrolls.endDate,
+};
+type ScrollRow = RowOf<typeof scrollColumns>;
 
 const scrollPages = (app: AppContext, userId: string) =>
-  pages(app, (after) => sql`SELECT id, name, description, type, is_private, created_at, tag_match_type, included_tags,
-    excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date FROM scrolls
-    WHERE creator_id = ${userId} ${after ? sql`AND id > ${after.id as string}` : sql``} ORDER BY id LIMIT ${EXPORT_PAGE}`);
+  pages(app, (after: ScrollRow | null) =>
+    select(
+      scrollColumns,
+      sql`FROM scrolls WHERE ${scrolls.creatorId} = ${userId} ${after ? sql`AND ${scrolls.id} > ${after.id}` : sql``} ORDER BY ${scrolls.id} LIMIT ${EXPORT_PAGE}`,
+    ),
+  );
 
 /** A curation's items, newest added first (the order its page shows). */
+const itemColumns = { echoId: scrollEchos.echoId, addedAt: scrollEchos.addedAt };
 const itemPages = (app: AppContext, scrollId: string) =>
-  pages(app, (after) => sql`SELECT echo_id, added_at FROM scroll_echos WHERE scroll_id = ${scrollId}
-    ${after ? sql`AND (added_at < ${after.added_at as number} OR (added_at = ${after.added_at as number} AND echo_id < ${after.echo_id as string}))` : sql``}
-    ORDER BY added_at DESC, echo_id DESC LIMIT ${EXPORT_PAGE}`);
+  pages(app, (after: RowOf<typeof itemColumns> | null) =>
+    select(
+      itemColumns,
+      sql`FROM scroll_echos WHERE ${scrollEchos.scrollId} = ${scrollId}
+        ${after ? sql`AND (${scrollEchos.addedAt} < ${after.addedAt} OR (${scrollEchos.addedAt} = ${after.addedAt} AND ${scrollEchos.echoId} < ${after.echoId}))` : sql``}
+        ORDER BY ${scrollEchos.addedAt} DESC, ${scrollEchos.echoId} DESC LIMIT ${EXPORT_PAGE}`,
+    ),
+  );
 
+const u = alias(users, "u");
+const f = alias(userFollows, "f");
+
+const followColumns = { followeeId: f.followeeId, userName: u.userName, createdAt: f.createdAt };
 const followPages = (app: AppContext, userId: string) =>
-  pages(app, (after) => sql`SELECT f.followee_id, u.user_name, f.created_at FROM user_follows f JOIN users u ON u.id = f.followee_id
-    WHERE f.follower_id = ${userId} ${after ? sql`AND f.followee_id > ${after.followee_id as string}` : sql``}
-    ORDER BY f.followee_id LIMIT ${EXPORT_PAGE}`);
+  pages(app, (after: RowOf<typeof followColumns> | null) =>
+    select(
+      followColumns,
+      sql`FROM user_follows f JOIN users u ON ${u.id} = ${f.followeeId}
+        WHERE ${f.followerId} = ${userId} ${after ? sql`AND ${f.followeeId} > ${after.followeeId}` : sql``}
+        ORDER BY ${f.followeeId} LIMIT ${EXPORT_PAGE}`,
+    ),
+  );
+
+// scroll_follows is `f` in its statement as user_follows is in its own
+const sf = alias(scrollFollows, "f");
+const s = alias(scrolls, "s");
 
 /** Followed scrolls: a scroll made private since is listed by id only (its name is its creator's). */
+const followedScrollColumns = (userId: string) => ({
+  scrollId: sf.scrollId,
+  name: sql<string | null>`CASE WHEN ${s.isPrivate} = 0 OR ${s.creatorId} = ${userId} THEN ${s.name} END`,
+  createdAt: sf.createdAt,
+});
 const followedScrollPages = (app: AppContext, userId: string) =>
-  pages(app, (after) => sql`SELECT f.scroll_id, CASE WHEN s.is_private = 0 OR s.creator_id = ${userId} THEN s.name END AS name, f.created_at
-    FROM scroll_follows f JOIN scrolls s ON s.id = f.scroll_id
-    WHERE f.user_id = ${userId} ${after ? sql`AND f.scroll_id > ${after.scroll_id as string}` : sql``}
-    ORDER BY f.scroll_id LIMIT ${EXPORT_PAGE}`);
+  pages(app, (after: RowOf<ReturnType<typeof followedScrollColumns>> | null) =>
+    select(
+      followedScrollColumns(userId),
+      sql`FROM scroll_follows f JOIN scrolls s ON ${s.id} = ${sf.scrollId}
+        WHERE ${sf.userId} = ${userId} ${after ? sql`AND ${sf.scrollId} > ${after.scrollId}` : sql``}
+        ORDER BY ${sf.scrollId} LIMIT ${EXPORT_PAGE}`,
+    ),
+  );
 
 /** A scroll and, for a curation, its items (an array streamed inside the scroll's object). */
-async function* scrollJson(app: AppContext, row: Row): AsyncGenerator<string> {
+async function* scrollJson(app: AppContext, row: ScrollRow): AsyncGenerator<string> {
   const isFeed = row.type === "feed";
   const scroll = {
     _id: row.id,
     name: row.name,
     description: row.description,
     type: row.type,
-    isPrivate: row.is_private === 1,
-    createdAt: iso(row.created_at),
+    isPrivate: row.isPrivate,
+    createdAt: iso(row.createdAt),
     rules: isFeed
       ? {
-          tagMatchType: row.tag_match_type,
-          includedTags: list(row.included_tags),
-          excludedTags: list(row.excluded_tags),
-          authors: list(row.authors),
-          sortBy: row.sort_by,
-          sortTimeRange: row.sort_time_range,
-          excludeLikedEchos: row.exclude_liked_echos === 1,
-          startDate: iso(row.start_date),
-          endDate: iso(row.end_date),
+          tagMatchType: row.tagMatchType,
+          includedTags: row.includedTags,
+          excludedTags: row.excludedTags,
+          authors: row.authors,
+          sortBy: row.sortBy,
+          sortTimeRange: row.sortTimeRange,
+          excludeLikedEchos: row.excludeLikedEchos,
+          startDate: iso(row.startDate),
+          endDate: iso(row.endDate),
         }
       : null,
   };
   if (isFeed) return yield JSON.stringify(scroll);
   yield `${JSON.stringify(scroll).slice(0, -1)},"items":`;
-  yield* jsonArray(itemPages(app, row.id as string), (r) => ({ echoId: r.echo_id, addedAt: iso(r.added_at) }));
+  yield* jsonArray(itemPages(app, row.id), (r) => ({ echoId: r.echoId, addedAt: iso(r.addedAt) }));
   yield "}";
 }
 
-async function* exportJson(app: AppContext, profile: Row): AsyncGenerator<string> {
-  const userId = profile.id as string;
+/** The profile the export opens with. */
+const profileColumns = { id: users.id, userName: users.userName, bio: users.bio, email: users.email, createdAt: users.createdAt };
+
+async function* exportJson(app: AppContext, profile: RowOf<typeof profileColumns>): AsyncGenerator<string> {
+  const userId = profile.id;
   const head = {
     format: "echo-export/1",
     exportedAt: new Date().toISOString(),
-    profile: { _id: userId, userName: profile.user_name, bio: profile.bio, email: profile.email, createdAt: iso(profile.created_at) },
+    profile: { _id: userId, userName: profile.userName, bio: profile.bio, email: profile.email, createdAt: iso(profile.createdAt) },
   };
   yield `${JSON.stringify(head).slice(0, -1)},\n"echos":`;
-  yield* jsonArray(echoPages(app, userId), (r) => ({ _id: r.id, content: r.content, tags: list(r.tags), createdAt: iso(r.created_at), likes: r.likes_count }));
+  yield* jsonArray(echoPages(app, userId), (r) => ({ _id: r.id, content: r.content, tags: r.tags, createdAt: iso(r.createdAt), likes: r.likesCount }));
   yield `,\n"likes":`;
-  yield* jsonArray(likePages(app, userId), (r) => ({ echoId: r.echo_id, likedAt: iso(r.created_at) }));
+  yield* jsonArray(likePages(app, userId), (r) => ({ echoId: r.echoId, likedAt: iso(r.createdAt) }));
   yield `,\n"scrolls":[`;
   let first = true;
   for await (const page of scrollPages(app, userId)) {
@@ -120,9 +185,9 @@ async function* exportJson(app: AppContext, profile: Row): AsyncGenerator<string
   }
   yield first ? "]" : "\n]";
   yield `,\n"following":`;
-  yield* jsonArray(followPages(app, userId), (r) => ({ _id: r.followee_id, userName: r.user_name, followedAt: iso(r.created_at) }));
+  yield* jsonArray(followPages(app, userId), (r) => ({ _id: r.followeeId, userName: r.userName, followedAt: iso(r.createdAt) }));
   yield `,\n"followedScrolls":`;
-  yield* jsonArray(followedScrollPages(app, userId), (r) => ({ _id: r.scroll_id, name: r.name ?? null, followedAt: iso(r.created_at) }));
+  yield* jsonArray(followedScrollPages(app, userId), (r) => ({ _id: r.scrollId, name: r.name ?? null, followedAt: iso(r.createdAt) }));
   yield "\n}\n";
 }
 
@@ -132,7 +197,7 @@ async function* exportJson(app: AppContext, profile: Row): AsyncGenerator<string
  * aborts the body, so a reader never takes a truncated file for a whole one.
  */
 export async function exportResponse(app: AppContext, userId: string): Promise<Response> {
-  const [rows] = await batchAll<[Row[]]>(app.db, [sql`SELECT id, user_name, bio, email, created_at FROM users WHERE id = ${userId}`]);
+  const [rows] = await batch(app.db, [select(profileColumns, sql`FROM users WHERE ${users.id} = ${userId}`)]);
   const profile = rows[0];
   if (!profile) throw notFound("User not found");
   const chunks = exportJson(app, profile);
@@ -155,7 +220,7 @@ export async function exportResponse(app: AppContext, userId: string): Promise<R
   return new Response(body, {
     headers: {
       "Content-Type": "application/json; charset=utf-8",
-      "Content-Disposition": `attachment; filename="echo-${profile.user_name as string}.json"`,
+      "Content-Disposition": `attachment; filename="echo-${profile.userName}.json"`,
       "Cache-Control": "no-store",
     },
   });

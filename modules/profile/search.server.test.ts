@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../shared/index";
-import { batchAll, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
+import { batch, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
 import { searchUsers } from "./search.server";
 
 const POPULATION = 3_000;
@@ -18,7 +18,7 @@ beforeAll(async () => {
     const name = i % 3 === 0 ? `x${i}crowd` : `crowd${i}`;
     return sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${newId(now + i)}, ${name}, 'x', ${now})`;
   });
-  for (let i = 0; i < inserts.length; i += 500) await batchAll(app().db, inserts.slice(i, i + 500));
+  for (let i = 0; i < inserts.length; i += 500) await batch(app().db, inserts.slice(i, i + 500));
 }, 60_000);
 
 async function measured(q: string) {

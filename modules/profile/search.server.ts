@@ -1,7 +1,9 @@
-import { batchAll, sql, type AppContext } from "../shared/index.server";
+import { batch, select, sql, tables, type AppContext } from "../shared/index.server";
 
 import type { UserHit } from "./schema";
 export type { UserHit };
+
+const { users } = tables;
 
 const LIMIT = 10;
 /** What a user name may contain (modules/auth/schema.ts), lower-cased: anything else matches no one. */
@@ -21,21 +23,23 @@ export async function searchUsers(app: AppContext, q: string): Promise<UserHit[]
   // by code points, so a cut never leaves half a surrogate pair
   const term = Array.from(q.trim().toLowerCase()).slice(0, 30).join("");
   if (!NAME_TERM.test(term)) return [];
-  type Hit = { id: string; user_name: string };
-  const prefix = sql`SELECT id, user_name FROM users
-      WHERE user_name >= ${term} COLLATE NOCASE AND user_name < ${term + AFTER_NAME_CHARS} COLLATE NOCASE
-      ORDER BY user_name COLLATE NOCASE LIMIT ${LIMIT}`;
-  // fewer than 10 prefix hits means at most 9 of these are prefix hits too: 2 × LIMIT leaves
-  // room for 10 others
-  const inside = sql`SELECT uid AS id, name AS user_name FROM user_name_search
-      WHERE user_name_search MATCH ${`name:"${term}"`} LIMIT ${2 * LIMIT}`;
-  const [starts = [], contains = []] = await batchAll<Hit[][]>(
-    app.db,
-    term.length >= MIN_SUBSTRING ? [prefix, inside] : [prefix],
+  const prefix = select(
+    { id: users.id, userName: users.userName },
+    sql`FROM users
+      WHERE ${users.userName} >= ${term} COLLATE NOCASE AND ${users.userName} < ${term + AFTER_NAME_CHARS} COLLATE NOCASE
+      ORDER BY ${users.userName} COLLATE NOCASE LIMIT ${LIMIT}`,
   );
+  // fewer than 10 prefix hits means at most 9 of these are prefix hits too: 2 × LIMIT leaves
+  // room for 10 others. The trigram table is outside the Drizzle schema (migrations/0015), so
+  // its columns are typed here.
+  const inside = select(
+    { id: sql<string>`uid`, userName: sql<string>`name` },
+    sql`FROM user_name_search WHERE user_name_search MATCH ${`name:"${term}"`} LIMIT ${2 * LIMIT}`,
+  );
+  const [starts = [], contains = []] = await batch(app.db, term.length >= MIN_SUBSTRING ? [prefix, inside] : [prefix]);
   const seen = new Set(starts.map((r) => r.id));
   const others = contains
     .filter((r) => !seen.has(r.id))
-    .sort((a, b) => a.user_name.toLowerCase().localeCompare(b.user_name.toLowerCase()) || (a.id < b.id ? -1 : 1));
-  return [...starts, ...others].slice(0, LIMIT).map((r) => ({ _id: r.id, userName: r.user_name }));
+    .sort((a, b) => a.userName.toLowerCase().localeCompare(b.userName.toLowerCase()) || (a.id < b.id ? -1 : 1));
+  return [...starts, ...others].slice(0, LIMIT).map((r) => ({ _id: r.id, userName: r.userName }));
 }

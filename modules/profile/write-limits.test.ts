@@ -7,7 +7,9 @@ import { signup } from "../auth/index.server";
 import { postEcho, reportEcho } from "../echo/index.server";
 import { updateProfile } from "./profile.server";
 import { createScroll, updateScroll } from "../scroll/index.server";
-import { batchAll, sql, testAppContext, WRITE_LIMITS } from "../shared/index.server";
+import { batch, select, sql, tables, testAppContext, WRITE_LIMITS, type Select, type SQL } from "../shared/index.server";
+
+const { users, scrolls, reports } = tables;
 
 const app = () => testAppContext(env);
 const user = async (name: string) => (await signup(app(), { userName: name, password: "pass1234" })).user;
@@ -35,7 +37,10 @@ function expectRefusal(result: { done: number; refusal: Refusal | null }, limit:
   expect(Number(result.refusal!.headers["Retry-After"])).toBeGreaterThan(0);
 }
 
-const count = async (query: ReturnType<typeof sql>) => (await batchAll<[{ n: number }[]]>(app().db, [query]))[0][0]!.n;
+/** The one number a statement selects as `n`. */
+const count = async (query: Select<{ n: number }>) => (await batch(app().db, [query]))[0][0]!.n;
+/** `SELECT COUNT(*) AS n <from>`: how many rows a FROM … WHERE … holds. */
+const rowsWhere = (from: SQL) => select({ n: sql<number>`COUNT(*)` }, from);
 
 describe("per-account write limits", { timeout: 120_000 }, () => {
   it(`scroll creation: ${WRITE_LIMITS.scrollCreate.limit} per 10 minutes, a refused one creates nothing`, async () => {
@@ -43,8 +48,8 @@ describe("per-account write limits", { timeout: 120_000 }, () => {
     const { limit } = WRITE_LIMITS.scrollCreate;
     const result = await untilRefused(limit, (i) => createScroll(app(), me._id, { name: `s${i}`, type: "curation", description: null, isPrivate: false }));
     expectRefusal(result, limit);
-    expect(await count(sql`SELECT COUNT(*) AS n FROM scrolls WHERE creator_id = ${me._id}`)).toBe(result.done);
-    expect(await count(sql`SELECT scrolls_count AS n FROM users WHERE id = ${me._id}`)).toBe(result.done);
+    expect(await count(rowsWhere(sql`FROM scrolls WHERE ${scrolls.creatorId} = ${me._id}`))).toBe(result.done);
+    expect(await count(select({ n: users.scrollsCount }, sql`FROM users WHERE ${users.id} = ${me._id}`))).toBe(result.done);
   });
 
   it(`scroll edits: ${WRITE_LIMITS.scrollEdit.limit} per 10 minutes, a refused one changes nothing`, async () => {
@@ -53,7 +58,7 @@ describe("per-account write limits", { timeout: 120_000 }, () => {
     const { limit } = WRITE_LIMITS.scrollEdit;
     const result = await untilRefused(limit, (i) => updateScroll(app(), me._id, scroll._id, { name: `edit ${i}` }));
     expectRefusal(result, limit);
-    const [rows] = await batchAll<[{ name: string }[]]>(app().db, [sql`SELECT name FROM scrolls WHERE id = ${scroll._id}`]);
+    const [rows] = await batch(app().db, [select({ name: scrolls.name }, sql`FROM scrolls WHERE ${scrolls.id} = ${scroll._id}`)]);
     expect(rows[0]!.name).toBe(`edit ${result.done - 1}`);
   });
 
@@ -62,7 +67,7 @@ describe("per-account write limits", { timeout: 120_000 }, () => {
     const { limit } = WRITE_LIMITS.profileEdit;
     const result = await untilRefused(limit, (i) => updateProfile(app(), me._id, { bio: `bio ${i}` }));
     expectRefusal(result, limit);
-    const [rows] = await batchAll<[{ bio: string }[]]>(app().db, [sql`SELECT bio FROM users WHERE id = ${me._id}`]);
+    const [rows] = await batch(app().db, [select({ bio: users.bio }, sql`FROM users WHERE ${users.id} = ${me._id}`)]);
     expect(rows[0]!.bio).toBe(`bio ${result.done - 1}`);
   });
 
@@ -75,6 +80,6 @@ describe("per-account write limits", { timeout: 120_000 }, () => {
     for (let i = 0; i < 2 * limit + 1; i++) echos.push((await postEcho(app(), authors[i % 2]!._id, { content: `r${i}`, tags: [] }))._id);
     const result = await untilRefused(limit, (i) => reportEcho(app(), me._id, echos[i]!, "spam"));
     expectRefusal(result, limit);
-    expect(await count(sql`SELECT COUNT(*) AS n FROM reports WHERE user_id = ${me._id}`)).toBe(result.done);
+    expect(await count(rowsWhere(sql`FROM reports WHERE ${reports.userId} = ${me._id}`))).toBe(result.done);
   });
 });
