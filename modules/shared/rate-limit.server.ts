@@ -86,13 +86,3 @@ export async function batchUnderLimit<const S extends readonly Statement[]>(
   if (tooMany) throw tooMany;
   return results.slice(1, -1) as { -readonly [K in keyof S]: Result<S[K]> };
 }
-
-/** @deprecated hand-typed rows: being replaced by `batchUnderLimit` (issue 15). */
-export async function batchWithinLimit<R extends unknown[]>(
-  db: Db,
-  kind: keyof typeof WRITE_LIMITS,
-  accountId: string,
-  statements: (within: SQL) => Statement[],
-): Promise<R> {
-  return (await batchUnderLimit(db, kind, accountId, statements)) as unknown as R;
-}

@@ -183,11 +183,6 @@ export function batch<const S extends readonly Statement[]>(db: Db, statements: 
   return enqueue(db, [...statements]) as Promise<{ -readonly [K in keyof S]: Result<S[K]> }>;
 }
 
-/** @deprecated hand-typed rows: being replaced by `batch` (issue 15). */
-export function batchAll<R extends unknown[]>(db: Db, statements: Statement[]): Promise<R> {
-  return enqueue(db, statements) as Promise<R>;
-}
-
 /**
  * After a request's loaders or action ran: make sure its session check ran too (a read served
  * only from KV issues no batch) and held. Returns what to answer instead when it did not: the
