@@ -1,4 +1,4 @@
-import { batch, select, sql, tables, type AppContext } from "../shared/index.server";
+import { batch, select, sql, tables, type AppContext, trigramSearchable } from "../shared/index.server";
 
 import type { UserHit } from "./schema";
 export type { UserHit };
@@ -10,8 +10,6 @@ const LIMIT = 10;
 const NAME_TERM = /^[a-z0-9_.-]+$/;
 /** Sorts after every character a name may hold, under NOCASE: the top of a prefix range. */
 const AFTER_NAME_CHARS = "~";
-/** A trigram index matches terms of at least three characters. */
-const MIN_SUBSTRING = 3;
 
 /**
  * User names matching q case-insensitively: names that start with it first (alphabetical), then
@@ -36,7 +34,7 @@ export async function searchUsers(app: AppContext, q: string): Promise<UserHit[]
     { id: sql<string>`uid`, userName: sql<string>`name` },
     sql`FROM user_name_search WHERE user_name_search MATCH ${`name:"${term}"`} LIMIT ${2 * LIMIT}`,
   );
-  const [starts = [], contains = []] = await batch(app.db, term.length >= MIN_SUBSTRING ? [prefix, inside] : [prefix]);
+  const [starts = [], contains = []] = await batch(app.db, trigramSearchable(term) ? [prefix, inside] : [prefix]);
   const seen = new Set(starts.map((r) => r.id));
   const others = contains
     .filter((r) => !seen.has(r.id))

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
-import { batch, batchUnderLimit, listCursor, pageRequest, sql, type AppContext, type RowOf, type SQL, select, tables } from "../shared/index.server";
+import { batch, batchUnderLimit, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
 import type {
@@ -560,7 +560,7 @@ const SEARCH_RECENT = 40;
 export async function searchPublicScrolls(app: AppContext, viewerId: string, term: string, limit: number): Promise<Scroll[]> {
   const needle = term.toLowerCase();
   if (!needle) return [];
-  if (Array.from(needle).length < 3) {
+  if (!trigramSearchable(needle)) {
     const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE s.is_private = 0 ORDER BY s.id DESC LIMIT ${SEARCH_RECENT}`)]);
     return rows
       .filter((r) => r.name.toLowerCase().includes(needle) || r.description.toLowerCase().includes(needle))

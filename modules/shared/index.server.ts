@@ -26,3 +26,4 @@ export { testAppContext } from "./test-context.server";
 export { instrumentD1, failingD1, failingKV, type D1Stats } from "./d1-stats.server";
 export { sessionStart } from "./replicas.server";
 export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";
+export { trigramSearchable } from "./trigram.server";
