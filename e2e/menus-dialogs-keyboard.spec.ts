@@ -26,15 +26,15 @@ test("the echo menu: one tab stop, Enter opens on the first item, arrows wrap, H
   for (const item of await menu.getByRole("menuitem").all()) await expect(item).toHaveAttribute("tabindex", "-1");
   await expect(menu.getByRole("menuitem", { name: "Copy Link" })).toBeFocused();
   await page.keyboard.press("ArrowDown");
-  expect(await focusedText(page)).toBe("Save to Scroll");
+  await expect.poll(() => focusedText(page)).toBe("Save to Scroll");
   await page.keyboard.press("End");
-  expect(await focusedText(page)).toBe("Delete Echo");
+  await expect.poll(() => focusedText(page)).toBe("Delete Echo");
   await page.keyboard.press("ArrowDown"); // wraps
-  expect(await focusedText(page)).toBe("Copy Link");
+  await expect.poll(() => focusedText(page)).toBe("Copy Link");
   await page.keyboard.press("ArrowUp"); // wraps back
-  expect(await focusedText(page)).toBe("Delete Echo");
+  await expect.poll(() => focusedText(page)).toBe("Delete Echo");
   await page.keyboard.press("Home");
-  expect(await focusedText(page)).toBe("Copy Link");
+  await expect.poll(() => focusedText(page)).toBe("Copy Link");
   await page.keyboard.press("Escape");
   await expect(menu).toBeHidden();
   await expect(button).toBeFocused();
@@ -62,8 +62,10 @@ test("the report dialog and the save-to-scroll dialog give focus back to the men
   // Report: Escape closes the dialog
   await button.focus();
   await page.keyboard.press("Enter");
+  // the menu opens on a render: keys sent before it is there would go to the button
+  await expect(detail.getByRole("menu")).toBeVisible();
   await page.keyboard.press("End");
-  expect(await focusedText(page)).toBe("Report");
+  await expect.poll(() => focusedText(page)).toBe("Report");
   await page.keyboard.press("Enter");
   const report = page.getByRole("dialog", { name: "Report echo" });
   await expect(report).toBeVisible();
@@ -74,6 +76,7 @@ test("the report dialog and the save-to-scroll dialog give focus back to the men
 
   // Report again, closed with its Cancel button
   await page.keyboard.press("ArrowUp");
+  await expect.poll(() => focusedText(page)).toBe("Report");
   await page.keyboard.press("Enter");
   await expect(report).toBeVisible();
   await report.getByRole("button", { name: "Cancel" }).focus();
@@ -83,8 +86,9 @@ test("the report dialog and the save-to-scroll dialog give focus back to the men
 
   // Save to Scroll: Cancel
   await page.keyboard.press("Enter");
+  await expect(detail.getByRole("menu")).toBeVisible();
   await page.keyboard.press("ArrowDown");
-  expect(await focusedText(page)).toBe("Save to Scroll");
+  await expect.poll(() => focusedText(page)).toBe("Save to Scroll");
   await page.keyboard.press("Enter");
   const save = page.getByRole("dialog", { name: "Save to Scroll" });
   await expect(save).toBeVisible();
