@@ -6,6 +6,7 @@
 import { notFound } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
 import { batch, select, sql, tables, type AppContext, type RowOf, type Select } from "../shared/index.server";
+import { toRule } from "../scroll/index.server";
 
 /** Rows a page statement returns: with the joins it reads at most about twice that. */
 export const EXPORT_PAGE = 200;
@@ -140,19 +141,7 @@ async function* scrollJson(app: AppContext, row: ScrollRow): AsyncGenerator<stri
     type: row.type,
     isPrivate: row.isPrivate,
     createdAt: iso(row.createdAt),
-    rules: isFeed
-      ? {
-          tagMatchType: row.tagMatchType,
-          includedTags: row.includedTags,
-          excludedTags: row.excludedTags,
-          authors: row.authors,
-          sortBy: row.sortBy,
-          sortTimeRange: row.sortTimeRange,
-          excludeLikedEchos: row.excludeLikedEchos,
-          startDate: iso(row.startDate),
-          endDate: iso(row.endDate),
-        }
-      : null,
+    rules: isFeed ? { ...toRule(row), startDate: iso(row.startDate), endDate: iso(row.endDate) } : null,
   };
   if (isFeed) return yield JSON.stringify(scroll);
   yield `${JSON.stringify(scroll).slice(0, -1)},"items":`;

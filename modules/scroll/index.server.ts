@@ -19,6 +19,7 @@ export {
   listUserScrolls,
   listPublicScrolls,
   searchPublicScrolls,
+  toRule,
 } from "./scroll.server";
 export { feedPageQuery } from "./feed-rules.server";
 export { ruleChecks } from "./feed-rules.reference";

@@ -73,7 +73,8 @@ export const scrollSelect = (viewerId: string, rest: SQL) =>
 /** The names of a scroll's rule authors, from its row (`authorNames`). */
 export const authorNamesOf = (row: ScrollRow): Map<string, string> => new Map(JSON.parse(row.authorNames || "[]") as [string, string][]);
 
-export function toRule(row: ScrollRow): FeedRule {
+/** A scroll row's feed rule (any selection with the rule's columns). */
+export function toRule(row: Pick<ScrollRow, keyof FeedRule>): FeedRule {
   return {
     tagMatchType: row.tagMatchType,
     includedTags: row.includedTags,
