@@ -2,8 +2,7 @@
 // template where SQL says it better. A read names its columns as a Drizzle selection (`select`,
 // `returning`), so its rows are typed and decoded from the schema (a renamed column fails to
 // compile). Every page is one D1 batch (one round trip) on the request's D1 session (decision
-// 017), with all of a request's statements
-// coalesced into it (decision 007).
+// 017), with all of a request's statements coalesced into it (decision 007).
 import { Column, getTableName, SQL, sql } from "drizzle-orm";
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
