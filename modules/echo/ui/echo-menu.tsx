@@ -18,7 +18,17 @@ export function EchoMenu({ items, ref }: { items: MenuItem[]; ref?: Ref<EchoMenu
   const box = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const menuId = useId();
-  useImperativeHandle(ref, () => ({ focusButton: () => button.current?.focus() }), []);
+  // a dialog's close event comes a task after it is gone (the browser has already put focus back
+  // on the button by then): if the user has since moved into the menu, focus stays where it is
+  useImperativeHandle(
+    ref,
+    () => ({
+      focusButton: () => {
+        if (!box.current?.contains(document.activeElement)) button.current?.focus();
+      },
+    }),
+    [],
+  );
 
   const menuItems = () => Array.from(box.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
 
