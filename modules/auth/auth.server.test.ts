@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { batch, configureRequestDb, confirmSession, select, sql, testAppContext } from "../shared/index.server";
 import { getViewer, login, logout, requireApiViewerId, signup, staleSessionCookie } from "./auth.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS } from "./session.server";
+import { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS, signSessionToken, verifySessionToken } from "./session.server";
 
 const cookieOf = (setCookie: string) => setCookie.split(";")[0]!;
 const requestWith = (cookie?: string) => new Request("http://localhost/", { headers: cookie ? { Cookie: cookie } : {} });
@@ -20,6 +20,19 @@ describe("passwords", SCRYPT_TIMEOUT, () => {
     expect(await verifyPassword("correct horse", a)).toBe(true);
     expect(await verifyPassword("wrong horse", a)).toBe(false);
     expect(await verifyPassword("x", "garbage")).toBe(false);
+  });
+});
+
+describe("session tokens", () => {
+  it("a token's check is kept per isolate, but its expiry still holds, and another secret's check is its own", async () => {
+    // a token that expires a second from now
+    const token = await signSessionToken(env, "user1", "session1", Date.now() - ABSOLUTE_LIFETIME_MS + 1000);
+    expect(await verifySessionToken(env, token)).toEqual({ userId: "user1", sessionId: "session1" });
+    expect(await verifySessionToken(env, token)).toEqual({ userId: "user1", sessionId: "session1" }); // kept
+    expect(await verifySessionToken({ ...env, SESSION_SECRET: "another secret that is long enough to use" }, token)).toBeNull();
+    expect(await verifySessionToken(env, `${token.slice(0, -2)}xx`)).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await verifySessionToken(env, token)).toBeNull(); // expired, though its check was kept
   });
 });
 

@@ -6,6 +6,7 @@ import {
   batch,
   hasCookie,
   memoize,
+  prepared,
   rateLimit,
   readCookie,
   registerSessionProbe,
@@ -192,14 +193,18 @@ function invalidSession(app: AppContext): unknown {
  */
 const s = alias(sessions, "s");
 
-function sessionProbe(app: AppContext, claims: Claims) {
-  const now = Date.now();
-  const stmt = select(
+const liveSession = prepared(["sessionId", "userId", "now", "idleSince"], (v) =>
+  select(
     { ...userFields, lastSeenAt: s.lastSeenAt },
     sql`FROM sessions s JOIN users u ON ${u.id} = ${s.userId}
-      WHERE ${s.id} = ${claims.sessionId} AND ${s.userId} = ${claims.userId} AND ${s.revokedAt} IS NULL
-        AND ${s.expiresAt} > ${now} AND ${s.lastSeenAt} > ${now - IDLE_LIFETIME_MS}`,
-  );
+      WHERE ${s.id} = ${v.sessionId} AND ${s.userId} = ${v.userId} AND ${s.revokedAt} IS NULL
+        AND ${s.expiresAt} > ${v.now} AND ${s.lastSeenAt} > ${v.idleSince}`,
+  ),
+);
+
+function sessionProbe(app: AppContext, claims: Claims) {
+  const now = Date.now();
+  const stmt = liveSession({ sessionId: claims.sessionId, userId: claims.userId, now, idleSince: now - IDLE_LIFETIME_MS });
   const probe = registerSessionProbe(app.db, stmt, () => invalidSession(app));
   return memoize(app, "session-touch", async () => {
     const row = await probe;

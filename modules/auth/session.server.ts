@@ -3,7 +3,7 @@
 import { SignJWT, jwtVerify } from "jose";
 import { createCookie, type Cookie } from "react-router";
 import * as v from "valibot";
-import type { AppContext } from "../shared/index.server";
+import { boundedCache, type AppContext } from "../shared/index.server";
 
 export const ABSOLUTE_LIFETIME_MS = 30 * 24 * 3600 * 1000; // 30 days after login
 export const IDLE_LIFETIME_MS = 7 * 24 * 3600 * 1000; // 7 days without a request
@@ -51,14 +51,27 @@ export async function signSessionToken(env: Env, userId: string, sessionId: stri
     .sign(secretKey(env));
 }
 
-export async function verifySessionToken(env: Env, token: string): Promise<{ userId: string; sessionId: string } | null> {
+type Verified = { userId: string; sessionId: string; expiresAt: number };
+
+async function verify(env: Env, token: string): Promise<Verified | null> {
   try {
     const { payload } = await jwtVerify(token, secretKey(env), { issuer: ISSUER, algorithms: ["HS256"] });
-    if (typeof payload.sub !== "string" || typeof payload.sid !== "string") return null;
-    return { userId: payload.sub, sessionId: payload.sid };
+    if (typeof payload.sub !== "string" || typeof payload.sid !== "string" || typeof payload.exp !== "number") return null;
+    return { userId: payload.sub, sessionId: payload.sid, expiresAt: payload.exp * 1000 };
   } catch {
     return null;
   }
+}
+
+// A token's signature check gives the same answer every time (for one secret): a browser's token
+// is checked once per isolate, not on every request. Its expiry is still checked on every use, and
+// the session row (revoked, idle, expired) on every request that asks for the viewer.
+const verified = boundedCache<string, Promise<Verified | null>>(1024);
+
+export async function verifySessionToken(env: Env, token: string): Promise<{ userId: string; sessionId: string } | null> {
+  const claims = await verified(`${env.SESSION_SECRET}\n${token}`, () => verify(env, token));
+  if (!claims || claims.expiresAt <= Date.now()) return null;
+  return { userId: claims.userId, sessionId: claims.sessionId };
 }
 
 /** The Set-Cookie that stores `token`. */

@@ -1,7 +1,7 @@
 // The Following timeline (docs/decisions/013-following-timeline.md): fan-out on write. Each
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
-import { batch, createDb, sql, tables, toD1, type AppContext, type Db, type SQL, select } from "../shared/index.server";
+import { batch, createDb, sql, tables, toD1, type AppContext, type Db, type SQL, prepared, select } from "../shared/index.server";
 import { echoColumns } from "./echo.server";
 import { knownTotal, seek, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
@@ -76,8 +76,12 @@ export async function timelineOwners(db: Db, echoId: string, ownerIds: readonly 
 }
 
 /** Whether the viewer follows anyone: Following is then home's default (one primary-key read). */
+const followingCount = prepared(["viewerId"], (v) =>
+  select({ followingCount: tables.users.followingCount }, sql`FROM users WHERE id = ${v.viewerId}`),
+);
+
 export async function followsAnyone(app: AppContext, viewerId: string): Promise<boolean> {
-  const [rows] = await batch(app.db, [select({ followingCount: tables.users.followingCount }, sql`FROM users WHERE id = ${viewerId}`)]);
+  const [rows] = await batch(app.db, [followingCount({ viewerId })]);
   return (rows[0]?.followingCount ?? 0) > 0;
 }
 

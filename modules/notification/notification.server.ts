@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
-import { batch, parseInput, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
+import { batch, parseInput, prepared, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -58,14 +58,14 @@ function parseCursor(cursor: string | undefined): Key | null {
 }
 
 /** The viewer's unread count (one row: a counter the triggers keep). Queues into the request's batch. */
-function unreadQuery(viewerId: string) {
+const unreadQuery = prepared(["viewerId"], (v) => {
   const { notificationsReadAt, unreadNotifications } = tables.users;
-  return select({ readAt: notificationsReadAt, unread: unreadNotifications }, sql`FROM users WHERE id = ${viewerId}`);
-}
+  return select({ readAt: notificationsReadAt, unread: unreadNotifications }, sql`FROM users WHERE id = ${v.viewerId}`);
+});
 
 /** The bell's count: rides in the page's first D1 batch (decision 007), one row read. */
 export async function unreadCount(app: AppContext, viewerId: string): Promise<number> {
-  const [rows] = await batch(app.db, [unreadQuery(viewerId)]);
+  const [rows] = await batch(app.db, [unreadQuery({ viewerId })]);
   return Math.max(0, rows[0]?.unread ?? 0);
 }
 
@@ -91,7 +91,7 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
   const limit = NOTIFICATIONS_PER_PAGE;
   const seek = after ? sql`AND (g.latest_at, g.kind, g.group_key) < (${after.t}, ${after.k}, ${after.g})` : sql``;
   const [state, rows] = await batch(app.db, [
-    unreadQuery(viewerId),
+    unreadQuery({ viewerId }),
     // one more than a page says whether another follows
     select(
       groupColumns,

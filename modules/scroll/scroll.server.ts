@@ -1,7 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, type Placeholder } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
-import { batch, batchUnderLimit, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, select, tables } from "../shared/index.server";
+import { batch, batchUnderLimit, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
 import type {
@@ -25,7 +25,7 @@ const scrollEchoAlias = alias(tables.scrollEchos, "se");
  * Scroll columns with the creator's name and whether the viewer follows it, over `scrollFrom`.
  * Types and decoding (the rule's JSON lists, booleans) come from the schema.
  */
-export function scrollColumns(viewerId: string) {
+export function scrollColumns(viewerId: string | Placeholder) {
   return {
     id: s.id,
     creatorId: s.creatorId,
@@ -62,7 +62,7 @@ export function scrollColumns(viewerId: string) {
 export type ScrollRow = RowOf<ReturnType<typeof scrollColumns>>;
 
 /** `SELECT <scroll columns> FROM scrolls s … <rest>`: scrolls as the viewer sees them. */
-export const scrollSelect = (viewerId: string, rest: SQL) =>
+export const scrollSelect = (viewerId: string | Placeholder, rest: SQL) =>
   select(
     scrollColumns(viewerId),
     sql`FROM scrolls s JOIN users cu ON cu.id = s.creator_id
@@ -287,6 +287,22 @@ export type MyScrollsPage = { scrolls: Scroll[]; nextCursor: string | null };
  * page plus one (creator_id, id and user_id, scroll_id), so a creator of hundreds of scrolls
  * reads one page, not all of them.
  */
+// Each side walks only its own index backwards, at most a page plus one, and only the page's ids
+// get their columns: no join inside (it let SQLite scan every public scroll), UNION ALL (UNION's
+// merge read and sorted every row of the creator's). Privacy is checked on the page: making a
+// scroll private drops its followers, so a followed private scroll does not occur. Every signed-in
+// page's sidebar runs it: rendered once (`prepared`).
+const myScrollsStatement = prepared(["viewerId", "before", "take"], (v) => {
+  const ids = sql`SELECT id FROM (
+      SELECT id FROM (SELECT id FROM scrolls WHERE creator_id = ${v.viewerId} AND id < ${v.before} ORDER BY id DESC LIMIT ${v.take})
+      UNION ALL
+      SELECT id FROM (SELECT scroll_id AS id FROM scroll_follows WHERE user_id = ${v.viewerId} AND scroll_id < ${v.before}
+        ORDER BY scroll_id DESC LIMIT ${v.take})
+    ) ORDER BY id DESC LIMIT ${v.take}`;
+  const page = sql`s.id IN (${ids}) AND (s.creator_id = ${v.viewerId} OR s.is_private = 0)`;
+  return scrollSelect(v.viewerId, sql`WHERE ${page} ORDER BY s.id DESC LIMIT ${v.take}`);
+});
+
 export async function listMyScrolls(
   app: AppContext,
   viewerId: string,
@@ -294,18 +310,7 @@ export async function listMyScrolls(
 ): Promise<MyScrollsPage> {
   const before = cursor ?? "~"; // ids are lower-case base32: every id sorts below "~"
   const take = limit + 1; // one more says whether another page exists
-  // Each side walks only its own index backwards, at most a page plus one, and only the page's
-  // ids get their columns: no join inside (it let SQLite scan every public scroll), UNION ALL
-  // (UNION's merge read and sorted every row of the creator's). Privacy is checked on the page:
-  // making a scroll private drops its followers, so a followed private scroll does not occur.
-  const ids = sql`SELECT id FROM (
-      SELECT id FROM (SELECT id FROM scrolls WHERE creator_id = ${viewerId} AND id < ${before} ORDER BY id DESC LIMIT ${take})
-      UNION ALL
-      SELECT id FROM (SELECT scroll_id AS id FROM scroll_follows WHERE user_id = ${viewerId} AND scroll_id < ${before}
-        ORDER BY scroll_id DESC LIMIT ${take})
-    ) ORDER BY id DESC LIMIT ${take}`;
-  const page = sql`s.id IN (${ids}) AND (s.creator_id = ${viewerId} OR s.is_private = 0)`;
-  const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE ${page} ORDER BY s.id DESC LIMIT ${take}`)]);
+  const [rows] = await batch(app.db, [myScrollsStatement({ viewerId, before, take })]);
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
   const nextCursor = rows.length > limit && last ? encodeCursor({ id: last.id }) : null;

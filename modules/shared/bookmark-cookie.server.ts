@@ -2,7 +2,11 @@
 // this browser last saw, so its next request reads from a replica at least that fresh and a
 // user always reads their own writes. Written and read through React Router's cookie API.
 import { createCookie } from "react-router";
+import * as v from "valibot";
+import { readCookie } from "./cookies.server";
 import { isBookmark } from "./replicas.server";
+
+const BookmarkSchema = v.custom<string>(isBookmark);
 
 /**
  * A bookmark only has to outlive replication lag (after that every replica is past it); a
@@ -19,13 +23,9 @@ const hostOnly = createCookie("__Host-echo_d1b", { ...options, secure: true });
 const cookieFor = (secure: boolean) => (secure ? hostOnly : plain);
 
 /** The request's bookmark, or null when it has none or one that is not a D1 bookmark. */
-export async function readBookmark(request: Request, secure: boolean): Promise<string | null> {
-  try {
-    const value: unknown = await cookieFor(secure).parse(request.headers.get("Cookie"));
-    return isBookmark(value) ? value : null;
-  } catch {
-    return null; // a value that does not decode is no bookmark (issue 12: never a 500)
-  }
+export function readBookmark(request: Request, secure: boolean): Promise<string | null> {
+  // a value that does not decode is no bookmark (issue 12: never a 500)
+  return readCookie(request, cookieFor(secure), BookmarkSchema);
 }
 
 /** The Set-Cookie header that hands the browser its new bookmark. */

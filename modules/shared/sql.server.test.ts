@@ -5,7 +5,8 @@ import { sql } from "drizzle-orm";
 import { alias, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import { echos, scrolls, users } from "./db/schema";
-import { batch, columns, select } from "./sql.server";
+import { boundedCache } from "./bounded-cache";
+import { batch, columns, prepared, select } from "./sql.server";
 import { testAppContext } from "./test-context.server";
 
 const dialect = new SQLiteAsyncDialect();
@@ -37,5 +38,49 @@ describe("columns()", () => {
       ),
     ]);
     expect(rows).toEqual([{ includedTags: ["a", "b"], isPrivate: true, n: 2 }]);
+  });
+});
+
+describe("prepared()", () => {
+  const s = alias(scrolls, "s");
+  const build = (v: { name: unknown; flag: unknown }) =>
+    select(
+      { name: s.name, isPrivate: s.isPrivate, twice: sql<string>`${v.name} || ${v.name}` },
+      sql`FROM (SELECT ${v.name} AS name, ${v.flag} AS is_private) s WHERE s.name = ${v.name}`,
+    );
+
+  it("renders once, binds each use's values where a fresh statement would put them, and decodes alike", async () => {
+    let renders = 0;
+    const statement = prepared(["name", "flag"], (v) => {
+      renders++;
+      return build(v);
+    });
+    const db = testAppContext(env).db;
+    for (const [name, flag] of [["a", 1], ["b'; DROP TABLE users; --", 0]] as const) {
+      const fresh = build({ name, flag });
+      const { sql: text, params } = fresh.toQuery();
+      expect(statement({ name, flag }).toQuery()).toEqual({ sql: text, params });
+      const [ours, theirs] = await batch(db, [statement({ name, flag }), fresh]);
+      expect(ours).toEqual(theirs);
+      expect(ours).toEqual([{ name, isPrivate: flag === 1, twice: name + name }]);
+    }
+    expect(renders).toBe(1);
+  });
+
+  it("a missing value is an error, not a NULL", () => {
+    const statement = prepared(["name", "flag"], build);
+    expect(() => statement({ name: "a" } as never).toQuery()).toThrow(/flag/);
+  });
+});
+
+describe("boundedCache()", () => {
+  it("computes a key once, and past its size forgets the oldest key first", () => {
+    const cache = boundedCache<string, number>(2);
+    let computed = 0;
+    const get = (key: string) => cache(key, () => ++computed);
+    expect([get("a"), get("a"), get("b"), get("a")]).toEqual([1, 1, 2, 1]);
+    expect(get("c")).toBe(3); // "a" was the oldest: it goes
+    expect(get("b")).toBe(2);
+    expect(get("a")).toBe(4);
   });
 });

@@ -3,16 +3,21 @@
 // `returning`), so its rows are typed and decoded from the schema (a renamed column fails to
 // compile). Every page is one D1 batch (one round trip) on the request's D1 session (decision
 // 017), with all of a request's statements coalesced into it (decision 007).
-import { Column, getTableName, SQL, sql } from "drizzle-orm";
+import { Column, fillPlaceholders, getTableName, Placeholder, SQL, sql } from "drizzle-orm";
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "./context.server";
 
+const dialect = new SQLiteAsyncDialect();
+
 /** A flat selection: result key → schema column, or a typed `sql<T>` expression. */
 export type Fields = Record<string, Column | SQL | SQL.Aliased>;
 
+/** A statement's SQL text and bound values, as Drizzle renders it. */
+type Query = { sql: string; params: unknown[] };
+
 /** A statement whose column list is a selection: its rows are typed and decoded from the schema. */
-export type Select<R> = { readonly query: SQL; decode(rows: Record<string, unknown>[]): R[] };
+export type Select<R> = { toQuery(): Query; decode(rows: Record<string, unknown>[]): R[] };
 
 /** A Drizzle query builder (insert, update, delete): what it writes, not rows. */
 export type Builder = { toSQL(): { sql: string; params: unknown[] } };
@@ -53,10 +58,13 @@ export function columns(fields: Fields): SQL {
   return sql.join(chunks, sql`, `);
 }
 
+// a column that keeps the driver's value as it is (text, a plain integer) needs no decoding pass
+const decodes = (field: Fields[string]): field is Column => field instanceof Column && field.mapFromDriverValue !== Column.prototype.mapFromDriverValue;
+
 function typed<F extends Fields>(fields: F, query: SQL): Select<SelectResultFields<F>> {
-  const decoders = Object.entries(fields).flatMap(([key, field]) => (field instanceof Column ? [[key, field] as const] : []));
+  const decoders = Object.entries(fields).flatMap(([key, field]) => (decodes(field) ? [[key, field] as const] : []));
   return {
-    query,
+    toQuery: () => dialect.sqlToQuery(query),
     decode(rows) {
       if (decoders.length > 0) {
         for (const row of rows) {
@@ -81,13 +89,33 @@ export function returning<F extends Fields>(write: SQL, fields: F): Select<Selec
   return typed(fields, sql`${write} RETURNING ${columns(fields)}`);
 }
 
-const isSelect = (s: Statement): s is Select<unknown> => !(s instanceof SQL) && "decode" in s;
+/**
+ * A read whose shape never changes, written once with Drizzle placeholders for its values
+ * (`slots.viewerId`): Drizzle renders it to SQL once per isolate and each use only binds values,
+ * as Drizzle's prepared queries do. For the statements every signed-in page runs (the session
+ * check, the sidebar's scrolls, the bell): rendering them anew on each request was a measurable
+ * part of a page's CPU (issue 15).
+ */
+export function prepared<const K extends string, R>(
+  names: readonly K[],
+  build: (slots: Record<K, Placeholder<K>>) => Select<R>,
+): (values: Record<K, unknown>) => Select<R> {
+  let made: { query: Query; decode: Select<R>["decode"] } | undefined;
+  return (values) => {
+    if (!made) {
+      const statement = build(Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<K, Placeholder<K>>);
+      made = { query: statement.toQuery(), decode: statement.decode };
+    }
+    const { query, decode } = made;
+    return { toQuery: () => ({ sql: query.sql, params: fillPlaceholders(query.params, values) }), decode };
+  };
+}
 
-const dialect = new SQLiteAsyncDialect();
+const isSelect = (s: Statement): s is Select<unknown> => !(s instanceof SQL) && "decode" in s;
 
 /** A statement as a D1 prepared statement: its SQL and bound parameters as Drizzle builds them. */
 export function toD1(db: Db, statement: Statement): D1PreparedStatement {
-  const query = statement instanceof SQL ? dialect.sqlToQuery(statement) : isSelect(statement) ? dialect.sqlToQuery(statement.query) : statement.toSQL();
+  const query = statement instanceof SQL ? dialect.sqlToQuery(statement) : isSelect(statement) ? statement.toQuery() : statement.toSQL();
   return db.$client.prepare(query.sql).bind(...query.params);
 }
 
