@@ -26,5 +26,5 @@ export { ruleChecks } from "./feed-rules.reference";
 export { previewFeedConfig } from "./preview.server";
 export { whyHere } from "./why.server";
 export { forkScroll } from "./fork.server";
-export { scrollsAndSelection } from "./selection.server";
+export { scrollsAndSelection, storedSelection } from "./selection.server";
 export { scrollWebFeed } from "./web-feed.server";

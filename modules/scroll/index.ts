@@ -35,4 +35,4 @@ export { whyNotInMyFeed } from "./ui/why-dialog-lazy";
 export { ScrollForm } from "./ui/scroll-form";
 export { ScrollDetail } from "./ui/scroll-detail";
 export { ScrollsOverview, ScrollsByType } from "./ui/scrolls-lists";
-export { pickSelected, storeSelection, readStoredSelection, SELECTED_KEY, FOLLOWING } from "./ui/selection";
+export { pickSelected, storeSelection, readStoredSelection, SELECTED_KEY, FOLLOWING, ALL_ECHOS } from "./ui/selection";

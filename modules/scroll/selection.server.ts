@@ -15,13 +15,16 @@ export const selectionCookie = createCookie(SELECTED_COOKIE, { path: "/", sameSi
 /** A stored choice: a scroll id, "all" or "following"; anything else is no choice. */
 const StoredSelectionSchema = v.union([v.literal(ALL_ECHOS), v.literal(FOLLOWING), v.pipe(v.string(), v.regex(ID_PATTERN))]);
 
+/** The choice stored in the browser's cookie (decodings are kept per Cookie header), or null. */
+export const storedSelection = (request: Request) => readCookie(request, selectionCookie, StoredSelectionSchema);
+
 /**
  * The first page of the viewer's scrolls (once per request) and the selected feed by the spec's
  * restore rule (Following counts once the viewer follows anyone). The stored feed is looked up by id in the same D1 batch, so a feed beyond the
  * first page stays selected without loading every scroll (docs/scaling.md).
  */
 export async function scrollsAndSelection(app: AppContext, viewerId: string, request: Request) {
-  const stored = await readCookie(request, selectionCookie, StoredSelectionSchema);
+  const stored = await storedSelection(request);
   const [page, storedScroll, following] = await memoize(app, "my-scrolls", () =>
     Promise.all([
       listMyScrolls(app, viewerId),

@@ -129,6 +129,28 @@ describe("round trips per request", () => {
     }
   });
 
+  it("home's usual pages cost one round trip: Following (chosen, or the default of a viewer who follows anyone) and All echos", async () => {
+    for (const cookie of ["", `; echo_scroll=${cookieValue("following")}`, `; echo_scroll=${cookieValue("all")}`]) {
+      const m = await measure(reader, "/", undefined, cookie);
+      expect(m.status, cookie).toBe(200);
+      expect(m.roundTrips, cookie).toBe(1);
+      expect(m.rowsRead, cookie).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
+    }
+    // the reader's default is Following: its newest echos are on the page
+    const html = await (await fetch(BASE_URL + "/", { headers: { Cookie: reader.cookie } })).text();
+    expect(html).toContain("budget 69");
+    // someone who follows nobody (any more): the Following guess reads one row (the count) and no
+    // timeline entry; All echos is then a second trip and reads what it reads when chosen
+    const { client } = await signedUp("bh");
+    await client.post(`/api/profile/user/${authorId}/follow`);
+    await client.delete(`/api/profile/user/${authorId}/follow`);
+    const alone = await measure(client, "/");
+    const chosen = await measure(client, "/", undefined, `; echo_scroll=${cookieValue("all")}`);
+    expect([alone.status, chosen.status]).toEqual([200, 200]);
+    expect([alone.roundTrips, chosen.roundTrips]).toEqual([2, 1]);
+    expect(alone.rowsRead - chosen.rowsRead).toBeLessThanOrEqual(1);
+  });
+
   it(`every page load and GET /api call costs at most ${MAX_ROUND_TRIPS} D1 round trips`, async () => {
     const over: string[] = [];
     for (const path of paths) {
