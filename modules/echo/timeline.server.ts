@@ -85,35 +85,38 @@ export async function followsAnyone(app: AppContext, viewerId: string): Promise<
   return (rows[0]?.followingCount ?? 0) > 0;
 }
 
+/** A page of the timeline whose owner is `owner` (an id, or an expression that may be NULL). */
+function followingPage(viewerId: string, owner: SQL, req: PageRequest) {
+  const { where, offset } = seek("newest", "t.echo_id", "", req);
+  return select(
+    echoColumns(viewerId),
+    sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
+      WHERE t.owner_id = ${owner} AND ${where}
+      ORDER BY t.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+  );
+}
+
 /**
  * GET /echo/following: the viewer's timeline newest first, keyset by echo id (a cursor) or an
  * OFFSET (page without cursor). One statement: the total is what is known so far (no COUNT over
  * the timeline), as for windowed tag lists and feeds.
- *
- * `ifFollowing`: the page only if the viewer follows anyone, else no rows and none read (the seek
- * key is NULL, so the index is not entered). Home sends it in the same batch that finds out
- * whether Following is its default, so its usual page costs one round trip, not two.
  */
-export async function listFollowing(
-  app: AppContext,
-  viewerId: string,
-  req: PageRequest,
-  options: { ifFollowing?: boolean } = {},
-): Promise<EchoPage> {
-  const { where, offset } = seek("newest", "t.echo_id", "", req);
-  const { users } = tables;
-  const owner = options.ifFollowing
-    ? sql`CASE WHEN (SELECT ${users.followingCount} FROM users WHERE ${users.id} = ${viewerId}) > 0 THEN ${viewerId} END`
-    : sql`${viewerId}`;
-  const [rows] = await batch(app.db, [
-    select(
-      echoColumns(viewerId),
-      sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
-      WHERE t.owner_id = ${owner} AND ${where}
-      ORDER BY t.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
-    ),
-  ]);
+export async function listFollowing(app: AppContext, viewerId: string, req: PageRequest): Promise<EchoPage> {
+  const [rows] = await batch(app.db, [followingPage(viewerId, sql`${viewerId}`, req)]);
   return shape(rows, req, knownTotal(rows, req), "newest");
+}
+
+/**
+ * The Following page if the viewer follows anyone, else null. Not following, the page's seek key
+ * is NULL and no timeline row is read: home sends this in the batch that finds out whether
+ * Following is its default, so its usual page costs one round trip, not two. The count read in
+ * the same batch says which of the two it was (an empty page may be either).
+ */
+export async function followingIfAny(app: AppContext, viewerId: string, req: PageRequest): Promise<EchoPage | null> {
+  const { users } = tables;
+  const owner = sql`CASE WHEN (SELECT ${users.followingCount} FROM users WHERE ${users.id} = ${viewerId}) > 0 THEN ${viewerId} END`;
+  const [count, rows] = await batch(app.db, [followingCount({ viewerId }), followingPage(viewerId, owner, req)]);
+  return (count[0]?.followingCount ?? 0) > 0 ? shape(rows, req, knownTotal(rows, req), "newest") : null;
 }
 
 /**

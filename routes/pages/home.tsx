@@ -1,5 +1,5 @@
 import { requirePageViewerId } from "~/modules/auth/index.server";
-import { listEchos, listFollowing } from "~/modules/echo/index.server";
+import { followingIfAny, listEchos, listFollowing } from "~/modules/echo/index.server";
 import { ALL_ECHOS, FOLLOWING, HomeFeed, homeLiveQuery } from "~/modules/scroll/index";
 import { DOCUMENT_CANDIDATE_ROWS, scrollEchos, scrollsAndSelection, storedSelection } from "~/modules/scroll/index.server";
 import { appContext } from "~/modules/shared/index.server";
@@ -12,28 +12,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = { _id: await requirePageViewerId(app, request) };
   const first = { page: 1, limit: 20 };
   // The page the stored choice most likely shows is asked for in the same D1 batch as the
-  // selection itself (one round trip): All echos when chosen; Following when chosen, or when
-  // nothing is stored and the viewer follows anyone (the statement reads nothing otherwise).
+  // selection itself (one round trip): All echos or Following when chosen, and Following when
+  // nothing is stored and the viewer follows anyone (else that statement reads no timeline row).
   // A feed needs its rules first (a second round trip), as does the fallback to the first feed.
   const stored = await storedSelection(request);
   const guess =
     stored === ALL_ECHOS
       ? { id: ALL_ECHOS, page: listEchos(app, viewer._id, {}, first) }
-      : stored === FOLLOWING || stored === null
-        ? { id: FOLLOWING, page: listFollowing(app, viewer._id, first, { ifFollowing: stored === null }) }
-        : null;
+      : stored === FOLLOWING
+        ? { id: FOLLOWING, page: listFollowing(app, viewer._id, first) }
+        : stored === null
+          ? { id: FOLLOWING, page: followingIfAny(app, viewer._id, first) }
+          : null;
   guess?.page.catch(() => undefined); // unused when the guess missed; the selection's own error is thrown below
   const { scrolls, selected, selectedId } = await scrollsAndSelection(app, viewer._id, request);
   const listId = selected ? null : selectedId === FOLLOWING ? FOLLOWING : ALL_ECHOS;
-  // (an empty guarded page is asked again: it may only mean the guess was sent in another batch)
   const guessed = guess?.id === listId ? await guess.page : null;
   const page = selected
     ? await scrollEchos(app, viewer._id, selected, first, Date.now(), DOCUMENT_CANDIDATE_ROWS)
-    : guessed && (guessed.echos.length > 0 || stored !== null)
-      ? guessed
-      : listId === FOLLOWING
-        ? await listFollowing(app, viewer._id, first)
-        : await listEchos(app, viewer._id, {}, first);
+    : (guessed ?? (listId === FOLLOWING ? await listFollowing(app, viewer._id, first) : await listEchos(app, viewer._id, {}, first)));
   return { viewerId: viewer._id, scrolls, selected, selectedId, page, live: homeLiveQuery(selected, selectedId === FOLLOWING) };
 }
 

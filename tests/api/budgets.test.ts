@@ -136,11 +136,18 @@ describe("round trips per request", () => {
       expect(m.roundTrips, cookie).toBe(1);
       expect(m.rowsRead, cookie).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
     }
-    // the reader's default is Following: its newest echos are on the page
+    // the reader's default is Following: its newest echos are on the page; someone who follows
+    // people whose timeline is empty gets it in one round trip too (its empty state)
     const html = await (await fetch(BASE_URL + "/", { headers: { Cookie: reader.cookie } })).text();
     expect(html).toContain("budget 69");
-    // someone who follows nobody (any more): the Following guess reads one row (the count) and no
-    // timeline entry; All echos is then a second trip and reads what it reads when chosen
+    const quiet = await signedUp("bq");
+    const silent = await signedUp("bs");
+    await quiet.client.post(`/api/profile/user/${silent.user._id}/follow`);
+    const empty = await measure(quiet.client, "/");
+    expect([empty.status, empty.roundTrips]).toEqual([200, 1]);
+    // someone who follows nobody (any more): the Following guess reads the count (twice: once in
+    // its guard) and no timeline entry; All echos is then a second trip and reads what it reads
+    // when chosen
     const { client } = await signedUp("bh");
     await client.post(`/api/profile/user/${authorId}/follow`);
     await client.delete(`/api/profile/user/${authorId}/follow`);
@@ -148,7 +155,7 @@ describe("round trips per request", () => {
     const chosen = await measure(client, "/", undefined, `; echo_scroll=${cookieValue("all")}`);
     expect([alone.status, chosen.status]).toEqual([200, 200]);
     expect([alone.roundTrips, chosen.roundTrips]).toEqual([2, 1]);
-    expect(alone.rowsRead - chosen.rowsRead).toBeLessThanOrEqual(1);
+    expect(alone.rowsRead - chosen.rowsRead).toBeLessThanOrEqual(2);
   });
 
   it(`every page load and GET /api call costs at most ${MAX_ROUND_TRIPS} D1 round trips`, async () => {
