@@ -1,5 +1,6 @@
 import { conflict, forbidden, isId, newId, notFound } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
+import type { Placeholder } from "drizzle-orm";
 import { batch, batchUnderLimit, inlineLimit, returning, select, sql, tables, type AppContext, type Result, type RowOf, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { linkify } from "./linkify";
@@ -19,7 +20,7 @@ const l = alias(tables.likes, "l");
  * The columns every echo read selects over `echos e JOIN users u`, with the viewer's like
  * state: hydrated in one query. Types and decoding (the tags' JSON) come from the schema.
  */
-export function echoColumns(viewerId: string) {
+export function echoColumns(viewerId: string | Placeholder) {
   return {
     id: e.id,
     content: e.content,

@@ -15,7 +15,8 @@
 // statement may repeat a value in 25 streams, and D1 binds at most 100 parameters. Every value is
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { idCeil, idFloor, isId } from "../shared/index";
-import { select, sql, type RowOf, type Select } from "../shared/index.server";
+import type { Placeholder } from "drizzle-orm";
+import { preparedAround, select, sql, type RowOf, type Select } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
@@ -168,8 +169,13 @@ export function windowSize(rule: FeedRule, candidateRows = CANDIDATE_ROWS): numb
 /** A row of a page statement: a hydrated echo, whether it matches the rule (`feed_ok`) and its
  * place in the window (`feed_n`); the window's last entry comes back even when it does not match,
  * as the frontier the next page starts after. */
-const pageColumns = (viewerId: string) => ({ ...echoColumns(viewerId), feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` });
+const pageColumns = (viewerId: string | Placeholder) => ({ ...echoColumns(viewerId), feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` });
 export type FeedPageRow = RowOf<ReturnType<typeof pageColumns>>;
+
+/** The page's echos, hydrated around the engine's statement: all but that statement is rendered once. */
+const hydrated = preparedAround(["viewerId"], (v, page) =>
+  select(pageColumns(v.viewerId), sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id`),
+);
 
 /**
  * The streams' parts as one compound SELECT of (id, lk, ok). D1 allows 5 terms in a compound
@@ -204,8 +210,7 @@ export function feedPageQuery(
 ): Select<FeedPageRow> {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   // no ORDER BY: sorting the page would read each of its rows again; feedPage puts them in order
-  const hydrate = (page: string) =>
-    select(pageColumns(viewerId), sql`FROM (${sql.raw(page)}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id`);
+  const hydrate = (page: string) => hydrated({ viewerId }, page);
   // no rows, and nothing read
   if (provablyEmpty(rule, now)) return hydrate("SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0");
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));

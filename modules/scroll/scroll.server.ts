@@ -179,8 +179,10 @@ async function assertAuthorsExist(app: AppContext, authors: string[]) {
   if (rows[0]?.n !== authors.length) throw badRequest("One of the chosen authors no longer exists");
 }
 
+const scrollById = prepared(["viewerId", "id"], (v) => scrollSelect(v.viewerId, sql`WHERE s.id = ${v.id}`));
+
 async function loadScroll(app: AppContext, viewerId: string, id: string): Promise<{ scroll: Scroll; row: ScrollRow }> {
-  const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE s.id = ${id}`)]);
+  const [rows] = await batch(app.db, [scrollById({ viewerId, id })]);
   if (!rows[0]) throw notFound("Scroll not found");
   return { scroll: toScroll(rows[0], viewerId), row: rows[0] };
 }

@@ -21,7 +21,7 @@ export * as tables from "./db/schema";
 export { rateLimit, inlineLimit, batchUnderLimit, countAttempt, attempts, WRITE_LIMITS } from "./rate-limit.server";
 export { readCookie, hasCookie } from "./cookies.server";
 export { sql, type SQL } from "drizzle-orm";
-export { batch, select, prepared, returning, columns, toD1, configureRequestDb, registerSessionProbe, confirmSession, type Statement, type Select, type Fields, type Builder, type Result, type RowOf } from "./sql.server";
+export { batch, select, prepared, preparedAround, returning, columns, toD1, configureRequestDb, registerSessionProbe, confirmSession, type Statement, type Select, type Fields, type Builder, type Result, type RowOf } from "./sql.server";
 export { testAppContext } from "./test-context.server";
 export { instrumentD1, failingD1, failingKV, type D1Stats } from "./d1-stats.server";
 export { sessionStart } from "./replicas.server";

@@ -1,12 +1,12 @@
 // The column list `columns()` writes by hand must be what Drizzle itself writes for the same
 // selection (tables, aliases, keys), and a select's rows must come back typed and decoded.
 import { env } from "cloudflare:workers";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { alias, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import { echos, scrolls, users } from "./db/schema";
 import { boundedCache } from "./bounded-cache";
-import { batch, columns, prepared, select } from "./sql.server";
+import { batch, columns, prepared, preparedAround, select } from "./sql.server";
 import { testAppContext } from "./test-context.server";
 
 const dialect = new SQLiteAsyncDialect();
@@ -70,6 +70,39 @@ describe("prepared()", () => {
   it("a missing value is an error, not a NULL", () => {
     const statement = prepared(["name", "flag"], build);
     expect(() => statement({ name: "a" } as never).toQuery()).toThrow(/flag/);
+  });
+});
+
+describe("preparedAround()", () => {
+  const s = alias(scrolls, "s");
+  const build = (v: { name: unknown }, body: SQL) =>
+    select({ name: s.name, isPrivate: s.isPrivate, tag: sql<string>`${v.name} || s.t` }, sql`FROM (${body}) s WHERE s.name <> ${v.name}`);
+
+  it("renders the frame once and puts each use's text in the middle, its values where a fresh statement would put them", async () => {
+    let renders = 0;
+    const statement = preparedAround(["name"], (v, body) => {
+      renders++;
+      return build(v, body);
+    });
+    const db = testAppContext(env).db;
+    for (const [name, body] of [
+      ["a", "SELECT 'x' AS name, 1 AS is_private, '1' AS t"],
+      ["b'; --", "SELECT 'y' AS name, 0 AS is_private, '2' AS t UNION ALL SELECT 'b''; --', 0, '3'"],
+    ] as const) {
+      const fresh = build({ name }, sql.raw(body));
+      const { sql: text, params } = fresh.toQuery();
+      expect(statement({ name }, body).toQuery()).toEqual({ sql: text, params });
+      const [ours, theirs] = await batch(db, [statement({ name }, body), fresh]);
+      expect(ours).toEqual(theirs);
+      expect(ours.length).toBe(1);
+      expect(ours[0]!.isPrivate).toBe(name === "a");
+    }
+    expect(renders).toBe(1);
+  });
+
+  it("a frame without its body, or with it twice, is refused", () => {
+    expect(() => preparedAround([], () => select({ n: sql<number>`1` }, sql``))({}, "SELECT 1").toQuery()).toThrow(/once/);
+    expect(() => preparedAround([], (_, body) => select({ n: sql<number>`1` }, sql`FROM (${body}), (${body})`))({}, "SELECT 1")).toThrow(/once/);
   });
 });
 

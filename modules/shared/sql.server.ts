@@ -111,6 +111,32 @@ export function prepared<const K extends string, R>(
   };
 }
 
+const BODY = "\u0000body\u0000";
+
+/**
+ * `prepared` for a read whose middle is SQL text made anew on each use with its values written
+ * in (the feed engine's statements, decision 008): the rest — its column list, its joins — is
+ * rendered once per isolate, and each use puts the text in and binds the placeholders' values.
+ */
+export function preparedAround<K extends string, R>(
+  names: readonly K[],
+  build: (slots: Record<K, Placeholder<K>>, body: SQL) => Select<R>,
+): (values: Record<K, unknown>, body: string) => Select<R> {
+  let made: { before: string; after: string; params: unknown[]; decode: Select<R>["decode"] } | undefined;
+  return (values, body) => {
+    if (!made) {
+      const slots = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<K, Placeholder<K>>;
+      const statement = build(slots, sql.raw(BODY));
+      const query = statement.toQuery();
+      const [before, after, ...more] = query.sql.split(BODY);
+      if (after === undefined || more.length > 0) throw new Error("preparedAround: the body must appear once");
+      made = { before: before!, after, params: query.params, decode: statement.decode };
+    }
+    const { before, after, params, decode } = made;
+    return { toQuery: () => ({ sql: before + body + after, params: fillPlaceholders(params, values) }), decode };
+  };
+}
+
 const isSelect = (s: Statement): s is Select<unknown> => !(s instanceof SQL) && "decode" in s;
 
 /** A statement as a D1 prepared statement: its SQL and bound parameters as Drizzle builds them. */
