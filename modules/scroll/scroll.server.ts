@@ -486,6 +486,20 @@ async function feedEchos(
   return echoPage(fed.rows, req, total, fed.hasMore, nextCursor);
 }
 
+/** A curation's echo count, and a page of it by (added_at, echo id) cursor or without one: rendered once. */
+const curationCount = prepared(["id"], (v) => select({ n: tables.scrolls.echosCount }, sql`FROM scrolls WHERE id = ${v.id}`));
+const curationPage = (byCursor: boolean) =>
+  prepared(["viewerId", "id", "addedAt", "echoId", "take", "offset"], (v) =>
+    select(
+      { ...echoColumns(v.viewerId), addedAt: scrollEchoAlias.addedAt },
+      sql`FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
+        JOIN users u ON u.id = e.author_id WHERE se.scroll_id = ${v.id}
+        ${byCursor ? sql`AND (se.added_at < ${v.addedAt} OR (se.added_at = ${v.addedAt} AND se.echo_id < ${v.echoId}))` : sql``}
+        ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${v.take} OFFSET ${v.offset}`,
+    ),
+  );
+const curationPages = { first: curationPage(false), next: curationPage(true) };
+
 /** A curation's page: newest-added first, by (added_at, echo id) cursor. */
 async function curationEchos(
   app: AppContext,
@@ -495,19 +509,16 @@ async function curationEchos(
   key: ListCursor | null,
   offset: number,
 ): Promise<ScrollEchoPage> {
-  const after =
-    key && key.a !== undefined
-      ? sql`AND (se.added_at < ${key.a} OR (se.added_at = ${key.a} AND se.echo_id < ${key.id}))`
-      : sql``;
-  const [counts, rows] = await batch(app.db, [
-    select({ n: tables.scrolls.echosCount }, sql`FROM scrolls WHERE id = ${id}`),
-    select(
-      { ...echoColumns(viewerId), addedAt: scrollEchoAlias.addedAt },
-      sql`FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
-        JOIN users u ON u.id = e.author_id WHERE se.scroll_id = ${id} ${after}
-        ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
-    ),
-  ]);
+  const byCursor = key !== null && key.a !== undefined;
+  const page = (byCursor ? curationPages.next : curationPages.first)({
+    viewerId,
+    id,
+    addedAt: byCursor ? key.a : null,
+    echoId: byCursor ? key.id : null,
+    take: req.limit + 1,
+    offset,
+  });
+  const [counts, rows] = await batch(app.db, [curationCount({ id }), page]);
   const hasMore = rows.length > req.limit;
   const pageRows = rows.slice(0, req.limit);
   const last = pageRows[pageRows.length - 1];

@@ -174,6 +174,32 @@ describe("curations", () => {
     expect((await b.delete(`/api/scroll/${cur._id}/remove-echo/${e2._id}`)).status).toBe(403);
   });
 
+  it("pages newest-added first by cursor and by page number: every echo once, in order, liked ones marked", async () => {
+    const { client: a } = await signedUp("cp");
+    const cur = await create(a, { name: "many", type: "curation" });
+    const made: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const e = await post(a, `pick ${i}`);
+      made.push(e._id);
+      await a.post(`/api/scroll/${cur._id}/add-echo`, { echoId: e._id });
+    }
+    await a.post(`/api/echo/like/${made[5]}`);
+    const seen: { id: string; liked: boolean }[] = [];
+    let url = `/api/scroll/${cur._id}/echos?limit=3`;
+    for (let page = 1; page < 10; page++) {
+      const res = await a.get(url);
+      expect(res.status).toBe(200);
+      expect(res.json.pagination.total).toBe(7);
+      seen.push(...res.json.echos.map((e: { _id: string; isLiked: boolean }) => ({ id: e._id, liked: e.isLiked })));
+      if (!res.json.pagination.hasMore) break;
+      url = `/api/scroll/${cur._id}/echos?limit=3&page=${page + 1}&cursor=${res.json.pagination.nextCursor}`;
+    }
+    expect(seen.map((e) => e.id)).toEqual([...made].reverse());
+    expect(seen.filter((e) => e.liked).map((e) => e.id)).toEqual([made[5]]);
+    const third = await a.get(`/api/scroll/${cur._id}/echos?limit=3&page=3`);
+    expect(third.json.echos.map((e: { _id: string }) => e._id)).toEqual([made[0]]);
+  });
+
   it("a deleted echo leaves every curation", async () => {
     const { client: a } = await signedUp("cd");
     const e = await post(a, "soon gone");
