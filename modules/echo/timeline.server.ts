@@ -75,11 +75,12 @@ export async function timelineOwners(db: Db, echoId: string, ownerIds: readonly 
   return new Set(rows.map((r) => r.id));
 }
 
-/** Whether the viewer follows anyone: Following is then home's default (one primary-key read). */
+/** How many people the viewer follows (one primary-key read). */
 const followingCount = prepared(["viewerId"], (v) =>
   select({ followingCount: tables.users.followingCount }, sql`FROM users WHERE id = ${v.viewerId}`),
 );
 
+/** Whether the viewer follows anyone: Following is then home's default. */
 export async function followsAnyone(app: AppContext, viewerId: string): Promise<boolean> {
   const [rows] = await batch(app.db, [followingCount({ viewerId })]);
   return (rows[0]?.followingCount ?? 0) > 0;

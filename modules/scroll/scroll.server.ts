@@ -283,12 +283,6 @@ export const MY_SCROLLS_MAX = 12;
 
 export type MyScrollsPage = { scrolls: Scroll[]; nextCursor: string | null };
 
-/**
- * Own scrolls plus the public scrolls the viewer follows (product decisions), newest first, one
- * page at a time by keyset cursor (the last id). Each side seeks its own index for at most a
- * page plus one (creator_id, id and user_id, scroll_id), so a creator of hundreds of scrolls
- * reads one page, not all of them.
- */
 // Each side walks only its own index backwards, at most a page plus one, and only the page's ids
 // get their columns: no join inside (it let SQLite scan every public scroll), UNION ALL (UNION's
 // merge read and sorted every row of the creator's). Privacy is checked on the page: making a
@@ -305,6 +299,12 @@ const myScrollsStatement = prepared(["viewerId", "before", "take"], (v) => {
   return scrollSelect(v.viewerId, sql`WHERE ${page} ORDER BY s.id DESC LIMIT ${v.take}`);
 });
 
+/**
+ * Own scrolls plus the public scrolls the viewer follows (product decisions), newest first, one
+ * page at a time by keyset cursor (the last id). Each side seeks its own index for at most a
+ * page plus one (creator_id, id and user_id, scroll_id), so a creator of hundreds of scrolls
+ * reads one page, not all of them.
+ */
 export async function listMyScrolls(
   app: AppContext,
   viewerId: string,

@@ -89,6 +89,10 @@ export function returning<F extends Fields>(write: SQL, fields: F): Select<Selec
   return typed(fields, sql`${write} RETURNING ${columns(fields)}`);
 }
 
+/** A Drizzle placeholder for each value name: what `prepared` statements are written with. */
+const slotsOf = <K extends string>(names: readonly K[]) =>
+  Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<K, Placeholder<K>>;
+
 /**
  * A read whose shape never changes, written once with Drizzle placeholders for its values
  * (`slots.viewerId`): Drizzle renders it to SQL once per isolate and each use only binds values,
@@ -103,7 +107,7 @@ export function prepared<const K extends string, R>(
   let made: { query: Query; decode: Select<R>["decode"] } | undefined;
   return (values) => {
     if (!made) {
-      const statement = build(Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<K, Placeholder<K>>);
+      const statement = build(slotsOf(names));
       made = { query: statement.toQuery(), decode: statement.decode };
     }
     const { query, decode } = made;
@@ -125,8 +129,7 @@ export function preparedAround<K extends string, R>(
   let made: { before: string; after: string; params: unknown[]; decode: Select<R>["decode"] } | undefined;
   return (values, body) => {
     if (!made) {
-      const slots = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<K, Placeholder<K>>;
-      const statement = build(slots, sql.raw(BODY));
+      const statement = build(slotsOf(names), sql.raw(BODY));
       const query = statement.toQuery();
       const [before, after, ...more] = query.sql.split(BODY);
       if (after === undefined || more.length > 0) throw new Error("preparedAround: the body must appear once");

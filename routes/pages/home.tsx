@@ -15,22 +15,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // selection itself (one round trip): All echos or Following when chosen, and Following when
   // nothing is stored and the viewer follows anyone (else that statement reads no timeline row).
   // A feed needs its rules first (a second round trip), as does the fallback to the first feed.
+  const list = (id: string) => (id === FOLLOWING ? listFollowing(app, viewer._id, first) : listEchos(app, viewer._id, {}, first));
   const stored = await storedSelection(request);
   const guess =
-    stored === ALL_ECHOS
-      ? { id: ALL_ECHOS, page: listEchos(app, viewer._id, {}, first) }
-      : stored === FOLLOWING
-        ? { id: FOLLOWING, page: listFollowing(app, viewer._id, first) }
-        : stored === null
-          ? { id: FOLLOWING, page: followingIfAny(app, viewer._id, first) }
-          : null;
+    stored === ALL_ECHOS || stored === FOLLOWING
+      ? { id: stored, page: list(stored) }
+      : stored === null
+        ? { id: FOLLOWING, page: followingIfAny(app, viewer._id, first) }
+        : null;
   guess?.page.catch(() => undefined); // unused when the guess missed; the selection's own error is thrown below
   const { scrolls, selected, selectedId } = await scrollsAndSelection(app, viewer._id, request);
-  const listId = selected ? null : selectedId === FOLLOWING ? FOLLOWING : ALL_ECHOS;
-  const guessed = guess?.id === listId ? await guess.page : null;
+  const listId = selectedId === FOLLOWING ? FOLLOWING : ALL_ECHOS;
+  const guessed = !selected && guess?.id === listId ? await guess.page : null;
   const page = selected
     ? await scrollEchos(app, viewer._id, selected, first, Date.now(), DOCUMENT_CANDIDATE_ROWS)
-    : (guessed ?? (listId === FOLLOWING ? await listFollowing(app, viewer._id, first) : await listEchos(app, viewer._id, {}, first)));
+    : (guessed ?? (await list(listId)));
   return { viewerId: viewer._id, scrolls, selected, selectedId, page, live: homeLiveQuery(selected, selectedId === FOLLOWING) };
 }
 
