@@ -69,8 +69,8 @@ test.describe("Discover Community", () => {
       await expect.poll(() => scrollCardNames(page), { message: path }).toEqual(expected);
       await expect(page.locator(".result-count")).toHaveText(`${expected.length} scroll(s) found for "${s}"`);
     }
-    await open(page, `/search?q=${encodeURIComponent("Hidden " + s)}`);
-    await expect(page.getByText("Nothing found", { exact: true })).toBeVisible();
+    await open(page, `/search?q=${encodeURIComponent("Hidden " + s)}&type=scrolls`);
+    await expect(page.getByText("No scrolls found", { exact: true })).toBeVisible();
     await expect(page.getByRole("main").getByText(privateFeed.name)).toHaveCount(0);
   });
 });

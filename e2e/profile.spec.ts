@@ -202,7 +202,7 @@ test.describe("another user's profile", () => {
 });
 
 test.describe("search", () => {
-  test("top bar 'Search' → /search: finds a user, a tag and a public scroll; nonsense → 'Nothing found'", async ({ page, playwright, baseURL }) => {
+  test("top bar 'Search' → /search: tabs find a user, a tag and a public scroll; nonsense → each tab's empty state", async ({ page, playwright, baseURL }) => {
     await signedInPage(page, "se");
     const other = await apiUser(playwright, baseURL, "sf");
     const tag = stem("sg", 24);
@@ -216,12 +216,30 @@ test.describe("search", () => {
     await expect(page).toHaveURL((u) => u.pathname === "/search");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Search");
     const box = page.getByRole("searchbox", { name: "Search" });
+    const tabs = page.getByRole("navigation", { name: "Search results" });
+    // no tabs before a search
+    await expect(tabs).toHaveCount(0);
 
-    // a user, by a case-changed part of the name
+    // a user, by a case-changed part of the name: the People tab (Echos is the first, current one)
     await box.fill(other.user.userName.toUpperCase());
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await expect(page).toHaveURL((u) => u.searchParams.get("q") === other.user.userName.toUpperCase());
+    await expect(tabs.getByRole("link")).toHaveText(["Echos", "People", "Scrolls", "Tags"]);
+    await expect(tabs.getByRole("link", { name: "Echos" })).toHaveAttribute("aria-current", "page");
+    // keyboard: Tab from the search box reaches the People tab, Enter opens it
+    await box.focus();
+    const peopleTab = tabs.getByRole("link", { name: "People" });
+    for (let i = 0; i < 6 && !(await peopleTab.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    await expect(peopleTab).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL((u) => u.searchParams.get("type") === "people");
+    await expect(peopleTab).toHaveAttribute("aria-current", "page");
     const users = page.locator("section.card").filter({ has: page.getByRole("heading", { name: "Users" }) });
+    await expect(users.getByRole("link")).toHaveText([`@${other.user.userName}`]);
+    // a new search from a tab stays on it; "@name" finds the person too
+    await box.fill(`@${other.user.userName}`);
+    await box.press("Enter");
+    await expect(page).toHaveURL((u) => u.searchParams.get("q") === `@${other.user.userName}` && u.searchParams.get("type") === "people");
     await expect(users.getByRole("link")).toHaveText([`@${other.user.userName}`]);
     await users.getByRole("link").click();
     await expect(page).toHaveURL((u) => u.pathname === `/user/${other.user._id}`);
@@ -231,22 +249,31 @@ test.describe("search", () => {
     await open(page, "/search");
     await page.getByRole("searchbox", { name: "Search" }).fill(`#${tag}`);
     await page.getByRole("searchbox", { name: "Search" }).press("Enter");
+    await tabs.getByRole("link", { name: "Tags" }).click();
     const tags = page.locator("section.card").filter({ has: page.getByRole("heading", { name: "Tags" }) });
     await expect(tags.getByRole("link")).toHaveText([`#${tag}`]);
     await expect(tags.getByRole("link")).toHaveAttribute("href", `/tag/${tag}`);
 
     // a public scroll by its name
-    await open(page, `/search?q=${encodeURIComponent(scroll.name)}`);
+    await open(page, `/search?q=${encodeURIComponent(scroll.name)}&type=scrolls`);
     const scrolls = page.locator("section.card").filter({ has: page.getByRole("heading", { name: "Scrolls" }) });
     expect(await scrollCardNames(scrolls)).toEqual([scroll.name]);
     await expect(scrolls.getByRole("link", { name: scroll.name })).toHaveAttribute("href", `/scroll/${scroll._id}`);
-    await expect(page.getByText("Nothing found", { exact: true })).toHaveCount(0);
+    await expect(page.getByText("No scrolls found", { exact: true })).toHaveCount(0);
 
+    // nonsense: each tab says so in its own words (spec §6 for scrolls and tags)
     const nonsense = `qq${unique("x")}`;
-    await open(page, `/search?q=${nonsense}`);
-    await expect(page.getByRole("searchbox", { name: "Search" })).toHaveValue(nonsense);
-    await expect(page.getByText("Nothing found", { exact: true })).toBeVisible();
-    await expect(page.getByText("Try a different search term", { exact: true })).toBeVisible();
-    await expect(page.locator("section.card")).toHaveCount(0);
+    for (const [type, title, detail] of [
+      ["", "Nothing found", "Try a different search term"],
+      ["people", "No users found", "Try a different search term"],
+      ["scrolls", "No scrolls found", "Try adjusting your search terms"],
+      ["tags", "No tags found", "Try a different search term"],
+    ]) {
+      await open(page, `/search?q=${nonsense}${type ? `&type=${type}` : ""}`);
+      await expect(page.getByRole("searchbox", { name: "Search" })).toHaveValue(nonsense);
+      await expect(page.getByText(title!, { exact: true })).toBeVisible();
+      await expect(page.getByText(detail!, { exact: true })).toBeVisible();
+      await expect(page.locator("section.card")).toHaveCount(0);
+    }
   });
 });

@@ -5,6 +5,8 @@ export {
   TagQuerySchema,
   TagPageQuerySchema,
   SearchPageQuerySchema,
+  SEARCH_TABS,
+  type SearchTab,
   AllQuerySchema,
   SearchEchosQuerySchema,
   MAX_CONTENT,

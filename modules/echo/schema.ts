@@ -90,8 +90,19 @@ export const TagPageQuerySchema = v.object({
   timeframe: v.fallback(TagQuerySchema.entries.timeframe, "all"),
 });
 
-/** The search page's address bar: q, trimmed ("" without one). */
-export const SearchPageQuerySchema = v.object({ q: v.fallback(v.pipe(v.optional(v.string(), ""), v.trim()), "") });
+/** The search page's tabs, in their order; the first is the default. */
+export const SEARCH_TABS = ["echos", "people", "scrolls", "tags"] as const;
+export type SearchTab = (typeof SEARCH_TABS)[number];
+
+/**
+ * The search page's address bar: q, trimmed ("" without one), and the tab shown (`type`; an
+ * unknown or missing one is the first tab). Each tab reads only its own results, so the page
+ * stays within the row budget (docs/product-notes.md, Search).
+ */
+export const SearchPageQuerySchema = v.object({
+  q: v.fallback(v.pipe(v.optional(v.string(), ""), v.trim()), ""),
+  type: v.fallback(v.optional(v.picklist(SEARCH_TABS), SEARCH_TABS[0]), SEARCH_TABS[0]),
+});
 
 export const AllQuerySchema = v.object({
   tag: v.optional(text("tag")),

@@ -2,7 +2,17 @@ import { useCallback } from "react";
 import { Form, Link } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { trendingTags } from "~/modules/community/index.server";
-import { EchoExtensionsProvider, EchoFeed, MAX_SEARCH_CHARS, SEARCH_ERRORS, SEARCH_MARKS, SearchPageQuerySchema, type EchoPage } from "~/modules/echo/index";
+import {
+  EchoExtensionsProvider,
+  EchoFeed,
+  MAX_SEARCH_CHARS,
+  SEARCH_ERRORS,
+  SEARCH_MARKS,
+  SEARCH_TABS,
+  SearchPageQuerySchema,
+  type EchoPage,
+  type SearchTab,
+} from "~/modules/echo/index";
 import { searchEchos } from "~/modules/echo/index.server";
 import { searchUsers } from "~/modules/profile/index.server";
 import { ScrollCard } from "~/modules/scroll/index";
@@ -13,6 +23,16 @@ import { EmptyState } from "~/modules/shell/index";
 import type { Route } from "./+types/search";
 
 export const meta: Route.MetaFunction = () => [{ title: "Search · Echo" }];
+
+const TAB_LABELS: Record<SearchTab, string> = { echos: "Echos", people: "People", scrolls: "Scrolls", tags: "Tags" };
+
+/** What each tab says when it finds nothing (the scroll and tag texts are the spec's, §6). */
+const TAB_EMPTY: Record<SearchTab, { title: string; detail: string }> = {
+  echos: { title: "Nothing found", detail: "Try a different search term" },
+  people: { title: "No users found", detail: "Try a different search term" },
+  scrolls: { title: "No scrolls found", detail: "Try adjusting your search terms" },
+  tags: { title: "No tags found", detail: "Try a different search term" },
+};
 
 /** What the page says instead of the echos when the API would answer 400 (never a 500 page). */
 async function echosOrProblem(found: Promise<EchoPage>): Promise<{ echos: EchoPage | null; problem?: string }> {
@@ -25,39 +45,46 @@ async function echosOrProblem(found: Promise<EchoPage>): Promise<{ echos: EchoPa
   }
 }
 
-/** The top bar's search: echos (ranked, paged), users, tags and public scrolls matching q. */
+/**
+ * The top bar's search: one tab of results for q — echos (ranked, paged), people, public scrolls
+ * or tags. Only the tab shown is read: the four searches together would read up to ~300 rows on
+ * the million-echo store, each alone stays within the page budget (docs/product-notes.md).
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewerId = await requirePageViewerId(app, request);
-  const full = pageQuery(request, SearchPageQuerySchema).q;
+  const { q: full, type: tab } = pageQuery(request, SearchPageQuerySchema);
   const q = full.slice(0, 50);
-  const none = { q: full, viewerId, users: [], tags: [], scrolls: [], echos: null };
+  const none = { q: full, tab, viewerId, users: [], tags: [], scrolls: [], echos: null };
   if (!q) return none;
   // control characters (a %00 in the URL) are refused here as the API refuses them, not searched for
   if (!isWellFormedText(full)) return { ...none, illFormed: true };
   const term = q.toLowerCase().replace(/^#/, "");
-  const [found, users, tags, scrolls] = await Promise.all([
-    echosOrProblem(searchEchos(app, viewerId, full, { page: 1, limit: 20 })),
-    searchUsers(app, q),
-    trendingTags(app, 100),
-    searchPublicScrolls(app, viewerId, term, 20),
-  ]);
-  return {
-    q: full,
-    viewerId,
-    users,
-    tags: tags.filter((t) => t.name.includes(term)).slice(0, 20),
-    scrolls,
-    ...found,
-  };
+  switch (tab) {
+    case "echos":
+      return { ...none, ...(await echosOrProblem(searchEchos(app, viewerId, full, { page: 1, limit: 20 }))) };
+    case "people":
+      // "@bob" finds bob: the @ is how people are written, not part of a name
+      return { ...none, users: await searchUsers(app, q.replace(/^@/, "")) };
+    case "scrolls":
+      return { ...none, scrolls: await searchPublicScrolls(app, viewerId, term, 20) };
+    case "tags":
+      return { ...none, tags: (await trendingTags(app, 100)).filter((t) => t.name.includes(term)).slice(0, 20) };
+  }
+}
+
+function tabHref(q: string, tab: SearchTab) {
+  const params = new URLSearchParams({ q });
+  if (tab !== SEARCH_TABS[0]) params.set("type", tab);
+  return `/search?${params}`;
 }
 
 export default function Search({ loaderData }: Route.ComponentProps) {
-  const { q, viewerId, users, tags, scrolls, echos } = loaderData;
+  const { q, tab, viewerId, users, tags, scrolls, echos } = loaderData;
   const illFormed = "illFormed" in loaderData;
   const problem = "problem" in loaderData ? loaderData.problem : undefined;
-  const hasEchos = (echos?.echos.length ?? 0) > 0;
-  const nothing = q && !illFormed && !problem && !hasEchos && users.length === 0 && tags.length === 0 && scrolls.length === 0;
+  const found = { echos: echos?.echos.length ?? 0, people: users.length, scrolls: scrolls.length, tags: tags.length }[tab];
+  const nothing = q && !illFormed && !problem && found === 0;
   const fetchPage = useCallback(
     (page: number, cursor: string | null) => {
       const params = new URLSearchParams({ q, page: String(page) });
@@ -80,16 +107,26 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           placeholder="Words, #tags, @users and scrolls"
           autoFocus
         />
+        {tab !== SEARCH_TABS[0] && <input type="hidden" name="type" value={tab} />}
         <button type="submit" className="btn btn-primary">
           Search
         </button>
       </Form>
+      {q && (
+        <nav className="tabs" aria-label="Search results">
+          {SEARCH_TABS.map((t) => (
+            <Link key={t} to={tabHref(q, t)} className={t === tab ? "active" : undefined} aria-current={t === tab ? "page" : undefined}>
+              {TAB_LABELS[t]}
+            </Link>
+          ))}
+        </nav>
+      )}
       {illFormed && <EmptyState title="Nothing found" detail="The search contains characters that are not allowed" />}
       {problem && <EmptyState title="Nothing found" detail={problem} />}
-      {nothing && <EmptyState title="Nothing found" detail="Try a different search term" />}
+      {nothing && <EmptyState {...TAB_EMPTY[tab]} />}
       {users.length > 0 && (
-        <section className="card">
-          <h2>Users</h2>
+        <section className="card" aria-labelledby="search-users-heading">
+          <h2 id="search-users-heading">Users</h2>
           <ul className="panel-list">
             {users.map((u) => (
               <li key={u._id}>
@@ -100,8 +137,8 @@ export default function Search({ loaderData }: Route.ComponentProps) {
         </section>
       )}
       {tags.length > 0 && (
-        <section className="card">
-          <h2>Tags</h2>
+        <section className="card" aria-labelledby="search-tags-heading">
+          <h2 id="search-tags-heading">Tags</h2>
           <div className="chips">
             {tags.map((t) => (
               <Link key={t._id} to={`/tag/${encodeURIComponent(t.name)}`} className="tag-chip">
@@ -112,8 +149,8 @@ export default function Search({ loaderData }: Route.ComponentProps) {
         </section>
       )}
       {scrolls.length > 0 && (
-        <section className="card">
-          <h2>Scrolls</h2>
+        <section className="card" aria-labelledby="search-scrolls-heading">
+          <h2 id="search-scrolls-heading">Scrolls</h2>
           <div className="scroll-grid">
             {scrolls.map((s) => (
               <ScrollCard key={s._id} scroll={s} />
@@ -121,7 +158,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
       )}
-      {echos && hasEchos && (
+      {echos && echos.echos.length > 0 && (
         <section aria-labelledby="search-echos-heading" className="search-echos">
           <h2 id="search-echos-heading">Echos</h2>
           <EchoExtensionsProvider value={{ marks: SEARCH_MARKS }}>

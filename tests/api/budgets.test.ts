@@ -236,6 +236,23 @@ describe(`notifications: a page of groups reads ≤ ${MAX_ROWS_PER_PAGE} rows in
   });
 });
 
+// The /search page shows one tab of results: each tab alone, with the shell, stays within the
+// page budget (all four together read up to ~300 rows on the million-echo store). Terms: a word in
+// every echo, a one- and a two-letter term (prefix-only people, the scroll fallback's newest list).
+describe(`the /search page: each tab reads ≤ ${MAX_ROWS_PER_PAGE} rows in ≤ ${MAX_ROUND_TRIPS} round trips`, () => {
+  it.each(["echos", "people", "scrolls", "tags"])("%s", async (type) => {
+    const seen: string[] = [];
+    for (const q of ["budget", "bu", "b", `#${tag}`, "@b"]) {
+      const m = await measure(reader, `/search?q=${encodeURIComponent(q)}&type=${type}`);
+      expect(m.status, q).toBe(200);
+      expect(m.roundTrips, q).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+      expect(m.rowsRead, q).toBeLessThanOrEqual(MAX_ROWS_PER_PAGE);
+      seen.push(`${q} ${m.rowsRead}`);
+    }
+    console.warn(`/search ${type}: rows read ${seen.join(", ")}`);
+  });
+});
+
 // A web feed carries 50 entries, not 20, and still fits the page budget: a feed rule's window is
 // bounded in rows (decision 010), not in entries. Each kind is measured signed out.
 describe(`web feeds: 50 entries in ≤ ${MAX_ROUND_TRIPS} round trips and ≤ ${MAX_ROWS_PER_PAGE} rows`, () => {
