@@ -144,3 +144,28 @@ test("a document navigation keeps the theme from the first frame and back restor
   await expect.poll(() => page.evaluate(() => Math.round(window.scrollY)), { timeout: 10_000 }).toBe(400);
   expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
 });
+
+/** React Router's own navigate(), as a <Link> calls it (run after this evaluate returns: it may unload the document). */
+const navigateInApp = (page: Page, to: string) =>
+  page.evaluate((path) => {
+    const router = (window as unknown as { __reactRouterDataRouter: { navigate: (to: string) => unknown } }).__reactRouterDataRouter;
+    setTimeout(() => void router.navigate(path));
+  }, to);
+
+test("version skew: a path this vertical's build has no page for is a document navigation, not its own 'not found'", async ({ page }) => {
+  // A vertical built before another vertical gained a path still sends that path to the default
+  // vertical (its table is older): its client must leave it to the server, which the router,
+  // deployed with the newer table, hands to the owner (decision 011). A path no build has stands
+  // in for it here: the echos build's client does not know it, so the browser loads it.
+  await signedInPage(page, "vk");
+  await open(page, "/");
+  await markDocument(page);
+  // a path of its own stays client-side
+  await navigateInApp(page, "/new");
+  await expectPath(page, "/new");
+  expect(await documentMark(page)).not.toBeNull();
+  await navigateInApp(page, "/echo/x/not-a-page-yet");
+  await expectPath(page, "/echo/x/not-a-page-yet");
+  await expect(page.getByRole("heading", { name: "Page not found", level: 1 })).toBeVisible();
+  expect(await documentMark(page)).toBeNull();
+});

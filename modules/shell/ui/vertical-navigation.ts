@@ -4,12 +4,13 @@
 // vertical everything stays client-side. Redirects are handled on the server
 // (reloadAcrossVerticals); history back/forward across documents is the browser's own.
 import { useLayoutEffect } from "react";
+import { matchRoutes, type RouteObject } from "react-router";
 import { carryToasts } from "~/modules/shared/index";
 import { verticalOf } from "~/modules/verticals/index";
 
 type To = string | number | { pathname?: string; search?: string; hash?: string } | null | undefined;
 type NavigateOptions = { replace?: boolean; formData?: unknown; formMethod?: string } | undefined;
-type DataRouter = { navigate: (to: To, options?: NavigateOptions) => Promise<void> };
+type DataRouter = { navigate: (to: To, options?: NavigateOptions) => Promise<void>; routes: RouteObject[] };
 
 /** An absolute in-app path of a navigation target, or null for relative and history moves (they stay here). */
 function absolutePath(to: To): string | null {
@@ -25,6 +26,19 @@ export function isOtherVertical(path: string, current = __ECHO_VERTICAL__): bool
   return verticalOf(new URL(path, "http://x").pathname) !== current;
 }
 
+/**
+ * Whether this document's own routes have a page for a path (more than the catch-all 404).
+ * Version skew (decision 011): a vertical built before another vertical gained a path still
+ * holds the older table, which sends that path to the default vertical — this one, perhaps. Its
+ * client must not then render its own "not found" for a page that exists elsewhere: a path it
+ * has no route for is a document navigation, and the router Worker, deployed with the newer
+ * table, sends it to its owner.
+ */
+export function hasOwnRoute(routes: RouteObject[], path: string): boolean {
+  const matches = matchRoutes(routes, new URL(path, "http://x").pathname);
+  return !!matches?.length && matches[matches.length - 1]!.route.path !== "*";
+}
+
 /** Wraps the data router's navigate (used by <Link>, useNavigate and <Form>) once the app is mounted. */
 export function useDocumentNavigationAcrossVerticals(): void {
   useLayoutEffect(() => {
@@ -34,7 +48,7 @@ export function useDocumentNavigationAcrossVerticals(): void {
     router.navigate = (to, options) => {
       const path = absolutePath(to);
       const mutation = options?.formData !== undefined && (options.formMethod ?? "get").toLowerCase() !== "get";
-      if (!path || mutation || !isOtherVertical(path)) return navigate.call(router, to, options);
+      if (!path || mutation || (!isOtherVertical(path) && hasOwnRoute(router.routes, path))) return navigate.call(router, to, options);
       carryToasts();
       if (options?.replace) window.location.replace(path);
       else window.location.assign(path);
