@@ -131,13 +131,18 @@ for (const theme of THEMES) {
   }
 }
 
-// The developers' API reference is a plain page outside the app (no shell, no theme, no script).
+// The developers' API reference is a plain page outside the app (no shell, no script): its
+// colours follow the system's light or dark preference.
 test("developers reference, signed out", async ({ page }) => {
   // narrow only: the same markup at any width, and the narrow one is where tables must reflow
   await page.setViewportSize({ width: 390, height: 900 });
   await page.goto("/developers");
   await expect(page.getByRole("heading", { level: 1, name: "Echo API reference" })).toBeVisible();
   await expectNoSeriousViolations(page);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(18, 18, 24)");
+  await expectNoSeriousViolations(page);
+  await page.emulateMedia({ colorScheme: "light" });
   // the section links reach their sections from the keyboard
   await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "scrolls" }).focus();
   await page.keyboard.press("Enter");

@@ -74,7 +74,8 @@ function componentHtml(name: string, schema: Json): string {
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#111;background:#fff}
 code{font-family:ui-monospace,monospace;overflow-wrap:break-word}table{border-collapse:collapse;margin:.5rem 0 1rem;width:100%}
 caption{text-align:left;font-weight:600}th,td{border:1px solid #999;padding:.25rem .5rem;text-align:left;vertical-align:top}
-section{border-top:1px solid #ccc;margin-top:1rem}a{color:#0645ad}`;
+section{border-top:1px solid #ccc;margin-top:1rem}a{color:#0645ad}:root{color-scheme:light dark}
+@media (prefers-color-scheme:dark){body{color:#e8e8ee;background:#121218}th,td{border-color:#666}section{border-color:#444}a{color:#9cc2ff}}`;
 
 export function referencePage(document: OpenApiDocument): string {
   const byTag = new Map<string, string[]>();
