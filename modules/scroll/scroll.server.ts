@@ -446,14 +446,34 @@ export async function scrollEchos(
   now = Date.now(),
   candidateRows = CANDIDATE_ROWS,
 ): Promise<ScrollEchoPage> {
-  const id = typeof idOrScroll === "string" ? idOrScroll : idOrScroll._id;
-  const { scroll, rule } =
-    typeof idOrScroll === "string"
-      ? await visibleScroll(app, viewerId, id).then(({ scroll, row }) => ({ scroll, rule: toRule(row) }))
-      : { scroll: idOrScroll, rule: ruleOf(idOrScroll) };
-  const key = listCursor(req);
+  if (typeof idOrScroll !== "string") {
+    const key = listCursor(req);
+    const offset = key ? 0 : (req.page - 1) * req.limit;
+    return idOrScroll.type === "feed"
+      ? feedEchos(app, viewerId, ruleOf(idOrScroll), req, key, offset, now, candidateRows)
+      : curationEchos(app, viewerId, idOrScroll._id, req, key, offset);
+  }
+  const id = idOrScroll;
+  // The cursor's error is answered after the scroll's (404, 403 first), as before.
+  let key: ListCursor | null = null;
+  let badCursor: unknown = null;
+  try {
+    key = listCursor(req);
+  } catch (error) {
+    badCursor = error;
+  }
   const offset = key ? 0 : (req.page - 1) * req.limit;
-  return scroll.type === "feed" ? feedEchos(app, viewerId, rule, req, key, offset, now, candidateRows) : curationEchos(app, viewerId, id, req, key, offset);
+  // A curation's page rides in the scroll lookup's batch (one round trip instead of two): its
+  // statements are guarded in SQL to a curation the viewer may see, so for a feed, a private
+  // scroll of someone else or an unknown id they read the scroll's row and nothing else.
+  const guess = isId(id) && badCursor === null ? curationEchos(app, viewerId, id, req, key, offset) : null;
+  const [looked, guessed] = await Promise.allSettled([visibleScroll(app, viewerId, id), guess]);
+  if (looked.status === "rejected") throw looked.reason;
+  if (badCursor !== null) throw badCursor;
+  const { scroll, row } = looked.value;
+  if (scroll.type === "feed") return feedEchos(app, viewerId, toRule(row), req, key, offset, now, candidateRows);
+  if (guessed.status === "rejected") throw guessed.reason;
+  return guessed.value!;
 }
 
 /** A feed's page: its rule evaluated now, within its window of candidates. */
@@ -487,13 +507,18 @@ async function feedEchos(
 }
 
 /** A curation's echo count, and a page of it by (added_at, echo id) cursor or without one: rendered once. */
-const curationCount = prepared(["id"], (v) => select({ n: tables.scrolls.echosCount }, sql`FROM scrolls WHERE id = ${v.id}`));
+// Both read only a curation the viewer may see (public, or theirs): scrollEchos asks for a page
+// before it knows the scroll's type and privacy, in the same batch as the lookup.
+const curationCount = prepared(["viewerId", "id"], (v) =>
+  select({ n: tables.scrolls.echosCount }, sql`FROM scrolls WHERE id = ${v.id} AND type = 'curation' AND (is_private = 0 OR creator_id = ${v.viewerId})`),
+);
 const curationPage = (byCursor: boolean) =>
   prepared(["viewerId", "id", "addedAt", "echoId", "take", "offset"], (v) =>
     select(
       { ...echoColumns(v.viewerId), addedAt: scrollEchoAlias.addedAt },
       sql`FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
-        JOIN users u ON u.id = e.author_id WHERE se.scroll_id = ${v.id}
+        JOIN users u ON u.id = e.author_id
+        WHERE se.scroll_id = (SELECT id FROM scrolls WHERE id = ${v.id} AND type = 'curation' AND (is_private = 0 OR creator_id = ${v.viewerId}))
         ${byCursor ? sql`AND (se.added_at < ${v.addedAt} OR (se.added_at = ${v.addedAt} AND se.echo_id < ${v.echoId}))` : sql``}
         ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${v.take} OFFSET ${v.offset}`,
     ),
@@ -518,7 +543,7 @@ async function curationEchos(
     take: req.limit + 1,
     offset,
   });
-  const [counts, rows] = await batch(app.db, [curationCount({ id }), page]);
+  const [counts, rows] = await batch(app.db, [curationCount({ viewerId, id }), page]);
   const hasMore = rows.length > req.limit;
   const pageRows = rows.slice(0, req.limit);
   const last = pageRows[pageRows.length - 1];

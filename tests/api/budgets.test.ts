@@ -158,6 +158,23 @@ describe("round trips per request", () => {
     expect(alone.rowsRead - chosen.rowsRead).toBeLessThanOrEqual(2);
   });
 
+  it("a curation's page is one round trip (it rides in the scroll lookup's batch, guarded in SQL); a feed's stays two", async () => {
+    for (const path of [`/api/scroll/${curationId}/echos?limit=20`, `/api/scroll/${curationId}/echos?limit=20&page=2`]) {
+      const m = await measure(reader, path);
+      expect([m.status, m.roundTrips], path).toEqual([200, 1]);
+      expect(m.body?.echos.length, path).toBe(20);
+    }
+    const next = (await measure(reader, `/api/scroll/${curationId}/echos?limit=20`)).body?.pagination?.nextCursor;
+    const byCursor = await measure(reader, `/api/scroll/${curationId}/echos?limit=20&page=2&cursor=${next}`);
+    expect([byCursor.status, byCursor.roundTrips]).toEqual([200, 1]);
+    const feed = await measure(reader, `/api/scroll/${feedId}/echos?limit=20`);
+    expect([feed.status, feed.roundTrips]).toEqual([200, 2]);
+    // someone else's view of a public curation is one trip too; the guess reads nothing for a feed
+    const other = await signedUp("bo");
+    const seen = await measure(other.client, `/api/scroll/${curationId}/echos?limit=20`);
+    expect([seen.status, seen.roundTrips]).toEqual([200, 1]);
+  });
+
   it(`every page load and GET /api call costs at most ${MAX_ROUND_TRIPS} D1 round trips`, async () => {
     const over: string[] = [];
     for (const path of paths) {
