@@ -92,6 +92,35 @@ test.describe("Live updates", () => {
     await writer.context.close();
   });
 
+  test("at 390 px wide the pill sits in its own slot above the first echo, and nothing moves when it loads or appears", async ({ page, browser, baseURL }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await signedInPage(page, "ls");
+    const writer = await otherUser(browser, baseURL, "lr");
+    const tag = unique("ls");
+    const older = await postEcho(writer.page.request, `Already there ${unique("o")}`, [tag]);
+    // the slot is in the server's HTML: where the card is without JavaScript is where it stays
+    // once the pill has loaded
+    const plain = await browser.newContext({ baseURL, viewport: { width: 390, height: 800 }, javaScriptEnabled: false });
+    await plain.addCookies(await page.context().cookies());
+    const plainPage = await plain.newPage();
+    await plainPage.goto(`/tag/${tag}`);
+    const server = (await plainPage.locator(`[data-echo-id="${older._id}"]`).boundingBox())!;
+    await plain.close();
+    await open(page, `/tag/${tag}`);
+    await expect(pill(page)).toHaveAttribute("data-state", "open");
+    const first = page.locator(`[data-echo-id="${older._id}"]`);
+    const before = (await first.boundingBox())!;
+    expect(before.y).toBe(server.y);
+    await postEcho(writer.page.request, `Newer ${unique("n")}`, [tag]);
+    const button = pill(page).getByRole("button", { name: "1 new echo" });
+    await expect(button).toBeVisible();
+    const box = (await button.boundingBox())!;
+    // above the card (its author and time are not covered), and the card did not move
+    expect(box.y + box.height).toBeLessThanOrEqual(before.y);
+    expect((await first.boundingBox())!.y).toBe(before.y);
+    await writer.context.close();
+  });
+
   test("without WebSockets the page falls back to polling and still shows the pill on a tag page", async ({ page, browser, baseURL }) => {
     await page.context().addInitScript(() => {
       // a browser (or a proxy) where sockets cannot work; poll quickly so the test stays short
