@@ -2,7 +2,7 @@
 // another browser's post, and the pill puts them on top. Lean on purpose: the channels' matching
 // rules are tested over real sockets in tests/api/live.test.ts.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type WebSocketRoute } from "@playwright/test";
 import { cardIds, postEcho } from "./echo-helpers";
 import { apiUser, open, otherUser, signedInPage, unique } from "./helpers";
 
@@ -89,6 +89,78 @@ test.describe("Live updates", () => {
     await pill(page).getByRole("button", { name: "1 new echo" }).click();
     await expect.poll(() => cardIds(page).then((ids) => ids[0])).toBe(fresh._id);
     expect(Math.abs((await reading.boundingBox())!.y - top)).toBeLessThanOrEqual(2);
+    await writer.context.close();
+  });
+
+  test("echos posted while the socket was down are caught up when it reconnects, after one it had offered", async ({ page, browser, baseURL }) => {
+    // every /api/live socket of this page goes through the test, which can drop it and hold the
+    // next one back until the writer has posted
+    let hold: Promise<void> | null = null;
+    let route: { page: WebSocketRoute; server: WebSocketRoute } | null = null;
+    let connects = 0;
+    await page.routeWebSocket(/\/api\/live\?/, async (ws) => {
+      connects++;
+      if (hold) await hold;
+      route = { page: ws, server: ws.connectToServer() };
+    });
+    await signedInPage(page, "lc");
+    const writer = await otherUser(browser, baseURL, "ld");
+    const tag = unique("lc");
+    const older = await postEcho(writer.page.request, `Already there ${unique("o")}`, [tag]);
+    await open(page, `/tag/${tag}`);
+    await expect(pill(page)).toHaveAttribute("data-state", "open");
+    await expect.poll(() => cardIds(page)).toEqual([older._id]);
+
+    // offered by the socket, not yet shown
+    const offered = await postEcho(writer.page.request, `Before the drop ${unique("b")}`, [tag]);
+    await expect(pill(page).getByRole("button", { name: "1 new echo", exact: true })).toBeVisible({ timeout: 2000 });
+
+    // the connection drops; the next one is held back while an echo is posted
+    let release!: () => void;
+    hold = new Promise((resolve) => (release = resolve));
+    const dropped = route!;
+    await dropped.server.close();
+    await dropped.page.close({ code: 4000, reason: "dropped by the test" });
+    await expect(pill(page)).toHaveAttribute("data-state", "connecting");
+    await expect.poll(() => connects).toBe(2);
+    const missed = await postEcho(writer.page.request, `During the gap ${unique("g")}`, [tag]);
+    release();
+
+    // reconnected: the echo posted meanwhile is counted with the one already offered (not twice)
+    await expect(pill(page)).toHaveAttribute("data-state", "open");
+    const button = pill(page).getByRole("button", { name: "2 new echos", exact: true });
+    await expect(button).toBeVisible({ timeout: 3000 });
+    await button.click();
+    await expect.poll(() => cardIds(page)).toEqual([missed._id, offered._id, older._id]);
+    await writer.context.close();
+  });
+
+  test("at 390 px wide the pill sits in its own slot above the first echo, and nothing moves when it loads or appears", async ({ page, browser, baseURL }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await signedInPage(page, "ls");
+    const writer = await otherUser(browser, baseURL, "lr");
+    const tag = unique("ls");
+    const older = await postEcho(writer.page.request, `Already there ${unique("o")}`, [tag]);
+    // the slot is in the server's HTML: where the card is without JavaScript is where it stays
+    // once the pill has loaded
+    const plain = await browser.newContext({ baseURL, viewport: { width: 390, height: 800 }, javaScriptEnabled: false });
+    await plain.addCookies(await page.context().cookies());
+    const plainPage = await plain.newPage();
+    await plainPage.goto(`/tag/${tag}`);
+    const server = (await plainPage.locator(`[data-echo-id="${older._id}"]`).boundingBox())!;
+    await plain.close();
+    await open(page, `/tag/${tag}`);
+    await expect(pill(page)).toHaveAttribute("data-state", "open");
+    const first = page.locator(`[data-echo-id="${older._id}"]`);
+    const before = (await first.boundingBox())!;
+    expect(before.y).toBe(server.y);
+    await postEcho(writer.page.request, `Newer ${unique("n")}`, [tag]);
+    const button = pill(page).getByRole("button", { name: "1 new echo" });
+    await expect(button).toBeVisible();
+    const box = (await button.boundingBox())!;
+    // above the card (its author and time are not covered), and the card did not move
+    expect(box.y + box.height).toBeLessThanOrEqual(before.y);
+    expect((await first.boundingBox())!.y).toBe(before.y);
     await writer.context.close();
   });
 

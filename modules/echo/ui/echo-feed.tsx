@@ -140,7 +140,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
   const padBottom = virtual && last ? virtual.virtualizer.getTotalSize() - (last.end - virtual.scrollMargin) : 0;
 
   return (
-    <div className="echo-feed">
+    <div className={live ? "echo-feed live" : "echo-feed"}>
       {pill}
       <div ref={listRef} style={{ paddingTop: padTop, paddingBottom: Math.max(0, padBottom) }} data-testid="echo-list">
         {rows.map((row) => {

@@ -40,19 +40,22 @@ export function LivePill({ live: query, items: known, setItems }: LivePillProps)
   const [state, setState] = useState<LiveState>("connecting");
   const knownIds = useRef(new Set<string>());
   knownIds.current = new Set(known.map((e) => e._id));
-
-  useEffect(
-    () =>
-      followLive({
-        query,
-        pollMs: window.__ECHO_LIVE_POLL_MS,
-        has: (id) => knownIds.current.has(id),
-        onState: setState,
-        onEcho: (echo) =>
-          setPending((list) => (knownIds.current.has(echo._id) || list.some((e) => e._id === echo._id) ? list : [echo, ...list])),
-      }),
-    [query],
-  );
+  useEffect(() => {
+    /** every echo offered (shown since, or still waiting): a catch-up counts only newer ones */
+    const offered = new Set<string>();
+    const has = (id: string) => knownIds.current.has(id) || offered.has(id);
+    return followLive({
+      query,
+      pollMs: window.__ECHO_LIVE_POLL_MS,
+      has,
+      onState: setState,
+      onEcho: (echo) => {
+        if (has(echo._id)) return;
+        offered.add(echo._id);
+        setPending((list) => [echo, ...list]);
+      },
+    });
+  }, [query]);
 
   const fresh = pending.filter((e) => !knownIds.current.has(e._id));
   /** set by a click, applied once the new echos are in the list (same commit) */

@@ -1,6 +1,8 @@
 // The live client (decision 016): one WebSocket per open feed page on /api/live, reconnecting
 // with exponential backoff and jitter; where sockets cannot work (no WebSocket, or it keeps
-// failing) a cheap poll of the feed's first page instead. Loaded after hydration (live-pill.tsx).
+// failing) a cheap poll of the feed's first page instead. Echos posted while no socket was open
+// are caught up from that same first page when a socket reopens or the poll takes over.
+// Loaded after hydration (live-pill.tsx).
 import type { Echo, EchoPage } from "../schema";
 
 /** Failures in a row (without an open socket in between) before the poll takes over. */
@@ -8,6 +10,7 @@ const MAX_FAILURES = 5;
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_CAP_MS = 30_000;
 export const POLL_MS = 30_000;
+const CATCH_UP_TIMEOUT_MS = 10_000;
 /** Keep-alive for proxies that close quiet sockets; the object answers it without waking. */
 const PING_MS = 50_000;
 
@@ -28,10 +31,25 @@ export function pollPath(query: string): string {
   return "/api/echo/all?limit=20";
 }
 
+/**
+ * The echos of a feed's first page (newest first) above the newest one the reader knows (holds
+ * in the list or has been offered), oldest first, as a socket would have delivered them. A gap
+ * longer than the page yields the whole page: the echos between it and the list are not fetched.
+ */
+export function newerThanKnown(page: readonly Echo[], known: (id: string) => boolean): Echo[] {
+  const fresh: Echo[] = [];
+  for (const echo of page) {
+    if (known(echo._id)) break;
+    fresh.push(echo);
+  }
+  return fresh.reverse();
+}
+
 type Options = {
   query: string;
   onEcho: (echo: Echo) => void;
-  /** whether the page already has this echo: the poll reports only those above the first it has */
+  /** whether the reader knows this echo (in the list or offered by the pill): the poll and the
+   * catch-up report only those above the first one known */
   has: (id: string) => boolean;
   /** how the feed is followed right now: "open" (a socket), "poll" or "connecting" */
   onState?: (state: LiveState) => void;
@@ -44,63 +62,83 @@ export type LiveState = "connecting" | "open" | "poll";
 export function followLive({ query, onEcho, has, onState, pollMs = POLL_MS }: Options): () => void {
   let stopped = false;
   let failures = 0;
+  /** sockets asked for so far: any but the first may open after echos it missed were posted */
+  let attempts = 0;
   let socket: WebSocket | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let ping: ReturnType<typeof setInterval> | undefined;
 
-  const startPolling = () => {
-    onState?.("poll");
-    timer = setTimeout(() => void poll(), pollMs);
+  /** Read the feed's first page once and report what the reader has not seen (one request). */
+  const catchUp = async () => {
+    try {
+      // bounded: a reopened socket's messages wait for this read
+      const res = await fetch(pollPath(query), { credentials: "same-origin", signal: AbortSignal.timeout(CATCH_UP_TIMEOUT_MS) });
+      if (res.ok) {
+        const page = (await res.json()) as EchoPage;
+        if (!stopped) for (const echo of newerThanKnown(page.echos, has)) onEcho(echo);
+      }
+    } catch {
+      // offline or timed out: the next round (or the next reconnect) tries again
+    }
   };
 
   const poll = async () => {
     if (stopped) return;
-    try {
-      const res = await fetch(pollPath(query), { credentials: "same-origin" });
-      if (res.ok) {
-        const page = (await res.json()) as EchoPage;
-        const fresh: Echo[] = [];
-        for (const echo of page.echos) {
-          if (has(echo._id)) break;
-          fresh.push(echo);
-        }
-        // oldest first, as a socket would have delivered them
-        for (const echo of fresh.reverse()) onEcho(echo);
-      }
-    } catch {
-      // offline: the next round tries again
-    }
+    await catchUp();
     if (!stopped) timer = setTimeout(() => void poll(), pollMs);
+  };
+
+  /** `now`: the poll replaces a socket that was failing, so echos may have been missed meanwhile */
+  const startPolling = (now: boolean) => {
+    onState?.("poll");
+    if (now) void poll();
+    else timer = setTimeout(() => void poll(), pollMs);
   };
 
   const connect = () => {
     if (stopped) return;
     const opened = { value: false };
+    const late = attempts++ > 0;
+    /** while a reopened socket catches up, its messages wait, so the pill keeps the feed's order */
+    let held: Echo[] | null = null;
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/live?${query}`;
     onState?.("connecting");
-    socket = new WebSocket(url);
-    socket.onopen = () => {
+    const ws = new WebSocket(url);
+    socket = ws;
+    ws.onopen = () => {
       opened.value = true;
       onState?.("open");
       failures = 0;
-      ping = setInterval(() => socket?.send("ping"), PING_MS);
+      ping = setInterval(() => ws.send("ping"), PING_MS);
+      if (!late) return;
+      // a reconnect (or a first socket that took retries): what was posted while no socket was
+      // open is only in the feed itself. The page is read after the socket opened, so an echo is
+      // in the page or on the socket (or both: onEcho takes an id once)
+      held = [];
+      void catchUp().then(() => {
+        const waiting = held ?? [];
+        held = null;
+        if (!stopped) for (const echo of waiting) onEcho(echo);
+      });
     };
-    socket.onmessage = (event) => {
+    ws.onmessage = (event) => {
       if (event.data === "pong") return;
       const message = JSON.parse(String(event.data)) as { type?: string; echo?: Echo };
-      if (message.type === "echo" && message.echo) onEcho(message.echo);
+      if (message.type !== "echo" || !message.echo) return;
+      if (held) held.push(message.echo);
+      else onEcho(message.echo);
     };
-    socket.onclose = () => {
+    ws.onclose = () => {
       clearInterval(ping);
       socket = null;
       if (stopped) return;
       failures = opened.value ? 1 : failures + 1;
-      if (failures >= MAX_FAILURES) startPolling();
+      if (failures >= MAX_FAILURES) startPolling(true);
       else timer = setTimeout(connect, backoffMs(failures));
     };
   };
 
-  if (typeof WebSocket === "undefined") startPolling();
+  if (typeof WebSocket === "undefined") startPolling(false);
   else connect();
   return () => {
     stopped = true;
