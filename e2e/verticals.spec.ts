@@ -2,8 +2,9 @@
 // client-side navigation inside a vertical, a document navigation (fetched ahead, shell held
 // still, no theme flash, scroll restored on back) across verticals.
 import { expect, test, type Page } from "@playwright/test";
-import { expectPath, open, signedInPage, toast } from "./helpers";
+import { PASSWORD, expectPath, open, signedInPage, toast, unique } from "./helpers";
 import { card, postEcho } from "./echo-helpers";
+import { TabBrowser } from "./tab-browser";
 
 /** A page of each vertical (modules/verticals). */
 const PAGES = { echos: "/", scrolls: "/scrolls", community: "/community", people: "/profile", account: "/settings" };
@@ -53,7 +54,7 @@ test("inside a vertical a link is a client-side navigation; into another it is a
   expect(await documentMark(page)).not.toBeNull();
 
   // the speculation rules name the other verticals' pages, not this one's
-  const rules = JSON.parse((await page.locator('script[type="speculationrules"]').textContent()) ?? "{}");
+  const rules = JSON.parse((await page.locator('script[type="speculationrules"]').first().textContent()) ?? "{}");
   const hrefs: string[] = rules.prefetch[0].where.and[0].href_matches;
   expect(hrefs).toEqual(expect.arrayContaining(["/", "/community", "/settings"]));
   expect(hrefs.some((h) => h.startsWith("/scroll"))).toBe(false);
@@ -68,6 +69,85 @@ test("inside a vertical a link is a client-side navigation; into another it is a
   const delivery = await page.evaluate(() => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming & { deliveryType?: string }).deliveryType);
   expect(delivery).toBe("navigational-prefetch");
   expect(await documentMark(page)).toBeNull();
+});
+
+/**
+ * A signed-in tab of our own Chromium (e2e/tab-browser.ts: Chromium prerenders nothing while
+ * Playwright is attached to the page), on `path`, hydrated.
+ */
+async function prerenderingTab(baseURL: string | undefined, path: string): Promise<TabBrowser> {
+  const browser = await TabBrowser.launch();
+  try {
+    await browser.goto(new URL("/api/health", baseURL).href);
+    await browser.evaluate(() => sessionStorage.setItem("echo.splashed", "1"));
+    const signup = { userName: unique("vp"), password: PASSWORD };
+    const status = await browser.evaluate(
+      (body) => fetch("/api/auth/signup", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.status),
+      signup,
+    );
+    expect(status).toBe(201);
+    await browser.goto(new URL(path, baseURL).href);
+    await browser.waitFor(() => Object.keys(document.querySelector("main") ?? {}).some((k) => k.startsWith("__reactProps$")));
+    return browser;
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
+/** What the shown document says of itself once it is `path` with its h1: prerendered (activationStart > 0), the mark. */
+const shownDocument = (browser: TabBrowser, path: string) =>
+  browser.waitFor(
+    (p) =>
+      (location.pathname === p &&
+        Boolean(document.querySelector("main h1")) && {
+        activationStart: (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming & { activationStart: number }).activationStart,
+        mark: (window as unknown as { docMark?: number }).docMark ?? null,
+      }) ||
+      null,
+    path,
+  ).then((shown) => shown!);
+
+test("resting on a sidebar link into another vertical prerenders its page: the click shows that page at once (activated, not loaded)", async ({ baseURL }) => {
+  // Feed (echos) → Scrolls (scrolls): `/scrolls` is the bare path of the table's `/scrolls/*`
+  const browser = await prerenderingTab(baseURL, "/");
+  try {
+    await browser.evaluate(() => ((window as unknown as { docMark: number }).docMark = 1));
+    const link = '#sidebar a[href="/scrolls"]';
+    await browser.hover(link);
+    // Chromium's own verdict (CDP Preload domain): Ready, or a Failure with its reason
+    await browser.waitForPrerender("/scrolls", "Ready");
+    await browser.click(link);
+    const shown = await shownDocument(browser, "/scrolls");
+    expect(shown.mark).toBeNull(); // another document…
+    expect(shown.activationStart).toBeGreaterThan(0); // …rendered before the click
+    await browser.waitForPrerender("/scrolls", "Success");
+    expect(await browser.evaluate(() => document.querySelector("main h1")?.textContent)).toBe("Scrolls");
+  } finally {
+    await browser.close();
+  }
+});
+
+test("a page prerendered a while before it is shown reads its data again: an echo posted meanwhile is on it", async ({ baseURL }) => {
+  const browser = await prerenderingTab(baseURL, "/scrolls");
+  try {
+    const link = '#sidebar a[href="/"]';
+    await browser.hover(link);
+    await browser.waitForPrerender("/", "Ready");
+    // the prerendered feed has no echo yet; one is posted from this page, and the click comes later
+    const text = `posted after the prerender ${unique()}`;
+    const status = await browser.evaluate(
+      (content) => fetch("/api/echo/post", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ content, tags: [] }) }).then((r) => r.status),
+      text,
+    );
+    expect(status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await browser.click(link);
+    expect((await shownDocument(browser, "/")).activationStart).toBeGreaterThan(0);
+    await browser.waitFor((t) => document.querySelector("main")?.textContent?.includes(t), text);
+  } finally {
+    await browser.close();
+  }
 });
 
 test("an echo card's plain links navigate like <Link>s: a tag client-side, the author across verticals, a modified click left to the browser", async ({ page }) => {

@@ -9,6 +9,7 @@ import {
   Splash,
   useDocumentNavigationAcrossVerticals,
   useNonce,
+  usePrerenderActivation,
 } from "~/modules/shell/index";
 import { HttpError, Toaster } from "~/modules/shared/index";
 import { staleSessionCookie } from "~/modules/auth/index.server";
@@ -83,10 +84,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   useDocumentNavigationAcrossVerticals();
+  // a page prerendered long before it was shown, whose data has changed since, starts afresh
+  const fresh = usePrerenderActivation();
   return (
     <>
       <PageChrome />
-      <Outlet />
+      <Outlet key={fresh} />
       <Toaster position="top-center" />
     </>
   );

@@ -53,6 +53,12 @@ export function carryToasts(): void {
 }
 
 function showCarriedToasts(): void {
+  // a page rendered ahead (Speculation Rules prerender) has a copy of sessionStorage taken before
+  // the toast was carried; the tab's own is there once the page is shown
+  if ((document as { prerendering?: boolean }).prerendering) {
+    document.addEventListener("prerenderingchange", showCarriedToasts, { once: true });
+    return;
+  }
   let carried: { kind: Kind; message: string }[] = [];
   try {
     carried = JSON.parse(sessionStorage.getItem(CARRIED_KEY) ?? "[]");

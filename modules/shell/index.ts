@@ -9,4 +9,5 @@ export { SettingsScreen } from "./ui/settings-screen";
 export { PageChrome, MAIN_ID } from "./ui/navigation-feedback";
 export { RouteError } from "./ui/route-error";
 export { useDocumentNavigationAcrossVerticals, isOtherVertical } from "./ui/vertical-navigation";
-export { SpeculationRules, speculationRules } from "./ui/speculation-rules";
+export { SpeculationRules, speculationRules, eagerShellRules, hrefPattern } from "./ui/speculation-rules";
+export { usePrerenderActivation } from "./ui/prerender";
