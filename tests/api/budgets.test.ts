@@ -268,6 +268,15 @@ describe(`the /search page: each tab reads ≤ ${MAX_ROWS_PER_PAGE} rows in ≤ 
     }
     console.warn(`/search ${type}: rows read ${seen.join(", ")}`);
   });
+
+  it("an unknown, empty or ill-formed tab is the first tab (Echos), never an error", async () => {
+    for (const type of ["bogus", "", "%00", "%E2%80%AE", "ECHOS", "people%00"]) {
+      const res = await fetch(`${BASE_URL}/search?q=budget&type=${type}`, { headers: { Cookie: reader.cookie } });
+      const html = await res.text();
+      expect(res.status, type).toBe(200);
+      expect(html, type).toMatch(/<a[^>]*aria-current="page"[^>]*>Echos<\/a>/);
+    }
+  });
 });
 
 // A web feed carries 50 entries, not 20, and still fits the page budget: a feed rule's window is
