@@ -2,6 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { defineConfig } from "vite";
 import { assetBase, isVertical } from "./modules/verticals/index.ts";
+import { reactDomAsciiChunks } from "./scripts/react-dom-ascii-chunks.ts";
 
 // VERTICAL=echos … builds one vertical Worker (docs/decisions/011): its own routes
 // (routes/routes.ts), its wrangler config, its assets under /_v/<vertical>/. Without it
@@ -20,6 +21,7 @@ export default defineConfig({
       persistState: process.env.STATE_DIR ? { path: process.env.STATE_DIR } : true,
     }),
     reactRouter(),
+    reactDomAsciiChunks(),
   ],
   resolve: { tsconfigPaths: true },
   environments: {

@@ -34,7 +34,11 @@ import {
 
 const { users, sessions, rateLimits } = tables;
 
-export type Viewer = User & { sessionId: string };
+/**
+ * The signed-in user of a request, with what its session check read besides: the bell's unread
+ * count rides in the same row (one statement fewer on every signed-in page).
+ */
+export type Viewer = User & { sessionId: string; unreadNotifications: number };
 
 /** Sign-ups of one name per minute (a taken name fails anyway; this only slows probing). */
 const USER_NAME_LIMIT_PER_MINUTE = 10;
@@ -195,7 +199,7 @@ const s = alias(sessions, "s");
 
 const liveSession = prepared(["sessionId", "userId", "now", "idleSince"], (v) =>
   select(
-    { ...userFields, lastSeenAt: s.lastSeenAt },
+    { ...userFields, unreadNotifications: u.unreadNotifications, lastSeenAt: s.lastSeenAt },
     sql`FROM sessions s JOIN users u ON ${u.id} = ${s.userId}
       WHERE ${s.id} = ${v.sessionId} AND ${s.userId} = ${v.userId} AND ${s.revokedAt} IS NULL
         AND ${s.expiresAt} > ${v.now} AND ${s.lastSeenAt} > ${v.idleSince}`,
@@ -246,6 +250,7 @@ export function getViewer(app: AppContext, request: Request): Promise<Viewer | n
     return {
       ...toUser(session),
       sessionId: claims.sessionId,
+      unreadNotifications: Math.max(0, session.unreadNotifications),
     };
   });
 }
@@ -277,6 +282,14 @@ export async function requireApiViewer(app: AppContext, request: Request): Promi
   const viewer = await getViewer(app, request);
   if (!viewer) throw unauthorized();
   return viewer;
+}
+
+/**
+ * For pages: whether the viewer follows anyone (Following is then home's default). Read by the
+ * session check itself, so it costs no statement of its own.
+ */
+export async function viewerFollowsAnyone(app: AppContext, request: Request): Promise<boolean> {
+  return (await requirePageViewer(app, request)).followingCount > 0;
 }
 
 /** For pages: the viewer or a redirect to /login. */

@@ -9,6 +9,7 @@ export {
   requirePageViewer,
   requireApiViewerId,
   requirePageViewerId,
+  viewerFollowsAnyone,
   toUser,
   type Viewer,
 } from "./auth.server";

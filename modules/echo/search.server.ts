@@ -3,7 +3,8 @@
 // Two D1 round trips: the window of hits (with the session check), then the page's echos by id.
 import * as v from "valibot";
 import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor, pagination } from "../shared/index";
-import { batch, parseInput, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
+import type { Placeholder } from "drizzle-orm";
+import { batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "./echo.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
@@ -25,14 +26,30 @@ const CLOSE = "\u0002";
 /** An author that cannot exist: ids are 26 characters (shared/ids.ts). */
 const NO_AUTHOR = "0";
 
+/** A term's part of the MATCH expression, quoted by us; an @name's is null (resolved in SQL). */
+function literalPart(t: SearchTerm): string | null {
+  if (t.kind === "words") return `{body tags} : "${t.text}"`;
+  if (t.kind === "tag") return `tags : "${indexedTag(t.tag)}"`;
+  return null;
+}
+
 /** The MATCH expression: every term quoted by us; @names resolved to author ids inside SQL. */
 function matchExpression(terms: SearchTerm[]): SQL {
   const parts = terms.map((t): SQL => {
-    if (t.kind === "words") return sql`${`{body tags} : "${t.text}"`}`;
-    if (t.kind === "tag") return sql`${`tags : "${indexedTag(t.tag)}"`}`;
-    return sql`'author : "' || COALESCE((SELECT id FROM users WHERE user_name = ${t.userName} COLLATE NOCASE), ${NO_AUTHOR}) || '"'`;
+    if (t.kind === "user") return sql`'author : "' || COALESCE((SELECT id FROM users WHERE user_name = ${t.userName} COLLATE NOCASE), ${NO_AUTHOR}) || '"'`;
+    return sql`${literalPart(t)}`;
   });
   return sql.join(parts, sql.raw(` || ' AND ' || `));
+}
+
+/**
+ * Without an @name every part is text we quoted, so the whole expression is one value: the
+ * statement then has one shape for every search (prepared once per isolate, below), where
+ * building it per term count made Drizzle render it anew on every request (issue 15).
+ */
+function literalMatch(terms: SearchTerm[]): string | null {
+  const parts = terms.map(literalPart);
+  return parts.every((p) => p !== null) ? parts.join(" AND ") : null;
 }
 
 /**
@@ -83,6 +100,24 @@ function matchedTags(echo: Echo, terms: SearchTerm[]): string[] {
   return echo.tags.map((t) => t.name).filter((name) => wanted.has(name));
 }
 
+/** A window of hits newest first, below a rank when one is given (the cursor's). */
+function windowOf(match: SQL | Placeholder, below: SQL | Placeholder | null) {
+  // CAST: compared with the bare bound number, FTS5 did not seek to the bound and a deeper window
+  // re-read every newer hit (measured in workerd: 561 rows read instead of 61 below rowid 500)
+  return select(
+    windowColumns,
+    sql`FROM echo_search WHERE echo_search MATCH (${match}) ${below === null ? sql.raw("") : sql`AND rowid < CAST(${below} AS INTEGER)`}
+      ORDER BY rowid DESC LIMIT ${SEARCH_WINDOW + 1}`,
+  );
+}
+const newestWindow = prepared(["match"], (v) => windowOf(v.match, null));
+const olderWindow = prepared(["match", "below"], (v) => windowOf(v.match, v.below));
+
+/** The ranked hits' echos, by id: one shape whatever their number (a JSON list). */
+const echosByIds = prepared(["viewerId", "ids"], (v) =>
+  select(echoColumns(v.viewerId), sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (SELECT value FROM json_each(${v.ids}))`),
+);
+
 /** Best first: bm25 (lower is better in SQLite), ties newest first. */
 const byRank = (a: WindowRow, b: WindowRow) => a.score - b.score || b.r - a.r;
 
@@ -100,13 +135,13 @@ export async function searchEchos(
 
   // CAST: compared with the bare bound number, FTS5 did not seek to the bound and a deeper window
   // re-read every newer hit (measured in workerd: 561 rows read instead of 61 below rowid 500)
-  const below = at ? sql`AND rowid < CAST(${at.h} AS INTEGER)` : sql.raw("");
+  const literal = literalMatch(terms);
   const [window] = await batch(app.db, [
-    select(
-      windowColumns,
-      sql`FROM echo_search WHERE echo_search MATCH (${matchExpression(terms)}) ${below}
-        ORDER BY rowid DESC LIMIT ${SEARCH_WINDOW + 1}`,
-    ),
+    literal === null
+      ? windowOf(matchExpression(terms), at ? sql`${at.h}` : null)
+      : at
+        ? olderWindow({ match: literal, below: at.h })
+        : newestWindow({ match: literal }),
   ]);
   const olderExist = window.length > SEARCH_WINDOW;
   const hits = window.slice(0, SEARCH_WINDOW);
@@ -121,10 +156,7 @@ export async function searchEchos(
   const rows = ranked.length
     ? (
         await batch(app.db, [
-          select(
-            echoColumns(viewerId),
-            sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (${sql.join(ranked.map((h) => sql`${h.eid}`), sql.raw(", "))})`,
-          ),
+          echosByIds({ viewerId, ids: JSON.stringify(ranked.map((h) => h.eid)) }),
         ])
       )[0]
     : [];

@@ -1,7 +1,7 @@
 // The Following timeline (docs/decisions/013-following-timeline.md): fan-out on write. Each
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
-import { batch, createDb, sql, tables, toD1, type AppContext, type Db, type SQL, prepared, select } from "../shared/index.server";
+import { batch, createDb, sql, tables, toD1, type AppContext, type Db, type SQL, select } from "../shared/index.server";
 import { echoColumns } from "./echo.server";
 import { knownTotal, seek, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
@@ -75,17 +75,6 @@ export async function timelineOwners(db: Db, echoId: string, ownerIds: readonly 
   return new Set(rows.map((r) => r.id));
 }
 
-/** How many people the viewer follows (one primary-key read). */
-const followingCount = prepared(["viewerId"], (v) =>
-  select({ followingCount: tables.users.followingCount }, sql`FROM users WHERE id = ${v.viewerId}`),
-);
-
-/** Whether the viewer follows anyone: Following is then home's default. */
-export async function followsAnyone(app: AppContext, viewerId: string): Promise<boolean> {
-  const [rows] = await batch(app.db, [followingCount({ viewerId })]);
-  return (rows[0]?.followingCount ?? 0) > 0;
-}
-
 /** A page of the timeline whose owner is `owner` (an id, or an expression that may be NULL). */
 function followingPage(viewerId: string, owner: SQL, req: PageRequest) {
   const { where, offset } = seek("newest", "t.echo_id", "", req);
@@ -110,14 +99,15 @@ export async function listFollowing(app: AppContext, viewerId: string, req: Page
 /**
  * The Following page if the viewer follows anyone, else null. Not following, the page's seek key
  * is NULL and no timeline row is read: home sends this in the batch that finds out whether
- * Following is its default, so its usual page costs one round trip, not two. The count read in
- * the same batch says which of the two it was (an empty page may be either).
+ * Following is its default, so its usual page costs one round trip, not two. `followsAnyone` is
+ * the answer of that same batch (the session check reads the viewer's following count), so an
+ * empty page is told apart from no follows at all.
  */
-export async function followingIfAny(app: AppContext, viewerId: string, req: PageRequest): Promise<EchoPage | null> {
+export async function followingIfAny(app: AppContext, viewerId: string, req: PageRequest, followsAnyone: Promise<boolean>): Promise<EchoPage | null> {
   const { users } = tables;
   const owner = sql`CASE WHEN (SELECT ${users.followingCount} FROM users WHERE ${users.id} = ${viewerId}) > 0 THEN ${viewerId} END`;
-  const [count, rows] = await batch(app.db, [followingCount({ viewerId }), followingPage(viewerId, owner, req)]);
-  return (count[0]?.followingCount ?? 0) > 0 ? shape(rows, req, knownTotal(rows, req), "newest") : null;
+  const [rows] = await batch(app.db, [followingPage(viewerId, owner, req)]);
+  return (await followsAnyone) ? shape(rows, req, knownTotal(rows, req), "newest") : null;
 }
 
 /**

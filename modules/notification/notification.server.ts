@@ -57,17 +57,11 @@ function parseCursor(cursor: string | undefined): Key | null {
   return cursor === undefined ? null : parseInput(NotificationCursorSchema, cursor);
 }
 
-/** The viewer's unread count (one row: a counter the triggers keep). Queues into the request's batch. */
+/** The viewer's unread count (one row: a counter the triggers keep), for the notifications page. */
 const unreadQuery = prepared(["viewerId"], (v) => {
   const { notificationsReadAt, unreadNotifications } = tables.users;
   return select({ readAt: notificationsReadAt, unread: unreadNotifications }, sql`FROM users WHERE id = ${v.viewerId}`);
 });
-
-/** The bell's count: rides in the page's first D1 batch (decision 007), one row read. */
-export async function unreadCount(app: AppContext, viewerId: string): Promise<number> {
-  const [rows] = await batch(app.db, [unreadQuery({ viewerId })]);
-  return Math.max(0, rows[0]?.unread ?? 0);
-}
 
 function toNotification(row: GroupRow, readAt: number): Notification {
   return {

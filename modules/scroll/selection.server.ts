@@ -1,6 +1,5 @@
 import { createCookie } from "react-router";
 import * as v from "valibot";
-import { followsAnyone } from "../echo/index.server";
 import { ID_PATTERN } from "../shared/index";
 import { memoize, readCookie, type AppContext } from "../shared/index.server";
 import { findMyScroll, listMyScrolls } from "./scroll.server";
@@ -20,16 +19,18 @@ export const storedSelection = (request: Request) => readCookie(request, selecti
 
 /**
  * The first page of the viewer's scrolls (once per request) and the selected feed by the spec's
- * restore rule (Following counts once the viewer follows anyone). The stored feed is looked up by id in the same D1 batch, so a feed beyond the
- * first page stays selected without loading every scroll (docs/scaling.md).
+ * restore rule (Following counts once the viewer follows anyone: `followsAnyone`, which the
+ * session check of the same batch answers). The stored feed is looked up by id in the same D1
+ * batch, so a feed beyond the first page stays selected without loading every scroll
+ * (docs/scaling.md).
  */
-export async function scrollsAndSelection(app: AppContext, viewerId: string, request: Request) {
+export async function scrollsAndSelection(app: AppContext, viewerId: string, request: Request, followsAnyone: Promise<boolean>) {
   const stored = await storedSelection(request);
   const [page, storedScroll, following] = await memoize(app, "my-scrolls", () =>
     Promise.all([
       listMyScrolls(app, viewerId),
       stored && stored !== ALL_ECHOS && stored !== FOLLOWING ? findMyScroll(app, viewerId, stored) : Promise.resolve(null),
-      followsAnyone(app, viewerId),
+      followsAnyone,
     ]),
   );
   const known =

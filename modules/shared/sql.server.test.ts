@@ -6,7 +6,8 @@ import { alias, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import { echos, scrolls, users } from "./db/schema";
 import { boundedCache } from "./bounded-cache";
-import { batch, columns, prepared, preparedAround, select } from "./sql.server";
+import { createDb } from "./context.server";
+import { batch, columns, prepared, preparedAround, select, sharedReads } from "./sql.server";
 import { testAppContext } from "./test-context.server";
 
 const dialect = new SQLiteAsyncDialect();
@@ -103,6 +104,36 @@ describe("preparedAround()", () => {
   it("a frame without its body, or with it twice, is refused", () => {
     expect(() => preparedAround([], () => select({ n: sql<number>`1` }, sql``))({}, "SELECT 1").toQuery()).toThrow(/once/);
     expect(() => preparedAround([], (_, body) => select({ n: sql<number>`1` }, sql`FROM (${body}), (${body})`))({}, "SELECT 1")).toThrow(/once/);
+  });
+});
+
+describe("identical reads in one batch are sent once", () => {
+  const q = (text: string, ...params: unknown[]) => ({ sql: text, params });
+
+  it("sharedReads maps a repeated read to its first occurrence, and nothing else", () => {
+    const one = q("SELECT a FROM t WHERE id = ?", "u1");
+    expect(sharedReads([one, q("SELECT b FROM t"), { ...one }, q("SELECT a FROM t WHERE id = ?", "u2"), q("SELECT a FROM t WHERE id = ?", 1), q("SELECT a FROM t WHERE id = ?", "1")])).toEqual([0, 1, 0, 3, 4, 5]);
+    expect(sharedReads([q("select x"), q("  SELECT x"), q("select x")])).toEqual([0, 1, 0]);
+    expect(sharedReads([q("SELECT 1", 10n), q("SELECT 1", 10n), q("SELECT 1", "10n")])).toEqual([0, 0, 2]);
+  });
+
+  it("shares nothing in a batch that writes: a read after a write may see it", () => {
+    const read = q("SELECT n FROM t WHERE id = ?", "u1");
+    expect(sharedReads([read, q("UPDATE t SET n = n + 1 WHERE id = ?", "u1"), read])).toEqual([0, 1, 2]);
+    expect(sharedReads([read, q("WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x"), read])).toEqual([0, 1, 2]);
+  });
+
+  it("a shared read is sent once, and each asker gets its own decoded rows", async () => {
+    let sent = 0;
+    const d1 = { prepare: env.DB.prepare.bind(env.DB), batch: (statements: D1PreparedStatement[]) => ((sent += statements.length), env.DB.batch(statements)) };
+    const db = createDb(d1 as unknown as D1Database);
+    const read = () => select({ includedTags: scrolls.includedTags, n: sql<number>`1 + 1` }, sql`FROM (SELECT '["a","b"]' AS included_tags) scrolls`);
+    const [a, b, c] = await batch(db, [read(), read(), select({ n: sql<number>`2` }, sql``)]);
+    expect(sent).toBe(2);
+    expect(a).toEqual([{ includedTags: ["a", "b"], n: 2 }]);
+    expect(b).toEqual(a);
+    expect(b![0]).not.toBe(a![0]);
+    expect(c).toEqual([{ n: 2 }]);
   });
 });
 

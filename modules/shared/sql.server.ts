@@ -142,19 +142,50 @@ export function preparedAround<K extends string, R>(
 
 const isSelect = (s: Statement): s is Select<unknown> => !(s instanceof SQL) && "decode" in s;
 
+const queryOf = (statement: Statement): Query =>
+  statement instanceof SQL ? dialect.sqlToQuery(statement) : isSelect(statement) ? statement.toQuery() : statement.toSQL();
+
 /** A statement as a D1 prepared statement: its SQL and bound parameters as Drizzle builds them. */
 export function toD1(db: Db, statement: Statement): D1PreparedStatement {
-  const query = statement instanceof SQL ? dialect.sqlToQuery(statement) : isSelect(statement) ? statement.toQuery() : statement.toSQL();
+  const query = queryOf(statement);
   return db.$client.prepare(query.sql).bind(...query.params);
+}
+
+const isRead = (query: Query) => /^\s*SELECT\b/i.test(query.sql);
+
+/**
+ * Which statement of the batch each one's rows come from: itself, or an identical read sent
+ * earlier in it. Only in a batch of reads alone (a batch is one transaction, so two identical
+ * reads with no write between them see the same rows): the loaders of one page often ask the
+ * same question (home's "does the viewer follow anyone?" twice), and each statement sent costs
+ * the database a parse and a round of its own.
+ */
+export function sharedReads(queries: readonly Query[]): number[] {
+  const source = queries.map((_, i) => i);
+  if (!queries.every(isRead)) return source;
+  const seen = new Map<string, number>();
+  queries.forEach((query, i) => {
+    // values are compared by type and text; a blob (an object) is never compared
+    if (query.params.some((v) => typeof v === "object" && v !== null)) return;
+    const key = JSON.stringify([query.sql, ...query.params.map((v) => [typeof v, String(v)])]);
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else source[i] = first;
+  });
+  return source;
 }
 
 async function direct(db: Db, statements: Statement[]): Promise<unknown[]> {
   if (statements.length === 0) return [];
-  const results = await db.$client.batch<Record<string, unknown>>(statements.map((s) => toD1(db, s)));
-  return results.map((result, i) => {
-    const s = statements[i]!;
-    return isSelect(s) ? s.decode(result.results) : result.results;
-  });
+  const queries = statements.map(queryOf);
+  const source = sharedReads(queries);
+  const sent = source.flatMap((from, i) => (from === i ? [i] : []));
+  const answers = await db.$client.batch<Record<string, unknown>>(sent.map((i) => db.$client.prepare(queries[i]!.sql).bind(...queries[i]!.params)));
+  const rowsOf = new Map(sent.map((i, k) => [i, answers[k]!.results]));
+  // decoding changes rows in place: a shared read's askers after the first each get a copy,
+  // taken before any of them is decoded
+  const rows = source.map((from, i) => (from === i ? rowsOf.get(i)! : rowsOf.get(from)!.map((row) => ({ ...row }))));
+  return statements.map((s, i) => (isSelect(s) ? s.decode(rows[i]!) : rows[i]));
 }
 
 // ── Per-request batching ─────────────────────────────────────────────────────────────────────

@@ -1,8 +1,7 @@
 import { Outlet, useRouteLoaderData } from "react-router";
-import { requirePageViewer, requirePageViewerId } from "~/modules/auth/index.server";
+import { requirePageViewer, requirePageViewerId, viewerFollowsAnyone } from "~/modules/auth/index.server";
 import { EchoExtensionsProvider } from "~/modules/echo/index";
 import { NotificationBell } from "~/modules/notification/index";
-import { unreadCount } from "~/modules/notification/index.server";
 import { SaveToScroll, ScrollPanel, ScrollPicker } from "~/modules/scroll/index";
 import { scrollsAndSelection } from "~/modules/scroll/index.server";
 import { appContext } from "~/modules/shared/index.server";
@@ -20,12 +19,13 @@ export const middleware: Route.MiddlewareFunction[] = [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewerId = await requirePageViewerId(app, request);
-  // all queue into the request's first D1 batch: one round trip (the bell's count is one row)
-  const [viewer, { scrolls, nextCursor, selected, selectedId, followsAnyone }, unread] = await Promise.all([
+  // all queue into the request's first D1 batch: one round trip; the session check reads the
+  // viewer's row, so the bell's count and "follows anyone" cost no statement of their own
+  const [viewer, { scrolls, nextCursor, selected, selectedId, followsAnyone }] = await Promise.all([
     requirePageViewer(app, request),
-    scrollsAndSelection(app, viewerId, request),
-    unreadCount(app, viewerId),
+    scrollsAndSelection(app, viewerId, request, viewerFollowsAnyone(app, request)),
   ]);
+  const unread = viewer.unreadNotifications;
   return { viewer: { _id: viewer._id, userName: viewer.userName }, scrolls, nextCursor, selected, selectedId, followsAnyone, unread };
 }
 

@@ -1,4 +1,4 @@
-import { requirePageViewerId } from "~/modules/auth/index.server";
+import { requirePageViewerId, viewerFollowsAnyone } from "~/modules/auth/index.server";
 import { followingIfAny, listEchos, listFollowing } from "~/modules/echo/index.server";
 import { ALL_ECHOS, FOLLOWING, HomeFeed, homeLiveQuery } from "~/modules/scroll/index";
 import { DOCUMENT_CANDIDATE_ROWS, scrollEchos, scrollsAndSelection, storedSelection } from "~/modules/scroll/index.server";
@@ -17,14 +17,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A feed needs its rules first (a second round trip), as does the fallback to the first feed.
   const list = (id: string) => (id === FOLLOWING ? listFollowing(app, viewer._id, first) : listEchos(app, viewer._id, {}, first));
   const stored = await storedSelection(request);
+  const followsAnyone = viewerFollowsAnyone(app, request);
+  followsAnyone.catch(() => undefined); // an invalid session fails the batch's reads, thrown below
   const guess =
     stored === ALL_ECHOS || stored === FOLLOWING
       ? { id: stored, page: list(stored) }
       : stored === null
-        ? { id: FOLLOWING, page: followingIfAny(app, viewer._id, first) }
+        ? { id: FOLLOWING, page: followingIfAny(app, viewer._id, first, followsAnyone) }
         : null;
   guess?.page.catch(() => undefined); // unused when the guess missed; the selection's own error is thrown below
-  const { scrolls, selected, selectedId } = await scrollsAndSelection(app, viewer._id, request);
+  const { scrolls, selected, selectedId } = await scrollsAndSelection(app, viewer._id, request, followsAnyone);
   const listId = selectedId === FOLLOWING ? FOLLOWING : ALL_ECHOS;
   const guessed = !selected && guess?.id === listId ? await guess.page : null;
   const page = selected
