@@ -1,7 +1,8 @@
 // Echo lists: one batch per page (the total and the page), keyset underneath page/limit.
 // Every order is total and stable: by id (= creation time, ties impossible), or by likes then id.
 import { badRequest, CURSOR_INVALID, encodeCursor, idCeil, idFloor, pagination, rangeEnd, rangeStart } from "../shared/index";
-import { batch, listCursor, sql, tables, type AppContext, type SQL, select, type Select } from "../shared/index.server";
+import type { Placeholder } from "drizzle-orm";
+import { batch, listCursor, prepared, sql, tables, type AppContext, type SQL, select, type Select } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo.server";
 import { normalizeTag, TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
 
@@ -23,6 +24,35 @@ export function seek(order: Order, idCol: string, likesCol: string, req: PageReq
   // a row-value comparison: SQLite seeks the (likes, id) index straight to the cursor
   return { where: sql`(${sql.raw(likesCol)}, ${sql.raw(idCol)}) < (${key.l}, ${key.id})`, offset: 0 };
 }
+
+type PageSlots<K extends string> = Record<K | "limit" | "offset", Placeholder>;
+
+/**
+ * A newest-first list's page statement in its two shapes, from the top (an OFFSET) or below a
+ * cursor's id (`idCol`), each rendered once per isolate: `frame` writes the statement around the
+ * keyset condition, with `limit` and `offset` slots. Home and the all-echos API build the same
+ * statements on every request, and Drizzle's rendering was a measurable part of them (issue 15).
+ */
+export function newestPages<const K extends string, R>(
+  names: readonly K[],
+  idCol: string,
+  frame: (slots: PageSlots<K>, where: SQL) => Select<R>,
+): (values: Record<K, unknown>, req: PageRequest) => Select<R> {
+  const top = prepared([...names, "limit", "offset"], (v) => frame(v as PageSlots<K>, sql.raw("1")));
+  const below = prepared([...names, "limit", "offset", "id"], (v) => frame(v as PageSlots<K>, sql`${sql.raw(idCol)} < ${v.id}`));
+  return (values, req) => {
+    const key = listCursor(req);
+    const limit = req.limit + 1;
+    return key ? below({ ...values, limit, offset: 0, id: key.id }) : top({ ...values, limit, offset: (req.page - 1) * req.limit });
+  };
+}
+
+/** All echos, newest first, and their counter. */
+const allEchosPage = newestPages(["viewerId"], "e.id", (v, where) =>
+  select(echoColumns(v.viewerId), sql`FROM echos e JOIN users u ON u.id = e.author_id
+    WHERE ${where} ORDER BY e.id DESC LIMIT ${v.limit} OFFSET ${v.offset}`),
+);
+const echosTotal = prepared([], () => select({ n: tables.stats.value }, sql`FROM stats WHERE key = 'echos'`));
 
 const ORDER_BY: Record<Order, (idCol: string, likesCol: string) => string> = {
   newest: (id) => `${id} DESC`,
@@ -75,10 +105,8 @@ export async function listEchos(
     page = select(cols, sql`FROM echos e JOIN users u ON u.id = e.author_id
       WHERE e.author_id = ${filter.user} AND ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   } else {
-    const { where, offset } = seek("newest", "e.id", "e.likes_count", req);
-    count = select({ n: tables.stats.value }, sql`FROM stats WHERE key = 'echos'`);
-    page = select(cols, sql`FROM echos e JOIN users u ON u.id = e.author_id
-      WHERE ${where} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
+    count = echosTotal({});
+    page = allEchosPage({ viewerId }, req);
   }
   const [counts, rows] = await batch(app.db, [count, page]);
   return shape(rows, req, counts[0]?.n ?? 0, "newest");

@@ -113,10 +113,28 @@ function windowOf(match: SQL | Placeholder, below: SQL | Placeholder | null) {
 const newestWindow = prepared(["match"], (v) => windowOf(v.match, null));
 const olderWindow = prepared(["match", "below"], (v) => windowOf(v.match, v.below));
 
-/** The ranked hits' echos, by id: one shape whatever their number (a JSON list). */
-const echosByIds = prepared(["viewerId", "ids"], (v) =>
-  select(echoColumns(v.viewerId), sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (SELECT value FROM json_each(${v.ids}))`),
-);
+/**
+ * The ranked hits' echos, by id, in two shapes: 20 slots (a usual page) or SEARCH_WINDOW, the
+ * unused ones holding "" (no echo has it), so the statement is rendered once per shape, not per
+ * count of hits. A JSON list through json_each would be one shape too, but its rows count as
+ * rows read (20 more per page).
+ */
+const ID_SLOTS = [20, SEARCH_WINDOW] as const;
+const echosByIdSlots = ID_SLOTS.map((size) => {
+  const names = Array.from({ length: size }, (_, i) => `id${i}`);
+  const statement = prepared(["viewerId", ...names], (v) =>
+    select(
+      echoColumns(v.viewerId!),
+      sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (${sql.join(names.map((n) => sql`${v[n]}`), sql.raw(", "))})`,
+    ),
+  );
+  return { size, statement, names };
+});
+
+function echosByIds(viewerId: string, ids: readonly string[]) {
+  const { statement, names } = echosByIdSlots.find((s) => ids.length <= s.size)!;
+  return statement({ viewerId, ...Object.fromEntries(names.map((n, i) => [n, ids[i] ?? ""])) });
+}
 
 /** Best first: bm25 (lower is better in SQLite), ties newest first. */
 const byRank = (a: WindowRow, b: WindowRow) => a.score - b.score || b.r - a.r;
@@ -156,7 +174,7 @@ export async function searchEchos(
   const rows = ranked.length
     ? (
         await batch(app.db, [
-          echosByIds({ viewerId, ids: JSON.stringify(ranked.map((h) => h.eid)) }),
+          echosByIds(viewerId, ranked.map((h) => h.eid)),
         ])
       )[0]
     : [];

@@ -3,7 +3,7 @@
 // owner's rows, whatever the number of people followed or how long ago they posted.
 import { batch, createDb, sql, tables, toD1, type AppContext, type Db, type SQL, select } from "../shared/index.server";
 import { echoColumns } from "./echo.server";
-import { knownTotal, seek, shape, type PageRequest } from "./lists.server";
+import { knownTotal, newestPages, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
 
 /**
@@ -75,16 +75,27 @@ export async function timelineOwners(db: Db, echoId: string, ownerIds: readonly 
   return new Set(rows.map((r) => r.id));
 }
 
-/** A page of the timeline whose owner is `owner` (an id, or an expression that may be NULL). */
-function followingPage(viewerId: string, owner: SQL, req: PageRequest) {
-  const { where, offset } = seek("newest", "t.echo_id", "", req);
-  return select(
-    echoColumns(viewerId),
+/** A page of the viewer's timeline. */
+const followingPage = newestPages(["viewerId"], "t.echo_id", (v, where) =>
+  select(
+    echoColumns(v.viewerId),
     sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
-      WHERE t.owner_id = ${owner} AND ${where}
-      ORDER BY t.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+      WHERE t.owner_id = ${v.viewerId} AND ${where}
+      ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,
+  ),
+);
+
+/** The same page, whose owner is NULL (no row read) when the viewer follows nobody. */
+const followingPageIfAny = newestPages(["viewerId"], "t.echo_id", (v, where) => {
+  const { users } = tables;
+  return select(
+    echoColumns(v.viewerId),
+    sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
+      WHERE t.owner_id = CASE WHEN (SELECT ${users.followingCount} FROM users WHERE ${users.id} = ${v.viewerId}) > 0 THEN ${v.viewerId} END
+        AND ${where}
+      ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,
   );
-}
+});
 
 /**
  * GET /echo/following: the viewer's timeline newest first, keyset by echo id (a cursor) or an
@@ -92,7 +103,7 @@ function followingPage(viewerId: string, owner: SQL, req: PageRequest) {
  * the timeline), as for windowed tag lists and feeds.
  */
 export async function listFollowing(app: AppContext, viewerId: string, req: PageRequest): Promise<EchoPage> {
-  const [rows] = await batch(app.db, [followingPage(viewerId, sql`${viewerId}`, req)]);
+  const [rows] = await batch(app.db, [followingPage({ viewerId }, req)]);
   return shape(rows, req, knownTotal(rows, req), "newest");
 }
 
@@ -104,9 +115,7 @@ export async function listFollowing(app: AppContext, viewerId: string, req: Page
  * empty page is told apart from no follows at all.
  */
 export async function followingIfAny(app: AppContext, viewerId: string, req: PageRequest, followsAnyone: Promise<boolean>): Promise<EchoPage | null> {
-  const { users } = tables;
-  const owner = sql`CASE WHEN (SELECT ${users.followingCount} FROM users WHERE ${users.id} = ${viewerId}) > 0 THEN ${viewerId} END`;
-  const [rows] = await batch(app.db, [followingPage(viewerId, owner, req)]);
+  const [rows] = await batch(app.db, [followingPageIfAny({ viewerId }, req)]);
   return (await followsAnyone) ? shape(rows, req, knownTotal(rows, req), "newest") : null;
 }
 
