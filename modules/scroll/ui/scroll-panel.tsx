@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import type { Scroll } from "../schema";
 import { echos, followers } from "./counts";
 
@@ -21,14 +20,14 @@ export function ScrollPanel({ scrolls, more = false }: { scrolls: Scroll[]; more
         <ul className="panel-list">
           {feeds.slice(0, 5).map((s) => (
             <li key={s._id}>
-              <Link to={`/scroll/${s._id}`}>
+              <a href={`/scroll/${s._id}`}>
                 <bdi>{s.name}</bdi>
-              </Link>
+              </a>
               <span className="count">{followers(s.followersCount)}</span>
             </li>
           ))}
         </ul>
-        {(feeds.length > 5 || more) && <Link to="/scrolls/feeds">See all {count(feeds.length)}</Link>}
+        {(feeds.length > 5 || more) && <a href="/scrolls/feeds">See all {count(feeds.length)}</a>}
       </section>
       <section>
         <h2 className="panel-heading">
@@ -38,18 +37,18 @@ export function ScrollPanel({ scrolls, more = false }: { scrolls: Scroll[]; more
         <ul className="panel-list">
           {curations.slice(0, 3).map((s) => (
             <li key={s._id}>
-              <Link to={`/scroll/${s._id}`}>
+              <a href={`/scroll/${s._id}`}>
                 <bdi>{s.name}</bdi>
-              </Link>
+              </a>
               <span className="count">{echos(s.echosCount)}</span>
             </li>
           ))}
         </ul>
-        {(curations.length > 3 || more) && <Link to="/scrolls/curations">See all {count(curations.length)}</Link>}
+        {(curations.length > 3 || more) && <a href="/scrolls/curations">See all {count(curations.length)}</a>}
       </section>
-      <Link to="/scroll/new" className="btn btn-block">
+      <a href="/scroll/new" className="btn btn-block">
         Create Scroll
-      </Link>
+      </a>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState, type KeyboardEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { api } from "../../shared/index";
 import type { Scroll } from "../schema";
 import { ALL_ECHOS, FOLLOWING, pickSelected, readStoredSelection, storeSelection, useChooseFeed } from "./selection";
@@ -73,9 +73,9 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
       <div className="picker-empty">
         <p className="empty-title">No Scrolls</p>
         <p className="muted">Create your first scroll to get started</p>
-        <Link to="/scroll/new?type=feed" className="btn btn-block">
+        <a href="/scroll/new?type=feed" className="btn btn-block">
           Create Scroll
-        </Link>
+        </a>
       </div>
     );
   }

@@ -1,15 +1,33 @@
-import { useEffect, useState, type ReactNode } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { useEffect, useState, type MouseEvent, type ReactNode } from "react";
+import { useLocation, useNavigate } from "react-router";
+import { followInAppLink } from "../../shared/index";
 import { useDrawerFocus } from "./drawer-focus";
 import { MAIN_ID } from "./navigation-feedback";
 
 type ShellUser = { _id: string; userName: string };
 
-const nav = (to: string, label: string, end = false) => (
-  <NavLink to={to} end={end} className={({ isActive }) => (isActive ? "nav-link active" : "nav-link")}>
-    {label}
-  </NavLink>
-);
+/** NavLink's rule: the path itself, or (without `end`) any path below it; case-insensitive. */
+export function isActivePath(here: string, to: string, end: boolean): boolean {
+  const path = here.toLowerCase();
+  const target = to.toLowerCase();
+  return path === target || (!end && target !== "/" && path.startsWith(target) && path.charAt(target.length) === "/");
+}
+
+/**
+ * The shell's links are plain `<a href>`s, marked active as NavLink would (class and
+ * aria-current), and one handler on each part of the chrome (top bar, sidebar, right panel)
+ * makes their clicks client-side navigations
+ * (followInAppLink): a <Link> or <NavLink> per link cost every page's server render its hooks and
+ * path resolutions, about a twentieth of a home render (profiled).
+ */
+const navLink = (here: string) => (to: string, label: string, end = false) => {
+  const active = isActivePath(here, to, end);
+  return (
+    <a href={to} className={active ? "nav-link active" : "nav-link"} aria-current={active ? "page" : undefined}>
+      {label}
+    </a>
+  );
+};
 
 /** Spec §2 layout: left sidebar, top bar, main column, right panel on large screens. */
 export function AppShell({ user, children, rightPanel, sidebarScrolls, bell }: {
@@ -22,11 +40,15 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls, bell }: {
 }) {
   const [open, setOpen] = useState(false);
   const location = useLocation();
+  const navigate = useNavigate();
+  const nav = navLink(location.pathname);
+  // the chrome's own links only: the page in <main> keeps its links' own behaviour
+  const follow = (e: MouseEvent<Element>) => void followInAppLink(e, navigate);
   useEffect(() => setOpen(false), [location.pathname]);
   const { toggle, sidebar } = useDrawerFocus(open, () => setOpen(false));
   return (
     <div className="shell">
-      <header className="topbar">
+      <header className="topbar" onClick={follow}>
         <button
           ref={toggle}
           type="button"
@@ -38,12 +60,12 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls, bell }: {
         >
           ☰
         </button>
-        <Link to="/" className="logo">
+        <a href="/" className="logo">
           Echo
-        </Link>
-        <Link to="/search" className="icon-btn search-btn" aria-label="Search" title="Search users, tags and scrolls">
+        </a>
+        <a href="/search" className="icon-btn search-btn" aria-label="Search" title="Search users, tags and scrolls">
           ⌕
-        </Link>
+        </a>
         {bell}
       </header>
       {/* a followed link closes the drawer at once, so the new page's heading can take focus */}
@@ -52,12 +74,15 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls, bell }: {
         id="sidebar"
         className={open ? "sidebar open" : "sidebar"}
         aria-label="Sidebar"
-        onClick={(e) => (e.target as Element).closest("a") && setOpen(false)}
+        onClick={(e) => {
+          if ((e.target as Element).closest("a")) setOpen(false);
+          follow(e);
+        }}
       >
         <nav className="nav-group">
-          <Link to="/new" className="btn btn-primary create-echo">
+          <a href="/new" className="btn btn-primary create-echo">
             Create Echo
-          </Link>
+          </a>
           {nav("/", "Feed", true)}
           {nav("/scrolls", "Scrolls", true)}
           {nav("/community", "Explore")}
@@ -87,14 +112,14 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls, bell }: {
       <main className="main" id={MAIN_ID} tabIndex={-1} inert={open}>
         {children}
       </main>
-      <aside className="right-panel" aria-label="Your scrolls" inert={open}>
+      <aside className="right-panel" aria-label="Your scrolls" inert={open} onClick={follow}>
         {rightPanel ?? (
           <>
             <h2 className="panel-heading">Your Scrolls</h2>
             <p className="muted">Feeds and curations you make or follow show here.</p>
-            <Link to="/scroll/new" className="btn btn-block">
+            <a href="/scroll/new" className="btn btn-block">
               Create Scroll
-            </Link>
+            </a>
           </>
         )}
       </aside>
