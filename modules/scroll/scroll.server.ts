@@ -451,7 +451,7 @@ export async function scrollEchos(
     const offset = key ? 0 : (req.page - 1) * req.limit;
     return idOrScroll.type === "feed"
       ? feedEchos(app, viewerId, ruleOf(idOrScroll), req, key, offset, now, candidateRows)
-      : curationEchos(app, viewerId, idOrScroll._id, req, key, offset);
+      : curationEchos(app, viewerId, idOrScroll._id, req, key, offset, Promise.resolve(idOrScroll.echosCount));
   }
   const id = idOrScroll;
   // The cursor's error is answered after the scroll's (404, 403 first), as before.
@@ -466,8 +466,11 @@ export async function scrollEchos(
   // A curation's page rides in the scroll lookup's batch (one round trip instead of two): its
   // statements are guarded in SQL to a curation the viewer may see, so for a feed, a private
   // scroll of someone else or an unknown id they read the scroll's row and nothing else.
-  const guess = isId(id) && badCursor === null ? curationEchos(app, viewerId, id, req, key, offset) : null;
-  const [looked, guessed] = await Promise.allSettled([visibleScroll(app, viewerId, id), guess]);
+  // Its count is the scroll row's own counter, read by the lookup.
+  const lookup = visibleScroll(app, viewerId, id);
+  const guess =
+    isId(id) && badCursor === null ? curationEchos(app, viewerId, id, req, key, offset, lookup.then(({ scroll }) => scroll.echosCount)) : null;
+  const [looked, guessed] = await Promise.allSettled([lookup, guess]);
   if (looked.status === "rejected") throw looked.reason;
   if (badCursor !== null) throw badCursor;
   const { scroll, row } = looked.value;
@@ -487,10 +490,9 @@ async function feedEchos(
   now: number,
   candidateRows: number,
 ): Promise<ScrollEchoPage> {
-  // no COUNT over the rule (it would read every match): the total is a lower bound, see below;
-  // the first statement stands in for a curation's count (same statements per batch)
+  // no COUNT over the rule (it would read every match): the total is a lower bound, see below
   const window = windowSize(rule, candidateRows);
-  const [, rows] = await batch(app.db, [sql`SELECT 0 AS n`, feedPageQuery(rule, viewerId, now, feedSeek(key), req.limit, offset, window)]);
+  const [rows] = await batch(app.db, [feedPageQuery(rule, viewerId, now, feedSeek(key), req.limit, offset, window)]);
   // a feed page may stop at its window's frontier: short (even empty) with more to come
   const fed = feedPage(rule, rows, req.limit, window);
   // A page number without a cursor is served from the rule's first window (decision 010). When
@@ -506,12 +508,9 @@ async function feedEchos(
   return echoPage(fed.rows, req, total, fed.hasMore, nextCursor);
 }
 
-/** A curation's echo count, and a page of it by (added_at, echo id) cursor or without one: rendered once. */
-// Both read only a curation the viewer may see (public, or theirs): scrollEchos asks for a page
+/** A page of a curation by (added_at, echo id) cursor or without one: rendered once. */
+// It reads only a curation the viewer may see (public, or theirs): scrollEchos asks for a page
 // before it knows the scroll's type and privacy, in the same batch as the lookup.
-const curationCount = prepared(["viewerId", "id"], (v) =>
-  select({ n: tables.scrolls.echosCount }, sql`FROM scrolls WHERE id = ${v.id} AND type = 'curation' AND (is_private = 0 OR creator_id = ${v.viewerId})`),
-);
 const curationPage = (byCursor: boolean) =>
   prepared(["viewerId", "id", "addedAt", "echoId", "take", "offset"], (v) =>
     select(
@@ -525,7 +524,10 @@ const curationPage = (byCursor: boolean) =>
   );
 const curationPages = { first: curationPage(false), next: curationPage(true) };
 
-/** A curation's page: newest-added first, by (added_at, echo id) cursor. */
+/**
+ * A curation's page: newest-added first, by (added_at, echo id) cursor. `total` is the
+ * curation's echo count, from the scroll row its caller reads anyway (no statement of its own).
+ */
 async function curationEchos(
   app: AppContext,
   viewerId: string,
@@ -533,6 +535,7 @@ async function curationEchos(
   req: PageRequest,
   key: ListCursor | null,
   offset: number,
+  total: Promise<number>,
 ): Promise<ScrollEchoPage> {
   const byCursor = key !== null && key.a !== undefined;
   const page = (byCursor ? curationPages.next : curationPages.first)({
@@ -543,12 +546,12 @@ async function curationEchos(
     take: req.limit + 1,
     offset,
   });
-  const [counts, rows] = await batch(app.db, [curationCount({ viewerId, id }), page]);
+  const [rows] = await batch(app.db, [page]);
   const hasMore = rows.length > req.limit;
   const pageRows = rows.slice(0, req.limit);
   const last = pageRows[pageRows.length - 1];
   const nextCursor = hasMore && last ? encodeCursor({ a: last.addedAt, id: last.id }) : null;
-  return echoPage(pageRows, req, counts[0]?.n ?? 0, hasMore, nextCursor);
+  return echoPage(pageRows, req, await total, hasMore, nextCursor);
 }
 
 const echoPage = (rows: EchoRow[], req: PageRequest, total: number, hasMore: boolean, nextCursor: string | null): ScrollEchoPage => ({
