@@ -1,6 +1,7 @@
 // The Following timeline (docs/decisions/013-following-timeline.md): fan-out on write. Each
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
+import type { Placeholder } from "drizzle-orm";
 import { batch, createDb, sql, tables, toD1, type AppContext, type Db, type SQL, select } from "../shared/index.server";
 import { echoColumns } from "./echo.server";
 import { knownTotal, newestPages, shape, type PageRequest } from "./lists.server";
@@ -75,27 +76,25 @@ export async function timelineOwners(db: Db, echoId: string, ownerIds: readonly 
   return new Set(rows.map((r) => r.id));
 }
 
+/** A page of a timeline whose owner `owner` names (it may be NULL: then no row is read). */
+const timelinePages = (owner: (viewerId: Placeholder) => SQL) =>
+  newestPages(["viewerId"], "t.echo_id", (v, where) =>
+    select(
+      echoColumns(v.viewerId),
+      sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
+        WHERE t.owner_id = ${owner(v.viewerId)} AND ${where}
+        ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,
+    ),
+  );
+
 /** A page of the viewer's timeline. */
-const followingPage = newestPages(["viewerId"], "t.echo_id", (v, where) =>
-  select(
-    echoColumns(v.viewerId),
-    sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
-      WHERE t.owner_id = ${v.viewerId} AND ${where}
-      ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,
-  ),
-);
+const followingPage = timelinePages((viewerId) => sql`${viewerId}`);
 
 /** The same page, whose owner is NULL (no row read) when the viewer follows nobody. */
-const followingPageIfAny = newestPages(["viewerId"], "t.echo_id", (v, where) => {
-  const { users } = tables;
-  return select(
-    echoColumns(v.viewerId),
-    sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
-      WHERE t.owner_id = CASE WHEN (SELECT ${users.followingCount} FROM users WHERE ${users.id} = ${v.viewerId}) > 0 THEN ${v.viewerId} END
-        AND ${where}
-      ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,
-  );
-});
+const followingPageIfAny = timelinePages(
+  (viewerId) =>
+    sql`CASE WHEN (SELECT ${tables.users.followingCount} FROM users WHERE ${tables.users.id} = ${viewerId}) > 0 THEN ${viewerId} END`,
+);
 
 /**
  * GET /echo/following: the viewer's timeline newest first, keyset by echo id (a cursor) or an

@@ -446,15 +446,7 @@ export async function scrollEchos(
   now = Date.now(),
   candidateRows = CANDIDATE_ROWS,
 ): Promise<ScrollEchoPage> {
-  if (typeof idOrScroll !== "string") {
-    const key = listCursor(req);
-    const offset = key ? 0 : (req.page - 1) * req.limit;
-    return idOrScroll.type === "feed"
-      ? feedEchos(app, viewerId, ruleOf(idOrScroll), req, key, offset, now, candidateRows)
-      : curationEchos(app, viewerId, idOrScroll._id, req, key, offset, Promise.resolve(idOrScroll.echosCount));
-  }
-  const id = idOrScroll;
-  // The cursor's error is answered after the scroll's (404, 403 first), as before.
+  // Looked up by id, the cursor's error is answered after the scroll's (404, 403 first).
   let key: ListCursor | null = null;
   let badCursor: unknown = null;
   try {
@@ -463,6 +455,13 @@ export async function scrollEchos(
     badCursor = error;
   }
   const offset = key ? 0 : (req.page - 1) * req.limit;
+  if (typeof idOrScroll !== "string") {
+    if (badCursor !== null) throw badCursor;
+    return idOrScroll.type === "feed"
+      ? feedEchos(app, viewerId, ruleOf(idOrScroll), req, key, offset, now, candidateRows)
+      : curationEchos(app, viewerId, idOrScroll._id, req, key, offset, Promise.resolve(idOrScroll.echosCount));
+  }
+  const id = idOrScroll;
   // A curation's page rides in the scroll lookup's batch (one round trip instead of two): its
   // statements are guarded in SQL to a curation the viewer may see, so for a feed, a private
   // scroll of someone else or an unknown id they read the scroll's row and nothing else.
