@@ -16,7 +16,7 @@
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { idCeil, idFloor, isId } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { preparedAround, select, sql, type RowOf, type Select } from "../shared/index.server";
+import { preparedAround, select, sql, tables, type RowOf, type Select } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
@@ -177,6 +177,41 @@ const hydrated = preparedAround(["viewerId"], (v, page) =>
   select(pageColumns(v.viewerId), sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id`),
 );
 
+const sc = tables.scrolls;
+const RULE_SLOTS = ["tagMatchType", "includedTags", "excludedTags", "authors", "sortBy", "sortTimeRange", "excludeLikedEchos", "startDate", "endDate"] as const;
+
+/**
+ * The same page, read only while the scroll `scrollId` still holds the rule it was built from and
+ * the viewer may see it: a condition with no column of the page's tables, which SQLite tests once,
+ * before it reads anything. For a page sent before the scroll's row is read (scrollEchos): when
+ * the condition fails, the page costs the one scroll row it looked at.
+ */
+const hydratedWhile = preparedAround(["viewerId", "scrollId", ...RULE_SLOTS], (v, page) =>
+  select(
+    pageColumns(v.viewerId),
+    sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id
+      WHERE EXISTS (SELECT 1 FROM scrolls WHERE ${sc.id} = ${v.scrollId} AND ${sc.type} = 'feed'
+        AND (${sc.isPrivate} = 0 OR ${sc.creatorId} = ${v.viewerId})
+        AND ${sc.tagMatchType} = ${v.tagMatchType} AND json(${sc.includedTags}) = json(${v.includedTags})
+        AND json(${sc.excludedTags}) = json(${v.excludedTags}) AND json(${sc.authors}) = json(${v.authors})
+        AND ${sc.sortBy} = ${v.sortBy} AND ${sc.sortTimeRange} = ${v.sortTimeRange}
+        AND ${sc.excludeLikedEchos} = ${v.excludeLikedEchos} AND ${sc.startDate} IS ${v.startDate} AND ${sc.endDate} IS ${v.endDate})`,
+  ),
+);
+
+/** A rule as its scroll row stores it (the JSON lists as text, the flag as 0/1). */
+const storedRule = (rule: FeedRule): Record<(typeof RULE_SLOTS)[number], unknown> => ({
+  tagMatchType: rule.tagMatchType,
+  includedTags: JSON.stringify(rule.includedTags),
+  excludedTags: JSON.stringify(rule.excludedTags),
+  authors: JSON.stringify(rule.authors),
+  sortBy: rule.sortBy,
+  sortTimeRange: rule.sortTimeRange,
+  excludeLikedEchos: rule.excludeLikedEchos ? 1 : 0,
+  startDate: rule.startDate,
+  endDate: rule.endDate,
+});
+
 /**
  * The streams' parts as one compound SELECT of (id, lk, ok). D1 allows 5 terms in a compound
  * SELECT: more streams go in groups of 5, each a subquery that SQLite flattens back into one
@@ -198,6 +233,7 @@ export function mergeParts(parts: { sql: string }[]): string {
  * its window stops there, short or even empty, and the next one starts after that frontier.
  * A rule whose every entry matches (no test beyond what the index seeks) never stops short, so
  * its first pages by cursor keep the plain merge, which reads no more than the page.
+ * With `whileScroll`, the page is read only while that scroll holds `rule` (hydratedWhile).
  */
 export function feedPageQuery(
   rule: FeedRule,
@@ -207,10 +243,12 @@ export function feedPageQuery(
   limit: number,
   offset: number,
   window = windowSize(rule),
+  whileScroll: string | null = null,
 ): Select<FeedPageRow> {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   // no ORDER BY: sorting the page would read each of its rows again; feedPage puts them in order
-  const hydrate = (page: string) => hydrated({ viewerId }, page);
+  const hydrate = (page: string) =>
+    whileScroll === null ? hydrated({ viewerId }, page) : hydratedWhile({ viewerId, scrollId: whileScroll, ...storedRule(rule) }, page);
   // no rows, and nothing read
   if (provablyEmpty(rule, now)) return hydrate("SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0");
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));

@@ -15,6 +15,7 @@ export {
   removeEcho,
   setFollow,
   scrollEchos,
+  scrollWithEchos,
   DOCUMENT_CANDIDATE_ROWS,
   listUserScrolls,
   listPublicScrolls,

@@ -446,7 +446,76 @@ export async function scrollEchos(
   now = Date.now(),
   candidateRows = CANDIDATE_ROWS,
 ): Promise<ScrollEchoPage> {
-  // Looked up by id, the cursor's error is answered after the scroll's (404, 403 first).
+  if (typeof idOrScroll !== "string") {
+    const key = listCursor(req);
+    const offset = key ? 0 : (req.page - 1) * req.limit;
+    return idOrScroll.type === "feed"
+      ? feedEchos(app, viewerId, ruleOf(idOrScroll), req, key, offset, now, candidateRows)
+      : curationEchos(app, viewerId, idOrScroll._id, req, key, offset, Promise.resolve(idOrScroll.echosCount));
+  }
+  // the page needs only what decides it: the scroll's type, privacy, rule and count (one row)
+  return echosById(app, viewerId, idOrScroll, req, now, candidateRows, scrollFacts(app, viewerId, idOrScroll));
+}
+
+/** A scroll's page (as scrollEchos) with the scroll as getScroll answers it: its page's lookup. */
+export async function scrollWithEchos(
+  app: AppContext,
+  viewerId: string,
+  id: string,
+  req: PageRequest,
+  now = Date.now(),
+  candidateRows = CANDIDATE_ROWS,
+): Promise<{ scroll: Scroll; page: ScrollEchoPage }> {
+  const loaded = visibleScroll(app, viewerId, id);
+  const facts = loaded.then(({ scroll, row }): ScrollFacts => ({ type: scroll.type, echosCount: scroll.echosCount, rule: toRule(row) }));
+  const [{ scroll }, page] = await Promise.all([loaded, echosById(app, viewerId, id, req, now, candidateRows, facts)]);
+  return { scroll, page };
+}
+
+/** What a scroll's page depends on. */
+type ScrollFacts = { type: Scroll["type"]; echosCount: number; rule: FeedRule };
+
+const scrollFactsById = prepared(["id"], (v) =>
+  select(
+    {
+      type: s.type,
+      isPrivate: s.isPrivate,
+      creatorId: s.creatorId,
+      echosCount: s.echosCount,
+      tagMatchType: s.tagMatchType,
+      includedTags: s.includedTags,
+      excludedTags: s.excludedTags,
+      authors: s.authors,
+      sortBy: s.sortBy,
+      sortTimeRange: s.sortTimeRange,
+      excludeLikedEchos: s.excludeLikedEchos,
+      startDate: s.startDate,
+      endDate: s.endDate,
+    },
+    sql`FROM scrolls s WHERE s.id = ${v.id}`,
+  ),
+);
+
+/** The scroll's facts when the viewer may see it: 404 and 403 as getScroll answers them. */
+async function scrollFacts(app: AppContext, viewerId: string, id: string): Promise<ScrollFacts> {
+  if (!isId(id)) throw notFound("Scroll not found");
+  const [rows] = await batch(app.db, [scrollFactsById({ id })]);
+  const row = rows[0];
+  if (!row) throw notFound("Scroll not found");
+  if (row.isPrivate && row.creatorId !== viewerId) throw forbidden("This scroll is private");
+  return { type: row.type, echosCount: row.echosCount, rule: toRule(row) };
+}
+
+async function echosById(
+  app: AppContext,
+  viewerId: string,
+  id: string,
+  req: PageRequest,
+  now: number,
+  candidateRows: number,
+  lookup: Promise<ScrollFacts>,
+): Promise<ScrollEchoPage> {
+  // The cursor's error is answered after the scroll's (404, 403 first).
   let key: ListCursor | null = null;
   let badCursor: unknown = null;
   try {
@@ -455,28 +524,58 @@ export async function scrollEchos(
     badCursor = error;
   }
   const offset = key ? 0 : (req.page - 1) * req.limit;
-  if (typeof idOrScroll !== "string") {
-    if (badCursor !== null) throw badCursor;
-    return idOrScroll.type === "feed"
-      ? feedEchos(app, viewerId, ruleOf(idOrScroll), req, key, offset, now, candidateRows)
-      : curationEchos(app, viewerId, idOrScroll._id, req, key, offset, Promise.resolve(idOrScroll.echosCount));
-  }
-  const id = idOrScroll;
-  // A curation's page rides in the scroll lookup's batch (one round trip instead of two): its
-  // statements are guarded in SQL to a curation the viewer may see, so for a feed, a private
-  // scroll of someone else or an unknown id they read the scroll's row and nothing else.
-  // Its count is the scroll row's own counter, read by the lookup.
-  const lookup = visibleScroll(app, viewerId, id);
+  // The page is sent in the lookup's round trip, before the scroll's type is known. A feed's page
+  // needs its rule: when this isolate has seen the feed before (feedRules), its page is built
+  // from that rule and guarded in SQL to it, so a rule edited since reads nothing and the page
+  // is read again below with the rule the lookup found. Otherwise the page is sent as if the
+  // scroll were a curation: its statement is guarded in SQL to a curation the viewer may see, so
+  // for a feed, a private scroll of someone else or an unknown id it reads nothing. Its count is
+  // the scroll row's own counter, read by the lookup.
+  const seen = isId(id) && badCursor === null ? feedRules.get(id) : undefined;
   const guess =
-    isId(id) && badCursor === null ? curationEchos(app, viewerId, id, req, key, offset, lookup.then(({ scroll }) => scroll.echosCount)) : null;
+    seen !== undefined
+      ? feedEchos(app, viewerId, seen, req, key, offset, now, candidateRows, id)
+      : isId(id) && badCursor === null
+        ? curationEchos(app, viewerId, id, req, key, offset, lookup.then((facts) => facts.echosCount))
+        : null;
   const [looked, guessed] = await Promise.allSettled([lookup, guess]);
   if (looked.status === "rejected") throw looked.reason;
   if (badCursor !== null) throw badCursor;
-  const { scroll, row } = looked.value;
-  if (scroll.type === "feed") return feedEchos(app, viewerId, toRule(row), req, key, offset, now, candidateRows);
+  const { type, rule, echosCount } = looked.value;
+  if (type === "feed" && !(seen !== undefined && sameRule(seen, rule))) {
+    rememberRule(id, rule);
+    return feedEchos(app, viewerId, rule, req, key, offset, now, candidateRows);
+  }
+  if (type === "curation" && seen !== undefined) {
+    // a type never changes (updateScroll): only a hint gone wrong gets here
+    feedRules.delete(id);
+    return curationEchos(app, viewerId, id, req, key, offset, Promise.resolve(echosCount));
+  }
   if (guessed.status === "rejected") throw guessed.reason;
   return guessed.value!;
 }
+
+/**
+ * Feed rules this isolate has read, by scroll id: a hint for scrollEchos, never an answer (the
+ * page it guesses is read only while the scroll still holds the rule). At most 1,000 (a rule is
+ * at most a few kilobytes); the oldest is forgotten first.
+ */
+const feedRules = new Map<string, FeedRule>();
+const FEED_RULES_MAX = 1000;
+function rememberRule(id: string, rule: FeedRule) {
+  feedRules.delete(id);
+  if (feedRules.size >= FEED_RULES_MAX) feedRules.delete(feedRules.keys().next().value!);
+  feedRules.set(id, rule);
+}
+
+const sameRule = (a: FeedRule, b: FeedRule) =>
+  a.tagMatchType === b.tagMatchType &&
+  a.sortBy === b.sortBy &&
+  a.sortTimeRange === b.sortTimeRange &&
+  a.excludeLikedEchos === b.excludeLikedEchos &&
+  a.startDate === b.startDate &&
+  a.endDate === b.endDate &&
+  JSON.stringify([a.includedTags, a.excludedTags, a.authors]) === JSON.stringify([b.includedTags, b.excludedTags, b.authors]);
 
 /** A feed's page: its rule evaluated now, within its window of candidates. */
 async function feedEchos(
@@ -488,10 +587,11 @@ async function feedEchos(
   offset: number,
   now: number,
   candidateRows: number,
+  whileScroll: string | null = null,
 ): Promise<ScrollEchoPage> {
   // no COUNT over the rule (it would read every match): the total is a lower bound, see below
   const window = windowSize(rule, candidateRows);
-  const [rows] = await batch(app.db, [feedPageQuery(rule, viewerId, now, feedSeek(key), req.limit, offset, window)]);
+  const [rows] = await batch(app.db, [feedPageQuery(rule, viewerId, now, feedSeek(key), req.limit, offset, window, whileScroll)]);
   // a feed page may stop at its window's frontier: short (even empty) with more to come
   const fed = feedPage(rule, rows, req.limit, window);
   // A page number without a cursor is served from the rule's first window (decision 010). When

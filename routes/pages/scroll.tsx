@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { webFeedAlternates } from "~/modules/echo/index";
 import { ScrollDetail } from "~/modules/scroll/index";
-import { DOCUMENT_CANDIDATE_ROWS, getScroll, scrollEchos } from "~/modules/scroll/index.server";
+import { DOCUMENT_CANDIDATE_ROWS, scrollWithEchos } from "~/modules/scroll/index.server";
 import { HttpError, isolate } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/scroll";
@@ -20,10 +20,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewer = { _id: await requirePageViewerId(app, request) };
   try {
-    const [scroll, page] = await Promise.all([
-      getScroll(app, viewer._id, params.id),
-      scrollEchos(app, viewer._id, params.id, { page: 1, limit: 20 }, Date.now(), DOCUMENT_CANDIDATE_ROWS),
-    ]);
+    const { scroll, page } = await scrollWithEchos(app, viewer._id, params.id, { page: 1, limit: 20 }, Date.now(), DOCUMENT_CANDIDATE_ROWS);
     return { viewerId: viewer._id, view: { state: "ok" as const, scroll, page } };
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) {

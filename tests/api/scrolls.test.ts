@@ -148,6 +148,41 @@ describe("feeds show exactly the matching echos", () => {
   });
 });
 
+describe("a feed's page in the lookup's round trip (the isolate's rule hint)", () => {
+  const rt = (res: { headers: Headers }) => Number(/rt=(\d+)/.exec(res.headers.get("server-timing") ?? "")?.[1]);
+  it("reads the page with its lookup once the rule is known, and never serves a stale or hidden rule", async () => {
+    const { client: a } = await signedUp("ha");
+    const { client: b } = await signedUp("hb");
+    const [x, y] = [uniq(), uniq()];
+    await post(a, "under x", [x]);
+    await post(a, "under y", [y]);
+    const s = await create(a, { name: "hinted", type: "feed", feedConfig: { includedTags: [x] } });
+    const page = `/api/scroll/${s._id}/echos`;
+    const first = await b.get(page);
+    expect(contents(first)).toEqual(["under x"]);
+    const again = await b.get(page);
+    expect(contents(again)).toEqual(["under x"]);
+    expect(rt(again)).toBe(1); // the session check, the lookup and the page: one batch
+    // another reader's hint is the same rule; their hide-liked state is their own
+    expect(contents(await a.get(page))).toEqual(["under x"]);
+    // edited: the hinted page reads nothing, the new rule's page is read after the lookup
+    expect((await a.request("PATCH", `/api/scroll/${s._id}`, { feedConfig: { includedTags: [y] } })).status).toBe(200);
+    const edited = await b.get(page);
+    expect(contents(edited)).toEqual(["under y"]);
+    expect(rt(edited)).toBe(2);
+    expect(contents(await b.get(page))).toEqual(["under y"]);
+    // made private: the hint reads nothing and the answer is the lookup's 403
+    expect((await a.request("PATCH", `/api/scroll/${s._id}`, { isPrivate: true })).status).toBe(200);
+    const hidden = await b.get(page);
+    expect(hidden.status).toBe(403);
+    expectErrorShape(hidden.json);
+    expect(contents(await a.get(page))).toEqual(["under y"]);
+    // deleted: 404
+    expect((await a.delete(`/api/scroll/${s._id}`)).status).toBe(200);
+    expect((await b.get(page)).status).toBe(404);
+  });
+});
+
 describe("curations", () => {
   it("add (twice is a no-op), list newest-added first, remove; only own curations", async () => {
     const { client: a } = await signedUp("ca");
