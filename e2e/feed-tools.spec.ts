@@ -3,10 +3,14 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { card, openMenu, postEcho } from "./echo-helpers";
-import { open, otherUser, signedInPage } from "./helpers";
+import { open, otherUser, signedInPage, toast } from "./helpers";
 import { createFeed, uniqueTag } from "./scroll-helpers";
 
 async function expectAxeClean(page: Page) {
+  // a toast fading in is checked at its final colours: axe reads a half-transparent one as low contrast
+  await page.evaluate(() =>
+    Promise.all([...document.querySelectorAll('[role="status"]')].flatMap((el) => (el.parentElement ?? el).getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined)))),
+  );
   const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(serious).toEqual([]);
@@ -110,6 +114,7 @@ test("Fork on a public feed opens the viewer's copy in the editor with the previ
   await expect(page.getByTestId("preview-count")).toHaveText("1 echo matches", { timeout: 15_000 });
   await page.getByRole("button", { name: "Save Changes" }).click();
   await expect(page).toHaveURL(/\/scroll\/[0-9a-z]{26}$/);
+  await expect(toast(page, "Scroll updated")).toBeVisible();
   const forkedFrom = page.getByTestId("forked-from");
   await expect(forkedFrom).toHaveText(`forked from Owner feed by @${owner.user.userName}`);
   await expectAxeClean(page);

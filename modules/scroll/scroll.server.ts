@@ -21,6 +21,19 @@ const o = alias(tables.scrolls, "o");
 const ou = alias(tables.users, "ou");
 const scrollEchoAlias = alias(tables.scrollEchos, "se");
 
+/** A scroll's feed rule, as its row stores it (the engine reads it through toRule). */
+const ruleFields = {
+  tagMatchType: s.tagMatchType,
+  includedTags: s.includedTags,
+  excludedTags: s.excludedTags,
+  authors: s.authors,
+  sortBy: s.sortBy,
+  sortTimeRange: s.sortTimeRange,
+  excludeLikedEchos: s.excludeLikedEchos,
+  startDate: s.startDate,
+  endDate: s.endDate,
+};
+
 /**
  * Scroll columns with the creator's name and whether the viewer follows it, over `scrollFrom`.
  * Types and decoding (the rule's JSON lists, booleans) come from the schema.
@@ -35,15 +48,7 @@ export function scrollColumns(viewerId: string | Placeholder) {
     type: s.type,
     isPrivate: s.isPrivate,
     createdAt: s.createdAt,
-    tagMatchType: s.tagMatchType,
-    includedTags: s.includedTags,
-    excludedTags: s.excludedTags,
-    authors: s.authors,
-    sortBy: s.sortBy,
-    sortTimeRange: s.sortTimeRange,
-    excludeLikedEchos: s.excludeLikedEchos,
-    startDate: s.startDate,
-    endDate: s.endDate,
+    ...ruleFields,
     followersCount: s.followersCount,
     echosCount: s.echosCount,
     forkCount: s.forkCount,
@@ -482,15 +487,7 @@ const scrollFactsById = prepared(["id"], (v) =>
       isPrivate: s.isPrivate,
       creatorId: s.creatorId,
       echosCount: s.echosCount,
-      tagMatchType: s.tagMatchType,
-      includedTags: s.includedTags,
-      excludedTags: s.excludedTags,
-      authors: s.authors,
-      sortBy: s.sortBy,
-      sortTimeRange: s.sortTimeRange,
-      excludeLikedEchos: s.excludeLikedEchos,
-      startDate: s.startDate,
-      endDate: s.endDate,
+      ...ruleFields,
     },
     sql`FROM scrolls s WHERE s.id = ${v.id}`,
   ),
