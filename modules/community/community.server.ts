@@ -1,13 +1,13 @@
 // Community reads: KV first (the version the last ranking pass published), D1's ranked tables on
 // a miss (then cached with a TTL). Nothing is ranked on the request path. Public scroll lists
 // come straight from D1 (an indexed query), so privacy changes and the viewer's follows show at once.
-import { batch, sql, type AppContext, select } from "../shared/index.server";
+import { batch, prepared, sql, type AppContext, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "../echo/index.server";
 import { listPublicScrolls } from "../scroll/index.server";
 import type { Echo } from "../echo/index";
 import type { Scroll } from "../scroll/index";
 import { type Period, type PopularSort, type Tag } from "./schema";
-import { kvKeys, KV_TTL_SECONDS, listKey, rankedListQuery, trendingTagsQuery, type TagRow } from "./ranking.server";
+import { kvKeys, KV_TTL_SECONDS, listKey, rankedListQuery, tagColumns, trendingTagsQuery, type TagRow } from "./ranking.server";
 
 async function cached<T>(app: AppContext, key: (version: number) => string, load: () => Promise<T>): Promise<T> {
   let version = 0;
@@ -41,6 +41,34 @@ export async function trendingTags(app: AppContext, limit: number): Promise<Tag[
     return r;
   });
   return rows.slice(0, limit).map(toTag);
+}
+
+// the greatest code point: every name that starts with a prefix sorts below prefix + this
+const AFTER_EVERY_NAME = "\u{10FFFF}";
+
+/** Tags whose name starts with `from`, in name order: a range of the tags' primary key. */
+const tagsByPrefix = prepared(["from", "to", "take"], (v) =>
+  select(tagColumns, sql`FROM tags WHERE name >= ${v.from} AND name < ${v.to} ORDER BY name LIMIT ${v.take}`),
+);
+
+/**
+ * Tags for a search term (the /search page's Tags tab): the tag of exactly that name first, then
+ * the trending tags (the cached top 100) whose name holds the term, then any other tag whose name
+ * starts with it — so a tag that is not trending is still found by its name or its start. Reads at
+ * most `limit` rows of `tags` beyond the cached trending list.
+ */
+export async function searchTags(app: AppContext, term: string, limit: number): Promise<Tag[]> {
+  if (!term) return [];
+  const [trending, [prefixed]] = await Promise.all([
+    trendingTags(app, 100),
+    batch(app.db, [tagsByPrefix({ from: term, to: term + AFTER_EVERY_NAME, take: limit })]),
+  ]);
+  const byName = new Map<string, Tag>();
+  const exact = prefixed.find((r) => r.name === term);
+  for (const tag of [...(exact ? [toTag(exact)] : []), ...trending.filter((t) => t.name.includes(term)), ...prefixed.map(toTag)]) {
+    if (!byName.has(tag.name)) byName.set(tag.name, tag);
+  }
+  return [...byName.values()].slice(0, limit);
 }
 
 /** Popular echos of a period and sort, hydrated for the viewer (like state) in one query. */

@@ -17,7 +17,7 @@ const SCORE: Record<(typeof POPULAR_SORTS)[number], string> = {
 export const listKey = (period: string, sort: string) => `${period}:${sort}`;
 export const kvKeys = {
   version: "community:version",
-  // the cached tag rows are keyed camelCase (trendingTagColumns); a key of its own, so a value
+  // the cached tag rows are keyed camelCase (tagColumns); a key of its own, so a value
   // cached in the older snake_case shape is never read as the new one
   tags: (v: number) => `community:v${v}:trending`,
   popular: (v: number, list: string) => `community:v${v}:popular:${list}`,
@@ -30,14 +30,14 @@ export const KV_TTL_SECONDS = 3600;
  * after CACHED_TAGS rows. A tie-break outside the index (the name, as before) made SQLite read
  * every tag tied at the 100th place — in a long tail, most of the tags in the store.
  */
-const trendingTagColumns = {
+export const tagColumns = {
   name: tables.tags.name,
   echoCount: tables.tags.echoCount,
   recentCount: tables.tags.recentCount,
   createdAt: tables.tags.createdAt,
 };
 export const trendingTagsQuery = select(
-  trendingTagColumns,
+  tagColumns,
   sql`FROM tags ORDER BY recent_count DESC, echo_count DESC, rowid DESC LIMIT ${CACHED_TAGS}`,
 );
 
@@ -145,4 +145,4 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
   };
 }
 
-export type TagRow = RowOf<typeof trendingTagColumns>;
+export type TagRow = RowOf<typeof tagColumns>;

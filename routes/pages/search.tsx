@@ -1,7 +1,7 @@
 import { useCallback } from "react";
 import { Form, Link } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
-import { trendingTags } from "~/modules/community/index.server";
+import { searchTags } from "~/modules/community/index.server";
 import {
   EchoExtensionsProvider,
   EchoFeed,
@@ -69,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     case "scrolls":
       return { ...none, scrolls: await searchPublicScrolls(app, viewerId, term, 20) };
     case "tags":
-      return { ...none, tags: (await trendingTags(app, 100)).filter((t) => t.name.includes(term)).slice(0, 20) };
+      return { ...none, tags: await searchTags(app, term, 20) };
   }
 }
 
