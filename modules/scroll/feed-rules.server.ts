@@ -199,8 +199,8 @@ const hydratedWhile = preparedAround(["viewerId", "scrollId", ...RULE_SLOTS], (v
   ),
 );
 
-/** A rule as its scroll row stores it (the JSON lists as text, the flag as 0/1). */
-const storedRule = (rule: FeedRule): Record<(typeof RULE_SLOTS)[number], unknown> => ({
+/** A rule as its scroll row stores it (the JSON lists as text, the flag as 0/1), by column key. */
+export const storedRule = (rule: FeedRule): Record<(typeof RULE_SLOTS)[number], string | number | null> => ({
   tagMatchType: rule.tagMatchType,
   includedTags: JSON.stringify(rule.includedTags),
   excludedTags: JSON.stringify(rule.excludedTags),

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
 import { batch, batchUnderLimit, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
-import { CANDIDATE_ROWS, feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
+import { CANDIDATE_ROWS, feedPage, feedPageQuery, storedRule, windowSize, type Seek } from "./feed-rules.server";
 import type {
   CreateScrollInput,
   FeedConfigInput,
@@ -147,32 +147,17 @@ function ruleDates(range: FeedConfigInput["dateRange"]): { start: number | null;
 
 /** A rule as create takes it (validated), as the engine reads it once saved. */
 export function ruleOfConfig(config: FeedConfigInput): FeedRule {
-  const c = ruleColumns(config);
+  const { start, end } = ruleDates(config.dateRange);
   return {
-    tagMatchType: c.tag_match_type as FeedRule["tagMatchType"],
+    tagMatchType: config.includedTags.length === 0 ? "any" : config.tagMatchType,
     includedTags: config.includedTags,
     excludedTags: config.excludedTags,
     authors: config.authors,
     sortBy: config.sortBy,
     sortTimeRange: config.sortTimeRange,
     excludeLikedEchos: config.excludeLikedEchos,
-    startDate: c.start_date,
-    endDate: c.end_date,
-  };
-}
-
-function ruleColumns(config: FeedConfigInput) {
-  const { start, end } = ruleDates(config.dateRange);
-  return {
-    tag_match_type: config.includedTags.length === 0 ? "any" : config.tagMatchType,
-    included_tags: JSON.stringify(config.includedTags),
-    excluded_tags: JSON.stringify(config.excludedTags),
-    authors: JSON.stringify(config.authors),
-    sort_by: config.sortBy,
-    sort_time_range: config.sortTimeRange,
-    exclude_liked_echos: config.excludeLikedEchos ? 1 : 0,
-    start_date: start,
-    end_date: end,
+    startDate: start,
+    endDate: end,
   };
 }
 
@@ -197,15 +182,15 @@ const readScroll = async (app: AppContext, viewerId: string, id: string) => (awa
 export async function createScroll(app: AppContext, viewerId: string, input: CreateScrollInput): Promise<Scroll> {
   if (input.type === "curation" && input.feedConfig) throw badRequest("feedConfig is only for feed scrolls");
   const config = input.type === "feed" ? (input.feedConfig ?? defaultConfig()) : defaultConfig();
-  const columns = ruleColumns(config);
+  const rule = storedRule(ruleOfConfig(config));
   await assertAuthorsExist(app, config.authors);
   const id = newId();
   await batchUnderLimit(app.db, "scrollCreate", viewerId, (within) => [
     sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
       included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date)
       SELECT ${id}, ${viewerId}, ${input.name}, ${input.description ?? ""}, ${input.type}, ${input.isPrivate ? 1 : 0},
-      ${Date.now()}, ${columns.tag_match_type}, ${columns.included_tags}, ${columns.excluded_tags}, ${columns.authors},
-      ${columns.sort_by}, ${columns.sort_time_range}, ${columns.exclude_liked_echos}, ${columns.start_date}, ${columns.end_date}
+      ${Date.now()}, ${rule.tagMatchType}, ${rule.includedTags}, ${rule.excludedTags}, ${rule.authors},
+      ${rule.sortBy}, ${rule.sortTimeRange}, ${rule.excludeLikedEchos}, ${rule.startDate}, ${rule.endDate}
       WHERE ${within}`,
   ]);
   return readScroll(app, viewerId, id);
@@ -258,8 +243,8 @@ export async function updateScroll(app: AppContext, viewerId: string, id: string
   if (input.isPrivate !== undefined) sets.push(sql`is_private = ${input.isPrivate ? 1 : 0}`);
   if (input.feedConfig) {
     await assertAuthorsExist(app, input.feedConfig.authors);
-    for (const [column, value] of Object.entries(ruleColumns(input.feedConfig))) {
-      sets.push(sql`${sql.raw(column)} = ${value}`);
+    for (const [key, value] of Object.entries(storedRule(ruleOfConfig(input.feedConfig)))) {
+      sets.push(sql`${sql.identifier(tables.scrolls[key as keyof typeof ruleFields].name)} = ${value}`);
     }
   }
   if (sets.length > 0) {
@@ -528,13 +513,13 @@ async function echosById(
   // scroll were a curation: its statement is guarded in SQL to a curation the viewer may see, so
   // for a feed, a private scroll of someone else or an unknown id it reads nothing. Its count is
   // the scroll row's own counter, read by the lookup.
-  const seen = isId(id) && badCursor === null ? feedRules.get(id) : undefined;
-  const guess =
-    seen !== undefined
+  const guessable = isId(id) && badCursor === null;
+  const seen = guessable ? feedRules.get(id) : undefined;
+  const guess = !guessable
+    ? null
+    : seen !== undefined
       ? feedEchos(app, viewerId, seen, req, key, offset, now, candidateRows, id)
-      : isId(id) && badCursor === null
-        ? curationEchos(app, viewerId, id, req, key, offset, lookup.then((facts) => facts.echosCount))
-        : null;
+      : curationEchos(app, viewerId, id, req, key, offset, lookup.then((facts) => facts.echosCount));
   const [looked, guessed] = await Promise.allSettled([lookup, guess]);
   if (looked.status === "rejected") throw looked.reason;
   if (badCursor !== null) throw badCursor;
@@ -565,14 +550,8 @@ function rememberRule(id: string, rule: FeedRule) {
   feedRules.set(id, rule);
 }
 
-const sameRule = (a: FeedRule, b: FeedRule) =>
-  a.tagMatchType === b.tagMatchType &&
-  a.sortBy === b.sortBy &&
-  a.sortTimeRange === b.sortTimeRange &&
-  a.excludeLikedEchos === b.excludeLikedEchos &&
-  a.startDate === b.startDate &&
-  a.endDate === b.endDate &&
-  JSON.stringify([a.includedTags, a.excludedTags, a.authors]) === JSON.stringify([b.includedTags, b.excludedTags, b.authors]);
+/** Equal as the scroll row stores them: what the page's SQL guard compares. */
+const sameRule = (a: FeedRule, b: FeedRule) => JSON.stringify(storedRule(a)) === JSON.stringify(storedRule(b));
 
 /** A feed's page: its rule evaluated now, within its window of candidates. */
 async function feedEchos(
