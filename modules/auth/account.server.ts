@@ -1,10 +1,10 @@
 // Account changes that need the password again: change it, or delete the account for good.
 import { badRequest, conflict } from "../shared/index";
-import { batch, rateLimit, returning, select, sql, tables, type AppContext } from "../shared/index.server";
+import { batch, controlLive, rateLimit, returning, select, sql, tables, type AppContext } from "../shared/index.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { ACCOUNT_MESSAGES, type ChangePassword } from "./schema";
 
-const { users } = tables;
+const { users, sessions } = tables;
 
 /** Password checks of a signed-in account: a stolen session cannot guess the password quickly. */
 const PASSWORD_CHECKS_PER_MINUTE = 10;
@@ -25,13 +25,18 @@ async function checkPassword(app: AppContext, userId: string, password: string, 
 export async function changePassword(app: AppContext, userId: string, sessionId: string, input: ChangePassword): Promise<void> {
   const oldHash = await checkPassword(app, userId, input.currentPassword, ACCOUNT_MESSAGES.currentPasswordWrong);
   const newHash = await hashPassword(input.newPassword);
-  const [changed] = await batch(app.db, [
+  const [changed, revoked] = await batch(app.db, [
     returning(sql`UPDATE users SET password_hash = ${newHash} WHERE id = ${userId} AND password_hash = ${oldHash}`, { id: users.id }),
-    sql`UPDATE sessions SET revoked_at = ${Date.now()}
+    returning(
+      sql`UPDATE sessions SET revoked_at = ${Date.now()}
         WHERE user_id = ${userId} AND id <> ${sessionId} AND revoked_at IS NULL
           AND EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND password_hash = ${newHash})`,
+      { id: sessions.id },
+    ),
   ]);
   if (!changed[0]) throw conflict("Your password was just changed elsewhere. Please try again.");
+  // the revoked sessions' open live sockets close with them
+  if (revoked.length > 0) await controlLive(app, userId, { op: "sessions", userId, sessions: revoked.map((r) => r.id) });
 }
 
 /**
@@ -54,4 +59,6 @@ export async function deleteAccount(app: AppContext, userId: string, password: s
     returning(sql`DELETE FROM users WHERE id = ${userId} AND password_hash = ${hash}`, { id: users.id }),
   ]);
   if (!deleted[0]) throw conflict("Your password was just changed elsewhere. Please try again.");
+  // every socket the user opened, and every socket watching one of their scrolls, closes
+  await controlLive(app, userId, { op: "sessions", userId, sessions: null, deleted: true });
 }

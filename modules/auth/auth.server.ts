@@ -4,6 +4,7 @@ import { redirect } from "react-router";
 import { conflict, HttpError, newId, unauthorized } from "../shared/index";
 import {
   batch,
+  controlLive,
   hasCookie,
   memoize,
   prepared,
@@ -164,11 +165,13 @@ export async function logout(app: AppContext, request: Request): Promise<string>
   const viewer = await getViewer(app, request);
   if (viewer) {
     await app.db.update(sessions).set({ revokedAt: Date.now() }).where(eq(sessions.id, viewer.sessionId));
+    // the session's open live sockets close with it
+    await controlLive(app, viewer._id, { op: "sessions", userId: viewer._id, sessions: [viewer.sessionId] });
   }
   return clearedSessionCookie(app);
 }
 
-type Claims = { userId: string; sessionId: string };
+type Claims = { userId: string; sessionId: string; expiresAt: number };
 
 /** The verified token's claims (signature and expiry only; no database). */
 function getClaims(app: AppContext, request: Request): Promise<Claims | null> {
@@ -271,6 +274,17 @@ async function viewerId(app: AppContext, request: Request, failure: "api" | "pag
   if (!claims) throw invalidSession(app);
   void sessionProbe(app, claims);
   return claims.userId;
+}
+
+/**
+ * The request's session as a live socket keeps it (decision 016): who, which session, and when
+ * it ends at the latest — its absolute expiry, or its idle limit counted from now (the handshake
+ * is a use of the session). Call after the session was confirmed.
+ */
+export async function liveSessionOf(app: AppContext, request: Request): Promise<Claims> {
+  const claims = await getClaims(app, request);
+  if (!claims) throw unauthorized();
+  return { ...claims, expiresAt: Math.min(claims.expiresAt, Date.now() + IDLE_LIFETIME_MS) };
 }
 
 export const requireApiViewerId = (app: AppContext, request: Request) => viewerId(app, request, "api");

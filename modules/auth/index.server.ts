@@ -10,6 +10,7 @@ export {
   requireApiViewerId,
   requirePageViewerId,
   viewerFollowsAnyone,
+  liveSessionOf,
   toUser,
   type Viewer,
 } from "./auth.server";

@@ -68,10 +68,10 @@ async function verify(env: Env, token: string): Promise<Verified | null> {
 // the session row (revoked, idle, expired) on every request that asks for the viewer.
 const verified = boundedCache<string, Promise<Verified | null>>(1024);
 
-export async function verifySessionToken(env: Env, token: string): Promise<{ userId: string; sessionId: string } | null> {
+export async function verifySessionToken(env: Env, token: string): Promise<Verified | null> {
   const claims = await verified(`${env.SESSION_SECRET}\n${token}`, () => verify(env, token));
   if (!claims || claims.expiresAt <= Date.now()) return null;
-  return { userId: claims.userId, sessionId: claims.sessionId };
+  return claims;
 }
 
 /** The Set-Cookie that stores `token`. */

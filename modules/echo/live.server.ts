@@ -28,12 +28,14 @@ export function postChannels(echo: Echo): string[] {
  * write's latency and D1 round trips do not change, and a live object that cannot be reached
  * costs the writer nothing (readers then catch up on their next load or poll).
  */
-export function publishLive(app: AppContext, channels: string[], echo: Echo): void {
+export function publishLive(app: AppContext, channels: string[], echo: Echo, visibleTo?: string): void {
   const live = app.env.LIVE;
   if (!live || channels.length === 0) return;
   const body = JSON.stringify({ type: "echo", echo });
+  // `visibleTo`: only that viewer's sockets get it (an add to a private curation)
+  const headers: Record<string, string> = visibleTo ? { "X-Live-Visible-To": visibleTo } : {};
   const sends = channels.map((channel) =>
-    live.get(live.idFromName(channel)).fetch("https://live/publish", { method: "POST", body, headers: { "X-Live-Channel": channel } }),
+    live.get(live.idFromName(channel)).fetch("https://live/publish", { method: "POST", body, headers: { "X-Live-Channel": channel, ...headers } }),
   );
   app.ctx.waitUntil(Promise.allSettled(sends).then((results) => {
     for (const r of results) if (r.status === "rejected") console.warn("live publish failed", r.reason);

@@ -1,20 +1,58 @@
 // The live object (decision 016): one Durable Object per channel (`all:<shard>`, `tag:<name>`,
 // `scroll:<id>`) holding that channel's WebSockets through the Hibernation API, so an idle feed
 // page costs no running object. A post reaches it as one `POST /publish`; it sends the echo to
-// every socket whose filter matches.
+// every socket whose filter matches. The same class, named `user:<id>`, is that user's registry:
+// it knows which channels hold sockets the user opened or that watch the user's scrolls, and
+// passes an access change (`POST /control`, modules/shared/live-control.server.ts) to them, which
+// close the sockets that lost their access ("Sockets follow access" in decision 016).
 import { DurableObject } from "cloudflare:workers";
 import { timelineOwners } from "../echo/index.server";
 import type { FeedRule } from "../scroll/index";
-import { createDb } from "../shared/index.server";
+import { createDb, LIVE_CLOSE, type LiveControl } from "../shared/index.server";
 import { feedMatches, type LiveFilter } from "./filter";
 
 /** Headers the subscribe request carries from the upgrade route (subscribe.server.ts). */
 export const FILTER_HEADER = "X-Live-Filter";
 export const RULE_HEADER = "X-Live-Rule";
+/** who the socket is for: {@link Holder} without the filter */
+export const HOLDER_HEADER = "X-Live-Holder";
+/** on a publish: only this viewer's sockets get the echo (an add to a private curation) */
+export const VISIBLE_TO_HEADER = "X-Live-Visible-To";
+
+/**
+ * What a socket keeps across hibernation (serializeAttachment): its filter, its viewer and
+ * session, when the session ends at the latest, and the scroll it watches with its creator.
+ */
+export type Holder = { viewerId: string; sessionId: string; expiresAt: number; scrollId?: string; creatorId?: string };
+type Attachment = Holder & { filter: LiveFilter };
+
+/** How long a channel remembers an access change, to refuse a handshake that crossed it. */
+const RECENT_CONTROL_MS = 60_000;
+/** A registry past this many channels asks them which still hold its user's sockets. */
+const REGISTRY_PRUNE_AT = 100;
+
+const tagOf = {
+  viewer: (id: string) => `v:${id}`,
+  scroll: (id: string) => `sc:${id}`,
+  creator: (id: string) => `c:${id}`,
+};
+
+/** Whether `control` takes away the access `holder` was given (the socket must close), and how. */
+function closeCode(control: LiveControl, holder: Holder): number | null {
+  if (control.op === "sessions") {
+    if (holder.viewerId === control.userId && (control.sessions === null || control.sessions.includes(holder.sessionId))) return LIVE_CLOSE.sessionEnded;
+    if (control.deleted && holder.creatorId === control.userId) return LIVE_CLOSE.accessLost;
+    return null;
+  }
+  if (control.op === "count" || holder.scrollId !== control.scrollId) return null;
+  return control.visibleTo === holder.viewerId ? null : LIVE_CLOSE.accessLost;
+}
 
 export class LiveHub extends DurableObject<Env> {
   /** feed rules by scroll id, read back from storage after the object woke from hibernation */
   private rules = new Map<string, FeedRule>();
+  /** access changes of the last minute: a handshake that crossed one is refused */
+  private recent: { at: number; control: LiveControl }[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -25,7 +63,17 @@ export class LiveHub extends DurableObject<Env> {
   async fetch(request: Request): Promise<Response> {
     const path = new URL(request.url).pathname;
     if (path === "/publish" && request.method === "POST") {
-      await this.publish(await request.text());
+      await this.publish(await request.text(), request.headers.get(VISIBLE_TO_HEADER));
+      return new Response(null, { status: 204 });
+    }
+    if (path === "/control" && request.method === "POST") return Response.json(this.control((await request.json()) as LiveControl));
+    // the registry's two calls (this object is then `user:<id>`)
+    if (path === "/forward" && request.method === "POST") {
+      await this.forward((await request.json()) as LiveControl);
+      return new Response(null, { status: 204 });
+    }
+    if (path === "/register" && request.method === "POST") {
+      await this.register((await request.json()) as { userId: string; channel: string });
       return new Response(null, { status: 204 });
     }
     if (path === "/subscribe" && request.headers.get("Upgrade")?.toLowerCase() === "websocket") return this.subscribe(request);
@@ -34,6 +82,13 @@ export class LiveHub extends DurableObject<Env> {
 
   private async subscribe(request: Request): Promise<Response> {
     const filter = JSON.parse(request.headers.get(FILTER_HEADER) ?? '{"kind":"every"}') as LiveFilter;
+    const holder = JSON.parse(request.headers.get(HOLDER_HEADER) ?? "null") as Holder | null;
+    if (!holder) return new Response("No holder", { status: 400 });
+    // an access change that reached this object while the handshake was on its way
+    for (const { control } of this.recentControls()) {
+      const code = closeCode(control, holder);
+      if (code !== null) return refusal(code);
+    }
     if (filter.kind === "feed") {
       // the newest subscriber's copy of the rule wins: an edited feed takes effect for all its
       // open pages when one of them (re)connects
@@ -42,9 +97,84 @@ export class LiveHub extends DurableObject<Env> {
       await this.ctx.storage.put(`rule:${filter.scrollId}`, rule);
     }
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
-    this.ctx.acceptWebSocket(server);
-    server.serializeAttachment(filter);
+    const tags = [tagOf.viewer(holder.viewerId)];
+    if (holder.scrollId) tags.push(tagOf.scroll(holder.scrollId));
+    if (holder.creatorId) tags.push(tagOf.creator(holder.creatorId));
+    this.ctx.acceptWebSocket(server, tags);
+    server.serializeAttachment({ ...holder, filter } satisfies Attachment);
+    // the socket ends with its session at the latest
+    const alarm = await this.ctx.storage.getAlarm();
+    if (alarm === null || alarm > holder.expiresAt) await this.ctx.storage.setAlarm(holder.expiresAt);
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  private recentControls() {
+    const since = Date.now() - RECENT_CONTROL_MS;
+    this.recent = this.recent.filter((r) => r.at > since);
+    return this.recent;
+  }
+
+  /**
+   * An access change on a channel: close the sockets whose access it takes away; the answer
+   * counts the user's sockets still open here (for the registry, which forgets empty channels).
+   */
+  private control(control: LiveControl): { remaining: number } {
+    if (control.op !== "count") this.recent.push({ at: Date.now(), control });
+    if (control.op === "scroll" && control.visibleTo === null) {
+      this.rules.delete(control.scrollId);
+      void this.ctx.storage.delete(`rule:${control.scrollId}`);
+    }
+    const userId = control.op === "scroll" ? control.creatorId : control.userId;
+    const candidates = control.op === "scroll"
+      ? this.ctx.getWebSockets(tagOf.scroll(control.scrollId))
+      : control.op === "sessions" ? [...this.ctx.getWebSockets(tagOf.viewer(userId)), ...this.ctx.getWebSockets(tagOf.creator(userId))] : [];
+    for (const ws of candidates) {
+      const holder = ws.deserializeAttachment() as Attachment | null;
+      const code = holder ? closeCode(control, holder) : null;
+      if (code !== null) closeSocket(ws, code);
+    }
+    const open = (ws: WebSocket) => ws.readyState === WebSocket.OPEN;
+    const remaining = this.ctx.getWebSockets(tagOf.viewer(userId)).filter(open).length + this.ctx.getWebSockets(tagOf.creator(userId)).filter(open).length;
+    return { remaining };
+  }
+
+  /**
+   * The registry's side of an access change: the control to each channel it knows, in parallel;
+   * the channels that no longer hold the user's sockets are forgotten.
+   */
+  private async forward(control: LiveControl): Promise<void> {
+    const channels = [...(await this.ctx.storage.list<number>({ prefix: "ch:" })).keys()].map((k) => k.slice(3));
+    const results = await Promise.allSettled(
+      channels.map(async (channel) => {
+        const stub = this.env.LIVE!.get(this.env.LIVE!.idFromName(channel));
+        const res = await stub.fetch("https://live/control", { method: "POST", body: JSON.stringify(control) });
+        return { channel, remaining: ((await res.json()) as { remaining: number }).remaining };
+      }),
+    );
+    const gone = results.flatMap((r) => (r.status === "fulfilled" && r.value.remaining === 0 ? [`ch:${r.value.channel}`] : []));
+    if (gone.length > 0) await this.ctx.storage.delete(gone);
+    for (const r of results) if (r.status === "rejected") console.warn("live control: a channel failed", r.reason);
+  }
+
+  /** The registry's side of a handshake: remember the channel that will hold the socket. */
+  private async register({ userId, channel }: { userId: string; channel: string }): Promise<void> {
+    await this.ctx.storage.put(`ch:${channel}`, Date.now());
+    const known = await this.ctx.storage.list({ prefix: "ch:", limit: REGISTRY_PRUNE_AT + 1 });
+    // a control that takes nothing away: it only counts, and the registry forgets empty channels
+    if (known.size > REGISTRY_PRUNE_AT) await this.forward({ op: "count", userId });
+  }
+
+  /** Close the sockets whose session ended; wake again at the next end. */
+  async alarm(): Promise<void> {
+    const now = Date.now();
+    let next = Infinity;
+    for (const ws of this.ctx.getWebSockets()) {
+      const holder = ws.deserializeAttachment() as Attachment | null;
+      if (!holder?.expiresAt) continue;
+      if (holder.expiresAt <= now) closeSocket(ws, LIVE_CLOSE.sessionEnded);
+      else next = Math.min(next, holder.expiresAt);
+    }
+    if (next !== Infinity) await this.ctx.storage.setAlarm(next);
   }
 
   private async ruleOf(scrollId: string): Promise<FeedRule | undefined> {
@@ -57,7 +187,7 @@ export class LiveHub extends DurableObject<Env> {
   }
 
   /** `message` is the wire text `{ "type": "echo", "echo": … }`, sent as it came. */
-  private async publish(message: string): Promise<void> {
+  private async publish(message: string, visibleTo: string | null): Promise<void> {
     const { echo } = JSON.parse(message) as { echo: Parameters<typeof feedMatches>[1] };
     const now = Date.now();
     // a feed's rule is evaluated once per publish, however many of its pages are open
@@ -65,8 +195,11 @@ export class LiveHub extends DurableObject<Env> {
     /** Following pages wait for one D1 read after every other socket was served */
     const following: [WebSocket, string][] = [];
     for (const ws of this.ctx.getWebSockets()) {
-      const filter = ws.deserializeAttachment() as LiveFilter | null;
-      if (!filter) continue;
+      const holder = ws.deserializeAttachment() as Attachment | null;
+      if (!holder?.filter) continue;
+      // a session past its end gets nothing (the alarm closes it)
+      if (holder.expiresAt <= now || (visibleTo !== null && holder.viewerId !== visibleTo)) continue;
+      const { filter } = holder;
       if (filter.kind === "following") {
         following.push([ws, filter.viewerId]);
         continue;
@@ -114,6 +247,20 @@ export class LiveHub extends DurableObject<Env> {
     } catch {
       // already closed
     }
+  }
+}
+
+/** The answer to a handshake whose access ended on its way: the API's error shape. */
+function refusal(code: number): Response {
+  const [status, message] = code === LIVE_CLOSE.sessionEnded ? [401, "Not signed in"] : [403, "This scroll is private"];
+  return Response.json({ error: message, message }, { status });
+}
+
+function closeSocket(ws: WebSocket, code: number): void {
+  try {
+    ws.close(code, code === LIVE_CLOSE.sessionEnded ? "session ended" : "access ended");
+  } catch {
+    // already closed
   }
 }
 

@@ -3,13 +3,14 @@
 import { LIVE_ALL_SHARDS, liveChannel } from "../echo/index.server";
 import { scrollWithRule } from "../scroll/index.server";
 import { HttpError } from "../shared/index";
-import { confirmSession, parseInput, queryOf, type AppContext } from "../shared/index.server";
+import { liveSessionOf } from "../auth/index.server";
+import { confirmSession, liveUserChannel, parseInput, queryOf, type AppContext } from "../shared/index.server";
 import type { FeedRule } from "../scroll/index";
 import type { LiveFilter } from "./filter";
-import { FILTER_HEADER, RULE_HEADER } from "./hub.server";
+import { FILTER_HEADER, HOLDER_HEADER, RULE_HEADER, type Holder } from "./hub.server";
 import { LIVE_UPGRADE_MESSAGE, LiveQuerySchema, type LiveQuery } from "./schema";
 
-type Target = { channel: string; filter: LiveFilter; rule?: FeedRule };
+type Target = { channel: string; filter: LiveFilter; rule?: FeedRule; scroll?: { scrollId: string; creatorId: string } };
 
 const anyAllShard = () => liveChannel.all(Math.floor(Math.random() * LIVE_ALL_SHARDS));
 
@@ -20,9 +21,10 @@ async function targetOf(app: AppContext, viewerId: string, query: LiveQuery): Pr
   if (query.following !== undefined) return { channel: anyAllShard(), filter: { kind: "following", viewerId } };
   if (query.scroll === undefined) return { channel: anyAllShard(), filter: { kind: "every" } };
   const { scroll, rule } = await scrollWithRule(app, viewerId, query.scroll);
-  if (scroll.type === "curation") return { channel: liveChannel.curation(scroll._id), filter: { kind: "every" } };
+  const watched = { scrollId: scroll._id, creatorId: scroll.creator._id };
+  if (scroll.type === "curation") return { channel: liveChannel.curation(scroll._id), filter: { kind: "every" }, scroll: watched };
   // a feed listens on the "all" channel; its object evaluates the rule on each new echo
-  return { channel: anyAllShard(), filter: { kind: "feed", scrollId: scroll._id }, rule };
+  return { channel: anyAllShard(), filter: { kind: "feed", scrollId: scroll._id }, rule, scroll: watched };
 }
 
 export async function openLiveSocket(app: AppContext, viewerId: string, request: Request): Promise<Response> {
@@ -36,7 +38,21 @@ export async function openLiveSocket(app: AppContext, viewerId: string, request:
   // the route ran, and a 101 cannot be taken back)
   const check = await confirmSession(app.db);
   if (check) throw check.failure;
-  const headers: Record<string, string> = { Upgrade: "websocket", [FILTER_HEADER]: JSON.stringify(target.filter) };
+  const session = await liveSessionOf(app, request);
+  const holder: Holder = { viewerId, sessionId: session.sessionId, expiresAt: session.expiresAt, ...target.scroll };
+  // the registries first (the viewer's, and the watched scroll's creator's): an access change
+  // from now on reaches this channel, which refuses the handshake if the change arrives first
+  const registries = [...new Set([viewerId, target.scroll?.creatorId].filter((id) => id !== undefined))];
+  await Promise.all(
+    registries.map(async (userId) => {
+      const res = await live.get(live.idFromName(liveUserChannel(userId))).fetch("https://live/register", {
+        method: "POST",
+        body: JSON.stringify({ userId, channel: target.channel }),
+      });
+      if (!res.ok) throw new HttpError(503, "Live updates are not available here");
+    }),
+  );
+  const headers: Record<string, string> = { Upgrade: "websocket", [FILTER_HEADER]: JSON.stringify(target.filter), [HOLDER_HEADER]: JSON.stringify(holder) };
   if (target.rule) headers[RULE_HEADER] = JSON.stringify(target.rule);
   return live.get(live.idFromName(target.channel)).fetch("https://live/subscribe", { headers });
 }

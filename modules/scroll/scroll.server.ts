@@ -1,7 +1,7 @@
 import { and, eq, type Placeholder } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
-import { batch, batchUnderLimit, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
+import { batch, batchUnderLimit, controlLive, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, storedRule, windowSize, type Seek } from "./feed-rules.server";
 import type {
@@ -253,12 +253,17 @@ export async function updateScroll(app: AppContext, viewerId: string, id: string
       sql`UPDATE scrolls SET ${assignments} WHERE id = ${id} AND creator_id = ${viewerId} AND ${within}`,
     ]);
   }
-  return readScroll(app, viewerId, id);
+  const updated = await readScroll(app, viewerId, id);
+  // made private: the other viewers' live sockets on it close (only the creator may still watch)
+  if (updated.isPrivate && !scroll.isPrivate) await controlLive(app, viewerId, { op: "scroll", creatorId: viewerId, scrollId: id, visibleTo: viewerId });
+  return updated;
 }
 
 export async function deleteScroll(app: AppContext, viewerId: string, id: string): Promise<void> {
   await ownScroll(app, viewerId, id);
   await batch(app.db, [app.db.delete(tables.scrolls).where(and(eq(tables.scrolls.id, id), eq(tables.scrolls.creatorId, viewerId)))]);
+  // every live socket on it closes
+  await controlLive(app, viewerId, { op: "scroll", creatorId: viewerId, scrollId: id, visibleTo: null });
 }
 
 /**
@@ -361,7 +366,8 @@ export async function addEcho(
   if (!exists[0]) throw notFound("Echo not found");
   const alreadyInScroll = (before[0]?.n ?? 0) > 0;
   // the curation's open pages show it in their "new echos" pill
-  if (!alreadyInScroll) publishLive(app, [liveChannel.curation(id)], toEcho(exists[0]));
+  // (a private curation's: its creator's sockets only, whatever reached the object meanwhile)
+  if (!alreadyInScroll) publishLive(app, [liveChannel.curation(id)], toEcho(exists[0]), scroll.isPrivate ? viewerId : undefined);
   return { scroll: await readScroll(app, viewerId, id), alreadyInScroll };
 }
 

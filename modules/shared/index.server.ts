@@ -28,3 +28,4 @@ export { sessionStart } from "./replicas.server";
 export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";
 export { trigramSearchable } from "./trigram.server";
 export { boundedCache } from "./bounded-cache";
+export { controlLive, liveUserChannel, LIVE_CLOSE, type LiveControl } from "./live-control.server";

@@ -8,6 +8,12 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 export type LiveSocket = {
   /** the next message (parsed) arriving within `ms`, or null when none does */
   next(ms?: number): Promise<Json | null>;
+  /**
+   * Whether the server closed the socket within `ms`: its close frame arrived (CLOSING or CLOSED).
+   * Locally the close frame reaches the client but the runtime's proxy keeps the TCP connection,
+   * so undici stays in CLOSING and fires no close event; the frame is what the test can see.
+   */
+  closed(ms?: number): Promise<boolean>;
   close(): void;
 };
 
@@ -36,6 +42,11 @@ export async function openLive(client: Client, query: string): Promise<LiveSocke
         const timer = setTimeout(() => (waiters.splice(waiters.indexOf(waiter), 1), resolve(null)), ms);
         waiters.push(waiter);
       });
+    },
+    async closed(ms = 2000) {
+      const deadline = Date.now() + ms;
+      while (ws.readyState < WebSocket.CLOSING && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      return ws.readyState >= WebSocket.CLOSING;
     },
     close: () => ws.close(),
   };

@@ -161,3 +161,94 @@ describe("GET /api/live?scroll= of a curation", () => {
     expect(got).toEqual([{ type: "echo", echo: { ...echo, isLiked: false } }]);
   });
 });
+
+// Issue 28: a socket is authorized at its handshake; whatever later takes that access away closes
+// it within 2 s (decision 016, "Sockets follow access"), and it receives nothing after.
+describe("a live socket follows its viewer's access", () => {
+
+  it("a curation made private: another viewer's socket closes and never gets the next add; the creator's stays", async () => {
+    const { client: owner } = await signedUp("ao");
+    const { client: watcher } = await signedUp("aw");
+    const curation = await createScroll(owner, { name: "Soon private", type: "curation" });
+    const echo = await post(owner, "added after it went private", [uniq()]);
+    const watching = await live(watcher, `scroll=${curation._id}`);
+    const creators = await live(owner, `scroll=${curation._id}`);
+    expect((await owner.request("PATCH", `/api/scroll/${curation._id}`, { isPrivate: true })).status).toBe(200);
+    expect(await watching.closed()).toBe(true);
+    expect((await owner.post(`/api/scroll/${curation._id}/add-echo`, { echoId: echo._id })).status).toBe(200);
+    expect(await received(watching, [echo._id], 500)).toEqual([]);
+    expect((await received(creators, [echo._id])).length).toBe(1);
+    expect(await creators.closed(100)).toBe(false);
+    // and a new handshake is refused as the scroll API refuses
+    expect((await handshake(`/api/live?scroll=${curation._id}`, { Cookie: watcher.cookie })).status).toBe(403);
+  });
+
+  it("a feed made private or deleted: other viewers' sockets close and hear no new match", async () => {
+    const tag = uniq();
+    const { client: owner } = await signedUp("ao");
+    const { client: watcher } = await signedUp("aw");
+    const feed = await createScroll(owner, { name: "Soon private feed", type: "feed", feedConfig: { includedTags: [tag] } });
+    const watching = await live(watcher, `scroll=${feed._id}`);
+    const creators = await live(owner, `scroll=${feed._id}`);
+    expect((await owner.request("PATCH", `/api/scroll/${feed._id}`, { isPrivate: true })).status).toBe(200);
+    expect(await watching.closed()).toBe(true);
+    const echo = await post(owner, "a match after it went private", [tag]);
+    expect(await received(watching, [echo._id], 500)).toEqual([]);
+    expect((await received(creators, [echo._id])).length).toBe(1);
+    // deleted: even the creator's socket closes
+    expect((await owner.delete(`/api/scroll/${feed._id}`)).status).toBe(200);
+    expect(await creators.closed()).toBe(true);
+  });
+
+  it("a deleted curation closes its watchers' sockets", async () => {
+    const { client: owner } = await signedUp("ao");
+    const { client: watcher } = await signedUp("aw");
+    const curation = await createScroll(owner, { name: "Soon gone", type: "curation" });
+    const watching = await live(watcher, `scroll=${curation._id}`);
+    expect((await owner.delete(`/api/scroll/${curation._id}`)).status).toBe(200);
+    expect(await watching.closed()).toBe(true);
+  });
+
+  it("logout closes that session's sockets (every channel) and no other session's", async () => {
+    const { client, user } = await signedUp("al");
+    const other = new Client();
+    expect((await other.post("/api/auth/login", { userName: user.userName, password: "pass1234" })).status).toBe(200);
+    const curation = await createScroll(client, { name: "Private picks", type: "curation", isPrivate: true });
+    const sockets = [await live(client, "all=1"), await live(client, `tag=${uniq()}`), await live(client, "following=1"), await live(client, `scroll=${curation._id}`)];
+    const otherSession = await live(other, "all=1");
+    const cookie = client.cookie;
+    expect((await client.post("/api/auth/logout")).status).toBe(200);
+    for (const socket of sockets) expect(await socket.closed()).toBe(true);
+    expect(await otherSession.closed(300)).toBe(false);
+    const echo = await post(other, "after the logout", [uniq()]);
+    expect(await received(sockets[0]!, [echo._id], 300)).toEqual([]);
+    expect((await received(otherSession, [echo._id])).length).toBe(1);
+    // the old cookie opens nothing
+    expect((await handshake("/api/live?all=1", { Cookie: cookie })).status).toBe(401);
+  });
+
+  it("a password change closes the other sessions' sockets; the changing session's stay open", async () => {
+    const { client, user } = await signedUp("ap");
+    const other = new Client();
+    expect((await other.post("/api/auth/login", { userName: user.userName, password: "pass1234" })).status).toBe(200);
+    const stolen = await live(other, "all=1");
+    const mine = await live(client, "all=1");
+    expect((await client.post("/api/auth/password", { currentPassword: "pass1234", newPassword: "new-pass-5678" })).status).toBe(200);
+    expect(await stolen.closed()).toBe(true);
+    expect(await mine.closed(300)).toBe(false);
+  });
+
+  it("deleting an account closes its own sockets and those watching its scrolls", async () => {
+    const { client: owner } = await signedUp("ad");
+    const { client: watcher } = await signedUp("aw");
+    const feed = await createScroll(owner, { name: "Goes with its owner", type: "feed", feedConfig: { includedTags: [uniq()] } });
+    const curation = await createScroll(owner, { name: "Goes too", type: "curation" });
+    const watchers = [await live(watcher, `scroll=${feed._id}`), await live(watcher, `scroll=${curation._id}`)];
+    const ownerSocket = await live(owner, "all=1");
+    const unrelated = await live(watcher, "all=1");
+    expect((await owner.request("DELETE", "/api/profile/me", { password: "pass1234" })).status).toBe(200);
+    expect(await ownerSocket.closed()).toBe(true);
+    for (const socket of watchers) expect(await socket.closed()).toBe(true);
+    expect(await unrelated.closed(300)).toBe(false);
+  });
+});
