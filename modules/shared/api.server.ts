@@ -1,7 +1,8 @@
 import * as v from "valibot";
 import { data, type RouterContextProvider } from "react-router";
 import { appContext, type AppContext } from "./context.server";
-import { clampLimit, DEFAULT_LIMIT, ListCursorSchema, PageQuerySchema, type ListCursor } from "./pagination";
+import { clampLimit, DEFAULT_LIMIT, ListCursorSchema, MAX_JUMP_OFFSET, PageQuerySchema, tooDeepMessage, type ListCursor } from "./pagination";
+import { pageBookmarks } from "./page-bookmarks.server";
 import { HttpError, errorResponse } from "./http";
 import { ILL_FORMED_MESSAGE, illFormedField, isWellFormedText } from "./text";
 import { firstIssue } from "./validation";
@@ -90,10 +91,19 @@ export function apiRoute<A extends RouteArgs>(
   run: (args: A & { app: AppContext }) => Promise<unknown>,
   { methods, status = 200 }: ApiRouteOptions = {},
 ) {
-  return (args: A): Promise<Response> | Response => {
+  return async (args: A): Promise<Response> => {
     if (methods && !methods.includes(args.request.method)) return methodNotAllowed();
     const app = args.context.get(appContext);
-    return apiHandler(() => run({ ...args, app }), status);
+    // a numbered page continues where the client's previous page of that list ended
+    const pages = await pageBookmarks(args.request, app.secure);
+    let remembered: string | null = null;
+    const response = await apiHandler(async () => {
+      const result = await run({ ...args, request: pages.request, app });
+      if (!(result instanceof Response)) remembered = await pages.remember(result);
+      return result;
+    }, status);
+    if (remembered && response.ok) response.headers.append("Set-Cookie", remembered);
+    return response;
   };
 }
 
@@ -162,10 +172,18 @@ export function pageQuery<S extends v.GenericSchema>(request: Request, schema: S
   return v.parse(schema, Object.fromEntries(new URL(request.url).searchParams));
 }
 
-/** page, limit (clamped to 1..100) and the keyset cursor of a list request. */
+/**
+ * page, limit (clamped to 1..100) and the keyset cursor of a list request. A page number without
+ * a cursor is an OFFSET: past MAX_JUMP_OFFSET rows it is refused (400, naming the cursor), so no
+ * page number scans. The API's numbered pages get their cursor from the page before
+ * (page-bookmarks.server.ts), so a client paging in order is served at any depth.
+ */
 export function pageRequest(request: Request, defaultLimit = DEFAULT_LIMIT) {
   const query = parseInput(PageQuerySchema, pick(queryOf(request), ["page", "limit", "cursor"]));
-  return { page: query.page ?? 1, limit: clampLimit(query.limit, defaultLimit), cursor: query.cursor };
+  const page = query.page ?? 1;
+  const limit = clampLimit(query.limit, defaultLimit);
+  if (query.cursor === undefined && (page - 1) * limit > MAX_JUMP_OFFSET) throw new HttpError(400, tooDeepMessage(page));
+  return { page, limit, cursor: query.cursor };
 }
 
 /** A keyset list's cursor, checked by the one ListCursorSchema (400 "cursor is invalid"); null without one. */
