@@ -17,6 +17,8 @@ import {
   type D1Stats,
 } from "../modules/shared/index.server";
 import { NONCE_HEADER } from "../modules/verticals/index";
+import { consumeChanges } from "../modules/scroll/index.server";
+import type { Change } from "../modules/shared/index.server";
 import { runScheduled } from "./scheduled";
 
 // The live object class (decision 016): the echos Worker hosts it (its wrangler.toml); other
@@ -75,7 +77,8 @@ export default {
     const signedIn = await carriesSessionCookie({ secure }, request);
     const session = env.DB.withSession(sessionStart({ method: request.method, pathname: url.pathname, bookmark, signedIn }));
     const app: AppContext = {
-      env: fault === "kv" ? { ...env, KV: failingKV() } : env,
+      // "stream": this request's change-stream messages are lost (the feed index's repair test)
+      env: fault === "kv" ? { ...env, KV: failingKV() } : fault === "stream" ? { ...env, FEED_EVENTS: undefined } : env,
       ctx,
       db: createDb(instrumentD1(fault === "d1" ? failingD1(session) : session, stats)),
       // the router sets it on every request; the answer's CSP names the same value
@@ -99,9 +102,19 @@ export default {
     return response;
   },
 
+  // the change stream's consumer (decision 020): the scrolls vertical keeps the feed indexes; a
+  // batch that throws is delivered again (every step is idempotent)
+  queue:
+    __ECHO_VERTICAL__ === "scrolls" || __ECHO_VERTICAL__ === ""
+      ? async (batch, env, ctx) => {
+          await consumeChanges({ env, ctx }, createDb(env.DB), batch.messages.map((m) => m.body as Change));
+          batch.ackAll();
+        }
+      : undefined,
+
   // only the community vertical's wrangler.toml has the cron trigger; the other builds drop it
   scheduled:
     __ECHO_VERTICAL__ === "community" || __ECHO_VERTICAL__ === ""
-      ? async (controller, env, ctx) => ctx.waitUntil(runScheduled(env, controller.scheduledTime))
+      ? async (controller, env, ctx) => ctx.waitUntil(runScheduled(env, controller.scheduledTime, ctx))
       : undefined,
 } satisfies ExportedHandler<Env>;

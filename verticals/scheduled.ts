@@ -3,6 +3,7 @@
 import { isNotNull, lt, or } from "drizzle-orm";
 import { runRanking } from "../modules/community/index.server";
 import { trimTimelines } from "../modules/echo/index.server";
+import { repairIndexes } from "../modules/scroll/index.server";
 import { createDb, tables } from "../modules/shared/index.server";
 
 /** Prune what can no longer matter: expired or revoked sessions, finished rate-limit windows. */
@@ -17,12 +18,15 @@ export async function pruneSessions(env: Env, now: number): Promise<{ sessions: 
 }
 
 /**
- * Every 5 minutes: rank (tag counts, trending, popular lists → D1 and KV), prune, and trim the
- * next slice of Following timelines back to their cap (decision 013).
+ * Every 5 minutes: rank (tag counts, trending, popular lists → D1 and KV), prune, trim the
+ * next slice of Following timelines back to their cap (decision 013), and repair the feed indexes
+ * (decision 020).
  */
-export async function runScheduled(env: Env, now: number) {
+export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext) {
   const ranking = await runRanking(env, now);
   const pruned = await pruneSessions(env, now);
   const timelines = await trimTimelines(env);
-  return { ranking, pruned, timelines };
+  // the feed indexes' repair pass (decision 020): what a lost message missed, stuck backfills
+  const feedIndexes = ctx ? await repairIndexes({ env, ctx }, createDb(env.DB), now) : null;
+  return { ranking, pruned, timelines, feedIndexes };
 }

@@ -10,11 +10,18 @@ interface Env {
    * the module tests, where nothing is published.
    */
   LIVE?: DurableObjectNamespace;
+  /**
+   * The change stream (modules/shared/change-stream.server.ts, decision 020): bound where echos
+   * and feeds are written (echos, scrolls, people, account) and where the repair pass runs
+   * (community); consumed by the scrolls vertical. Absent in the module tests.
+   */
+  FEED_EVENTS?: Queue<import("../modules/shared/change-stream.server").Change>;
 }
 declare namespace Cloudflare {
   interface Env {
     SESSION_SECRET: string;
     LIVE?: DurableObjectNamespace;
+    FEED_EVENTS?: Queue<import("../modules/shared/change-stream.server").Change>;
   }
 }
 

@@ -82,6 +82,17 @@ export const PaginationSchema = v.pipe(
 export const CursorPaginationSchema = v.strictObject({ limit: count, hasMore: v.boolean(), nextCursor });
 
 export const EchoPageSchema = v.strictObject({ echos: v.array(EchoSchema), pagination: PaginationSchema });
+/** A scroll's page: a feed with an index says whether it is built (decision 020). */
+export const ScrollEchoPageSchema = v.strictObject({
+  echos: v.array(EchoSchema),
+  pagination: PaginationSchema,
+  feedIndex: v.optional(
+    v.pipe(
+      v.picklist(["building", "ready"]),
+      v.description("A feed whose rule is indexed: `building` while its index is built (the page comes from the rule engine and may be short), then `ready`"),
+    ),
+  ),
+});
 
 const FeedConfigSchema = v.strictObject({
   tagMatchType: v.picklist(MATCH_TYPES),

@@ -78,7 +78,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "scroll/:id", method: "DELETE", tag: "scrolls", summary: "Delete one's own scroll", auth: true, params: scrollId, responses: { 200: r.DeletedSchema } },
   { route: "scroll/:id/add-echo", method: "POST", tag: "scrolls", summary: "Add an echo to one's own curation", auth: true, params: scrollId, body: AddEchoSchema, responses: { 200: v.strictObject({ scroll: r.ScrollSchema, alreadyInScroll: v.boolean() }) } },
   { route: "scroll/:id/remove-echo/:echoId", method: "DELETE", tag: "scrolls", summary: "Remove an echo from one's own curation", auth: true, params: { ...scrollId, echoId: "The echo's id" }, responses: { 200: scroll } },
-  { route: "scroll/:id/echos", method: "GET", tag: "scrolls", summary: "A scroll's echos: a curation's as added, a feed's by its rules", auth: true, params: scrollId, query: pageQuery, responses: { 200: r.EchoPageSchema } },
+  { route: "scroll/:id/echos", method: "GET", tag: "scrolls", summary: "A scroll's echos: a curation's as added, a feed's by its rules", auth: true, params: scrollId, query: pageQuery, responses: { 200: r.ScrollEchoPageSchema } },
   { route: "scroll/:id/follow", method: "POST", tag: "scrolls", summary: "Follow a public scroll of another user (idempotent)", auth: true, params: scrollId, responses: { 200: scroll } },
   { route: "scroll/:id/follow", method: "DELETE", tag: "scrolls", summary: "Unfollow a scroll (idempotent)", auth: true, params: scrollId, responses: { 200: scroll } },
   { route: "scroll/:id/why/:echoId", method: "GET", tag: "scrolls", summary: "Whether an echo is in a scroll, and which rules it meets", auth: true, params: { ...scrollId, echoId: "The echo's id" }, responses: { 200: r.WhySchema } },

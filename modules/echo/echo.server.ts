@@ -1,7 +1,7 @@
 import { conflict, forbidden, isId, newId, notFound } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Placeholder } from "drizzle-orm";
-import { batch, batchUnderLimit, inlineLimit, returning, select, sql, tables, type AppContext, type Result, type RowOf, type SQL } from "../shared/index.server";
+import { batch, batchUnderLimit, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type RowOf, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { linkify } from "./linkify";
 
@@ -98,8 +98,10 @@ export async function postEcho(app: AppContext, authorId: string, input: PostEch
     throw limit.exceeded(count) ?? new Error("posted echo not found");
   }
   const echo = toEcho(row);
-  // after the batch committed: open feeds that match show their "new echos" pill (decision 016)
+  // after the batch committed: open feeds that match show their "new echos" pill (decision 016),
+  // and the change stream takes it to the feed indexes (decision 020)
   publishLive(app, postChannels(echo), echo);
+  sendChanges(app, [{ type: "post", echo: { id, authorId, tags: input.tags, createdAt: now } }]);
   return echo;
 }
 
@@ -111,7 +113,10 @@ export async function deleteEcho(app: AppContext, viewerId: string, id: string):
     returning(sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId}`, { id: tables.echos.id }),
     select({ authorId: tables.echos.authorId }, sql`FROM echos WHERE id = ${id}`),
   ]);
-  if (deleted[0]) return;
+  if (deleted[0]) {
+    sendChanges(app, [{ type: "delete", echoIds: [id] }]);
+    return;
+  }
   if (left[0]) throw forbidden("Only the author can delete this echo");
   throw notFound("Echo not found");
 }

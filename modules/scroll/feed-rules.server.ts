@@ -187,17 +187,40 @@ const RULE_SLOTS = ["tagMatchType", "includedTags", "excludedTags", "authors", "
  * the condition fails, the page costs the one scroll row it looked at.
  */
 const hydratedWhile = preparedAround(["viewerId", "scrollId", ...RULE_SLOTS], (v, page) =>
-  select(
-    pageColumns(v.viewerId),
-    sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id
-      WHERE EXISTS (SELECT 1 FROM scrolls WHERE ${sc.id} = ${v.scrollId} AND ${sc.type} = 'feed'
+  select(pageColumns(v.viewerId), sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${scrollHolds(v)}`),
+);
+
+/** The guard of hydratedWhile: the scroll still holds the rule, and the viewer may see it. */
+const scrollHolds = (v: Record<"viewerId" | "scrollId" | (typeof RULE_SLOTS)[number], Placeholder>) =>
+  sql`EXISTS (SELECT 1 FROM scrolls WHERE ${sc.id} = ${v.scrollId} AND ${sc.type} = 'feed'
         AND (${sc.isPrivate} = 0 OR ${sc.creatorId} = ${v.viewerId})
         AND ${sc.tagMatchType} = ${v.tagMatchType} AND json(${sc.includedTags}) = json(${v.includedTags})
         AND json(${sc.excludedTags}) = json(${v.excludedTags}) AND json(${sc.authors}) = json(${v.authors})
         AND ${sc.sortBy} = ${v.sortBy} AND ${sc.sortTimeRange} = ${v.sortTimeRange}
-        AND ${sc.excludeLikedEchos} = ${v.excludeLikedEchos} AND ${sc.startDate} IS ${v.startDate} AND ${sc.endDate} IS ${v.endDate})`,
+        AND ${sc.excludeLikedEchos} = ${v.excludeLikedEchos} AND ${sc.startDate} IS ${v.startDate} AND ${sc.endDate} IS ${v.endDate})`;
+
+/**
+ * The engine's page only where the feed index (feed-index.server.ts, decision 020) cannot serve
+ * it: its rule's index is not ready, or does not reach below `position`. Like the scroll guard, a
+ * condition on no column of the page's tables: tested once, before anything else is read.
+ */
+const indexCannotServe = (v: Record<"ruleKey" | "position", Placeholder>) =>
+  sql`NOT EXISTS (SELECT 1 FROM feed_indexes WHERE rule_key = ${v.ruleKey} AND state = 'ready'
+        AND (complete = 1 OR floor IS NULL OR floor < ${v.position}))`;
+
+const hydratedUnless = preparedAround(["viewerId", "ruleKey", "position"], (v, page) =>
+  select(pageColumns(v.viewerId), sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${indexCannotServe(v)}`),
+);
+
+const hydratedWhileUnless = preparedAround(["viewerId", "scrollId", ...RULE_SLOTS, "ruleKey", "position"], (v, page) =>
+  select(
+    pageColumns(v.viewerId),
+    sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${scrollHolds(v)} AND ${indexCannotServe(v)}`,
   ),
 );
+
+/** Where a page goes when the feed index may serve it instead: the rule's key and the page's position. */
+export type UnlessIndexed = { ruleKey: string; position: string } | null;
 
 /** A rule as its scroll row stores it (the JSON lists as text, the flag as 0/1), by column key. */
 export const storedRule = (rule: FeedRule): Record<(typeof RULE_SLOTS)[number], string | number | null> => ({
@@ -233,7 +256,8 @@ export function mergeParts(parts: { sql: string }[]): string {
  * its window stops there, short or even empty, and the next one starts after that frontier.
  * A rule whose every entry matches (no test beyond what the index seeks) never stops short, so
  * its first pages by cursor keep the plain merge, which reads no more than the page.
- * With `whileScroll`, the page is read only while that scroll holds `rule` (hydratedWhile).
+ * With `whileScroll`, the page is read only while that scroll holds `rule` (hydratedWhile); with
+ * `unless`, only when the feed index cannot serve it (decision 020).
  */
 export function feedPageQuery(
   rule: FeedRule,
@@ -244,11 +268,15 @@ export function feedPageQuery(
   offset: number,
   window = windowSize(rule),
   whileScroll: string | null = null,
+  unless: UnlessIndexed = null,
 ): Select<FeedPageRow> {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   // no ORDER BY: sorting the page would read each of its rows again; feedPage puts them in order
-  const hydrate = (page: string) =>
-    whileScroll === null ? hydrated({ viewerId }, page) : hydratedWhile({ viewerId, scrollId: whileScroll, ...storedRule(rule) }, page);
+  const hydrate = (page: string) => {
+    if (whileScroll === null) return unless === null ? hydrated({ viewerId }, page) : hydratedUnless({ viewerId, ...unless }, page);
+    const held = { viewerId, scrollId: whileScroll, ...storedRule(rule) };
+    return unless === null ? hydratedWhile(held, page) : hydratedWhileUnless({ ...held, ...unless }, page);
+  };
   // no rows, and nothing read
   if (provablyEmpty(rule, now)) return hydrate("SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0");
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));

@@ -34,9 +34,9 @@ export async function forkScroll(app: AppContext, viewerId: string, id: string):
     viewerId,
     (within) => [
       sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
-        included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date, forked_from)
+        included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date, forked_from, rule_key)
         SELECT ${forkId}, ${viewerId}, ${name}, o.description, 'feed', 0, ${Date.now()}, o.tag_match_type,
-        o.included_tags, o.excluded_tags, o.authors, o.sort_by, o.sort_time_range, o.exclude_liked_echos, o.start_date, o.end_date, o.id
+        o.included_tags, o.excluded_tags, o.authors, o.sort_by, o.sort_time_range, o.exclude_liked_echos, o.start_date, o.end_date, o.id, o.rule_key
         FROM scrolls o WHERE o.id = ${id} AND o.type = 'feed' AND (o.is_private = 0 OR o.creator_id = ${viewerId}) AND ${within}`,
       scrollSelect(viewerId, sql`WHERE s.id = ${forkId}`),
       select(

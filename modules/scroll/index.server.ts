@@ -23,6 +23,7 @@ export {
   toRule,
 } from "./scroll.server";
 export { feedPageQuery } from "./feed-rules.server";
+export { consumeChanges, repairIndexes, backfillStep, ruleKeyOf, INDEX_CAP, type Consumed, type Repaired } from "./feed-index.server";
 export { ruleChecks } from "./feed-rules.reference";
 export { previewFeedConfig } from "./preview.server";
 export { whyHere } from "./why.server";

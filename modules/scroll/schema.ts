@@ -167,6 +167,9 @@ export type Scroll = {
 export type ScrollEchoPage = {
   echos: Echo[];
   pagination: { page: number; limit: number; total: number; totalPages: number; hasMore: boolean; nextCursor: string | null };
+  /** a feed whose rule has an index (decision 020): "building" while its backfill runs (the page
+   * comes from the engine, and may be short), "ready" once pages come from the index */
+  feedIndex?: "building" | "ready";
 };
 
 /** POST /scroll/preview: the rule as create takes it (same validation and messages). */

@@ -3,7 +3,8 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
 import { batch, batchUnderLimit, controlLive, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
-import { CANDIDATE_ROWS, feedPage, feedPageQuery, storedRule, windowSize, type Seek } from "./feed-rules.server";
+import { CANDIDATE_ROWS, feedPage, feedPageQuery, storedRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
+import { indexable, indexPageQuery, indexState, indexStatements, ruleKeyOf, startBackfill } from "./feed-index.server";
 import type {
   CreateScrollInput,
   FeedConfigInput,
@@ -185,14 +186,20 @@ export async function createScroll(app: AppContext, viewerId: string, input: Cre
   const rule = storedRule(ruleOfConfig(config));
   await assertAuthorsExist(app, config.authors);
   const id = newId();
+  const feedRule = ruleOfConfig(config);
+  const indexed = input.type === "feed" && indexable(feedRule);
   await batchUnderLimit(app.db, "scrollCreate", viewerId, (within) => [
     sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
-      included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date)
+      included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date, rule_key)
       SELECT ${id}, ${viewerId}, ${input.name}, ${input.description ?? ""}, ${input.type}, ${input.isPrivate ? 1 : 0},
       ${Date.now()}, ${rule.tagMatchType}, ${rule.includedTags}, ${rule.excludedTags}, ${rule.authors},
-      ${rule.sortBy}, ${rule.sortTimeRange}, ${rule.excludeLikedEchos}, ${rule.startDate}, ${rule.endDate}
+      ${rule.sortBy}, ${rule.sortTimeRange}, ${rule.excludeLikedEchos}, ${rule.startDate}, ${rule.endDate},
+      ${indexed ? ruleKeyOf(feedRule) : input.type === "feed" ? "" : null}
       WHERE ${within}`,
+    // the feed's index (decision 020): shared with every scroll of the same rule
+    ...(indexed ? indexStatements(feedRule, within) : []),
   ]);
+  if (indexed) startBackfill(app, feedRule);
   return readScroll(app, viewerId, id);
 }
 
@@ -241,17 +248,22 @@ export async function updateScroll(app: AppContext, viewerId: string, id: string
   if (input.name !== undefined) sets.push(sql`name = ${input.name}`);
   if (input.description !== undefined) sets.push(sql`description = ${input.description ?? ""}`);
   if (input.isPrivate !== undefined) sets.push(sql`is_private = ${input.isPrivate ? 1 : 0}`);
-  if (input.feedConfig) {
+  const newRule = input.feedConfig ? ruleOfConfig(input.feedConfig) : null;
+  if (input.feedConfig && newRule) {
     await assertAuthorsExist(app, input.feedConfig.authors);
-    for (const [key, value] of Object.entries(storedRule(ruleOfConfig(input.feedConfig)))) {
+    for (const [key, value] of Object.entries(storedRule(newRule))) {
       sets.push(sql`${sql.identifier(tables.scrolls[key as keyof typeof ruleFields].name)} = ${value}`);
     }
+    sets.push(sql`rule_key = ${indexable(newRule) ? ruleKeyOf(newRule) : ""}`);
   }
   if (sets.length > 0) {
     const assignments = sets.reduce((acc, s, i) => (i === 0 ? s : sql`${acc}, ${s}`));
     await batchUnderLimit(app.db, "scrollEdit", viewerId, (within) => [
       sql`UPDATE scrolls SET ${assignments} WHERE id = ${id} AND creator_id = ${viewerId} AND ${within}`,
+      ...(newRule ? indexStatements(newRule, within) : []),
     ]);
+    // an edited rule reads its own index (built now if no scroll had that rule)
+    if (newRule) startBackfill(app, newRule);
   }
   const updated = await readScroll(app, viewerId, id);
   // made private: the other viewers' live sockets on it close (only the creator may still watch)
@@ -573,7 +585,49 @@ async function feedEchos(
 ): Promise<ScrollEchoPage> {
   // no COUNT over the rule (it would read every match): the total is a lower bound, see below
   const window = windowSize(rule, candidateRows);
-  const [rows] = await batch(app.db, [feedPageQuery(rule, viewerId, now, feedSeek(key), req.limit, offset, window, whileScroll)]);
+  const seek = feedSeek(key);
+  const position = seek?.id ?? "~";
+  const useIndex = offset === 0 && indexable(rule);
+  const unless = useIndex ? { ruleKey: ruleKeyOf(rule), position } : null;
+  const engine = feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll, unless);
+  if (useIndex) {
+    // the feed index (decision 020) serves the page when it is built and holds this depth; the
+    // engine's page, in the same batch, is read only when it does not
+    const guard = whileScroll === null ? sql`1` : holdsRule(whileScroll, viewerId, rule);
+    const [state, indexed, computed] = await batch(app.db, [indexState(ruleKeyOf(rule)), indexPageQuery(rule, viewerId, seek, req.limit, guard), engine]);
+    const st = state[0];
+    if (st?.state === "ready" && (st.complete || st.floor === null || st.floor < position)) return { ...indexedPage(rule, req, indexed, st), feedIndex: "ready" };
+    return { ...enginePage(rule, req, computed, window, offset), feedIndex: st?.state ?? "building" };
+  }
+  const [rows] = await batch(app.db, [engine]);
+  return enginePage(rule, req, rows, window, offset);
+}
+
+/** The scroll still holds `rule` and the viewer may see it (a page guessed from a remembered rule). */
+function holdsRule(scrollId: string, viewerId: string, rule: FeedRule): SQL {
+  const r = storedRule(rule);
+  return sql`EXISTS (SELECT 1 FROM scrolls WHERE id = ${scrollId} AND type = 'feed' AND (is_private = 0 OR creator_id = ${viewerId})
+    AND tag_match_type = ${r.tagMatchType} AND json(included_tags) = json(${r.includedTags})
+    AND json(excluded_tags) = json(${r.excludedTags}) AND json(authors) = json(${r.authors})
+    AND sort_by = ${r.sortBy} AND sort_time_range = ${r.sortTimeRange} AND exclude_liked_echos = ${r.excludeLikedEchos}
+    AND start_date IS ${r.startDate} AND end_date IS ${r.endDate})`;
+}
+
+/** A page read from the feed index: full unless the feed ends, or the index's floor is reached
+ * (then the engine goes on below it, by the cursor). */
+function indexedPage(rule: FeedRule, req: PageRequest, rows: EchoRow[], st: { complete: boolean; floor: string | null }): ScrollEchoPage {
+  const page = rows.slice(0, req.limit);
+  const last = page[page.length - 1];
+  const full = rows.length > req.limit;
+  const below = !full && !st.complete && st.floor !== null;
+  const hasMore = full || below;
+  const nextCursor = full && last ? feedCursor(rule, last) : below ? encodeCursor({ id: st.floor! }) : null;
+  const total = (req.page - 1) * req.limit + page.length + (hasMore ? 1 : 0);
+  return echoPage(page, req, total, hasMore, nextCursor);
+}
+
+/** The engine's page: within its window of candidates. */
+function enginePage(rule: FeedRule, req: PageRequest, rows: FeedPageRow[], window: number, offset: number): ScrollEchoPage {
   // a feed page may stop at its window's frontier: short (even empty) with more to come
   const fed = feedPage(rule, rows, req.limit, window);
   // A page number without a cursor is served from the rule's first window (decision 010). When

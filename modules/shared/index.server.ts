@@ -29,3 +29,4 @@ export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";
 export { trigramSearchable } from "./trigram.server";
 export { boundedCache } from "./bounded-cache";
 export { controlLive, liveUserChannel, LIVE_CLOSE, type LiveControl } from "./live-control.server";
+export { sendChanges, type Change, type ChangedEcho } from "./change-stream.server";

@@ -18,6 +18,8 @@ export type FetchPage = (page: number, cursor: string | null) => Promise<EchoPag
  * itself for this many short pages in a row, then asks before looking further. */
 const AUTO_SHORT_PAGES = 3;
 const isShort = (p: EchoPage) => p.pagination.hasMore && p.echos.length < p.pagination.limit;
+/** A feed whose index is still being built (decision 020): its short pages say so. */
+const building = (p: EchoPage) => (p as { feedIndex?: string }).feedIndex === "building";
 
 type Props = {
   initial: EchoPage;
@@ -61,6 +63,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
   const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
   const [hasMore, setHasMore] = useState(initial.pagination.hasMore);
   const [shortRun, setShortRun] = useState(isShort(initial) ? 1 : 0);
+  const [indexing, setIndexing] = useState(building(initial));
   const waiting = hasMore && shortRun >= AUTO_SHORT_PAGES;
   const [loadingMore, setLoadingMore] = useState(false);
   // a next page that failed: said under the list with a Retry; no automatic retries meanwhile
@@ -106,6 +109,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
       setCursor(next.pagination.nextCursor);
       setHasMore(next.pagination.hasMore);
       setShortRun((run) => (isShort(next) ? run + 1 : 0));
+      setIndexing(building(next));
     } catch (error) {
       setFailure(error instanceof ApiError && error.status === 0 ? `${LOAD_FAILED} ${OFFLINE_HINT}` : LOAD_FAILED);
     } finally {
@@ -166,7 +170,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
       )}
       {waiting && !loadingMore && !failure && (
         <p className="feed-end" role="status">
-          Still looking for matching echos…{" "}
+          {indexing ? "Building this feed… matching echos fill in as it is indexed." : "Still looking for matching echos…"}{" "}
           <button
             type="button"
             className="btn"

@@ -231,6 +231,8 @@ export const scrolls = sqliteTable(
     excludeLikedEchos: integer("exclude_liked_echos", { mode: "boolean" }).notNull().default(false),
     startDate: integer("start_date"),
     endDate: integer("end_date"),
+    /** the canonical rule's key in feed_indexes (migration 0017): the index this feed reads */
+    ruleKey: text("rule_key"),
     // trigger-kept (migrations/0004_scroll_counters.sql)
     followersCount: integer("followers_count").notNull().default(0),
     echosCount: integer("echos_count").notNull().default(0),
@@ -246,6 +248,8 @@ export const scrolls = sqliteTable(
     index("scrolls_public_type").on(t.type, t.isPrivate, t.id),
     // deleting a scroll clears its forks' forked_from (without it, every delete scans all scrolls)
     index("scrolls_forked_from").on(t.forkedFrom),
+    // the feed index's repair pass (migration 0017): scrolls of a rule key, feeds without one
+    index("scrolls_rule_key").on(t.ruleKey),
   ],
 );
 
@@ -429,3 +433,42 @@ export const notificationGroups = sqliteTable(
     index("notification_groups_latest").on(t.recipientId, t.latestAt, t.kind, t.groupKey),
   ],
 );
+
+/**
+ * The feed index (migration 0017, docs/decisions/020-feed-index.md): one per canonical feed rule,
+ * kept on write from the change stream (Queues); its entries are the rule's newest matches.
+ */
+export const feedIndexes = sqliteTable(
+  "feed_indexes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ruleKey: text("rule_key").notNull(),
+    state: text("state", { enum: ["building", "ready"] }).notNull(),
+    cursor: text("cursor"),
+    complete: integer("complete", { mode: "boolean" }).notNull().default(false),
+    floor: text("floor"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    checkedAt: integer("checked_at").notNull().default(0),
+  },
+  (t) => [uniqueIndex("feed_indexes_rule_key").on(t.ruleKey), index("feed_indexes_checked").on(t.checkedAt)],
+);
+
+export const feedIndexEntries = sqliteTable(
+  "feed_index_entries",
+  {
+    indexId: integer("index_id").notNull(),
+    echoId: text("echo_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.indexId, t.echoId] }), index("feed_index_entries_echo").on(t.echoId)],
+);
+
+export const feedRuleTerms = sqliteTable(
+  "feed_rule_terms",
+  {
+    term: text("term").notNull(),
+    indexId: integer("index_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.term, t.indexId] })],
+);
+

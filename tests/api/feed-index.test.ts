@@ -1,0 +1,99 @@
+// The feed index (issue 27, docs/decisions/020-feed-index.md): a sparse feed — one the engine can
+// only fill a window at a time — answers a full first page in one request once its index is
+// built; new matches reach it through the change stream within seconds, deletes leave it, an edit
+// builds the new rule's index, and a lost message is repaired by the scheduled pass.
+import { describe, expect, it } from "vitest";
+import { BASE_URL, signedUp, type Client } from "./client";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const uniq = () => "f" + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
+const MAX_ROWS = 200;
+
+function cost(res: { headers: Headers }) {
+  const m = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
+  return { roundTrips: Number(m?.[1] ?? NaN), rows: Number(m?.[2] ?? NaN) };
+}
+
+/** Poll until `ok` holds for a feed's first page (or the deadline passes); the last page read. */
+async function until(client: Client, path: string, ok: (page: Json) => boolean, ms = 8000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const res = await client.get(path);
+    expect(res.status, res.text).toBe(200);
+    if (ok(res.json) || Date.now() > deadline) return res;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const ids = (page: Json) => (page.echos as Json[]).map((e) => e._id);
+
+describe("the feed index", () => {
+  it("a sparse feed answers a full first page in one request, every page within budget, in the engine's order", async () => {
+    const hot = uniq();
+    const noise = uniq();
+    const authors = await Promise.all([0, 1, 2, 3].map(() => signedUp("fi")));
+    const matches: string[] = [];
+    // 264 echos on the tag, one in 12 without the excluded tag: 22 matches spread thin
+    for (let i = 0; i < 264; i++) {
+      const res = await authors[i % 4]!.client.post("/api/echo/post", { content: `sparse ${i}`, tags: i % 12 === 0 ? [hot] : [hot, noise] });
+      expect(res.status).toBe(201);
+      if (i % 12 === 0) matches.unshift(res.json.echo._id);
+    }
+    const reader = authors[0]!.client;
+    const feed = (await reader.post("/api/scroll/create", { name: "Sparse", type: "feed", feedConfig: { includedTags: [hot], excludedTags: [noise] } })).json.scroll;
+    const path = `/api/scroll/${feed._id}/echos?limit=20`;
+    const first = await until(reader, path, (p) => p.echos.length === 20, 15_000);
+    expect(ids(first.json)).toEqual(matches.slice(0, 20));
+    expect(cost(first).rows).toBeLessThanOrEqual(MAX_ROWS);
+    expect(cost(first).roundTrips).toBeLessThanOrEqual(2);
+    const second = await reader.get(`${path}&cursor=${first.json.pagination.nextCursor}`);
+    expect(ids(second.json)).toEqual(matches.slice(20));
+    expect(second.json.pagination.hasMore).toBe(false);
+    expect(cost(second).rows).toBeLessThanOrEqual(MAX_ROWS);
+    // a fork has the same rule: it reads the same (already built) index at once
+    const fork = (await authors[1]!.client.post(`/api/scroll/${feed._id}/fork`)).json.scroll;
+    const forked = await authors[1]!.client.get(`/api/scroll/${fork._id}/echos?limit=20`);
+    expect(ids(forked.json)).toEqual(matches.slice(0, 20));
+  });
+
+  it("a new match shows within 5 s; a deleted one leaves; an edited rule reads its own index", async () => {
+    const tag = uniq();
+    const other = uniq();
+    const { client } = await signedUp("fj");
+    const feed = (await client.post("/api/scroll/create", { name: "Live index", type: "feed", feedConfig: { includedTags: [tag] } })).json.scroll;
+    const path = `/api/scroll/${feed._id}/echos?limit=20`;
+    const started = Date.now();
+    const echo = (await client.post("/api/echo/post", { content: "fresh", tags: [tag] })).json.echo;
+    const seen = await until(client, path, (p) => ids(p).includes(echo._id));
+    expect(ids(seen.json)).toContain(echo._id);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect((await client.delete(`/api/echo/delete/${echo._id}`)).status).toBe(200);
+    const gone = await until(client, path, (p) => !ids(p).includes(echo._id));
+    expect(ids(gone.json)).not.toContain(echo._id);
+    const elsewhere = (await client.post("/api/echo/post", { content: "other tag", tags: [other] })).json.echo;
+    expect((await client.request("PATCH", `/api/scroll/${feed._id}`, { feedConfig: { includedTags: [other] } })).status).toBe(200);
+    const edited = await until(client, path, (p) => ids(p).includes(elsewhere._id));
+    expect(ids(edited.json)).toEqual([elsewhere._id]);
+  });
+
+  it("a post whose message was lost is repaired by the scheduled pass", async () => {
+    const tag = uniq();
+    const { client } = await signedUp("fk");
+    const feed = (await client.post("/api/scroll/create", { name: "Repaired", type: "feed", feedConfig: { includedTags: [tag] } })).json.scroll;
+    const path = `/api/scroll/${feed._id}/echos?limit=20`;
+    const kept = (await client.post("/api/echo/post", { content: "delivered", tags: [tag] })).json.echo;
+    const built = await until(client, path, (p) => p.feedIndex === "ready" && ids(p).includes(kept._id));
+    expect(built.json.feedIndex).toBe("ready");
+    // this post's change-stream message is lost (fault injection): the index never hears of it
+    const lost = (await client.post("/api/echo/post", { content: "lost", tags: [tag] }, { "X-Echo-Fault": "stream" })).json.echo;
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(ids((await client.get(path)).json)).toEqual([kept._id]);
+    for (let pass = 0; pass < 20; pass++) {
+      const res = await fetch(`${BASE_URL}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+      expect(res.status).toBe(200);
+      if (ids((await client.get(path)).json).includes(lost._id)) break;
+    }
+    expect(ids((await client.get(path)).json)).toEqual([lost._id, kept._id]);
+  });
+});
