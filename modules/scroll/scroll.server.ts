@@ -4,7 +4,7 @@ import { badRequest, encodeCursor, forbidden, isId, newId, notFound, pagination,
 import { batch, batchUnderLimit, controlLive, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, storedRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
-import { indexable, indexPageQuery, indexState, indexStatements, ruleKeyOf, startBackfill } from "./feed-index.server";
+import { INDEX_PAGE_MAX, indexable, indexPageQuery, indexState, indexStatements, ruleKeyOf, startBackfill } from "./feed-index.server";
 import type {
   CreateScrollInput,
   FeedConfigInput,
@@ -587,20 +587,47 @@ async function feedEchos(
   const window = windowSize(rule, candidateRows);
   const seek = feedSeek(key);
   const position = seek?.id ?? "~";
-  const useIndex = offset === 0 && indexable(rule);
-  const unless = useIndex ? { ruleKey: ruleKeyOf(rule), position } : null;
-  const engine = feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll, unless);
-  if (useIndex) {
-    // the feed index (decision 020) serves the page when it is built and holds this depth; the
-    // engine's page, in the same batch, is read only when it does not
-    const guard = whileScroll === null ? sql`1` : holdsRule(whileScroll, viewerId, rule);
-    const [state, indexed, computed] = await batch(app.db, [indexState(ruleKeyOf(rule)), indexPageQuery(rule, viewerId, seek, req.limit, guard), engine]);
-    const st = state[0];
-    if (st?.state === "ready" && (st.complete || st.floor === null || st.floor < position)) return { ...indexedPage(rule, req, indexed, st), feedIndex: "ready" };
-    return { ...enginePage(rule, req, computed, window, offset), feedIndex: st?.state ?? "building" };
+  const engine = () => feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll);
+  if (offset > 0 || !indexable(rule)) {
+    const [rows] = await batch(app.db, [engine()]);
+    return enginePage(rule, req, rows, window, offset);
   }
-  const [rows] = await batch(app.db, [engine]);
-  return enginePage(rule, req, rows, window, offset);
+  // The feed index (decision 020). Its state rides in the page's batch (one row). Where this
+  // isolate has seen the index built and reaching this depth, the page is read from the index;
+  // otherwise from the engine, as before — sending both would read both.
+  const ruleKey = ruleKeyOf(rule);
+  const known = builtIndexes.get(ruleKey);
+  if (known && reaches(known, position)) {
+    const guard = whileScroll === null ? sql`1` : holdsRule(whileScroll, viewerId, rule);
+    const take = Math.min(req.limit, INDEX_PAGE_MAX);
+    const [state, indexed] = await batch(app.db, [indexState(ruleKey), indexPageQuery(rule, viewerId, seek, take, guard)]);
+    const st = state[0];
+    if (st?.state === "ready" && reaches(st, position)) {
+      rememberIndex(ruleKey, st);
+      return { ...indexedPage(rule, req, take, indexed, st), feedIndex: "ready" };
+    }
+    // the index no longer reaches here (its floor rose, or it was dropped): the engine, once more
+    builtIndexes.delete(ruleKey);
+  }
+  const [state, rows] = await batch(app.db, [indexState(ruleKey), engine()]);
+  const st = state[0];
+  if (st?.state === "ready") rememberIndex(ruleKey, st);
+  return { ...enginePage(rule, req, rows, window, offset), feedIndex: st?.state ?? "building" };
+}
+
+type IndexReach = { complete: boolean; floor: string | null };
+/** Whether an index holds every match below `position` (an echo id, "~" at the top). */
+const reaches = (st: IndexReach, position: string) => st.complete || st.floor === null || st.floor < position;
+
+/**
+ * Feed indexes this isolate has seen built, by rule key, with how deep they reach: a hint, never
+ * an answer (the index page is guarded in SQL by the index's own state). At most 1,000.
+ */
+const builtIndexes = new Map<string, IndexReach>();
+function rememberIndex(ruleKey: string, st: IndexReach) {
+  builtIndexes.delete(ruleKey);
+  if (builtIndexes.size >= FEED_RULES_MAX) builtIndexes.delete(builtIndexes.keys().next().value!);
+  builtIndexes.set(ruleKey, { complete: st.complete, floor: st.floor });
 }
 
 /** The scroll still holds `rule` and the viewer may see it (a page guessed from a remembered rule). */
@@ -615,10 +642,10 @@ function holdsRule(scrollId: string, viewerId: string, rule: FeedRule): SQL {
 
 /** A page read from the feed index: full unless the feed ends, or the index's floor is reached
  * (then the engine goes on below it, by the cursor). */
-function indexedPage(rule: FeedRule, req: PageRequest, rows: EchoRow[], st: { complete: boolean; floor: string | null }): ScrollEchoPage {
-  const page = rows.slice(0, req.limit);
+function indexedPage(rule: FeedRule, req: PageRequest, take: number, rows: EchoRow[], st: { complete: boolean; floor: string | null }): ScrollEchoPage {
+  const page = rows.slice(0, take);
   const last = page[page.length - 1];
-  const full = rows.length > req.limit;
+  const full = rows.length > take;
   const below = !full && !st.complete && st.floor !== null;
   const hasMore = full || below;
   const nextCursor = full && last ? feedCursor(rule, last) : below ? encodeCursor({ id: st.floor! }) : null;
