@@ -9,11 +9,20 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const bin = path.join(root, "node_modules", ".bin");
 export const stateDir = () => path.resolve(root, process.env.STATE_DIR || ".wrangler/state");
 
+/**
+ * Local traces: wrangler's local runtime (and the Vite plugin's) records a trace of every request
+ * into <state>/v3/observability/…sqlite whenever X_LOCAL_OBSERVABILITY is not "false", whatever
+ * the configs' `[observability]` says (that block only matters deployed, where it stays on).
+ * Unbounded locally (548 MB after an hour of benchmarking), so off unless LOCAL_TRACES=1.
+ */
+export const localObservability = () => (process.env.LOCAL_TRACES === "1" ? "true" : "false");
+
 export function env(extra = {}) {
   return {
     ...process.env,
     PATH: `${bin}${path.delimiter}${process.env.PATH}`,
     WRANGLER_SEND_METRICS: "false",
+    X_LOCAL_OBSERVABILITY: localObservability(),
     ...extra,
   };
 }

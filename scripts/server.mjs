@@ -7,7 +7,11 @@ import path from "node:path";
 import { env, freePort, root } from "./lib.mjs";
 
 // Without a port it takes a free one (the test runner does): see freePort.
-export async function startServer({ port, vars = {}, stateDir, quiet = true } = {}) {
+// `crons`: false (the default) fires no cron on its own, so a test or benchmark sees a ranking
+// pass only when it asks for one (`/cdn-cgi/handler/scheduled`, as `npm run rank`); true fires
+// them on their schedule as `npm start` does; a number of ms fires every cron that often
+// (LOCAL_CRON_EVERY_MS, scripts/cron.mjs).
+export async function startServer({ port, vars = {}, stateDir, quiet = true, crons = false } = {}) {
   port ??= await freePort();
   const inspectorPort = await freePort();
   // Something already answering on the port (another checkout's server) would pass the health
@@ -26,6 +30,8 @@ export async function startServer({ port, vars = {}, stateDir, quiet = true } = 
       PORT: String(port),
       INSPECTOR_PORT: String(inspectorPort),
       WRANGLER_VARS: Object.entries(vars).map(([k, v]) => `${k}:${v}`).join(","),
+      LOCAL_CRONS: crons === false ? "0" : "1",
+      LOCAL_CRON_EVERY_MS: typeof crons === "number" ? String(crons) : "",
     }),
     stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
     detached: true,

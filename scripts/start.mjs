@@ -2,9 +2,14 @@
 // router Worker and all vertical Workers in one wrangler dev session (one local runtime: the
 // service bindings connect them, D1 and KV state is shared through STATE_DIR) on PORT (default
 // 8787). SKIP_BUILD=1 reuses build/.
+//
+// It also fires the cron triggers the configs declare, on their schedule (scripts/cron.mjs):
+// wrangler's local runtime never does. LOCAL_CRONS=0 turns that off; LOCAL_CRON_EVERY_MS=<ms>
+// fires every cron every <ms> instead (tests). Local traces are off unless LOCAL_TRACES=1 (lib.mjs).
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { startCronRunner } from "./cron.mjs";
 import { env, migrate, root, run, stateDir } from "./lib.mjs";
 import { VERTICALS, buildVerticals, builtConfig } from "./build.mjs";
 
@@ -38,7 +43,22 @@ const configs = ["wrangler.toml", ...VERTICALS.map(localConfig)].flatMap((c) => 
 const args = ["dev", ...configs, "--port", port, "--ip", "127.0.0.1", "--persist-to", dir, "--show-interactive-dev-session=false"];
 if (process.env.INSPECTOR_PORT) args.push("--inspector-port", process.env.INSPECTOR_PORT);
 const child = spawn("wrangler", args, { cwd: root, stdio: "inherit", env: env() });
-const stop = () => child.kill("SIGTERM");
+
+// The crons of the session's Workers, from their built configs (`[triggers] crons` of
+// verticals/<name>/wrangler.toml: the community vertical's ranking pass). They are fired on the
+// router, which passes the event on to the community vertical (worker/index.ts).
+const crons = [...new Set(VERTICALS.flatMap((v) => JSON.parse(readFileSync(path.join(root, builtConfig(v)), "utf8")).triggers?.crons ?? []))];
+const everyMs = Number(process.env.LOCAL_CRON_EVERY_MS) || undefined;
+const cronRunner =
+  process.env.LOCAL_CRONS === "0" || crons.length === 0
+    ? undefined
+    : startCronRunner({ baseUrl: `http://127.0.0.1:${port}`, expressions: crons, everyMs });
+if (cronRunner) console.log(`[local cron] firing ${crons.join(", ")} ${everyMs ? `every ${everyMs} ms` : "on schedule (UTC)"}; LOCAL_CRONS=0 turns it off`);
+
+const stop = () => {
+  cronRunner?.stop();
+  child.kill("SIGTERM");
+};
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -1,7 +1,8 @@
 // `npm test`: everything, in order of cost. typecheck → lint → unit + module services in workerd
-// → build → client JS budgets → /api over real HTTP → Playwright e2e in Debian's Chromium. Stops
-// at the first failure.
+// → build → client JS budgets → `npm run dev` smoke → /api over real HTTP → Playwright e2e in
+// Debian's Chromium. Stops at the first failure.
 import { buildVerticals } from "./build.mjs";
+import { devSmoke } from "./dev-smoke.mjs";
 import { allVerdicts } from "./js-budget.mjs";
 import { run } from "./lib.mjs";
 import { startServer } from "./server.mjs";
@@ -26,11 +27,14 @@ await step("client JS budgets (from the build)", async () => {
   if (missed.length) throw new Error(`JS budget missed (node scripts/js-budget.mjs lists the chunks): ${missed.map((v) => v.name).join("; ")}`);
 });
 
+// `npm run dev` on a fresh state dir: sign up, post, like, a hot reload (scripts/dev-smoke.mjs)
+await step("npm run dev smoke (sign-up, post, like, hot reload)", () => devSmoke());
+
 // One production server on an empty store, on a free port, serves both HTTP layers. Its per-IP auth limit is
 // raised because every test client is 127.0.0.1; the per-name limit stays as in production.
 const server = await startServer({ vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000", EXPOSE_D1_STATS: "1", FAULT_INJECTION: "1" } });
 try {
-  const testEnv = { TEST_BASE_URL: server.baseUrl };
+  const testEnv = { TEST_BASE_URL: server.baseUrl, TEST_STATE_DIR: server.stateDir };
   await step("api over real HTTP", () => run("vitest", ["run", "--project", "api"], { env: testEnv }));
   await step("e2e (Playwright, Chromium)", () => run("playwright", ["test"], { env: testEnv }));
 } catch (error) {
