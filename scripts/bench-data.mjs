@@ -347,6 +347,11 @@ db.exec("BEGIN");
     }
     scrollEchos += chosen.size;
   }
+  // the names a scroll object shows are stored with it (migrations/0016_scroll_names.sql), as
+  // create does: the creator's name and the rule authors' [[id, name], …]
+  db.exec(`UPDATE scrolls SET creator_name = (SELECT user_name FROM users WHERE id = scrolls.creator_id)`);
+  db.exec(`UPDATE scrolls SET author_names = (SELECT json_group_array(json_array(u.id, u.user_name))
+    FROM json_each(scrolls.authors) j JOIN users u ON u.id = j.value) WHERE authors != '[]'`);
   const publicIdx = scrollRows.map((s, i) => (s.is_private ? -1 : i)).filter((i) => i >= 0);
   const followZ = zipf(publicIdx.length, 0.9);
   const sf = new Set();

@@ -3,7 +3,7 @@
 // come straight from D1 (an indexed query), so privacy changes and the viewer's follows show at once.
 import { batch, prepared, sql, type AppContext, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "../echo/index.server";
-import { listPublicScrolls } from "../scroll/index.server";
+import { listPublicScrolls, PUBLIC_SCROLLS_MAX } from "../scroll/index.server";
 import type { Echo } from "../echo/index";
 import type { Scroll } from "../scroll/index";
 import { type Period, type PopularSort, type Tag } from "./schema";
@@ -98,5 +98,5 @@ export async function popularEchos(app: AppContext, viewerId: string, period: Pe
  * (`isFollowing`, `savedBy`), as every scroll object does, so a list can follow and unfollow.
  */
 export async function publicScrolls(app: AppContext, viewerId: string, type: "feed" | "curation", limit: number): Promise<Scroll[]> {
-  return listPublicScrolls(app, viewerId, type, Math.min(Math.max(limit, 1), 100));
+  return listPublicScrolls(app, viewerId, type, Math.min(Math.max(limit, 1), PUBLIC_SCROLLS_MAX));
 }

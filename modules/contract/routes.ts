@@ -71,7 +71,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "echo/:id/share", method: "POST", tag: "echos", summary: "Count a share (once per user)", auth: true, params: echoId, responses: { 200: v.strictObject({ shares: v.pipe(v.number(), v.integer()) }) } },
 
   { route: "scroll/create", method: "POST", tag: "scrolls", summary: "Create a scroll: a curation, or a feed with its rules", auth: true, body: CreateScrollSchema, responses: { 201: scroll } },
-  { route: "scroll/all", method: "GET", tag: "scrolls", summary: "One's own scrolls and the public ones one follows, newest first, by cursor (limit 1–12, default 10)", auth: true, query: cursorQuery, responses: { 200: v.strictObject({ scrolls: v.array(r.ScrollSchema), pagination: r.CursorPaginationSchema }) } },
+  { route: "scroll/all", method: "GET", tag: "scrolls", summary: "One's own scrolls and the public ones one follows, newest first: with no parameters all of them up to 100; a cursor pages beyond (limit 1–100, default 100)", auth: true, query: cursorQuery, responses: { 200: v.strictObject({ scrolls: v.array(r.ScrollSchema), pagination: r.CursorPaginationSchema }) } },
   { route: "scroll/preview", method: "POST", tag: "scrolls", summary: "A feed rule's first page and match count, unsaved", auth: true, query: pageQuery, body: PreviewSchema, responses: { 200: v.strictObject({ ...r.EchoPageSchema.entries, matchCount: v.number(), matchCountExact: v.boolean() }) } },
   { route: "scroll/:id", method: "GET", tag: "scrolls", summary: "One scroll (a private one only for its creator)", auth: true, params: scrollId, responses: { 200: scroll } },
   { route: "scroll/:id", method: "PATCH", tag: "scrolls", summary: "Edit one's own scroll", auth: true, params: scrollId, body: UpdateScrollSchema, responses: { 200: scroll } },
@@ -87,7 +87,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "search/users", method: "GET", tag: "search", summary: "Users whose name starts with q", auth: true, query: SearchUsersQuerySchema, responses: { 200: v.strictObject({ users: v.array(r.UserRefSchema) }) } },
   { route: "search/echos", method: "GET", tag: "search", summary: "Echos by words, #tags and @users, ranked, with highlights", auth: true, query: v.object({ ...SearchEchosQuerySchema.entries, ...pageQuery.entries }), responses: { 200: r.EchoPageSchema } },
 
-  { route: "community/scrolls/public/:type", method: "GET", tag: "community", summary: "The newest public feeds or curations (a bare list)", auth: true, params: { type: "feed or curation" }, query: CommunityLimitSchema, responses: { 200: v.array(r.ScrollSchema) } },
+  { route: "community/scrolls/public/:type", method: "GET", tag: "community", summary: "The newest public feeds or curations (a bare list; at most 80, whatever limit asks)", auth: true, params: { type: "feed or curation" }, query: CommunityLimitSchema, responses: { 200: v.array(r.ScrollSchema) } },
   { route: "community/tags", method: "GET", tag: "community", summary: "Trending tags (a bare list)", auth: true, query: CommunityLimitSchema, responses: { 200: v.array(r.TagSchema) } },
   { route: "community/echos/popular", method: "GET", tag: "community", summary: "Popular echos of a period, by likes, comments, shares or recency (a bare list)", auth: true, query: PopularQuerySchema, responses: { 200: v.array(r.EchoSchema) } },
 
@@ -99,7 +99,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "profile/user/:userId/followers", method: "GET", tag: "profiles", summary: "A user's followers, newest follow first", auth: true, params: userId, query: pageQuery, responses: { 200: v.strictObject({ followers: v.array(r.UserRefSchema), pagination: r.PaginationSchema }) } },
   { route: "profile/user/:userId/following", method: "GET", tag: "profiles", summary: "Whom a user follows, newest follow first", auth: true, params: userId, query: pageQuery, responses: { 200: v.strictObject({ following: v.array(r.UserRefSchema), pagination: r.PaginationSchema }) } },
   { route: "profile/user/:userId/echos", method: "GET", tag: "profiles", summary: "A user's echos, newest first", auth: true, params: userId, query: pageQuery, responses: { 200: r.EchoPageSchema } },
-  { route: "profile/user/:userId/scrolls", method: "GET", tag: "profiles", summary: "A user's scrolls: created (public ones, unless one's own) or saved", auth: true, params: userId, query: v.object({ ...ProfileScrollsQuerySchema.entries, ...pageQuery.entries }), responses: { 200: scrollPage } },
+  { route: "profile/user/:userId/scrolls", method: "GET", tag: "profiles", summary: "A user's scrolls: created (public ones, unless one's own) or saved; at most 80 a page", auth: true, params: userId, query: v.object({ ...ProfileScrollsQuerySchema.entries, ...pageQuery.entries }), responses: { 200: scrollPage } },
   { route: "profile/user/:userId/follow", method: "POST", tag: "profiles", summary: "Follow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
   { route: "profile/user/:userId/follow", method: "DELETE", tag: "profiles", summary: "Unfollow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
 

@@ -10,6 +10,7 @@ export {
   findMyScroll,
   myScrollsQuery,
   MY_SCROLLS_LIMIT,
+  PUBLIC_SCROLLS_MAX,
   type MyScrollsPage,
   addEcho,
   removeEcho,

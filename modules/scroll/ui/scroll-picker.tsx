@@ -186,7 +186,7 @@ function useMoreScrolls(first: Scroll[] | null, firstCursor: string | null) {
           setLoading(true);
           try {
             const page = await api<{ scrolls: Scroll[]; pagination: { nextCursor: string | null } }>(
-              `/scroll/all?cursor=${encodeURIComponent(cursor)}`,
+              `/scroll/all?limit=10&cursor=${encodeURIComponent(cursor)}`,
               { fallback: "Failed to load scrolls" },
             );
             setMore((m) => ({ scrolls: [...m.scrolls, ...page.scrolls], cursor: page.pagination.nextCursor }));

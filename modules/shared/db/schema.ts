@@ -240,6 +240,19 @@ export const scrolls = sqliteTable(
     forkedFrom: text("forked_from").references((): AnySQLiteColumn => scrolls.id, { onDelete: "set null" }),
     // trigger-kept (migrations/0011_scroll_forks.sql)
     forkCount: integer("fork_count").notNull().default(0),
+    // What a scroll object shows of the names around it, stored with the scroll so that a list
+    // reads one row per scroll (migrations/0016_scroll_names.sql; decision 007, "Scroll lists").
+    // The creator's name: user names never change, and a creator's scrolls go with their account.
+    creatorName: text("creator_name").notNull().default(""),
+    // [[id, userName], …] of the rule's authors that exist, written with the rule (create, edit,
+    // fork copies it); a deleted account's pair is removed by trigger (found through scroll_authors)
+    authorNames: text("author_names", { mode: "json" }).$type<[string, string][]>().notNull().default(sql`'[]'`),
+    // the original of a fork as its fork shows it: copied at fork time; its name and privacy
+    // follow the original by trigger (its creator never changes)
+    forkedName: text("forked_name"),
+    forkedCreatorId: text("forked_creator_id"),
+    forkedCreatorName: text("forked_creator_name"),
+    forkedPrivate: integer("forked_private", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     // GET /scroll/all and profile scrolls: a creator's scrolls newest first
@@ -290,6 +303,25 @@ export const scrollFollows = sqliteTable(
     primaryKey({ columns: [t.scrollId, t.userId] }),
     // GET /scroll/all: the scrolls a user follows
     index("scroll_follows_user_id").on(t.userId, t.scrollId),
+  ],
+);
+
+// The rules naming an author (trigger-kept from scrolls.authors, migrations/0016): deleting an
+// account finds the rules whose author_names hold its name without reading every rule.
+export const scrollAuthors = sqliteTable(
+  "scroll_authors",
+  {
+    // no foreign key: the account's deletion trigger reads these rows, then removes them
+    authorId: text("author_id").notNull(),
+    scrollId: text("scroll_id")
+      .notNull()
+      .references(() => scrolls.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    // account deletion: the rules naming a user
+    primaryKey({ columns: [t.authorId, t.scrollId] }),
+    // scroll delete cascade and rule edits: a scroll's authors
+    index("scroll_authors_scroll_id").on(t.scrollId),
   ],
 );
 

@@ -4,8 +4,10 @@ import { methodNotAllowed } from "~/modules/shared/index.server";
 import type { Route } from "./+types/all";
 
 /**
- * `{ scrolls }` as the spec says, a page at a time: `?cursor` (from `pagination.nextCursor`) and
- * `?limit` (1–12, default 10). A creator of hundreds of scrolls no longer reads them all per call.
+ * `{ scrolls }` as the spec says: with no parameters all of the viewer's scrolls up to 100
+ * (product decisions: the spec's client reads it once), newest first; `?cursor` (from
+ * `pagination.nextCursor`) pages beyond and `?limit` is 1–100. At most 200 rows read per call
+ * (listMyScrolls).
  */
 export const loader = viewerApiRoute<Route.LoaderArgs>(async ({ app, viewerId, request }) => {
   const { cursor, limit } = myScrollsQuery(request);
