@@ -44,7 +44,7 @@ test.describe("sign up", () => {
     const userName = page.getByLabel("Username");
     const password = page.getByLabel("Password");
     const submit = page.getByRole("button", { name: "Sign up" });
-    const rules = '1–30 characters: letters, numbers, "_", "." and "-"';
+    const rules = '1–30 characters: letters, numbers, "_", "." and "-"; starts and ends with a letter, number or "_"';
 
     await expect(userName).toHaveAccessibleDescription(rules);
     await expect(password).toHaveAccessibleDescription("Minimum 4 characters required");
@@ -56,6 +56,9 @@ test.describe("sign up", () => {
       ["José", PASSWORD, 'Username may only contain letters, numbers, "_", "." and "-"', null],
       ["echo🙂", PASSWORD, 'Username may only contain letters, numbers, "_", "." and "-"', null],
       ["a".repeat(31), PASSWORD, "Username must be at most 30 characters", null],
+      // issue 28: names a URL or a mention cannot carry
+      ["..", PASSWORD, 'Username must start and end with a letter, number or "_", and may not have two dots in a row', null],
+      ["bob.", PASSWORD, 'Username must start and end with a letter, number or "_", and may not have two dots in a row', null],
     ];
     for (const [name, pass, nameError, passError] of cases) {
       await userName.fill(name);

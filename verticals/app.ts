@@ -19,6 +19,7 @@ import {
 import { NONCE_HEADER } from "../modules/verticals/index";
 import { consumeChanges } from "../modules/scroll/index.server";
 import type { Change } from "../modules/shared/index.server";
+import { answerOptions } from "./options";
 import { runScheduled } from "./scheduled";
 
 // The live object class (decision 016): the echos Worker hosts it (its wrangler.toml); other
@@ -69,6 +70,8 @@ export default {
     // under /assets/ is another build's file (a page of an older deploy, say), not a page
     const url = new URL(request.url);
     if (url.pathname.startsWith("/assets/")) return new Response("Not found", { status: 404 });
+    // what a path answers, without running it: no D1 session, loader or action (verticals/options.ts)
+    if (request.method === "OPTIONS") return answerOptions(await loadBuild(), url);
     const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
     const fault = String(env.FAULT_INJECTION) === "1" ? request.headers.get("X-Echo-Fault") : null;
     const secure = url.protocol === "https:";

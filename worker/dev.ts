@@ -6,6 +6,8 @@ import { route } from "./router";
 export { LiveHub } from "../verticals/app";
 
 export default {
-  fetch: (request, env, ctx) => route(request, (_vertical, forwarded) => app.fetch(forwarded as Parameters<typeof app.fetch>[0], env, ctx)),
+  // `npm run dev` is never on Cloudflare's edge, whatever .dev.vars says
+  fetch: (request, env, ctx) =>
+    route(request, (_vertical, forwarded) => app.fetch(forwarded as Parameters<typeof app.fetch>[0], env, ctx), { localRuntime: true }),
   scheduled: app.scheduled,
 } satisfies ExportedHandler<Env>;

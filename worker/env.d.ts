@@ -32,6 +32,11 @@ interface RouterBindings {
   COMMUNITY: Fetcher;
   PEOPLE: Fetcher;
   ACCOUNT: Fetcher;
+  /**
+   * "1" when not on Cloudflare's edge: `.dev.vars` sets it (scripts/ensure-dev-vars.mjs) and is
+   * never deployed. The router then does not trust a client's CF-Connecting-IP (worker/security.ts).
+   */
+  LOCAL_RUNTIME?: string;
 }
 
 /** The vertical being built (vite.config.ts `define`); "" when one app serves every route (`npm run dev`). */

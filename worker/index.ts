@@ -1,9 +1,9 @@
 // The router Worker (wrangler.toml): path → the owning vertical's service binding (worker/router.ts).
 // The verticals (verticals/<name>/wrangler.toml) have no public route of their own.
 import type { Vertical } from "../modules/verticals/index";
-import { route } from "./router";
+import { isLocalRuntime, route } from "./router";
 
-const BINDING: Record<Vertical, keyof RouterBindings> = {
+const BINDING: Record<Vertical, Exclude<keyof RouterBindings, "LOCAL_RUNTIME">> = {
   echos: "ECHOS",
   scrolls: "SCROLLS",
   community: "COMMUNITY",
@@ -13,7 +13,7 @@ const BINDING: Record<Vertical, keyof RouterBindings> = {
 
 export default {
   fetch(request, env) {
-    return route(request, (vertical, forwarded) => env[BINDING[vertical]].fetch(forwarded));
+    return route(request, (vertical, forwarded) => env[BINDING[vertical]].fetch(forwarded), { localRuntime: isLocalRuntime(env.LOCAL_RUNTIME) });
   },
 
   /**

@@ -102,8 +102,56 @@ describe("the router Worker", () => {
 
   it("passes a write's body on whole, to the vertical that owns it", async () => {
     const { seen, forward } = verticalsThatRecord();
-    await route(new Request(`${origin}/api/scroll/create`, { method: "POST", headers: { Origin: origin }, body: '{"name":"x"}' }), forward);
+    await route(new Request(`${origin}/api/scroll/create`, { method: "POST", headers: { Origin: origin, "Content-Type": "application/json" }, body: '{"name":"x"}' }), forward);
     expect(seen).toMatchObject([{ vertical: "scrolls", body: '{"name":"x"}' }]);
+  });
+
+  it("refuses an /api body that is not JSON with 415 before any vertical sees it (issue 28)", async () => {
+    const { seen, forward } = verticalsThatRecord();
+    const body = '{"content":"hi"}';
+    for (const type of [null, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/json; charset=latin1", "application/jsonx"]) {
+      for (const method of ["POST", "PATCH", "DELETE", "PUT"]) {
+        // a string body gets text/plain from Request itself: say "no type" by removing it
+        const req = new Request(`${origin}/api/echo/post`, { method, body, headers: type ? { "Content-Type": type } : {} });
+        if (!type) req.headers.delete("Content-Type");
+        const res = await route(req, forward);
+        expect(res.status, `${method} ${type}`).toBe(415);
+        expect(await res.json()).toEqual({ error: "Content-Type must be application/json (UTF-8)", message: "Content-Type must be application/json (UTF-8)" });
+      }
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it("passes JSON bodies (parameters, any case), bodiless calls, page forms and GET bodies", async () => {
+    const { seen, forward } = verticalsThatRecord();
+    const post = (path: string, init: RequestInit) => route(new Request(origin + path, { method: "POST", ...init }), forward);
+    for (const type of ["application/json", "Application/JSON; charset=UTF-8", "application/json;charset=\"utf-8\"", "application/json; foo=bar"]) {
+      expect((await post("/api/echo/post", { body: "{}", headers: { "Content-Type": type } })).status, type).toBe(200);
+    }
+    // a like, a follow, logout: no body and no Content-Type (what modules/shared/api-client sends)
+    expect((await post("/api/echo/like/1", {})).status).toBe(200);
+    expect((await route(new Request(`${origin}/api/scroll/1/follow`, { method: "DELETE" }), forward)).status).toBe(200);
+    // an empty body is no body, whatever type it claims
+    expect((await post("/api/auth/logout", { body: "", headers: { "Content-Type": "text/plain" } })).status).toBe(200);
+    // pages take forms
+    expect((await post("/login", { body: "userName=a&password=b", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).status).toBe(200);
+    expect(seen.map((s) => new URL(s.url).pathname)).toEqual(["/api/echo/post", "/api/echo/post", "/api/echo/post", "/api/echo/post", "/api/echo/like/1", "/api/scroll/1/follow", "/api/auth/logout", "/login"]);
+  });
+
+  it("on the local runtime, replaces a client's CF-Connecting-IP; on the edge, passes Cloudflare's on (issue 28)", async () => {
+    const { seen, forward } = verticalsThatRecord();
+    const ipSeen: (string | null)[] = [];
+    const recordIp = async (vertical: Vertical, request: Request) => {
+      ipSeen.push(request.headers.get("CF-Connecting-IP"));
+      return forward(vertical, request);
+    };
+    const forged = (ip: string) => new Request(`${origin}/api/auth/me`, { headers: { "CF-Connecting-IP": ip } });
+    await route(forged("198.51.100.1"), recordIp, { localRuntime: true });
+    await route(forged("203.0.113.9"), recordIp, { localRuntime: true });
+    await route(new Request(`${origin}/api/auth/me`), recordIp, { localRuntime: true });
+    await route(forged("198.51.100.1"), recordIp);
+    expect(ipSeen).toEqual(["127.0.0.1", "127.0.0.1", "127.0.0.1", "198.51.100.1"]);
+    expect(seen).toHaveLength(4);
   });
 
   it("keeps /api answers in the API's shape whatever a vertical sent", async () => {

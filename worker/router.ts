@@ -1,6 +1,6 @@
 // The edge router (docs/decisions/011): every request passes here once. It does what every
-// answer needs (body limit, method and CSRF checks, request id, CSP nonce, security headers, the
-// API's error shape) and hands the request to the vertical Worker that owns its path.
+// answer needs (body limit, method and CSRF checks, JSON-only /api bodies, the client address,
+// request id, CSP nonce, security headers, the API's error shape) and hands the request to the vertical Worker that owns its path.
 import {
   ASSET_PREFIX,
   NONCE_HEADER,
@@ -9,10 +9,21 @@ import {
   verticalOf,
   type Vertical,
 } from "../modules/verticals/index";
-import { apiErrorShape, checkOrigin, limitBody, newNonce, refuseUnknownMethod, securityHeaders } from "./security";
+import { apiErrorShape, checkOrigin, clientIpHeaders, limitBody, newNonce, refuseUnknownMethod, requireJsonBody, securityHeaders } from "./security";
 
 /** Sends a request to a vertical: a service binding in production, the in-process app in `npm run dev`. */
 export type Forward = (vertical: Vertical, request: Request) => Promise<Response>;
+
+export type RouteOptions = {
+  /**
+   * Not on Cloudflare's edge (the `LOCAL_RUNTIME` var, set only by `.dev.vars`): a client's
+   * CF-Connecting-IP is then its own choice and is replaced (clientIpHeaders).
+   */
+  localRuntime?: boolean;
+};
+
+/** The `LOCAL_RUNTIME` var as the router reads it. */
+export const isLocalRuntime = (value: unknown) => String(value ?? "") === "1";
 
 const noSuchApiRoute = () => Response.json({ error: "No such API route", message: "No such API route" }, { status: 404 });
 
@@ -40,7 +51,7 @@ function immutable(response: Response): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-export async function route(request: Request, forward: Forward): Promise<Response> {
+export async function route(request: Request, forward: Forward, { localRuntime = false }: RouteOptions = {}): Promise<Response> {
   const url = new URL(request.url);
   const secure = url.protocol === "https:";
   const nonce = newNonce();
@@ -58,9 +69,11 @@ export async function route(request: Request, forward: Forward): Promise<Respons
   if (limited instanceof Response) return finish(limited);
 
   const isApi = url.pathname.startsWith("/api/");
+  const unsupported = isApi ? requireJsonBody(limited) : null;
+  if (unsupported) return finish(unsupported);
   const target = destination(url);
   if (!target) return finish(new Response("Not found", { status: 404 }));
-  const headers = new Headers(limited.headers);
+  const headers = clientIpHeaders(new Headers(limited.headers), localRuntime);
   // the client's own values of these never reach a vertical: the router's are the contract
   headers.set(NONCE_HEADER, nonce);
   headers.set(REQUEST_ID_HEADER, requestId);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiErrorShape, checkOrigin, DRAIN_CAP_BYTES, limitBody, MAX_BODY_BYTES, refuseUnknownMethod, securityHeaders } from "./security";
+import { apiErrorShape, checkOrigin, DRAIN_CAP_BYTES, isJsonContentType, limitBody, MAX_BODY_BYTES, refuseUnknownMethod, requireJsonBody, securityHeaders } from "./security";
 import { clearedSessionCookie, sessionCookie } from "../modules/auth/index.server";
 
 describe("production (https) hardening", () => {
@@ -35,6 +35,50 @@ describe("production (https) hardening", () => {
     expect(checkOrigin(req("GET", { Origin: "https://evil.example", Upgrade: "websocket" }))?.status).toBe(403);
     expect(checkOrigin(req("GET", { Origin: "https://echo.example", Upgrade: "websocket" }))).toBeNull();
     expect(checkOrigin(req("GET", { Upgrade: "websocket" }))).toBeNull();
+  });
+
+  it("compares the scheme: https://host is not http://host, for writes and WebSocket upgrades (issue 28)", () => {
+    const req = (method: string, headers: Record<string, string>) => new Request("http://echo.example/api/live?all=1", { method, headers });
+    for (const other of ["https://echo.example", "http://echo.example:8080", "null", ""]) {
+      expect(checkOrigin(req("GET", { Origin: other, Upgrade: "websocket" }))?.status, other).toBe(403);
+      expect(checkOrigin(req("POST", { Origin: other }))?.status, other).toBe(403);
+    }
+    expect(checkOrigin(req("GET", { Origin: "http://echo.example", Upgrade: "websocket" }))).toBeNull();
+    // wrangler's local proxy rewrites Origin: https://host to its own http origin, so the Origin
+    // the Worker sees matches; the browser's Sec-Fetch-Site (which it leaves alone) still refuses
+    for (const site of ["cross-site", "same-site"]) {
+      expect(checkOrigin(req("GET", { Origin: "http://echo.example", "Sec-Fetch-Site": site, Upgrade: "websocket" }))?.status, site).toBe(403);
+      expect(checkOrigin(req("POST", { Origin: "http://echo.example", "Sec-Fetch-Site": site }))?.status, site).toBe(403);
+    }
+    expect(checkOrigin(req("POST", { Origin: "http://echo.example", "Sec-Fetch-Site": "same-origin" }))).toBeNull();
+  });
+});
+
+describe("JSON bodies only on /api (issue 28)", () => {
+  it("application/json in any case, with parameters; a charset must be UTF-8", () => {
+    for (const ok of ["application/json", "APPLICATION/JSON", "application/json; charset=utf-8", "application/json;charset=UTF8", 'application/json; charset="utf-8"', "application/json; v=1"]) {
+      expect(isJsonContentType(ok), ok).toBe(true);
+    }
+    for (const bad of [null, "", "text/plain", "text/json", "application/jsonp", "application/json-patch+json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/json; charset=latin1", "application/json; charset=utf-16"]) {
+      expect(isJsonContentType(bad), String(bad)).toBe(false);
+    }
+  });
+
+  it("a body without it is 415 on the methods that carry one; no body, GET and OPTIONS pass", () => {
+    const bodied = (method: string, type?: string) => new Request("http://echo.test/api/echo/post", { method, body: "{}", headers: type ? { "Content-Type": type } : {} });
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const res = requireJsonBody(bodied(method, "text/plain"));
+      expect(res?.status, method).toBe(415);
+      expect(requireJsonBody(bodied(method, "application/json"))).toBeNull();
+      expect(requireJsonBody(new Request("http://echo.test/api/echo/like/1", { method }))).toBeNull();
+    }
+    expect(requireJsonBody(bodied("OPTIONS", "text/plain"))).toBeNull();
+  });
+
+  it("limitBody makes an empty body no body (what lets a bodiless call through)", async () => {
+    const out = (await limitBody(new Request("http://echo.test/api/echo/like/1", { method: "POST", body: "", headers: { "Content-Type": "text/plain" } }))) as Request;
+    expect(out.body).toBeNull();
+    expect(requireJsonBody(out)).toBeNull();
   });
 });
 

@@ -13,18 +13,24 @@ export const isWebSocketUpgrade = (request: Request) => request.headers.get("Upg
 /**
  * CSRF: a write whose Origin is another site is refused. Browsers send Origin on every
  * cross-site POST/PUT/PATCH/DELETE; clients without one (curl, other servers) carry no cookies
- * of a victim's browser. Sec-Fetch-Site covers browsers that omit Origin. A WebSocket upgrade is
- * a GET that the same-origin policy does not protect (browsers send cookies and Origin on a
- * cross-site handshake and let the page read the socket): it gets the same check
- * (cross-site WebSocket hijacking, decision 016).
+ * of a victim's browser. A WebSocket upgrade is a GET that the same-origin policy does not
+ * protect (browsers send cookies and Origin on a cross-site handshake and let the page read the
+ * socket): it gets the same check (cross-site WebSocket hijacking, decision 016).
+ *
+ * Same origin means scheme, host and port: `https://host` is not `http://host`. Sec-Fetch-Site,
+ * which browsers send with Origin, is checked too, whatever the Origin says: anything but
+ * `same-origin` (or `none`, a user's own navigation) is refused. Locally that is what holds the
+ * scheme: wrangler's dev proxy rewrites every header URL naming its own host to its own origin,
+ * scheme included, so an `Origin: https://host` reaches the Worker as `http://host`; it leaves
+ * Sec-Fetch-Site alone (docs/security.md "Same origin, scheme included").
  */
 export function checkOrigin(request: Request): Response | null {
   if (SAFE_METHODS.has(request.method) && !isWebSocketUpgrade(request)) return null;
-  const url = new URL(request.url);
   const origin = request.headers.get("Origin");
-  if (origin && origin !== url.origin) return json(403, "Cross-site request refused");
+  // a URL's origin is its scheme, host and port, serialized as browsers send Origin
+  if (origin !== null && origin !== new URL(request.url).origin) return json(403, "Cross-site request refused");
   const site = request.headers.get("Sec-Fetch-Site");
-  if (!origin && site && site !== "same-origin" && site !== "none") return json(403, "Cross-site request refused");
+  if (site && site !== "same-origin" && site !== "none") return json(403, "Cross-site request refused");
   return null;
 }
 
@@ -70,6 +76,58 @@ export async function apiErrorShape(response: Response): Promise<Response> {
 }
 
 const tooLarge = () => json(413, "Request body too large (64 KB at most)");
+
+/** The methods whose body an /api route reads (GET and HEAD bodies are dropped, OPTIONS reads none). */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export const UNSUPPORTED_MEDIA_TYPE = "Content-Type must be application/json (UTF-8)";
+
+/**
+ * `application/json`, any letter case, with parameters; a charset, if named, must be UTF-8 (the
+ * only one JSON has, and the only one the API decodes).
+ */
+export function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const [type = "", ...params] = value.split(";");
+  if (type.trim().toLowerCase() !== "application/json") return false;
+  for (const param of params) {
+    const eq = param.indexOf("=");
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== "charset") continue;
+    const charset = param.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+    if (charset !== "utf-8" && charset !== "utf8") return false;
+  }
+  return true;
+}
+
+/**
+ * The JSON API reads JSON only (issue 28): a POST/PUT/PATCH/DELETE to /api whose body is not
+ * empty must say `Content-Type: application/json`; anything else (text/plain, a form, multipart,
+ * XML, none) is 415 before any vertical sees it, so it changes nothing. A request without a body
+ * (none, or Content-Length: 0) needs no Content-Type: the routes that take none (a like, a
+ * follow, logout, mark read…) are called so, and those that need one answer 400. `request` is
+ * what limitBody returned: an empty body is no body.
+ */
+export function requireJsonBody(request: Request): Response | null {
+  if (!BODY_METHODS.has(request.method) || request.body === null) return null;
+  if (isJsonContentType(request.headers.get("Content-Type"))) return null;
+  return json(415, UNSUPPORTED_MEDIA_TYPE, { Accept: "application/json" });
+}
+
+/** What a rate limit counts as the client when the client's address cannot be known. */
+export const LOCAL_CLIENT_IP = "127.0.0.1";
+
+/**
+ * The client address the verticals read (CF-Connecting-IP, for the rate limits). On Cloudflare's
+ * edge the edge sets it and overwrites any a client sent, so it is passed on. Elsewhere (wrangler's
+ * local runtime, `npm start`, `npm run dev`: `LOCAL_RUNTIME=1`, which only `.dev.vars` sets) a
+ * client's own header passes through unchanged, so a client could choose its address and slip
+ * every per-IP limit: there it is replaced by one fixed address for everyone. `request.cf` cannot
+ * tell the two apart: the local runtime fills it in too.
+ */
+export function clientIpHeaders(headers: Headers, localRuntime: boolean): Headers {
+  if (localRuntime) headers.set("CF-Connecting-IP", LOCAL_CLIENT_IP);
+  return headers;
+}
 
 /** Read and discard the rest of a body; past DRAIN_CAP_BYTES (in all), cancel it. */
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, size: number): Promise<void> {
@@ -125,6 +183,8 @@ export async function limitBody(request: Request): Promise<Request | Response> {
   if (request.method === "GET" || request.method === "HEAD") {
     return new Request(request.url, { method: request.method, headers: request.headers, signal: request.signal });
   }
+  // an empty body is no body (the 415 check of requireJsonBody reads body === null so)
+  if (size === 0) return new Request(request, { body: null });
   const body = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {

@@ -1,6 +1,7 @@
 // Client-safe public face of the auth module: schemas, constants, screens.
 export {
   CredentialsSchema,
+  LoginSchema,
   UserNameSchema,
   PasswordSchema,
   MESSAGES,

@@ -50,7 +50,7 @@ function jsonSchema(schema: v.GenericSchema): JsonSchema {
 export const openApiPath = (route: string) => `/api/${route.replace(/:(\w+)/g, "{$1}")}`;
 
 const ERRORS = {
-  "4XX": "Bad input (400, the message names the field), not signed in (401), not allowed (403), not found (404), wrong method (405), conflict (409), body over 64 KB (413), too many requests (429)",
+  "4XX": "Bad input (400, the message names the field), not signed in (401), not allowed (403), not found (404), wrong method (405), conflict (409), body over 64 KB (413), a body that is not `Content-Type: application/json` (415), too many requests (429)",
   "5XX": "The store is unavailable (503, with Retry-After), or an unexpected failure (500)",
 };
 
@@ -97,7 +97,7 @@ function build() {
       title: "Echo API",
       version: "1",
       description:
-        "The public HTTP API of Echo: JSON in and out, a cookie session (`echo_session`, set by sign-up and login). Writes from a browser must come from the same origin. Errors are `{ error, message }` with the same sentence in both.",
+        "The public HTTP API of Echo: JSON in and out, a cookie session (`echo_session`, set by sign-up and login). A request body must be sent as `Content-Type: application/json` (UTF-8; anything else is 415); a call without a body needs none. Writes from a browser must come from the same origin. `OPTIONS` on any path answers 204 with `Allow` (its methods) and runs nothing. Errors are `{ error, message }` with the same sentence in both.",
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     servers: [{ url: "/" }],

@@ -4,7 +4,7 @@
 // and the API tests' contract checks are all made from it; a test fails when routes/routes.ts and
 // this table disagree.
 import * as v from "valibot";
-import { ChangePasswordSchema, CredentialsSchema, DeleteAccountSchema } from "../auth/index";
+import { ChangePasswordSchema, CredentialsSchema, DeleteAccountSchema, LoginSchema } from "../auth/index";
 import { PopularQuerySchema, CommunityLimitSchema } from "../community/index";
 import { AllQuerySchema, PostEchoSchema, ReportSchema, SearchEchosQuerySchema, TagQuerySchema } from "../echo/index";
 import { ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdateProfileSchema } from "../profile/index";
@@ -55,7 +55,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
 
   { route: "auth/me", method: "GET", tag: "auth", summary: "The signed-in user", auth: true, responses: { 200: r.UserSchema } },
   { route: "auth/signup", method: "POST", tag: "auth", summary: "Create an account and sign in (sets the session cookie)", auth: false, body: CredentialsSchema, responses: { 201: r.UserSchema } },
-  { route: "auth/login", method: "POST", tag: "auth", summary: "Sign in (sets the session cookie)", auth: false, body: CredentialsSchema, responses: { 200: r.UserSchema } },
+  { route: "auth/login", method: "POST", tag: "auth", summary: "Sign in (sets the session cookie)", auth: false, body: LoginSchema, responses: { 200: r.UserSchema } },
   { route: "auth/logout", method: "POST", tag: "auth", summary: "Sign out (clears the session cookie)", auth: false, responses: { 200: r.OkSchema } },
   { route: "auth/password", method: "POST", tag: "auth", summary: "Change the password; the user's other sessions are signed out", auth: true, body: ChangePasswordSchema, responses: { 200: r.OkSchema } },
 

@@ -1,4 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { isUserName, mentionedName } from "../shared/index";
+import { parseSearch } from "./search-query";
 import { linkify, type TextPart } from "./linkify";
 
 const links = (text: string) => linkify(text).filter((p) => p.kind !== "text");
@@ -53,6 +56,46 @@ describe("linkify: @mentions", () => {
     expect(links(`@${"a".repeat(31)}`)).toEqual([]);
     expect(links(`@${"a".repeat(30)}`)).toHaveLength(1);
     expect(links("@ alone, @. and @é")).toEqual([]);
+  });
+});
+
+describe("user names: one rule for sign-up, mentions and search (issue 28)", () => {
+  it("a name starts and ends with a letter, digit or _, with . and - only inside, never ..", () => {
+    for (const ok of ["a", "_", "A9", "a.b", "a-b", "a_b_", "_a", "a.b-c_d", "x".repeat(30), "a-.b", "a--b"]) expect(isUserName(ok), ok).toBe(true);
+    for (const bad of ["", ".", "..", "...", "a.", "a-", ".a", "-a", "a..b", "a..", "x".repeat(31), "é", "a b", "a/b"]) expect(isUserName(bad), bad).toBe(false);
+  });
+
+  it("a mention reads up to an ellipsis and without trailing dots and hyphens", () => {
+    expect(links("so @a.. and @bob...and @carol-, @dan.")).toEqual([
+      { kind: "mention", text: "@a", userName: "a", href: "/user/by-name/a" },
+      { kind: "mention", text: "@bob", userName: "bob", href: "/user/by-name/bob" },
+      { kind: "mention", text: "@carol", userName: "carol", href: "/user/by-name/carol" },
+      { kind: "mention", text: "@dan", userName: "dan", href: "/user/by-name/dan" },
+    ]);
+    expect(links("@a..b").map((p) => p.text)).toEqual(["@a"]);
+    // no name starts with a dot or a hyphen: these mention no one, and never `.` or `..`
+    expect(links("@.bob @-bob @.. @. @-")).toEqual([]);
+    expect(mentionedName("..")).toBeNull();
+    expect(mentionedName("a.b.")).toBe("a.b");
+  });
+
+  it("linkify, the server's mention extraction and search read exactly the names sign-up allows", () => {
+    const nameChars = fc.string({ unit: fc.constantFrom(..."ab_.-9Z"), minLength: 1, maxLength: 32 });
+    fc.assert(
+      fc.property(nameChars, fc.constantFrom("", ".", "..", "...", "-", ", x", "!"), (name, after) => {
+        const mentions = links(`hi @${name}${after}`).filter((p) => p.kind === "mention");
+        const searched = parseSearch(`@${name}${after}`).filter((t) => t.kind === "user");
+        // a valid name is always mentioned exactly (trailing punctuation is not part of it) …
+        if (isUserName(name) && !/^[A-Za-z0-9_]/.test(after)) {
+          expect(mentions.map((m) => m.kind === "mention" && m.userName)).toEqual([name]);
+          if (after === "" || after === "." || after === "..") expect(searched).toEqual([{ kind: "user", userName: name }]);
+        }
+        // … and whatever is mentioned or searched for is a name sign-up could create
+        for (const m of mentions) if (m.kind === "mention") expect(isUserName(m.userName), m.userName).toBe(true);
+        for (const t of searched) if (t.kind === "user") expect(isUserName(t.userName), t.userName).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

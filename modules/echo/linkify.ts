@@ -1,6 +1,7 @@
 // Links and mentions in echo text (issue 18): the text is cut into plain runs, web links,
 // @mentions and #tags. The result is data, rendered as React text nodes and <a> elements
 // (ui/echo-text.tsx): nothing here is ever HTML, so markup in an echo stays text.
+import { mentionedName } from "../shared/index";
 import { isValidTag, normalizeTag } from "./tags";
 
 export type TextPart =
@@ -8,9 +9,6 @@ export type TextPart =
   | { kind: "url"; text: string; href: string }
   | { kind: "mention"; text: string; userName: string; href: string }
   | { kind: "tag"; text: string; tag: string; href: string };
-
-/** Longest user name (modules/auth MAX_USER_NAME); a longer run is not a mention. */
-const MAX_MENTION = 30;
 
 // Only http(s) links, written out with their scheme: no other scheme can become a link. A URL
 // stops at white space, quotes, angle brackets and invisible format/control characters (bidi
@@ -49,9 +47,10 @@ function tokenPart(match: RegExpExecArray): TextPart | null {
     return href ? { kind: "url", text, href } : null;
   }
   if (name !== undefined) {
-    // "@bob." ends a sentence: trailing dots are punctuation
-    const userName = name.replace(/\.+$/, "");
-    if (!userName || userName.length > MAX_MENTION) return null;
+    // the user-name rule's own reading (modules/shared/user-names.ts): "@bob." ends a sentence,
+    // "@bob..." trails off; only a name sign-up can create is a mention
+    const userName = mentionedName(name);
+    if (!userName) return null;
     return { kind: "mention", text: `@${userName}`, userName, href: `/user/by-name/${encodeURIComponent(userName)}` };
   }
   const normal = normalizeTag(tag ?? "");

@@ -1,7 +1,7 @@
 // What a search box's text means (issue 18): words, #tags and @users, all required (AND). The
 // user's text never reaches FTS5's MATCH syntax: each word is cut to its letters, digits and
 // combining marks and put inside double quotes, so " * ^ : ( ) - NEAR AND OR NOT are plain text.
-import { badRequest, charCount } from "../shared/index";
+import { badRequest, charCount, mentionedName } from "../shared/index";
 import { isValidTag, normalizeTag } from "./tags";
 
 export const MAX_SEARCH_CHARS = 200;
@@ -19,8 +19,6 @@ export type SearchTerm =
   | { kind: "tag"; tag: string } // the echo carries this tag
   | { kind: "user"; userName: string }; // the echo's author
 
-const USER_NAME = /^[A-Za-z0-9_.-]{1,30}$/;
-
 /** The tokens FTS5's unicode61 tokenizer would see, joined by spaces ("" when there are none). */
 const wordText = (word: string) => word.replace(/[^\p{L}\p{N}\p{M}]+/gu, " ").trim();
 
@@ -30,8 +28,10 @@ function term(word: string): SearchTerm | null {
     if (isValidTag(tag)) return { kind: "tag", tag };
   }
   if (word.startsWith("@")) {
-    const userName = word.slice(1).replace(/\.+$/, "");
-    if (USER_NAME.test(userName)) return { kind: "user", userName };
+    // read as a mention is (modules/shared/user-names.ts), and only when the whole word is one
+    const rest = word.slice(1);
+    const userName = /^[A-Za-z0-9_.-]+$/.test(rest) ? mentionedName(rest) : null;
+    if (userName) return { kind: "user", userName };
   }
   const text = wordText(word);
   return text ? { kind: "words", text } : null;

@@ -1,5 +1,5 @@
 import { backfillFollow, removeFollowee } from "../echo/index.server";
-import { badRequest, encodeCursor, isId, notFound, pagination } from "../shared/index";
+import { badRequest, encodeCursor, isId, LEGACY_USER_NAME_PATTERN, notFound, pagination } from "../shared/index";
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { batch, batchUnderLimit, listCursor, select, sql, tables, type AppContext, type Result, type RowOf } from "../shared/index.server";
@@ -56,9 +56,11 @@ export async function getProfile(app: AppContext, viewerId: string, userId: stri
 /**
  * The id of the user an @mention names (user names are unique without regard to case), or null.
  * One indexed read (users_user_name_nocase); names that cannot be user names are not looked up.
+ * Every name the rule allows is found, and so is an account's made under the old rule (only the
+ * characters; modules/shared/user-names.ts, docs/security.md "User names").
  */
 export async function findUserIdByName(app: AppContext, userName: string): Promise<string | null> {
-  if (!/^[A-Za-z0-9_.-]{1,30}$/.test(userName)) return null;
+  if (!LEGACY_USER_NAME_PATTERN.test(userName)) return null;
   const [rows] = await batch(app.db, [select({ id: users.id }, sql`FROM users WHERE ${users.userName} = ${userName} COLLATE NOCASE`)]);
   return rows[0]?.id ?? null;
 }

@@ -25,3 +25,4 @@ export { api, ApiError, OFFLINE_HINT } from "./api-client";
 export { carryToasts, toast, Toaster } from "./toast";
 export { cachedImport, lazyComponent } from "./lazy";
 export { followInAppLink } from "./in-app-links";
+export { MAX_USER_NAME, USER_NAME_PATTERN, LEGACY_USER_NAME_PATTERN, isUserName, mentionedName } from "./user-names";

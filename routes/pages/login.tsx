@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { AuthForm, CredentialsSchema } from "~/modules/auth/index";
+import { AuthForm, LoginSchema } from "~/modules/auth/index";
 import { login } from "~/modules/auth/index.server";
 import { appContext, pageAction, parseForm } from "~/modules/shared/index.server";
 import type { Route } from "./+types/login";
@@ -9,7 +9,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Log in · Echo" }];
 export function action({ request, context }: Route.ActionArgs) {
   const app = context.get(appContext);
   return pageAction(async () => {
-    const { user, cookie } = await login(app, await parseForm(request, CredentialsSchema));
+    const { user, cookie } = await login(app, await parseForm(request, LoginSchema));
     return data({ user }, { headers: { "Set-Cookie": cookie } });
   });
 }

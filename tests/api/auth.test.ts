@@ -144,21 +144,25 @@ describe("POST /api/auth/login and /logout, GET /api/auth/me", () => {
   });
 });
 
-describe("login limits never lock the owner out", () => {
-  it("after 10+ bad tries by someone else (another IP), the owner logs in with the right password", async () => {
-    const { user } = await signedUp("own");
-    const attacker = { "CF-Connecting-IP": "198.51.100.23" };
-    // fixed one-minute windows: 21 tries put 11 in one window wherever its edge falls
+describe("a client cannot choose its address (issue 28)", () => {
+  // Locally (wrangler's runtime) a client's CF-Connecting-IP passed through to the rate limits,
+  // so each forged address was a new client. The router now replaces it there (worker/security.ts
+  // clientIpHeaders); on Cloudflare's edge, the edge sets it. That the owner on another address is
+  // not locked out by someone else's failures is held by modules/auth/auth.server.test.ts ("login
+  // limits never lock the owner out"), where the address is the test's to give.
+  it("failures sent with different forged CF-Connecting-IP values share one client's bucket", async () => {
+    const { user } = await signedUp("fip");
+    // a new forged address on every try: trusted, each would be a first failure (never 429 under
+    // the per-name ceiling of 100); not trusted, they are one client and the 11th in a window is
+    // refused (fixed one-minute windows: 21 tries put 11 in one wherever its edge falls)
     const statuses: number[] = [];
     while (statuses.length < 21 && !statuses.includes(429)) {
-      statuses.push((await new Client().post("/api/auth/login", { userName: user.userName, password: "wrong-pass" }, attacker)).status);
+      const forged = { "CF-Connecting-IP": `198.51.100.${statuses.length + 1}` };
+      statuses.push((await new Client().post("/api/auth/login", { userName: user.userName, password: "wrong-pass" }, forged)).status);
     }
     expect(statuses.at(-1), statuses.join(",")).toBe(429);
     expect(statuses.slice(0, -1).every((s) => s === 401)).toBe(true);
-    const owner = new Client();
-    const res = await owner.post("/api/auth/login", { userName: user.userName, password: "pass1234" }, { "CF-Connecting-IP": "203.0.113.77" });
-    expect(res.status, res.text).toBe(200);
-    expect((await owner.get("/api/auth/me")).json._id).toBe(user._id);
+    expect(statuses.length).toBeGreaterThanOrEqual(11);
   });
 });
 

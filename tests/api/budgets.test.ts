@@ -14,7 +14,8 @@ const MAX_ROWS_PER_PAGE = 200;
 
 async function measure(client: Client, path: string, postBody?: unknown, extraCookie = "") {
   const init = postBody === undefined ? {} : { method: "POST", body: JSON.stringify(postBody) };
-  const res = await fetch(BASE_URL + path, { ...init, headers: { Cookie: client.cookie + extraCookie }, redirect: "manual" });
+  const type: Record<string, string> = postBody === undefined ? {} : { "Content-Type": "application/json" };
+  const res = await fetch(BASE_URL + path, { ...init, headers: { Cookie: client.cookie + extraCookie, ...type }, redirect: "manual" });
   const timing = res.headers.get("server-timing") ?? "";
   const m = /rt=(\d+) rows=(\d+)/.exec(timing);
   if (!m) throw new Error(`no D1 stats on ${path}: ${timing}`);

@@ -3,7 +3,7 @@
 // now and then; methods no route serves got `{"message":"Unexpected Server Error"}`.
 import { request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
-import { BASE_URL, expectErrorShape } from "./client";
+import { BASE_URL, Client, expectErrorShape, signedUp, uniqueName } from "./client";
 
 const PATH_LIKE = /\/work\/|node_modules|\.tsx?:\d|\.js:\d|file:\/\//;
 
@@ -48,6 +48,100 @@ describe("oversized bodies always get 413 JSON", () => {
       for (const [k, body] of bodies.entries()) {
         expectApiError(await raw(method, path, body), 413, `#${i} ${method} ${path} ${sizes[k]} bytes`);
       }
+    }
+  });
+});
+
+describe("request bodies on /api are JSON, said so by Content-Type (issue 28)", () => {
+  const NOT_JSON = ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/json; charset=latin1"];
+
+  it("any other type is 415 in the error shape, and changes nothing", async () => {
+    for (const type of NOT_JSON) {
+      const userName = uniqueName("ct");
+      const client = new Client();
+      const res = await client.request("POST", "/api/auth/signup", JSON.stringify({ userName, password: "pass1234" }), { "Content-Type": type });
+      expect(res.status, type).toBe(415);
+      expectErrorShape(res.json);
+      expect(res.json.error).toBe("Content-Type must be application/json (UTF-8)");
+      expect(client.cookie, type).toBe("");
+      // the account was not made
+      expect((await new Client().post("/api/auth/login", { userName, password: "pass1234" })).status, type).toBe(401);
+    }
+    const { client, user } = await signedUp("ct");
+    for (const type of NOT_JSON) {
+      const res = await client.request("POST", "/api/echo/post", JSON.stringify({ content: "typed wrong" }), { "Content-Type": type });
+      expect(res.status, type).toBe(415);
+    }
+    const raw = await fetch(`${BASE_URL}/api/echo/post`, { method: "POST", headers: { Cookie: client.cookie }, body: Buffer.from('{"content":"no type"}') });
+    expect(raw.status, "no Content-Type at all").toBe(415);
+    expect((await client.get(`/api/profile/user/${user._id}/echos`)).json.pagination.total).toBe(0);
+    // with the right type (any case, a UTF-8 charset) the same body works
+    const ok = await client.request("POST", "/api/echo/post", JSON.stringify({ content: "typed right" }), { "Content-Type": "Application/JSON; charset=utf-8" });
+    expect(ok.status).toBe(201);
+  });
+
+  it("a call without a body needs no Content-Type: likes, follows, logout work; a route that needs a body says 400", async () => {
+    const { client } = await signedUp("nb");
+    const other = await signedUp("nb");
+    const echo = (await other.client.post("/api/echo/post", { content: "like me" })).json.echo;
+    // what modules/shared/api-client sends for these: no body, no Content-Type
+    const bare = (method: string, path: string) => fetch(BASE_URL + path, { method, headers: { Cookie: client.cookie } });
+    expect((await bare("POST", `/api/echo/like/${echo._id}`)).status).toBe(200);
+    expect((await bare("DELETE", `/api/echo/like/${echo._id}`)).status).toBe(200);
+    expect((await bare("POST", `/api/profile/user/${other.user._id}/follow`)).status).toBe(200);
+    expect((await bare("POST", "/api/notifications/read")).status).toBe(200);
+    // Content-Length: 0 with a type that is not JSON is still no body
+    const empty = await fetch(`${BASE_URL}/api/echo/${echo._id}/share`, { method: "POST", headers: { Cookie: client.cookie, "Content-Type": "text/plain" }, body: "" });
+    expect(empty.status).toBe(200);
+    const needsBody = await bare("POST", "/api/echo/post");
+    expect(needsBody.status).toBe(400);
+    expect(((await needsBody.json()) as { error: string }).error).toBe("Request body must be valid JSON");
+    expect((await bare("POST", "/api/auth/logout")).status).toBe(200);
+    expect((await client.get("/api/auth/me")).status).toBe(401);
+  });
+});
+
+describe("OPTIONS says what a path answers and runs nothing (issue 28)", () => {
+  const options = (path: string, cookie = "") => fetch(BASE_URL + path, { method: "OPTIONS", headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+
+  it("on /api: 204 with the contract's methods, no body, no loader (a guest is not refused, no D1 read)", async () => {
+    const { client } = await signedUp("op");
+    for (const [path, allow] of [
+      ["/api/auth/me", "GET, HEAD, OPTIONS"],
+      ["/api/echo/post", "POST, OPTIONS"],
+      ["/api/echo/like/01aaaaaaaaaaaaaaaaaaaaaaaa", "POST, DELETE, OPTIONS"],
+      ["/api/scroll/01aaaaaaaaaaaaaaaaaaaaaaaa", "GET, HEAD, PATCH, DELETE, OPTIONS"],
+      ["/api/scroll/all", "GET, HEAD, OPTIONS"],
+      ["/api/profile/me/", "GET, HEAD, PATCH, DELETE, OPTIONS"],
+    ]) {
+      for (const cookie of ["", client.cookie]) {
+        const res = await options(path!, cookie);
+        expect(res.status, `${path} ${cookie ? "signed in" : "guest"}`).toBe(204);
+        expect(res.headers.get("allow"), path).toBe(allow);
+        expect(await res.text()).toBe("");
+        // the vertical answered before its request context: no D1 session, so no D1 stats
+        expect(res.headers.get("server-timing"), path).toBeNull();
+      }
+    }
+    const none = await options("/api/nowhere");
+    expect(none.status).toBe(404);
+    expectErrorShape(await none.json());
+  });
+
+  it("on pages: 204 with Allow too (POST where the page has an action), never the HTML error page", async () => {
+    for (const [path, allow] of [
+      ["/", "GET, HEAD, OPTIONS"],
+      ["/login", "GET, HEAD, POST, OPTIONS"],
+      ["/logout", "GET, HEAD, POST, OPTIONS"],
+      ["/settings", "GET, HEAD, OPTIONS"],
+      ["/user/by-name/someone", "GET, HEAD, OPTIONS"],
+      ["/tag/x/feed.atom", "GET, HEAD, OPTIONS"],
+    ]) {
+      const res = await options(path!);
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get("allow"), path).toBe(allow);
+      expect(res.headers.get("content-type"), path).toBeNull();
+      expect(await res.text()).toBe("");
     }
   });
 });

@@ -2,7 +2,8 @@
 // table is the server's published contract, GET /api/openapi.json: decision 018), from
 // signed-in users and guests, full of hostile values (huge strings, odd Unicode, null bytes,
 // wrong types, deep nesting, SQL and HTML fragments, garbage ids, wrong methods, malformed JSON,
-// wrong content types). Every answer must be < 500, and every 4xx must carry the error shape.
+// wrong content types). Every answer must be < 500, and every 4xx must carry the error shape; a
+// body that is not JSON is 415 and OPTIONS is 204 + Allow without running anything (issue 28).
 // Afterwards the store's invariants are checked through the API alone.
 // Every request must get the app's answer: a dropped connection or a hang is a failure and is
 // never retried (a retried write may run twice). The storm is bounded: it stops sending at
@@ -230,6 +231,10 @@ const bodyFor = (fields: string[]) =>
   );
 
 const CONTENT_TYPES = ["application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin1", "", "application/xml"];
+/** The methods whose /api body the router types (issue 28): anything but JSON is 415, or 413 when over 64 KB. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** Of CONTENT_TYPES, what the router takes for JSON ("" sends the test client's own application/json). */
+const isJsonType = (type: string) => type === "" || type === "application/json";
 
 type FuzzRequest = { route: string; method: string; path: string; body?: string; contentType: string; actor: number };
 
@@ -436,6 +441,17 @@ describe("fuzzing every /api route", () => {
         }
         if (res.status >= 500) failures.push(`5xx: ${where}`);
         else if (!isApi) continue;
+        const bodyBytes = Buffer.byteLength(r.body ?? "");
+        if (isApi && BODY_METHODS.has(r.method) && bodyBytes > 0 && !isJsonType(r.contentType)) {
+          // a body that is not JSON never reaches a route (issue 28)
+          const want = bodyBytes > 64 * 1024 ? 413 : 415;
+          if (res.status !== want) failures.push(`a ${r.contentType} body must be ${want}: ${where}`);
+        }
+        // OPTIONS runs nothing: 204 + Allow on a route, 404 on no route, 413 for a huge body
+        if (isApi && r.method === "OPTIONS" && !(res.status === 204 ? res.headers.get("allow") && res.text === "" : res.status === 404 || res.status === 413)) {
+          failures.push(`OPTIONS must be 204 with Allow and no body, or 404/413: ${where}`);
+        }
+        if (res.status >= 500) continue;
         else if (res.status >= 400 && r.method !== "HEAD") {
           try {
             expectErrorShape(res.json);

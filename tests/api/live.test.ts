@@ -147,6 +147,24 @@ describe("GET /api/live", () => {
     const sameSite = await handshake("/api/live?all=1", { Cookie: client.cookie, Origin: new URL(new Client().base).origin });
     expect(sameSite.status).toBe(101);
   });
+
+  it("refuses a handshake from the same host on another scheme (issue 28)", async () => {
+    const { client } = await signedUp("ls");
+    const base = new URL(new Client().base);
+    const https = `https://${base.host}`;
+    // what a browser sends from https://host: that Origin, and Sec-Fetch-Site other than
+    // same-origin. wrangler's local proxy rewrites the Origin to its own http origin before the
+    // Worker sees it; Sec-Fetch-Site gets through and is refused (worker/security.ts checkOrigin)
+    for (const site of ["cross-site", "same-site"]) {
+      const res = await handshake("/api/live?all=1", { Cookie: client.cookie, Origin: https, "Sec-Fetch-Site": site });
+      expect(res.status, site).toBe(403);
+      expectErrorShape(res.json ?? undefined);
+      const write = await client.post("/api/echo/post", { content: "from https" }, { Origin: https, "Sec-Fetch-Site": site });
+      expect(write.status, site).toBe(403);
+    }
+    const sameOrigin = await handshake("/api/live?all=1", { Cookie: client.cookie, Origin: base.origin, "Sec-Fetch-Site": "same-origin" });
+    expect(sameOrigin.status).toBe(101);
+  });
 });
 
 describe("GET /api/live?scroll= of a curation", () => {

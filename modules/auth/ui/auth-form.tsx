@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
 import { toast } from "../../shared/index";
 import * as v from "valibot";
-import { MESSAGES, PasswordSchema, UserNameSchema } from "../schema";
+import { LoginNameSchema, MESSAGES, PasswordSchema, UserNameSchema } from "../schema";
 import { AuthField } from "./auth-field";
 
 type Mode = "login" | "signup";
@@ -51,7 +51,7 @@ export function AuthForm({ mode }: { mode: Mode }) {
     event.preventDefault();
     if (busy) return;
     const next = {
-      userName: fieldError(UserNameSchema, userName),
+      userName: fieldError(signup ? UserNameSchema : LoginNameSchema, userName),
       password: fieldError(PasswordSchema, password),
     };
     setErrors(next);
