@@ -27,8 +27,10 @@ describe("session tokens", () => {
   it("a token's check is kept per isolate, but its expiry still holds, and another secret's check is its own", async () => {
     // a token that expires a second from now
     const token = await signSessionToken(env, "user1", "session1", Date.now() - ABSOLUTE_LIFETIME_MS + 1000);
-    expect(await verifySessionToken(env, token)).toEqual({ userId: "user1", sessionId: "session1" });
-    expect(await verifySessionToken(env, token)).toEqual({ userId: "user1", sessionId: "session1" }); // kept
+    // the claims, with when the token ends (a live socket ends with it, decision 016)
+    const claims = { userId: "user1", sessionId: "session1", expiresAt: expect.any(Number) };
+    expect(await verifySessionToken(env, token)).toEqual(claims);
+    expect(await verifySessionToken(env, token)).toEqual(claims); // kept
     expect(await verifySessionToken({ ...env, SESSION_SECRET: "another secret that is long enough to use" }, token)).toBeNull();
     expect(await verifySessionToken(env, `${token.slice(0, -2)}xx`)).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 1100));

@@ -128,11 +128,11 @@ export function followLive({ query, onEcho, has, onState, pollMs = POLL_MS }: Op
       if (held) held.push(message.echo);
       else onEcho(message.echo);
     };
-    ws.onclose = (event) => {
+    ws.onclose = (event?: CloseEvent) => {
       clearInterval(ping);
       socket = null;
       // the session ended or the viewer lost access (4401/4403, decision 016): no reconnecting
-      if (event.code === 4401 || event.code === 4403) stopped = true;
+      if (event?.code === 4401 || event?.code === 4403) stopped = true;
       if (stopped) return;
       failures = opened.value ? 1 : failures + 1;
       if (failures >= MAX_FAILURES) startPolling(true);
