@@ -12,6 +12,7 @@ export {
   MY_SCROLLS_LIMIT,
   type MyScrollsPage,
   addEcho,
+  CURATION_MAX_ECHOS,
   removeEcho,
   setFollow,
   scrollEchos,
