@@ -11,6 +11,8 @@ const POSTS = Number(process.env.LIVE_POSTS || "100");
 const CONCURRENCY = Number(process.env.LIVE_CONCURRENCY || "4");
 /** the per-author post limit is 100 per 5 minutes (docs/security.md): spread posts over authors */
 const POSTS_PER_AUTHOR = 90;
+/** the live handshake limit is 60 per minute per account (docs/security.md): spread sockets over readers */
+const SOCKETS_PER_READER = 50;
 
 const server = process.env.LIVE_URL ? null : await startServer({ vars: { AUTH_IP_LIMIT_PER_MINUTE: "1000000" } });
 const base = process.env.LIVE_URL ?? server.baseUrl;
@@ -25,7 +27,7 @@ async function signup(prefix) {
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 try {
-  const reader = await signup("lb");
+  const readers = await Promise.all(Array.from({ length: Math.ceil(SOCKETS / SOCKETS_PER_READER) }, () => signup("lb")));
   const sentAt = new Map();
   const latencies = [];
   const received = new Array(SOCKETS).fill(0);
@@ -35,7 +37,7 @@ try {
   for (let i = 0; i < SOCKETS; i += 100) {
     const wave = [];
     for (let j = i; j < Math.min(SOCKETS, i + 100); j++) {
-      const ws = new WebSocket(`${base.replace(/^http/, "ws")}/api/live?all=1`, { headers: { Cookie: reader } });
+      const ws = new WebSocket(`${base.replace(/^http/, "ws")}/api/live?all=1`, { headers: { Cookie: readers[Math.floor(j / SOCKETS_PER_READER)] } });
       ws.on("message", (data) => {
         const { echo } = JSON.parse(String(data));
         const t = sentAt.get(echo._id) ?? sentAt.get(echo.content);

@@ -8,11 +8,13 @@ import {
   bookmarkCookie,
   configureRequestDb,
   createDb,
+  d1Timing,
   failingD1,
   failingKV,
   instrumentD1,
   readBookmark,
   sessionStart,
+  STREAMED_D1_HEADER,
   type AppContext,
   type D1Stats,
 } from "../modules/shared/index.server";
@@ -89,15 +91,19 @@ export default {
       secure,
       ip: request.headers.get("CF-Connecting-IP") ?? "127.0.0.1",
       memo: new Map(),
+      ...(String(env.EXPOSE_D1_STATS) === "1" ? { d1Stats: stats } : {}),
     };
     // reads coalesce their D1 statements into shared batches; writes run one batch at a time
     configureRequestDb(app.db, { coalesce: request.method === "GET" || request.method === "HEAD" });
     const context = new RouterContextProvider();
     context.set(appContext, app);
     const response = await withBookmark(await handleRequest(request, context), session.getBookmark(), bookmark, secure);
+    // an answer whose body reads D1 while it streams (the export) says so: its counts stop there
+    const streamed = !response.webSocket && response.headers.has(STREAMED_D1_HEADER);
+    if (streamed) response.headers.delete(STREAMED_D1_HEADER);
     if (String(env.EXPOSE_D1_STATS) === "1" && (response.body || response.webSocket)) {
       // streamed pages finish their loaders before the shell is sent, so the counts are final
-      const timing = `d1;desc="rt=${stats.roundTrips} rows=${stats.rowsRead} written=${stats.rowsWritten}"`;
+      const timing = d1Timing(stats, streamed);
       // an accepted WebSocket (/api/live): its headers are the live object's, immutable here
       if (response.webSocket) return new Response(null, { status: 101, webSocket: response.webSocket, headers: { "Server-Timing": timing } });
       response.headers.set("Server-Timing", timing);

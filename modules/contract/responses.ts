@@ -168,6 +168,12 @@ export const ExportSchema = v.strictObject({
   scrolls: v.array(v.looseObject({ _id: id, name: v.string(), type: v.picklist(SCROLL_TYPES) })),
   following: v.array(v.strictObject({ _id: id, userName: v.string(), followedAt: isoTime })),
   followedScrolls: v.array(v.strictObject({ _id: id, name: v.nullable(v.string()), followedAt: isoTime })),
+  /**
+   * What producing the file cost D1, the whole stream included: only where the server exposes
+   * its D1 stats (EXPOSE_D1_STATS=1, test and benchmark servers), where the Server-Timing header,
+   * sent before the body, can only count what ran before the first byte.
+   */
+  d1: v.optional(v.strictObject({ roundTrips: count, rowsRead: count, rowsWritten: count })),
 });
 
 // Each service type and its schema agree both ways (see the top of the file).

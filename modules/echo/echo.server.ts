@@ -149,12 +149,15 @@ export async function setLike(app: AppContext, viewerId: string, id: string, lik
   return { likes: row.likesCount, isLiked: row.isLiked === 1 };
 }
 
-/** Count a share (once per user and echo; sharing again is not counted twice). */
+/**
+ * Count a share (once per user and echo; sharing again is not counted twice), under the
+ * account's share limit in the same batch.
+ */
 export async function shareEcho(app: AppContext, viewerId: string, id: string) {
   requireEchoId(id);
-  const [, rows] = await batch(app.db, [
+  const [, rows] = await batchUnderLimit(app.db, "share", viewerId, (within) => [
     sql`INSERT INTO shares (echo_id, user_id, created_at)
-        SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id})
+        SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND ${within}
         ON CONFLICT DO NOTHING`,
     select({ sharesCount: tables.echos.sharesCount }, sql`FROM echos WHERE id = ${id}`),
   ]);

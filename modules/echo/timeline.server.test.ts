@@ -1,12 +1,13 @@
-// The Following timeline's cap against real D1 (decision 013): a follow trims its timeline back to
-// TIMELINE_CAP in its batch; the cron's walk trims timelines that fan-out grew past it. Timelines
+// The Following timeline's cap against real D1 (decision 013): the cron trims the timelines of the
+// accounts that followed lately (a follow no longer trims in its batch: that read the whole
+// timeline) and sweeps what their unfollows left; its walk trims timelines that fan-out grew. Timelines
 // are filled with SQL here (a thousand posts through postEcho would hit the post rate limit).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batch, createDb, instrumentD1, select, sql, tables, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
-import { backfillFollow, FOLLOW_BACKFILL, TIMELINE_CAP, TRIM_OWNERS_PER_RUN, timelineOwners, trimTimelines } from "./timeline.server";
+import { batch, countAttempt, createDb, instrumentD1, select, sql, tables, testAppContext, WRITE_LIMITS, type D1Stats, type SQL } from "../shared/index.server";
+import { backfillFollow, FOLLOW_BACKFILL, removeFollowee, TIMELINE_CAP, TRIM_OWNERS_PER_RUN, timelineOwners, trimTimelines, UNFOLLOW_REMOVE } from "./timeline.server";
 
 const app = () => testAppContext(env);
 const user = async (name: string) => (await signup(app(), { userName: name, password: "pass1234" })).user._id;
@@ -30,7 +31,9 @@ async function timeline(ownerId: string): Promise<string[]> {
 const follow = (ownerId: string, followeeId: string) =>
   batch(app().db, [
     sql`INSERT INTO user_follows (follower_id, followee_id, created_at) VALUES (${ownerId}, ${followeeId}, ${Date.now()})`,
-    ...backfillFollow(ownerId, followeeId),
+    backfillFollow(ownerId, followeeId),
+    // what the follow limit writes on every follow or unfollow call (the cron finds the account by it)
+    countAttempt(`follow:${ownerId}`, Date.now() - (Date.now() % WRITE_LIMITS.follow.windowMs)),
   ]);
 
 describe("the Following timeline's cap", () => {
@@ -56,16 +59,36 @@ describe("the Following timeline's cap", () => {
     expect((await trimTimelines(env)).trimmed).toBe(0);
   });
 
-  it("a follow backfills the followee's newest echos and trims the timeline to the cap in the same batch", async () => {
+  it("a follow backfills the followee's newest echos without trimming; the next cron run trims that timeline to the cap", async () => {
     const [owner, old, fresh] = [await user("tl_o2"), await user("tl_old"), await user("tl_fresh")];
     const olds = await echos(old, TIMELINE_CAP + 5, Date.now() - 20_000_000);
     const freshes = await echos(fresh, FOLLOW_BACKFILL + 3, Date.now() - 1_000_000);
+    await follow(owner, old);
     for (let i = 0; i < olds.length; i += 200) {
-      await batch(app().db, olds.slice(i, i + 200).map((id) => sql`INSERT INTO timeline_entries (owner_id, echo_id) VALUES (${owner}, ${id})`));
+      await batch(app().db, olds.slice(i, i + 200).map((id) => sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id) VALUES (${owner}, ${id})`));
     }
     await follow(owner, fresh);
     const newestFresh = [...freshes].reverse().slice(0, FOLLOW_BACKFILL);
-    expect(await timeline(owner)).toEqual([...newestFresh, ...[...olds].reverse()].slice(0, TIMELINE_CAP));
+    const whole = [...newestFresh, ...[...olds].reverse()];
+    expect(await timeline(owner)).toEqual(whole);
+    // the cron's first slice (any users) also takes the accounts that followed lately
+    await trimTimelines(env);
+    expect(await timeline(owner)).toEqual(whole.slice(0, TIMELINE_CAP));
+  });
+
+  it("the cron sweeps what an unfollow left of the followee (past UNFOLLOW_REMOVE), and nothing else", async () => {
+    const [owner, prolific, kept] = [await user("tl_o3"), await user("tl_prolific"), await user("tl_kept")];
+    await follow(owner, prolific);
+    await follow(owner, kept);
+    // as if fan-out had brought 100 of the prolific author's posts and 5 of the other's
+    const posts = await echos(prolific, 100, Date.now() - 5_000_000);
+    const keptPosts = await echos(kept, 5, Date.now() - 4_000_000);
+    await batch(app().db, [...posts, ...keptPosts].map((id) => sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id) VALUES (${owner}, ${id})`));
+    // the unfollow's own batch removes the newest UNFOLLOW_REMOVE
+    await batch(app().db, [removeFollowee(owner, prolific), sql`DELETE FROM user_follows WHERE follower_id = ${owner} AND followee_id = ${prolific}`]);
+    expect(await timeline(owner)).toHaveLength(100 - UNFOLLOW_REMOVE + 5);
+    await trimTimelines(env);
+    expect(await timeline(owner)).toEqual([...keptPosts].reverse());
   });
 });
 

@@ -2,7 +2,7 @@
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
 import type { Placeholder } from "drizzle-orm";
-import { batch, createDb, sql, tables, toD1, type AppContext, type Db, type SQL, select } from "../shared/index.server";
+import { batch, createDb, sql, tables, toD1, WRITE_LIMITS, type AppContext, type Db, type SQL, select } from "../shared/index.server";
 import { echoColumns } from "./echo.server";
 import { knownTotal, newestPages, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
@@ -30,32 +30,53 @@ function trimTimeline(ownerId: string): SQL {
 }
 
 /**
- * Follow (after the follow row is written, same batch): the followee's newest echos join the
- * follower's timeline, which is then trimmed back to the cap. Only while the follow exists, so a
- * follow refused by its own guard brings nothing.
+ * Drop an owner's entries whose author the owner no longer follows (what an unfollow left past
+ * UNFOLLOW_REMOVE): the cron's, about three rows read per entry of the timeline.
  */
-export function backfillFollow(ownerId: string, followeeId: string): SQL[] {
-  return [
-    sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id)
-      SELECT ${ownerId}, id FROM echos
-      WHERE author_id = ${followeeId}
-        AND EXISTS (SELECT 1 FROM user_follows WHERE follower_id = ${ownerId} AND followee_id = ${followeeId})
-      ORDER BY id DESC LIMIT ${FOLLOW_BACKFILL}`,
-    trimTimeline(ownerId),
-  ];
+function sweepUnfollowed(ownerId: string): SQL {
+  return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND echo_id IN (
+    SELECT t.echo_id FROM timeline_entries t CROSS JOIN echos e ON e.id = t.echo_id
+    WHERE t.owner_id = ${ownerId}
+      AND NOT EXISTS (SELECT 1 FROM user_follows f WHERE f.follower_id = ${ownerId} AND f.followee_id = e.author_id))`;
 }
 
 /**
- * Unfollow (same batch): the followee's echos leave the follower's timeline. Found through the
- * timeline itself (about TIMELINE_CAP rows at most, each with its echo's author): a write may read
- * that much, while an (owner, author) index would add an entry to every fan-out row written.
- * CROSS JOIN keeps the timeline the outer loop: left to itself, SQLite walked all the followee's
- * echos instead (7,563 rows for an unfollow in the bench store; unbounded for a prolific author).
+ * Follow (after the follow row is written, same batch): the followee's newest FOLLOW_BACKFILL
+ * echos join the follower's timeline, through `echos_author_id` (≈ FOLLOW_BACKFILL rows read,
+ * however much the followee posted). Only while the follow exists, so a follow refused by its
+ * own guard brings nothing; `within` is the account's follow limit (a refused call writes
+ * nothing). No trim here: seeking the cap-th entry reads the whole timeline (≈ 500 rows), so
+ * the cron trims the timelines of the accounts that followed lately (trimTimelines).
  */
-export function removeFollowee(ownerId: string, followeeId: string): SQL {
-  return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND echo_id IN (
-    SELECT t.echo_id FROM timeline_entries t CROSS JOIN echos e ON e.id = t.echo_id
-    WHERE t.owner_id = ${ownerId} AND e.author_id = ${followeeId})`;
+export function backfillFollow(ownerId: string, followeeId: string, within: SQL = sql`1`): SQL {
+  return sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id)
+      SELECT ${ownerId}, id FROM echos
+      WHERE author_id = ${followeeId} AND ${within}
+        AND EXISTS (SELECT 1 FROM user_follows WHERE follower_id = ${ownerId} AND followee_id = ${followeeId})
+      ORDER BY id DESC LIMIT ${FOLLOW_BACKFILL}`;
+}
+
+/**
+ * An unfollow removes at most this many of the followee's rows in its own batch (≈ 3 rows read
+ * each): the followee's rows in a timeline are its newest echos (the backfill, then every post
+ * since the follow), so the followee's newest UNFOLLOW_REMOVE echos are probed in the owner's
+ * primary key. Rows past that (a followee who posted more than that many echos into this
+ * timeline while followed) stay until the cron sweeps them; reads never show them (the page
+ * keeps only echos of authors the owner follows). Decision 013.
+ */
+export const UNFOLLOW_REMOVE = 30;
+
+/**
+ * Unfollow (same batch, before the follow row goes): the followee's newest echos leave the
+ * follower's timeline — those at or after the timeline's oldest entry, newest first, at most
+ * UNFOLLOW_REMOVE, each one probe of (owner, echo). Bounded by that, not by how much the
+ * followee posted nor by the length of the timeline.
+ */
+export function removeFollowee(ownerId: string, followeeId: string, within: SQL = sql`1`): SQL {
+  return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND ${within} AND echo_id IN (
+    SELECT id FROM echos WHERE author_id = ${followeeId}
+      AND id >= (SELECT echo_id FROM timeline_entries WHERE owner_id = ${ownerId} ORDER BY echo_id LIMIT 1)
+    ORDER BY id DESC LIMIT ${UNFOLLOW_REMOVE})`;
 }
 
 /**
@@ -76,13 +97,18 @@ export async function timelineOwners(db: Db, echoId: string, ownerIds: readonly 
   return new Set(rows.map((r) => r.id));
 }
 
-/** A page of a timeline whose owner `owner` names (it may be NULL: then no row is read). */
+/**
+ * A page of a timeline whose owner `owner` names (it may be NULL: then no row is read). Only
+ * echos of authors the owner follows: an unfollow removes a bounded number of the followee's
+ * rows at once, the cron the rest (one primary-key probe of user_follows per row read).
+ */
 const timelinePages = (owner: (viewerId: Placeholder) => SQL) =>
   newestPages(["viewerId"], "t.echo_id", (v, where) =>
     select(
       echoColumns(v.viewerId),
       sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
         WHERE t.owner_id = ${owner(v.viewerId)} AND ${where}
+          AND EXISTS (SELECT 1 FROM user_follows uf WHERE uf.follower_id = t.owner_id AND uf.followee_id = e.author_id)
         ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,
     ),
   );
@@ -118,29 +144,43 @@ export async function followingIfAny(app: AppContext, viewerId: string, req: Pag
   return (await followsAnyone) ? shape(rows, req, knownTotal(rows, req), "newest") : null;
 }
 
+/** How far back the cron looks for accounts that followed or unfollowed (its own period is 5 minutes). */
+export const RECENT_FOLLOWS_MS = WRITE_LIMITS.follow.windowMs + 10 * 60_000;
+
 /**
- * The cron's share of trimming: the next TRIM_OWNERS_PER_RUN users (by rowid, from where the last
- * run stopped; the mark wraps around) get their timelines cut back to the cap. Posts only append,
- * so between two visits a timeline can exceed the cap by what its followees posted meanwhile;
- * reads never depend on the length (docs/decisions/013-following-timeline.md).
+ * The cron's share of trimming. (1) The accounts that followed or unfollowed lately (their
+ * `follow:` counters in rate_limits, which the follow limit writes anyway) get their timelines
+ * cut back to the cap (a follow adds FOLLOW_BACKFILL and no longer trims in its batch) and swept
+ * of what an unfollow left (sweepUnfollowed). (2) The next TRIM_OWNERS_PER_RUN users (by rowid,
+ * from where the last run stopped; the mark wraps around) get theirs cut back to the cap. Posts
+ * only append, so between two visits a timeline can exceed the cap by what its followees posted
+ * meanwhile; reads never depend on the length (docs/decisions/013-following-timeline.md).
  */
-export async function trimTimelines(env: Env): Promise<{ owners: number; trimmed: number }> {
+export async function trimTimelines(env: Env, now = Date.now()): Promise<{ owners: number; trimmed: number }> {
   // a db of its own, outside any request: each batch below goes straight to D1
   const db = createDb(env.DB);
-  const { rankState, users } = tables;
-  const [state] = await batch(db, [
+  const { rankState, users, rateLimits } = tables;
+  const prefix = "follow:";
+  const [state, recent] = await batch(db, [
     select({ mark: sql<number>`COALESCE((SELECT ${rankState.value} FROM rank_state WHERE ${rankState.key} = 'timeline_trim_mark'), 0)` }, sql``),
+    // a range of the counters' primary key: one row per account and window
+    select(
+      { id: sql<string>`DISTINCT substr(${rateLimits.key}, ${prefix.length + 1})` },
+      sql`FROM rate_limits WHERE ${rateLimits.key} >= ${prefix} AND ${rateLimits.key} < ${"follow;"} AND ${rateLimits.windowStart} >= ${now - RECENT_FOLLOWS_MS}`,
+    ),
   ]);
   const mark = state[0]?.mark ?? 0;
   const [owners] = await batch(db, [
     select({ r: sql<number>`rowid`, id: users.id }, sql`FROM users WHERE rowid > ${mark} ORDER BY rowid LIMIT ${TRIM_OWNERS_PER_RUN}`),
   ]);
   const next = owners.length < TRIM_OWNERS_PER_RUN ? 0 : owners[owners.length - 1]!.r;
+  const walked = owners.map((o) => o.id).filter((id) => !recent.some((r) => r.id === id));
+  const cuts = [...recent.flatMap((r) => [sweepUnfollowed(r.id), trimTimeline(r.id)]), ...walked.map((id) => trimTimeline(id))];
   // the trims' changed-row counts are wanted, which batch() does not return: D1's own batch
   const results = await db.$client.batch([
-    ...owners.map((o) => trimTimeline(o.id)),
+    ...cuts,
     sql`INSERT INTO rank_state (key, value) VALUES ('timeline_trim_mark', ${next}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
   ].map((s) => toD1(db, s)));
-  const trimmed = results.slice(0, owners.length).reduce((sum, r) => sum + (r.meta.changes ?? 0), 0);
-  return { owners: owners.length, trimmed };
+  const trimmed = results.slice(0, cuts.length).reduce((sum, r) => sum + (r.meta.changes ?? 0), 0);
+  return { owners: recent.length + walked.length, trimmed };
 }

@@ -4,7 +4,7 @@ import { LIVE_ALL_SHARDS, liveChannel } from "../echo/index.server";
 import { scrollWithRule } from "../scroll/index.server";
 import { HttpError } from "../shared/index";
 import { liveSessionOf } from "../auth/index.server";
-import { confirmSession, liveUserChannel, parseInput, queryOf, type AppContext } from "../shared/index.server";
+import { accountLimit, batch, confirmSession, liveUserChannel, parseInput, queryOf, returning, tables, type AppContext } from "../shared/index.server";
 import type { FeedRule } from "../scroll/index";
 import type { LiveFilter } from "./filter";
 import { FILTER_HEADER, HOLDER_HEADER, RULE_HEADER, type Holder } from "./hub.server";
@@ -29,8 +29,15 @@ async function targetOf(app: AppContext, viewerId: string, query: LiveQuery): Pr
 
 export async function openLiveSocket(app: AppContext, viewerId: string, request: Request): Promise<Response> {
   const query = parseInput(LiveQuerySchema, queryOf(request));
+  // the account's handshake limit: its counter is queued with the scroll read and the session
+  // check, which share the request's first D1 batch (no round trip of its own)
+  const limit = accountLimit("liveHandshake", viewerId);
+  const counted = batch(app.db, [returning(limit.upsert, { count: tables.rateLimits.count })]);
+  counted.catch(() => undefined);
   // authorization before the upgrade check: a plain GET learns what a handshake would (403/404)
   const target = await targetOf(app, viewerId, query);
+  const tooMany = limit.exceeded((await counted)[0][0]?.count);
+  if (tooMany) throw tooMany;
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") throw new HttpError(426, LIVE_UPGRADE_MESSAGE, { Upgrade: "websocket" });
   const live = app.env.LIVE;
   if (!live) throw new HttpError(503, "Live updates are not available here");

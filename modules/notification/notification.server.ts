@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
-import { batch, parseInput, prepared, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
+import { batch, batchUnderLimit, parseInput, prepared, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -114,11 +114,12 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
  * whatever the clocks of the Workers that wrote it) and the counter to 0, in one statement.
  */
 export async function markAllRead(app: AppContext, viewerId: string): Promise<{ unreadCount: number }> {
-  await batch(app.db, [
+  // under the account's limit, in the same batch (a refused call changes nothing)
+  await batchUnderLimit(app.db, "notificationsRead", viewerId, (within) => [
     sql`UPDATE users SET unread_notifications = 0,
           notifications_read_at = MAX(notifications_read_at,
             COALESCE((SELECT MAX(latest_at) FROM notification_groups WHERE recipient_id = ${viewerId}), 0))
-        WHERE id = ${viewerId}`,
+        WHERE id = ${viewerId} AND ${within}`,
   ]);
   return { unreadCount: 0 };
 }

@@ -2,10 +2,11 @@
 // streamed. Each table is read page by page by its key (EXPORT_PAGE rows a statement) only when
 // the reader wants more (a pull stream: backpressure), so 100,000 echos never sit in the
 // Worker's memory at once. The one endpoint outside the 2-round-trip budget: it costs a round
-// trip per page of each table (docs/product-notes.md "Your data").
+// trip per page of each table (docs/product-notes.md "Your data"), so it is limited per account
+// (WRITE_LIMITS.export) and, where D1 stats are exposed, states its whole cost at its end.
 import { notFound } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
-import { batch, select, sql, tables, type AppContext, type RowOf, type Select } from "../shared/index.server";
+import { accountLimit, batch, returning, select, sql, STREAMED_D1_HEADER, tables, type AppContext, type RowOf, type Select } from "../shared/index.server";
 import { toRule } from "../scroll/index.server";
 
 /** Rows a page statement returns: with the joins it reads at most about twice that. */
@@ -92,7 +93,7 @@ const itemPages = (app: AppContext, scrollId: string) =>
     select(
       itemColumns,
       sql`FROM scroll_echos WHERE ${scrollEchos.scrollId} = ${scrollId}
-        ${after ? sql`AND (${scrollEchos.addedAt} < ${after.addedAt} OR (${scrollEchos.addedAt} = ${after.addedAt} AND ${scrollEchos.echoId} < ${after.echoId}))` : sql``}
+        ${after ? sql`AND ${scrollEchos.addedAt} <= ${after.addedAt} AND (${scrollEchos.addedAt} < ${after.addedAt} OR ${scrollEchos.echoId} < ${after.echoId})` : sql``}
         ORDER BY ${scrollEchos.addedAt} DESC, ${scrollEchos.echoId} DESC LIMIT ${EXPORT_PAGE}`,
     ),
   );
@@ -177,7 +178,10 @@ async function* exportJson(app: AppContext, profile: RowOf<typeof profileColumns
   yield* jsonArray(followPages(app, userId), (r) => ({ _id: r.followeeId, userName: r.userName, followedAt: iso(r.createdAt) }));
   yield `,\n"followedScrolls":`;
   yield* jsonArray(followedScrollPages(app, userId), (r) => ({ _id: r.scrollId, name: r.name ?? null, followedAt: iso(r.createdAt) }));
-  yield "\n}\n";
+  // where D1 stats are exposed, the whole request's cost, the stream's reads included: the
+  // Server-Timing header went out before the first of them (verticals/app.ts)
+  const stats = app.d1Stats;
+  yield stats ? `,\n"d1":${JSON.stringify({ roundTrips: stats.roundTrips, rowsRead: stats.rowsRead, rowsWritten: stats.rowsWritten })}\n}\n` : "\n}\n";
 }
 
 /**
@@ -186,7 +190,15 @@ async function* exportJson(app: AppContext, profile: RowOf<typeof profileColumns
  * aborts the body, so a reader never takes a truncated file for a whole one.
  */
 export async function exportResponse(app: AppContext, userId: string): Promise<Response> {
-  const [rows] = await batch(app.db, [select(profileColumns, sql`FROM users WHERE ${users.id} = ${userId}`)]);
+  // the account's export limit rides in the profile's read (one round trip); a refused export
+  // is a 429 before any byte of the file
+  const limit = accountLimit("export", userId);
+  const [counted, rows] = await batch(app.db, [
+    returning(limit.upsert, { count: tables.rateLimits.count }),
+    select(profileColumns, sql`FROM users WHERE ${users.id} = ${userId}`),
+  ]);
+  const tooMany = limit.exceeded(counted[0]?.count);
+  if (tooMany) throw tooMany;
   const profile = rows[0];
   if (!profile) throw notFound("User not found");
   const chunks = exportJson(app, profile);
@@ -211,6 +223,8 @@ export async function exportResponse(app: AppContext, userId: string): Promise<R
       "Content-Type": "application/json; charset=utf-8",
       "Content-Disposition": `attachment; filename="echo-${profile.userName}.json"`,
       "Cache-Control": "no-store",
+      // the body reads D1 as it streams: Server-Timing counts only what ran before it
+      [STREAMED_D1_HEADER]: "1",
     },
   });
 }

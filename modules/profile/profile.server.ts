@@ -2,7 +2,7 @@ import { backfillFollow, removeFollowee } from "../echo/index.server";
 import { badRequest, encodeCursor, isId, LEGACY_USER_NAME_PATTERN, notFound, pagination } from "../shared/index";
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { batch, batchUnderLimit, listCursor, select, sql, tables, type AppContext, type Result, type RowOf } from "../shared/index.server";
+import { batch, batchUnderLimit, listCursor, select, sql, tables, type AppContext, type RowOf } from "../shared/index.server";
 import type { Profile, UserHit } from "./schema";
 
 const { users, userFollows } = tables;
@@ -81,17 +81,24 @@ export async function updateProfile(app: AppContext, viewerId: string, input: { 
 export async function setUserFollow(app: AppContext, viewerId: string, userId: string, follow: boolean): Promise<Profile> {
   if (!isId(userId)) throw notFound("User not found");
   if (userId === viewerId) throw badRequest("You cannot follow yourself");
-  const write = follow
-    ? sql`INSERT INTO user_follows (follower_id, followee_id, created_at)
-          SELECT ${viewerId}, ${userId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM users WHERE id = ${userId})
-          ON CONFLICT DO NOTHING`
-    : app.db.delete(userFollows).where(and(eq(userFollows.followerId, viewerId), eq(userFollows.followeeId, userId)));
-  // the follow's Following-timeline rows (decision 013) come or go with it
-  const timeline = follow ? backfillFollow(viewerId, userId) : [removeFollowee(viewerId, userId)];
-  // the write, the timeline and the profile it returns in one batch
-  const read = profileQuery(viewerId, userId);
-  const results = await batch(app.db, [write, ...timeline, read]);
-  const rows = results[results.length - 1] as Result<typeof read>;
+  // one batch, under the account's follow limit (a refused call writes nothing): the follow, its
+  // Following-timeline rows (decision 013: a bounded backfill, or a bounded removal before the
+  // follow row goes) and the profile it returns
+  const [, , rows] = await batchUnderLimit(app.db, "follow", viewerId, (within) =>
+    follow
+      ? ([
+          sql`INSERT INTO user_follows (follower_id, followee_id, created_at)
+            SELECT ${viewerId}, ${userId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM users WHERE id = ${userId}) AND ${within}
+            ON CONFLICT DO NOTHING`,
+          backfillFollow(viewerId, userId, within),
+          profileQuery(viewerId, userId),
+        ] as const)
+      : ([
+          removeFollowee(viewerId, userId, within),
+          app.db.delete(userFollows).where(and(eq(userFollows.followerId, viewerId), eq(userFollows.followeeId, userId), within)),
+          profileQuery(viewerId, userId),
+        ] as const),
+  );
   if (!rows[0]) throw notFound("User not found");
   return toProfile(rows[0], viewerId);
 }

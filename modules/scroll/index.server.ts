@@ -13,6 +13,7 @@ export {
   PUBLIC_SCROLLS_MAX,
   type MyScrollsPage,
   addEcho,
+  CURATION_MAX_ECHOS,
   removeEcho,
   setFollow,
   scrollEchos,

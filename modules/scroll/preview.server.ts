@@ -2,7 +2,7 @@
 // (docs/decisions/012-preview-why-fork.md). Reads only, in one D1 round trip, within the budget
 // of a feed page: the page's window, the counters and a bounded count scan.
 import { badRequest, pagination } from "../shared/index";
-import { batch, listCursor, type AppContext } from "../shared/index.server";
+import { accountLimit, batch, listCursor, returning, select, sql, tables, type AppContext } from "../shared/index.server";
 import { toEcho, type PageRequest } from "../echo/index.server";
 import { COUNT_SCAN_ROWS, counterQuery, countScanQuery, emptyScanQuery, matchCount, scanEntries, type MatchCount } from "./feed-count.server";
 import { feedPage, feedPageQuery, provablyEmpty, windowSize } from "./feed-rules.server";
@@ -15,9 +15,12 @@ export const PREVIEW_LIMIT = 10;
 /** Candidate rows for the page's window (a feed page has 110; the count scan has the rest). */
 export const PREVIEW_CANDIDATE_ROWS = 70;
 
-/** The preview of a rule as create takes it (POST /api/scroll/preview). */
+/**
+ * The preview of a rule as create takes it (POST /api/scroll/preview), under the account's
+ * preview limit: the counter rides in the preview's own batch (a refused preview is a 429).
+ */
 export async function previewFeedConfig(app: AppContext, viewerId: string, config: FeedConfigInput | null | undefined, req: PageRequest) {
-  return previewFeed(app, viewerId, ruleOfConfig(config ?? defaultConfig()), req);
+  return previewFeed(app, viewerId, ruleOfConfig(config ?? defaultConfig()), req, Date.now(), undefined, accountLimit("preview", viewerId));
 }
 
 /** A rule's preview page and match count; `rows` sizes the page's window and the count scan
@@ -29,18 +32,23 @@ export async function previewFeed(
   req: PageRequest,
   now = Date.now(),
   rows = { candidates: PREVIEW_CANDIDATE_ROWS, count: COUNT_SCAN_ROWS },
+  limited?: ReturnType<typeof accountLimit>,
 ): Promise<ScrollEchoPage & MatchCount> {
   const limit = Math.min(req.limit, PREVIEW_LIMIT);
   const key = listCursor(req);
   const window = windowSize(rule, rows.candidates);
   const entries = scanEntries(rule, rows.count);
   const empty = provablyEmpty(rule, now);
-  const [counters, pageRows, scan] = await batch(app.db, [
+  const [counted, counters, pageRows, scan] = await batch(app.db, [
+    // the account's counter, bumped and read back in the same round trip (no counter: a no-op read)
+    limited ? returning(limited.upsert, { count: tables.rateLimits.count }) : select({ count: sql<number>`0` }, sql``),
     counterQuery(rule),
     feedPageQuery(rule, viewerId, now, feedSeek(key), limit, 0, window),
     // a provably empty rule has no streams to scan
     empty ? emptyScanQuery() : countScanQuery(rule, viewerId, now, entries),
   ]);
+  const tooMany = limited?.exceeded(counted[0]?.count);
+  if (tooMany) throw tooMany;
   if ((counters[0]?.authorsFound ?? 0) !== rule.authors.length) throw badRequest("One of the chosen authors no longer exists");
   const page = feedPage(rule, pageRows, limit, window);
   const nextCursor = page.hasMore && page.after ? feedCursor(rule, page.after) : null;

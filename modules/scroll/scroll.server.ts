@@ -1,6 +1,6 @@
 import { and, eq, type Placeholder } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { badRequest, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
+import { badRequest, conflict, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
 import { batch, batchUnderLimit, columns, controlLive, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, storedRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
@@ -373,8 +373,18 @@ export async function findMyScroll(app: AppContext, viewerId: string, id: string
 }
 
 /**
+ * A curation holds at most this many echos (issue 28): adding past it is a 409 that writes
+ * nothing. Its pages stay within budget at any size (keyset on scroll_echos_added, the total
+ * from the scroll's counter), and the cap bounds the export of its items and a fork's copy.
+ */
+export const CURATION_MAX_ECHOS = 10_000;
+
+export const curationFull = () => conflict(`This curation is full: a curation holds at most ${CURATION_MAX_ECHOS.toLocaleString("en-US")} echos`);
+
+/**
  * Add an echo to one's own curation; adding twice is a no-op that says so (`alreadyInScroll`), so
- * the UI doesn't claim it "added" an echo that was already there.
+ * the UI doesn't claim it "added" an echo that was already there. Under the account's curate
+ * limit and the curation's size cap, in the insert's own batch.
  */
 export async function addEcho(
   app: AppContext,
@@ -385,11 +395,13 @@ export async function addEcho(
   const scroll = await ownScroll(app, viewerId, id);
   if (scroll.type !== "curation") throw badRequest("Echos can only be added to curation scrolls");
   if (!isId(echoId)) throw notFound("Echo not found");
-  // the batch runs in order: the first read sees the curation before the insert
-  const [before, , exists] = await batch(app.db, [
+  // the batch runs in order: the first reads see the curation before the insert
+  const [before, size, , exists] = await batchUnderLimit(app.db, "curate", viewerId, (within) => [
     select({ n: sql<number>`count(*)` }, sql`FROM scroll_echos WHERE scroll_id = ${id} AND echo_id = ${echoId}`),
+    select({ n: tables.scrolls.echosCount }, sql`FROM scrolls WHERE ${tables.scrolls.id} = ${id}`),
     sql`INSERT INTO scroll_echos (scroll_id, echo_id, added_at)
-        SELECT ${id}, ${echoId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${echoId})
+        SELECT ${id}, ${echoId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${echoId}) AND ${within}
+          AND (SELECT echos_count FROM scrolls WHERE id = ${id}) < ${CURATION_MAX_ECHOS}
         ON CONFLICT DO NOTHING`,
     // the echo as live messages carry it: no viewer, so not liked (each reader's like state is
     // theirs to load; decision 016)
@@ -397,6 +409,7 @@ export async function addEcho(
   ]);
   if (!exists[0]) throw notFound("Echo not found");
   const alreadyInScroll = (before[0]?.n ?? 0) > 0;
+  if (!alreadyInScroll && (size[0]?.n ?? 0) >= CURATION_MAX_ECHOS) throw curationFull();
   // the curation's open pages show it in their "new echos" pill
   // (a private curation's: its creator's sockets only, whatever reached the object meanwhile)
   if (!alreadyInScroll) publishLive(app, [liveChannel.curation(id)], toEcho(exists[0]), scroll.isPrivate ? viewerId : undefined);
@@ -407,21 +420,23 @@ export async function removeEcho(app: AppContext, viewerId: string, id: string, 
   const scroll = await ownScroll(app, viewerId, id);
   if (scroll.type !== "curation") throw badRequest("Echos can only be removed from curation scrolls");
   const { scrollEchos } = tables;
-  await batch(app.db, [app.db.delete(scrollEchos).where(and(eq(scrollEchos.scrollId, id), eq(scrollEchos.echoId, echoId)))]);
+  await batchUnderLimit(app.db, "curate", viewerId, (within) => [app.db.delete(scrollEchos).where(and(eq(scrollEchos.scrollId, id), eq(scrollEchos.echoId, echoId), within))]);
   return readScroll(app, viewerId, id);
 }
 
 export async function setFollow(app: AppContext, viewerId: string, id: string, follow: boolean): Promise<Scroll> {
   if (!isId(id)) throw notFound("Scroll not found");
-  // one batch: the rules (public, not one's own) are conditions of the write; the scroll read
-  // after it says which rule stopped it
-  const write = follow
-    ? sql`INSERT INTO scroll_follows (scroll_id, user_id, created_at)
+  // one batch, under the account's follow limit: the rules (public, not one's own) are
+  // conditions of the write; the scroll read after it says which rule stopped it
+  const [, rows] = await batchUnderLimit(app.db, "follow", viewerId, (within) => [
+    follow
+      ? sql`INSERT INTO scroll_follows (scroll_id, user_id, created_at)
           SELECT ${id}, ${viewerId}, ${Date.now()}
-          WHERE EXISTS (SELECT 1 FROM scrolls WHERE id = ${id} AND is_private = 0 AND creator_id != ${viewerId})
+          WHERE EXISTS (SELECT 1 FROM scrolls WHERE id = ${id} AND is_private = 0 AND creator_id != ${viewerId}) AND ${within}
           ON CONFLICT DO NOTHING`
-    : app.db.delete(tables.scrollFollows).where(and(eq(tables.scrollFollows.scrollId, id), eq(tables.scrollFollows.userId, viewerId)));
-  const [, rows] = await batch(app.db, [write, scrollSelect(viewerId, sql`WHERE s.id = ${id}`)]);
+      : app.db.delete(tables.scrollFollows).where(and(eq(tables.scrollFollows.scrollId, id), eq(tables.scrollFollows.userId, viewerId), within)),
+    scrollSelect(viewerId, sql`WHERE s.id = ${id}`),
+  ]);
   const row = rows[0];
   if (!row) throw notFound("Scroll not found");
   const scroll = toScroll(row, viewerId);
@@ -692,7 +707,9 @@ function enginePage(rule: FeedRule, req: PageRequest, rows: FeedPageRow[], windo
 
 /** A page of a curation by (added_at, echo id) cursor or without one: rendered once. */
 // It reads only a curation the viewer may see (public, or theirs): scrollEchos asks for a page
-// before it knows the scroll's type and privacy, in the same batch as the lookup.
+// before it knows the scroll's type and privacy, in the same batch as the lookup. The cursor's
+// `added_at <=` bound is what makes it a range of scroll_echos_added: with the OR alone SQLite
+// walked the curation from its newest entry (20 more rows per page deep; 445 on page 20).
 const curationPage = (byCursor: boolean) =>
   prepared(["viewerId", "id", "addedAt", "echoId", "take", "offset"], (v) =>
     select(
@@ -700,7 +717,7 @@ const curationPage = (byCursor: boolean) =>
       sql`FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
         JOIN users u ON u.id = e.author_id
         WHERE se.scroll_id = (SELECT id FROM scrolls WHERE id = ${v.id} AND type = 'curation' AND (is_private = 0 OR creator_id = ${v.viewerId}))
-        ${byCursor ? sql`AND (se.added_at < ${v.addedAt} OR (se.added_at = ${v.addedAt} AND se.echo_id < ${v.echoId}))` : sql``}
+        ${byCursor ? sql`AND se.added_at <= ${v.addedAt} AND (se.added_at < ${v.addedAt} OR se.echo_id < ${v.echoId})` : sql``}
         ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${v.take} OFFSET ${v.offset}`,
     ),
   );

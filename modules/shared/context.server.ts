@@ -1,5 +1,6 @@
 import { createContext } from "react-router";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import type { D1Stats } from "./d1-stats.server";
 
 /**
  * Queries use Drizzle's query builder and `sql` template over the tables in ./db/schema, not its
@@ -30,6 +31,11 @@ export type AppContext = {
   memo: Map<string, Promise<unknown>>;
   /** What an invalid session answers: 401 JSON on the API, a redirect to /login on pages. */
   authFailure?: "api" | "page";
+  /**
+   * This request's D1 counts so far, only where they are exposed (EXPOSE_D1_STATS=1): a streamed
+   * answer (the export) reports what its body read at the body's end.
+   */
+  d1Stats?: D1Stats;
 };
 
 export const appContext = createContext<AppContext>();

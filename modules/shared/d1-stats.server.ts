@@ -97,3 +97,17 @@ export function failingKV(): KVNamespace {
   const fail = () => Promise.reject(new Error("KV GET failed: injected fault"));
   return { get: fail, getWithMetadata: fail, put: fail, delete: fail, list: fail } as unknown as KVNamespace;
 }
+
+/**
+ * Set (to "1") by an answer whose body reads D1 while it streams (the export): the worker then
+ * says in `Server-Timing` that its counts stop where the body starts, and drops this header.
+ */
+export const STREAMED_D1_HEADER = "X-Echo-D1-Streamed";
+
+/** The `Server-Timing` value of a request's D1 counts; `streamed`: the body reads on (see above). */
+export function d1Timing(stats: D1Stats, streamed: boolean): string {
+  const counts = `rt=${stats.roundTrips} rows=${stats.rowsRead} written=${stats.rowsWritten}`;
+  return streamed
+    ? `d1;desc="${counts} before the body", d1-body;desc="streamed: the body's own D1 cost is its last member, d1"`
+    : `d1;desc="${counts}"`;
+}

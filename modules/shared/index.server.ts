@@ -18,12 +18,12 @@ export {
   type RouteArgs,
 } from "./api.server";
 export * as tables from "./db/schema";
-export { rateLimit, inlineLimit, batchUnderLimit, countAttempt, attempts, WRITE_LIMITS } from "./rate-limit.server";
+export { rateLimit, inlineLimit, batchUnderLimit, accountLimit, countAttempt, attempts, WRITE_LIMITS, type WriteLimitKind } from "./rate-limit.server";
 export { readCookie, hasCookie } from "./cookies.server";
 export { sql, type SQL } from "drizzle-orm";
 export { batch, select, prepared, preparedAround, returning, columns, toD1, configureRequestDb, registerSessionProbe, confirmSession, type Statement, type Select, type Fields, type Builder, type Result, type RowOf } from "./sql.server";
 export { testAppContext } from "./test-context.server";
-export { instrumentD1, failingD1, failingKV, type D1Stats } from "./d1-stats.server";
+export { instrumentD1, failingD1, failingKV, d1Timing, STREAMED_D1_HEADER, type D1Stats } from "./d1-stats.server";
 export { sessionStart } from "./replicas.server";
 export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";
 export { trigramSearchable } from "./trigram.server";

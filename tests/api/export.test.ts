@@ -117,4 +117,21 @@ describe("GET /api/profile/me/export", () => {
     expect(file.json.following.map((f: Json) => [f._id, f.userName])).toEqual([[friend.user._id, friend.user.userName]]);
     expect(file.json.followedScrolls.map((f: Json) => [f._id, f.name])).toEqual([[followedScrollId, "Friend's"]]);
   });
+
+  it("states its real D1 cost: Server-Timing counts only what ran before the body and says so; the file's last member, d1, counts the whole stream", () => {
+    // the test server exposes D1 stats (EXPOSE_D1_STATS=1)
+    const timing = file.headers.get("server-timing") ?? "";
+    const head = /d1;desc="rt=(\d+) rows=(\d+) written=(\d+) before the body"/.exec(timing);
+    expect(head, timing).not.toBeNull();
+    expect(timing).toContain("d1-body;");
+    expect(Object.keys(file.json).at(-1)).toBe("d1");
+    const { d1 } = file.json;
+    // a round trip per page of each list: the profile, echos, 2 pages of likes (205), scrolls, the
+    // curation's items, following, followed scrolls
+    expect(d1.roundTrips).toBe(8);
+    expect(d1.roundTrips).toBeGreaterThan(Number(head![1]));
+    // at least a row per exported item: 3 echos, 205 likes, 3 scrolls, 2 items, 1 follow, 1 followed scroll
+    expect(d1.rowsRead).toBeGreaterThanOrEqual(3 + 205 + 3 + 2 + 2 + 2);
+    expect(d1.rowsRead).toBeGreaterThan(Number(head![2]));
+  });
 });

@@ -2,7 +2,7 @@
 // GET /api/echo/following lists the echos of the people the viewer follows, newest first, fed
 // by fan-out on post, backfilled on follow, emptied on unfollow and echo or account deletion.
 import { describe, expect, it } from "vitest";
-import { Client, expectErrorShape, signedUp } from "./client";
+import { BASE_URL, Client, expectErrorShape, signedUp } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -141,5 +141,52 @@ describe("GET /api/echo/following", () => {
     const res = await client.post("/api/echo/following", {});
     expect(res.status).toBe(405);
     expectErrorShape(res.json);
+  });
+});
+
+/** A follow or unfollow over HTTP with its D1 cost from Server-Timing (EXPOSE_D1_STATS=1). */
+async function measuredFollow(client: Client, userId: string, on: boolean) {
+  const res = await fetch(`${BASE_URL}/api/profile/user/${userId}/follow`, { method: on ? "POST" : "DELETE", headers: { Cookie: client.cookie } });
+  const m = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
+  if (!m) throw new Error(`no D1 stats: ${res.headers.get("server-timing")}`);
+  expect(res.status).toBe(200);
+  return { roundTrips: Number(m[1]), rowsRead: Number(m[2]) };
+}
+
+describe("what a follow and an unfollow cost (issue 28, decision 013)", () => {
+  it("≤ 200 rows read and ≤ 2 round trips with a full timeline and a followee of 100 echos (unfollow: 100 of theirs in the timeline)", { timeout: 120_000 }, async () => {
+    // the reader follows four authors who then post 100 echos each (fan-out fills the timeline
+    // to 400); a fifth has 100 echos the reader has not seen. (modules/profile/follow-cost.test.ts
+    // does the same with a 600-echo followee and a 500-row timeline written with SQL: the post
+    // limit allows 100 echos per author per 5 minutes over HTTP.)
+    const reader = await signedUp("fcr");
+    const authors = await Promise.all(Array.from({ length: 5 }, () => signedUp("fca")));
+    for (const a of authors.slice(0, 4)) await follow(reader.client, a.user._id);
+    await Promise.all(authors.map(async (a) => {
+      for (let i = 0; i < 100; i++) await post(a.client, `cost ${i}`);
+    }));
+    expect((await timeline(reader.client, "limit=100")).echos).toHaveLength(100);
+
+    const followed = await measuredFollow(reader.client, authors[4]!.user._id, true);
+    expect(followed.roundTrips).toBeLessThanOrEqual(2);
+    expect(followed.rowsRead).toBeLessThanOrEqual(200);
+    const unfollowed = await measuredFollow(reader.client, authors[0]!.user._id, false);
+    expect(unfollowed.roundTrips).toBeLessThanOrEqual(2);
+    expect(unfollowed.rowsRead).toBeLessThanOrEqual(200);
+    console.log(`follow (followee of 100 echos, 400-row timeline): ${followed.rowsRead} rows; unfollow (100 rows of theirs): ${unfollowed.rowsRead} rows`);
+
+    // the timeline stays right: none of the unfollowed author's echos on any page, the new
+    // followee's newest FOLLOW_BACKFILL at the top
+    const seen: Json[] = [];
+    let query = "limit=100";
+    for (let n = 1; n <= 10; n++) {
+      const page = await timeline(reader.client, query);
+      seen.push(...(page.echos as Json[]));
+      if (!page.pagination.nextCursor) break;
+      query = `limit=100&page=${n + 1}&cursor=${page.pagination.nextCursor}`;
+    }
+    expect(seen.some((e) => e.author._id === authors[0]!.user._id)).toBe(false);
+    expect(seen.filter((e) => e.author._id === authors[4]!.user._id)).toHaveLength(FOLLOW_BACKFILL);
+    expect(seen).toHaveLength(300 + FOLLOW_BACKFILL);
   });
 });
