@@ -14,11 +14,12 @@ import type { FeedRule } from "./schema";
 /** Entries an index keeps: the newest 500 matches (25 pages of 20); the engine serves deeper. */
 export const INDEX_CAP = 500;
 /**
- * The most entries one page reads from an index: each costs about 4 rows (the entry, the echo, its
- * author, the reader's like), so 40 keep a page and its lookups within 200 rows. A page asked for
- * more (the API allows 100, a web feed takes 50) answers 40 with more to come.
+ * The most entries one page reads from an index: each costs about 3 rows (the entry, the echo,
+ * its author; the reader's like probe), measured at 128 rows for a 40-entry web feed with its
+ * scroll lookup, so 50 — a web feed's page — stay near 160. A page asked for more (the API allows
+ * 100) answers 50 with more to come.
  */
-export const INDEX_PAGE_MAX = 40;
+export const INDEX_PAGE_MAX = 50;
 /** Candidate rows one backfill step of the engine may read (not a reader's request: larger). */
 const BACKFILL_CANDIDATES = 2000;
 /** Engine steps per backfill message: one message stays well inside a consumer's time. */

@@ -526,6 +526,10 @@ const scrollFactsById = prepared(["id"], (v) =>
       creatorId: s.creatorId,
       echosCount: s.echosCount,
       ...ruleFields,
+      // the feed index's state (decision 020): one row, for a feed whose rule has an index, so a
+      // built index serves this scroll's page from the isolate's first read of it
+      indexComplete: sql<number | null>`(SELECT complete FROM feed_indexes WHERE rule_key = s.rule_key AND state = 'ready')`,
+      indexFloor: sql<string | null>`(SELECT floor FROM feed_indexes WHERE rule_key = s.rule_key AND state = 'ready')`,
     },
     sql`FROM scrolls s WHERE s.id = ${v.id}`,
   ),
@@ -538,7 +542,9 @@ async function scrollFacts(app: AppContext, viewerId: string, id: string): Promi
   const row = rows[0];
   if (!row) throw notFound("Scroll not found");
   if (row.isPrivate && row.creatorId !== viewerId) throw forbidden("This scroll is private");
-  return { type: row.type, echosCount: row.echosCount, rule: toRule(row) };
+  const rule = toRule(row);
+  if (row.indexComplete !== null && indexable(rule)) rememberIndex(ruleKeyOf(rule), { complete: row.indexComplete === 1, floor: row.indexFloor });
+  return { type: row.type, echosCount: row.echosCount, rule };
 }
 
 async function echosById(
