@@ -8,7 +8,7 @@ import { isId } from "../shared/index";
 import { batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
-import { feedPage, feedPageQuery, storedRule, windowSize, type Seek } from "./feed-rules.server";
+import { feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
 import type { FeedRule } from "./schema";
 
 /** Entries an index keeps: the newest 500 matches (25 pages of 20); the engine serves deeper. */
@@ -38,36 +38,27 @@ export function indexable(rule: FeedRule): boolean {
 
 const sorted = (list: string[]) => [...new Set(list)].sort();
 
-/** The rule as its index knows it: sets in order, "hide liked" left to each reader. */
+/** The rule as its index knows it: sets in order, "hide liked" left to each reader; its fields
+ * always in this order, so equal rules have one key. */
 export function canonicalRule(rule: FeedRule): FeedRule {
   return {
-    ...rule,
     tagMatchType: rule.includedTags.length === 0 ? "any" : rule.tagMatchType,
     includedTags: sorted(rule.includedTags),
     excludedTags: sorted(rule.excludedTags),
     authors: sorted(rule.authors),
+    sortBy: rule.sortBy,
     sortTimeRange: rule.sortBy === "mostLiked" ? rule.sortTimeRange : "allTime",
     excludeLikedEchos: false,
+    startDate: rule.startDate,
+    endDate: rule.endDate,
   };
 }
 
-export const ruleKeyOf = (rule: FeedRule): string => JSON.stringify(storedRule(canonicalRule(rule)));
+/** An index's key: its canonical rule as JSON (feed_indexes.rule_key, scrolls.rule_key). */
+export const ruleKeyOf = (rule: FeedRule): string => JSON.stringify(canonicalRule(rule));
 
 /** The rule back from its key. */
-export function ruleOfKey(key: string): FeedRule {
-  const s = JSON.parse(key) as ReturnType<typeof storedRule>;
-  return {
-    tagMatchType: s.tagMatchType as FeedRule["tagMatchType"],
-    includedTags: JSON.parse(String(s.includedTags)) as string[],
-    excludedTags: JSON.parse(String(s.excludedTags)) as string[],
-    authors: JSON.parse(String(s.authors)) as string[],
-    sortBy: s.sortBy as FeedRule["sortBy"],
-    sortTimeRange: s.sortTimeRange as FeedRule["sortTimeRange"],
-    excludeLikedEchos: false,
-    startDate: s.startDate as number | null,
-    endDate: s.endDate as number | null,
-  };
-}
+export const ruleOfKey = (key: string): FeedRule => JSON.parse(key) as FeedRule;
 
 /**
  * What a new echo must carry for the rule to possibly match it: its author when the rule names
@@ -211,8 +202,7 @@ async function markReady(db: Db, id: number, complete: boolean, floor: string | 
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-/** Whether the rule's index can serve the page below `position` (an echo id, "~" at the top);
- * the engine's page carries the opposite (feed-rules.server.ts, indexCannotServe). */
+/** Whether the rule's index can serve the page below `position` (an echo id, "~" at the top). */
 const serves = (ruleKey: string, position: string) =>
   sql`EXISTS (SELECT 1 FROM feed_indexes WHERE rule_key = ${ruleKey} AND state = 'ready'
       AND (complete = 1 OR floor IS NULL OR floor < ${position}))`;
@@ -281,13 +271,15 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
     select({ id: fi.id }, sql`FROM feed_indexes WHERE NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key) LIMIT 5`),
   ]);
   const backfills: Change[] = [];
+  const keying: SQL[] = [];
   for (const row of unkeyed) {
     const rule: FeedRule = { ...row };
     const key = indexable(rule) ? ruleKeyOf(rule) : "";
-    await batch(db, [sql`UPDATE scrolls SET rule_key = ${key} WHERE id = ${row.id}`, ...indexStatements(rule, sql`1`, now)]);
+    keying.push(sql`UPDATE scrolls SET rule_key = ${key} WHERE id = ${row.id}`, ...indexStatements(rule, sql`1`, now));
     if (key) backfills.push({ type: "backfill", ruleKey: key, cursor: null });
-    done.keyed++;
   }
+  if (keying.length > 0) await batch(db, keying);
+  done.keyed = unkeyed.length;
   for (const { ruleKey } of stuck) backfills.push({ type: "backfill", ruleKey, cursor: null });
   done.resumed = stuck.length;
   if (backfills.length > 0) sendChanges(app, backfills);

@@ -16,7 +16,7 @@
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { idCeil, idFloor, isId } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { preparedAround, select, sql, tables, type RowOf, type Select } from "../shared/index.server";
+import { preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
@@ -190,8 +190,12 @@ const hydratedWhile = preparedAround(["viewerId", "scrollId", ...RULE_SLOTS], (v
   select(pageColumns(v.viewerId), sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${scrollHolds(v)}`),
 );
 
-/** The guard of hydratedWhile: the scroll still holds the rule, and the viewer may see it. */
-const scrollHolds = (v: Record<"viewerId" | "scrollId" | (typeof RULE_SLOTS)[number], Placeholder>) =>
+/**
+ * The guard of hydratedWhile, and of an index page read from a remembered rule (scroll.server.ts):
+ * the scroll still holds the rule, and the viewer may see it. Its values are placeholders in the
+ * prepared statement, bound values elsewhere (`holdsRule`).
+ */
+const scrollHolds = (v: Record<"viewerId" | "scrollId" | (typeof RULE_SLOTS)[number], unknown>) =>
   sql`EXISTS (SELECT 1 FROM scrolls WHERE ${sc.id} = ${v.scrollId} AND ${sc.type} = 'feed'
         AND (${sc.isPrivate} = 0 OR ${sc.creatorId} = ${v.viewerId})
         AND ${sc.tagMatchType} = ${v.tagMatchType} AND json(${sc.includedTags}) = json(${v.includedTags})
@@ -199,28 +203,8 @@ const scrollHolds = (v: Record<"viewerId" | "scrollId" | (typeof RULE_SLOTS)[num
         AND ${sc.sortBy} = ${v.sortBy} AND ${sc.sortTimeRange} = ${v.sortTimeRange}
         AND ${sc.excludeLikedEchos} = ${v.excludeLikedEchos} AND ${sc.startDate} IS ${v.startDate} AND ${sc.endDate} IS ${v.endDate})`;
 
-/**
- * The engine's page only where the feed index (feed-index.server.ts, decision 020) cannot serve
- * it: its rule's index is not ready, or does not reach below `position`. Like the scroll guard, a
- * condition on no column of the page's tables: tested once, before anything else is read.
- */
-const indexCannotServe = (v: Record<"ruleKey" | "position", Placeholder>) =>
-  sql`NOT EXISTS (SELECT 1 FROM feed_indexes WHERE rule_key = ${v.ruleKey} AND state = 'ready'
-        AND (complete = 1 OR floor IS NULL OR floor < ${v.position}))`;
-
-const hydratedUnless = preparedAround(["viewerId", "ruleKey", "position"], (v, page) =>
-  select(pageColumns(v.viewerId), sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${indexCannotServe(v)}`),
-);
-
-const hydratedWhileUnless = preparedAround(["viewerId", "scrollId", ...RULE_SLOTS, "ruleKey", "position"], (v, page) =>
-  select(
-    pageColumns(v.viewerId),
-    sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${scrollHolds(v)} AND ${indexCannotServe(v)}`,
-  ),
-);
-
-/** Where a page goes when the feed index may serve it instead: the rule's key and the page's position. */
-export type UnlessIndexed = { ruleKey: string; position: string } | null;
+/** `scrollHolds` with bound values: the scroll `scrollId` still holds `rule` and `viewerId` may see it. */
+export const holdsRule = (scrollId: string, viewerId: string, rule: FeedRule): SQL => scrollHolds({ viewerId, scrollId, ...storedRule(rule) });
 
 /** A rule as its scroll row stores it (the JSON lists as text, the flag as 0/1), by column key. */
 export const storedRule = (rule: FeedRule): Record<(typeof RULE_SLOTS)[number], string | number | null> => ({
@@ -256,8 +240,7 @@ export function mergeParts(parts: { sql: string }[]): string {
  * its window stops there, short or even empty, and the next one starts after that frontier.
  * A rule whose every entry matches (no test beyond what the index seeks) never stops short, so
  * its first pages by cursor keep the plain merge, which reads no more than the page.
- * With `whileScroll`, the page is read only while that scroll holds `rule` (hydratedWhile); with
- * `unless`, only when the feed index cannot serve it (decision 020).
+ * With `whileScroll`, the page is read only while that scroll holds `rule` (hydratedWhile).
  */
 export function feedPageQuery(
   rule: FeedRule,
@@ -268,15 +251,11 @@ export function feedPageQuery(
   offset: number,
   window = windowSize(rule),
   whileScroll: string | null = null,
-  unless: UnlessIndexed = null,
 ): Select<FeedPageRow> {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   // no ORDER BY: sorting the page would read each of its rows again; feedPage puts them in order
-  const hydrate = (page: string) => {
-    if (whileScroll === null) return unless === null ? hydrated({ viewerId }, page) : hydratedUnless({ viewerId, ...unless }, page);
-    const held = { viewerId, scrollId: whileScroll, ...storedRule(rule) };
-    return unless === null ? hydratedWhile(held, page) : hydratedWhileUnless({ ...held, ...unless }, page);
-  };
+  const hydrate = (page: string) =>
+    whileScroll === null ? hydrated({ viewerId }, page) : hydratedWhile({ viewerId, scrollId: whileScroll, ...storedRule(rule) }, page);
   // no rows, and nothing read
   if (provablyEmpty(rule, now)) return hydrate("SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0");
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));

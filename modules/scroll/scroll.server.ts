@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, conflict, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
 import { batch, batchUnderLimit, columns, controlLive, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
-import { CANDIDATE_ROWS, feedPage, feedPageQuery, storedRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
+import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, storedRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import { INDEX_PAGE_MAX, indexable, indexPageQuery, indexState, indexStatements, ruleKeyOf, startBackfill } from "./feed-index.server";
 import type {
   CreateScrollInput,
@@ -526,12 +526,12 @@ const scrollFactsById = prepared(["id"], (v) =>
       creatorId: s.creatorId,
       echosCount: s.echosCount,
       ...ruleFields,
-      // the feed index's state (decision 020): one row, for a feed whose rule has an index, so a
-      // built index serves this scroll's page from the isolate's first read of it
-      indexComplete: sql<number | null>`(SELECT complete FROM feed_indexes WHERE rule_key = s.rule_key AND state = 'ready')`,
-      indexFloor: sql<string | null>`(SELECT floor FROM feed_indexes WHERE rule_key = s.rule_key AND state = 'ready')`,
+      // the feed index's state (decision 020): one row, for a feed whose rule has a built index,
+      // so it serves this scroll's page from the isolate's first read of it
+      indexComplete: sql<number | null>`fi.complete`,
+      indexFloor: sql<string | null>`fi.floor`,
     },
-    sql`FROM scrolls s WHERE s.id = ${v.id}`,
+    sql`FROM scrolls s LEFT JOIN feed_indexes fi ON fi.rule_key = s.rule_key AND fi.state = 'ready' WHERE s.id = ${v.id}`,
   ),
 );
 
@@ -669,16 +669,6 @@ function rememberIndex(ruleKey: string, st: IndexReach) {
   builtIndexes.delete(ruleKey);
   if (builtIndexes.size >= FEED_RULES_MAX) builtIndexes.delete(builtIndexes.keys().next().value!);
   builtIndexes.set(ruleKey, { complete: st.complete, floor: st.floor });
-}
-
-/** The scroll still holds `rule` and the viewer may see it (a page guessed from a remembered rule). */
-function holdsRule(scrollId: string, viewerId: string, rule: FeedRule): SQL {
-  const r = storedRule(rule);
-  return sql`EXISTS (SELECT 1 FROM scrolls WHERE id = ${scrollId} AND type = 'feed' AND (is_private = 0 OR creator_id = ${viewerId})
-    AND tag_match_type = ${r.tagMatchType} AND json(included_tags) = json(${r.includedTags})
-    AND json(excluded_tags) = json(${r.excludedTags}) AND json(authors) = json(${r.authors})
-    AND sort_by = ${r.sortBy} AND sort_time_range = ${r.sortTimeRange} AND exclude_liked_echos = ${r.excludeLikedEchos}
-    AND start_date IS ${r.startDate} AND end_date IS ${r.endDate})`;
 }
 
 /** A page read from the feed index: full unless the feed ends, or the index's floor is reached
