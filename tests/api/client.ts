@@ -77,3 +77,19 @@ export function expectErrorShape(json: { error?: unknown; message?: unknown } | 
     throw new Error(`not the error shape: ${JSON.stringify(json)}`);
   }
 }
+
+/** A request's D1 cost from its Server-Timing header (the test server sets EXPOSE_D1_STATS=1). */
+export function d1Cost(res: { headers: Headers }, what = "the request"): { roundTrips: number; rows: number } {
+  const m = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
+  if (!m) throw new Error(`no D1 stats on ${what}: ${res.headers.get("server-timing")}`);
+  return { roundTrips: Number(m[1]), rows: Number(m[2]) };
+}
+
+/** A GET as the client, its D1 cost, and its JSON when it answers JSON (a page: null). */
+export async function timed(client: Client, path: string) {
+  const res = await fetch(BASE_URL + path, { headers: { Cookie: client.cookie }, redirect: "manual" });
+  const cost = d1Cost(res, path);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test responses are inspected freely
+  const json = res.headers.get("content-type")?.includes("json") ? ((await res.json()) as Record<string, any>) : (await res.text(), null);
+  return { status: res.status, ...cost, json };
+}

@@ -3,17 +3,12 @@
 // built; new matches reach it through the change stream within seconds, deletes leave it, an edit
 // builds the new rule's index, and a lost message is repaired by the scheduled pass.
 import { describe, expect, it } from "vitest";
-import { BASE_URL, signedUp, type Client } from "./client";
+import { BASE_URL, d1Cost, signedUp, type Client } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const uniq = () => "f" + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
 const MAX_ROWS = 200;
-
-function cost(res: { headers: Headers }) {
-  const m = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
-  return { roundTrips: Number(m?.[1] ?? NaN), rows: Number(m?.[2] ?? NaN) };
-}
 
 /** Poll until `ok` holds for a feed's first page (or the deadline passes); the last page read. */
 async function until(client: Client, path: string, ok: (page: Json) => boolean, ms = 8000) {
@@ -45,12 +40,12 @@ describe("the feed index", () => {
     const path = `/api/scroll/${feed._id}/echos?limit=20`;
     const first = await until(reader, path, (p) => p.echos.length === 20, 15_000);
     expect(ids(first.json)).toEqual(matches.slice(0, 20));
-    expect(cost(first).rows).toBeLessThanOrEqual(MAX_ROWS);
-    expect(cost(first).roundTrips).toBeLessThanOrEqual(2);
+    expect(d1Cost(first).rows).toBeLessThanOrEqual(MAX_ROWS);
+    expect(d1Cost(first).roundTrips).toBeLessThanOrEqual(2);
     const second = await reader.get(`${path}&cursor=${first.json.pagination.nextCursor}`);
     expect(ids(second.json)).toEqual(matches.slice(20));
     expect(second.json.pagination.hasMore).toBe(false);
-    expect(cost(second).rows).toBeLessThanOrEqual(MAX_ROWS);
+    expect(d1Cost(second).rows).toBeLessThanOrEqual(MAX_ROWS);
     // a fork has the same rule: it reads the same (already built) index at once
     const fork = (await authors[1]!.client.post(`/api/scroll/${feed._id}/fork`)).json.scroll;
     const forked = await authors[1]!.client.get(`/api/scroll/${fork._id}/echos?limit=20`);

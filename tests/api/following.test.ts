@@ -2,7 +2,7 @@
 // GET /api/echo/following lists the echos of the people the viewer follows, newest first, fed
 // by fan-out on post, backfilled on follow, emptied on unfollow and echo or account deletion.
 import { describe, expect, it } from "vitest";
-import { BASE_URL, Client, expectErrorShape, signedUp } from "./client";
+import { BASE_URL, Client, d1Cost, expectErrorShape, signedUp } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -147,10 +147,9 @@ describe("GET /api/echo/following", () => {
 /** A follow or unfollow over HTTP with its D1 cost from Server-Timing (EXPOSE_D1_STATS=1). */
 async function measuredFollow(client: Client, userId: string, on: boolean) {
   const res = await fetch(`${BASE_URL}/api/profile/user/${userId}/follow`, { method: on ? "POST" : "DELETE", headers: { Cookie: client.cookie } });
-  const m = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
-  if (!m) throw new Error(`no D1 stats: ${res.headers.get("server-timing")}`);
+  const { roundTrips, rows } = d1Cost(res, "a follow");
   expect(res.status).toBe(200);
-  return { roundTrips: Number(m[1]), rowsRead: Number(m[2]) };
+  return { roundTrips, rowsRead: rows };
 }
 
 describe("what a follow and an unfollow cost (issue 28, decision 013)", () => {

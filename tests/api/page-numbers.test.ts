@@ -4,17 +4,12 @@
 // cookie) — and a jump straight to a deep page is served within budget or answers 400 naming the
 // cursor. Never an OFFSET scan.
 import { describe, expect, it } from "vitest";
-import { Client, expectErrorShape, signedUp } from "./client";
+import { Client, cookieValue, d1Cost, expectErrorShape, signedUp } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const MAX_ROWS = 200;
 const uniq = () => "p" + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
-
-function cost(res: { headers: Headers }) {
-  const m = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
-  return { roundTrips: Number(m?.[1] ?? NaN), rows: Number(m?.[2] ?? NaN) };
-}
 
 /** Every page by number, in order, until hasMore is false; each page's cost checked. */
 async function pageByNumber(client: Client, path: string, limit: number, maxPages = 100) {
@@ -24,7 +19,7 @@ async function pageByNumber(client: Client, path: string, limit: number, maxPage
     const sep = path.includes("?") ? "&" : "?";
     const res = await client.get(`${path}${sep}page=${page}&limit=${limit}`);
     expect(res.status, `${path} page ${page}: ${res.text}`).toBe(200);
-    costs.push({ page, ...cost(res) });
+    costs.push({ page, ...d1Cost(res) });
     expect(res.json.pagination.page).toBe(page);
     const echos = res.json.echos as Json[];
     if (res.json.pagination.hasMore) expect(echos.length, `page ${page} is full`).toBe(limit);
@@ -75,11 +70,11 @@ describe("page numbers at any depth", () => {
       expect(res.status, path).toBe(400);
       expectErrorShape(res.json);
       expect(res.json.message).toMatch(/cursor/);
-      expect(cost(res).rows, path).toBeLessThanOrEqual(MAX_ROWS);
+      expect(d1Cost(res).rows, path).toBeLessThanOrEqual(MAX_ROWS);
     }
     const jump = await client.get("/api/echo/all?limit=20&page=4");
     expect(jump.status).toBe(200);
-    expect(cost(jump).rows).toBeLessThanOrEqual(MAX_ROWS);
+    expect(d1Cost(jump).rows).toBeLessThanOrEqual(MAX_ROWS);
   });
 
   it("a numbered page continues only the list it came from: another list, or another limit, does not take its cursor", async () => {
@@ -96,5 +91,21 @@ describe("page numbers at any depth", () => {
     expect(a1.status).toBe(200);
     expect(b2.json.echos.map((e: Json) => e._id)).toEqual(b2fresh.json.echos.map((e: Json) => e._id));
     expect(b2.json.echos.every((e: Json) => e.tags.some((t: Json) => t.name === tagB))).toBe(true);
+  });
+
+  it("a malformed or forged echo_pages cookie is no bookmark: the page answers as without one, never a 500", async () => {
+    const tag = uniq();
+    const { client } = await signedUp("pl");
+    for (let i = 0; i < 12; i++) await client.post("/api/echo/post", { content: `c ${i}`, tags: [tag] });
+    const session = client.cookie.split("; ").filter((c) => !c.startsWith("echo_pages")).join("; ");
+    const path = `/api/echo/tag/${tag}?page=2&limit=5`;
+    const plain = await new Client().get(path, { Cookie: session });
+    expect(plain.status).toBe(200);
+    const forged = cookieValue([["zzzz", "5", 1, "not-a-cursor"]]);
+    for (const bad of ["%E0%A4%A", "bm90IGpzb24", cookieValue({ not: "a list" }), cookieValue([[1, 2, 3]]), "x".repeat(5000), forged]) {
+      const res = await new Client().get(path, { Cookie: `${session}; echo_pages=${bad}` });
+      expect(res.status, bad.slice(0, 40)).toBe(200);
+      expect(res.json.echos.map((e: Json) => e._id)).toEqual(plain.json.echos.map((e: Json) => e._id));
+    }
   });
 });

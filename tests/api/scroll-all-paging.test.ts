@@ -4,20 +4,12 @@
 // and no call (nor the layout of any page) reads more than 200 rows or makes more than 2 D1 round
 // trips. Rows and round trips come from the Server-Timing header (EXPOSE_D1_STATS=1).
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, expectErrorShape, signedUp, type Client } from "./client";
+import { expectErrorShape, signedUp, timed, type Client } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const MAX_ROWS = 200;
 const MAX_ROUND_TRIPS = 2;
-
-async function timed(client: Client, path: string) {
-  const res = await fetch(BASE_URL + path, { headers: { Cookie: client.cookie }, redirect: "manual" });
-  const stats = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
-  if (!stats) throw new Error(`no D1 stats on ${path}`);
-  const json = res.headers.get("content-type")?.includes("json") ? ((await res.json()) as Json) : (await res.text(), null);
-  return { status: res.status, roundTrips: Number(stats[1]), rows: Number(stats[2]), json };
-}
 
 async function createMany(client: Client, count: number, prefix: string, isPrivate = false): Promise<string[]> {
   const ids: string[] = [];

@@ -7,7 +7,7 @@
 // answers the viewer's newest 100 scrolls. Then deleting a named author's account turns their
 // name into "unknown" in every rule naming them, as the read-time join did before.
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, signedUp, type Client } from "./client";
+import { signedUp, timed, type Client } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -15,14 +15,6 @@ const MAX_ROWS = 200;
 const ref = (u: { _id: string; userName: string }) => ({ _id: u._id, userName: u.userName });
 const MAX_ROUND_TRIPS = 2;
 const AUTHORS = 25;
-
-async function timed(client: Client, path: string) {
-  const res = await fetch(BASE_URL + path, { headers: { Cookie: client.cookie }, redirect: "manual" });
-  const stats = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
-  if (!stats) throw new Error(`no D1 stats on ${path}`);
-  const json = res.headers.get("content-type")?.includes("json") ? ((await res.json()) as Json) : (await res.text(), null);
-  return { status: res.status, roundTrips: Number(stats[1]), rows: Number(stats[2]), json };
-}
 
 /** `count` calls of `make`, ten at a time (all at once would flood the shared test server). */
 async function tens<T>(count: number, make: (i: number) => Promise<T>): Promise<T[]> {
