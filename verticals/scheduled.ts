@@ -27,6 +27,8 @@ export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext
   const pruned = await pruneSessions(env, now);
   const timelines = await trimTimelines(env);
   // the feed indexes' repair pass (decision 020): what a lost message missed, stuck backfills
-  const feedIndexes = ctx ? await repairIndexes({ env, ctx }, createDb(env.DB), now) : null;
+  // (FEED_INDEX_KEYS_PER_PASS: how many unkeyed feeds one pass keys; `npm run bench:data` keys a whole store)
+  const keys = Number((env as { FEED_INDEX_KEYS_PER_PASS?: string }).FEED_INDEX_KEYS_PER_PASS) || undefined;
+  const feedIndexes = ctx ? await repairIndexes({ env, ctx }, createDb(env.DB), now, undefined, keys) : null;
   return { ranking, pruned, timelines, feedIndexes };
 }

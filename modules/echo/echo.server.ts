@@ -146,6 +146,8 @@ export async function setLike(app: AppContext, viewerId: string, id: string, lik
   if (tooMany) throw tooMany;
   const row = rows[0];
   if (!row) throw notFound("Echo not found");
+  // most-liked feed indexes move the echo to its new count (decision 020)
+  sendChanges(app, [{ type: "likes", echoIds: [id] }]);
   return { likes: row.likesCount, isLiked: row.isLiked === 1 };
 }
 

@@ -1,12 +1,13 @@
-// Property test: the feed index (decision 020), kept from a random stream of posts, deletes and
-// rule edits — with messages delivered twice and some lost, then the repair pass — holds exactly
-// the reference model's feed (membership and order), in real D1 inside workerd.
+// Property test: the feed index (decision 020), kept from a random stream of posts, likes, unlikes,
+// deletes and rule edits — with messages delivered twice and some lost, then the repair pass —
+// holds exactly the reference model's feed (membership and order: newest, oldest first and most
+// liked over every window), read through the index's own page query, in real D1 inside workerd.
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { newId } from "../shared/index";
 import { batch, sql, testAppContext, type Change, type ChangedEcho, type SQL } from "../shared/index.server";
-import { backfillStep, consumeChanges, indexStatements, INDEX_CAP, repairIndexes, ruleKeyOf } from "./feed-index.server";
+import { backfillStep, consumeChanges, indexable, indexPageQuery, indexStatements, INDEX_CAP, repairIndexes, ruleKeyOf } from "./feed-index.server";
 import { referenceFeed, type RefEcho } from "./feed-rules.reference";
 import type { FeedRule } from "./schema";
 import { DAY, feedRuleArb } from "../../tests/feed-rule-arbitrary";
@@ -15,16 +16,16 @@ const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
 const VOCAB = ["tech", "life", "art", "food", "café", "日本", "tech-news", "a_i"];
 const USER_COUNT = 3;
 
-/** An indexable rule: newest first, driven by tags or authors. */
+/** An indexable rule: every order; newest- or oldest-first driven by tags or authors. */
 const indexableRule = (users: string[]) =>
-  feedRuleArb({ vocab: VOCAB, users, nobody: newId(1), now: NOW }).map(({ viewer: _viewer, ...rule }): FeedRule => {
-    const driven = rule.includedTags.length > 0 || rule.authors.length > 0 ? rule : { ...rule, includedTags: [VOCAB[0]!] };
-    return { ...driven, sortBy: "newestFirst", sortTimeRange: "allTime" };
-  });
+  feedRuleArb({ vocab: VOCAB, users, nobody: newId(1), now: NOW }).map(({ viewer: _viewer, ...rule }): FeedRule =>
+    indexable(rule) ? rule : { ...rule, includedTags: [VOCAB[0]!] },
+  );
 
 type Op =
   | { kind: "post"; author: number; tags: string[]; age: number; delivery: "once" | "twice" | "lost" }
   | { kind: "delete"; pick: number; delivery: "once" | "twice" | "lost" }
+  | { kind: "like"; pick: number; by: number; delivery: "once" | "twice" | "lost" }
   | { kind: "edit"; rule: FeedRule };
 
 const opArb = (users: string[]): fc.Arbitrary<Op> => {
@@ -41,6 +42,7 @@ const opArb = (users: string[]): fc.Arbitrary<Op> => {
       }),
     },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat(), delivery }) },
+    { weight: 6, arbitrary: fc.record({ kind: fc.constant("like" as const), pick: fc.nat(), by: fc.oneof(fc.constant(-1), fc.integer({ min: 1, max: 3 })), delivery }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("edit" as const), rule: indexableRule(users) }) },
   );
 };
@@ -68,22 +70,21 @@ async function saveRule(rule: FeedRule) {
   for (let step = 0; step < 100 && (await backfillStep(app.db, ruleKeyOf(rule), NOW)); step++);
 }
 
-/** The index's entries of the rule that still name an echo, newest first (what a page reads). */
+/** The feed as a page read from its index shows it (the first INDEX_CAP, in the feed's order). */
 async function indexed(rule: FeedRule): Promise<string[]> {
   const app = testAppContext(env);
-  const [rows] = await batch(app.db, [
-    sql`SELECT ie.echo_id AS id FROM feed_index_entries ie JOIN echos e ON e.id = ie.echo_id
-        WHERE ie.index_id = (SELECT id FROM feed_indexes WHERE rule_key = ${ruleKeyOf(rule)} AND state = 'ready')
-        ORDER BY ie.echo_id DESC`,
-  ]);
-  return (rows as { id: string }[]).map((r) => r.id);
+  const [rows] = await batch(app.db, [indexPageQuery(rule, users[0]!, null, INDEX_CAP, undefined, NOW)]);
+  return rows.map((r) => r.id);
 }
 
 describe("the feed index equals the reference after random streams", () => {
-  it("posts, deletes and rule edits, messages doubled and lost, then one repair pass", async () => {
+  it("posts, likes, deletes and rule edits, messages doubled and lost, then one repair pass", async () => {
     let serial = 0;
+    // half the runs lose no message (the consumer alone must then hold the index exact), half
+    // lose some (the repair pass must); half the first rules sort by likes
+    const firstRule = fc.oneof(indexableRule(users), indexableRule(users).map((r): FeedRule => ({ ...r, sortBy: "mostLiked" })));
     await fc.assert(
-      fc.asyncProperty(indexableRule(users), fc.array(opArb(users), { minLength: 1, maxLength: 30 }), async (first, ops) => {
+      fc.asyncProperty(firstRule, fc.array(opArb(users), { minLength: 1, maxLength: 30 }), fc.boolean(), async (first, ops, lossy) => {
         await reset();
         const app = testAppContext(env);
         const echos: RefEcho[] = [];
@@ -111,13 +112,23 @@ describe("the feed index equals the reference after random streams", () => {
             await batch(app.db, statements);
             echos.push({ ...echo, likes: 0 });
             change = { type: "post", echo };
+          } else if (op.kind === "like") {
+            // a like or an unlike moves the counts (as the likes triggers do), then its message
+            if (echos.length === 0) continue;
+            const echo = echos[op.pick % echos.length]!;
+            echo.likes = Math.max(0, echo.likes + op.by);
+            await batch(app.db, [
+              sql`UPDATE echos SET likes_count = ${echo.likes} WHERE id = ${echo.id}`,
+              sql`UPDATE echo_tags SET likes_count = ${echo.likes} WHERE echo_id = ${echo.id}`,
+            ]);
+            change = { type: "likes", echoIds: [echo.id] };
           } else {
             if (echos.length === 0) continue;
             const [gone] = echos.splice(op.pick % echos.length, 1);
             await batch(app.db, [sql`DELETE FROM echos WHERE id = ${gone!.id}`]);
             change = { type: "delete", echoIds: [gone!.id] };
           }
-          if (op.delivery === "lost") lost = true;
+          if (op.delivery === "lost" && lossy) lost = true;
           else for (let n = op.delivery === "twice" ? 2 : 1; n > 0; n--) await consumeChanges(app, app.db, [change], NOW);
         }
         const expected = referenceFeed(rule, echos, [], users[0]!, NOW).slice(0, INDEX_CAP);
@@ -126,7 +137,39 @@ describe("the feed index equals the reference after random streams", () => {
         await repairIndexes(app, app.db, NOW);
         expect(await indexed(rule)).toEqual(expected);
       }),
-      { numRuns: 60 },
+      { numRuns: 80 },
     );
   }, 240_000);
+});
+
+describe("a most-liked index follows likes", () => {
+  it("an older echo liked twice goes above a newer one, and back below when unliked", async () => {
+    await reset();
+    const app = testAppContext(env);
+    const rule: FeedRule = { tagMatchType: "any", includedTags: ["tech"], excludedTags: [], authors: [], sortBy: "mostLiked", sortTimeRange: "allTime", excludeLikedEchos: false, startDate: null, endDate: null };
+    await saveRule(rule);
+    const post = async (n: number) => {
+      const id = newId(NOW - 1000 + n).slice(0, 10) + n.toString(32).padStart(16, "0");
+      await batch(app.db, [
+        sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${id}, ${users[0]!}, 'x', '["tech"]', ${NOW - 1000 + n})`,
+        sql`INSERT INTO tags (name, created_at) VALUES ('tech', 0) ON CONFLICT DO NOTHING`,
+        sql`INSERT INTO echo_tags (tag, echo_id, tags) VALUES ('tech', ${id}, '["tech"]')`,
+      ]);
+      await consumeChanges(app, app.db, [{ type: "post", echo: { id, authorId: users[0]!, tags: ["tech"], createdAt: NOW - 1000 + n } }], NOW);
+      return id;
+    };
+    const setLikes = async (id: string, likes: number) => {
+      await batch(app.db, [sql`UPDATE echos SET likes_count = ${likes} WHERE id = ${id}`, sql`UPDATE echo_tags SET likes_count = ${likes} WHERE echo_id = ${id}`]);
+      await consumeChanges(app, app.db, [{ type: "likes", echoIds: [id] }], NOW);
+    };
+    const older = await post(1);
+    const newer = await post(2);
+    expect(await indexed(rule)).toEqual([newer, older]);
+    await setLikes(older, 2);
+    expect(await indexed(rule)).toEqual([older, newer]);
+    await setLikes(newer, 3);
+    expect(await indexed(rule)).toEqual([newer, older]);
+    await setLikes(newer, 0);
+    expect(await indexed(rule)).toEqual([older, newer]);
+  });
 });

@@ -4,14 +4,14 @@
 // requests) answers a full page in one. One index per canonical rule: identical rules (forks, the
 // many copies of one rule) share it. The engine (feed-rules.server.ts) stays the reference, the
 // backfill's reader, and the server of what the index does not hold.
-import { isId } from "../shared/index";
+import { idFloor, isId } from "../shared/index";
 import { batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
 import { feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
-import type { FeedRule } from "./schema";
+import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
-/** Entries an index keeps: the newest 500 matches (25 pages of 20); the engine serves deeper. */
+/** Entries an index keeps: the first 500 matches in its feed's order (25 pages of 20); the engine serves deeper. */
 export const INDEX_CAP = 500;
 /**
  * The most entries one page reads from an index: each costs about 3 rows (the entry, the echo,
@@ -28,12 +28,13 @@ const BACKFILL_STEPS = 4;
 const NO_VIEWER = "0".repeat(26);
 
 /**
- * Rules the index serves: newest first, driven by tags or authors. A rule with neither reads the
- * echos table, dense enough for the engine; oldest-first and most-liked orders are not indexed
- * yet (decision 020, "What is left").
+ * Rules the index serves: every most-liked rule (its windows and like counts move: the engine
+ * reads a likes-ordered stream that a window makes sparse), and newest- or oldest-first rules
+ * driven by tags or authors. A newest- or oldest-first rule with neither reads the echos table
+ * in its own order, where only exclusions and dates test entries: dense enough for the engine.
  */
 export function indexable(rule: FeedRule): boolean {
-  return rule.sortBy === "newestFirst" && (rule.includedTags.length > 0 || rule.authors.length > 0);
+  return rule.sortBy === "mostLiked" || rule.includedTags.length > 0 || rule.authors.length > 0;
 }
 
 const sorted = (list: string[]) => [...new Set(list)].sort();
@@ -60,19 +61,60 @@ export const ruleKeyOf = (rule: FeedRule): string => JSON.stringify(canonicalRul
 /** The rule back from its key. */
 export const ruleOfKey = (key: string): FeedRule => JSON.parse(key) as FeedRule;
 
+// ---------------------------------------------------------------------------------------------
+// Positions in a feed's order
+
+/** Where an echo stands in a feed: (rank, id), rank its like count in a most-liked feed, else 0. */
+export type Position = { rank: number; id: string };
+/** How far an index reaches: all of its rule's matches, or every match up to its frontier `floor`. */
+export type IndexReach = { complete: boolean; floor: Position | null };
+
+const descending = (rule: FeedRule) => rule.sortBy !== "oldestFirst";
+/** Above every echo of the feed: where its first page starts. */
+export const topOf = (rule: FeedRule): Position => (descending(rule) ? { rank: Number.MAX_SAFE_INTEGER, id: "~" } : { rank: 0, id: "" });
+/** A page's starting point (its cursor) as a position. */
+export const positionOf = (rule: FeedRule, seek: Seek): Position =>
+  seek ? { rank: rule.sortBy === "mostLiked" ? (seek.likes ?? 0) : 0, id: seek.id } : topOf(rule);
+/** Whether `a` comes before `b` in the feed. */
+export function before(rule: FeedRule, a: Position, b: Position): boolean {
+  if (!descending(rule)) return a.id < b.id;
+  return a.rank !== b.rank ? a.rank > b.rank : a.id > b.id;
+}
+/** Whether the index holds every match after `position` for at least one entry: a page from there can be read from it. */
+export const reaches = (rule: FeedRule, st: IndexReach, position: Position): boolean =>
+  st.complete || st.floor === null || before(rule, position, st.floor);
+/** The frontier as the feed_indexes row stores it. */
+export const reachOf = (row: { complete: boolean | number; floor: string | null; floorRank: number | null }): IndexReach => ({
+  complete: row.complete === true || row.complete === 1,
+  floor: row.floor === null ? null : { rank: row.floorRank ?? 0, id: row.floor },
+});
+
+/** The time window of a most-liked rule: its matches are at most this old. */
+const windowMs = (rule: FeedRule) => (rule.sortBy === "mostLiked" && rule.sortTimeRange !== "allTime" ? TIME_RANGE_MS[rule.sortTimeRange] : null);
+/**
+ * Windows short enough that a backfill walks them newest first — every match of the last day or
+ * month, then keeps the most liked (a likes-ordered walk would read every older echo of the
+ * rule's streams first). A year is half the store's age: its likes-ordered walk is dense.
+ */
+const walksWindow = (rule: FeedRule) => rule.sortBy === "mostLiked" && (rule.sortTimeRange === "1day" || rule.sortTimeRange === "1month");
+
 /**
  * What a new echo must carry for the rule to possibly match it: its author when the rule names
  * authors, else one of its included tags (any-of, less the excluded ones) or the first of them
- * (all-of: a match carries every one). A post reaches the indexes of its own tags and author only.
+ * (all-of: a match carries every one); a most-liked rule with neither matches any echo (`*`).
+ * A most-liked rule's terms start with `l:`: a like reaches only the indexes ordered by likes.
  */
 export function ruleTerms(rule: FeedRule): string[] {
-  if (rule.authors.length > 0) return rule.authors.map((a) => `a:${a}`);
+  const prefix = rule.sortBy === "mostLiked" ? "l:" : "";
+  if (rule.authors.length > 0) return rule.authors.map((a) => `${prefix}a:${a}`);
   const tags = sorted(rule.includedTags);
-  if (rule.tagMatchType === "all") return tags.slice(0, 1).map((t) => `t:${t}`);
-  return tags.filter((t) => !rule.excludedTags.includes(t)).map((t) => `t:${t}`);
+  if (tags.length === 0) return rule.sortBy === "mostLiked" ? ["l:*"] : [];
+  if (rule.tagMatchType === "all") return tags.slice(0, 1).map((t) => `${prefix}t:${t}`);
+  return tags.filter((t) => !rule.excludedTags.includes(t)).map((t) => `${prefix}t:${t}`);
 }
 
-const echoTerms = (echo: ChangedEcho) => [...echo.tags.map((t) => `t:${t}`), `a:${echo.authorId}`];
+const likeTerms = (echo: ChangedEcho) => [...echo.tags.map((t) => `l:t:${t}`), `l:a:${echo.authorId}`, "l:*"];
+const echoTerms = (echo: ChangedEcho) => [...echo.tags.map((t) => `t:${t}`), `a:${echo.authorId}`, ...likeTerms(echo)];
 
 /**
  * The statements that give a rule its index (when it has none) and register its terms, for the
@@ -96,46 +138,97 @@ export function startBackfill(app: Pick<AppContext, "env" | "ctx">, rule: FeedRu
   if (indexable(rule)) sendChanges(app, [{ type: "backfill", ruleKey: ruleKeyOf(rule), cursor: null }]);
 }
 
-/** What a batch of changes did: candidate indexes looked at per post, entries written. */
-export type Consumed = { posts: number; candidates: number; written: number; deleted: number; backfills: number };
+/** What a batch of changes did: candidate indexes looked at per post and per like, entries written. */
+export type Consumed = { posts: number; likes: number; candidates: number; written: number; deleted: number; backfills: number };
+
+type Candidate = { id: number; ruleKey: string; state: "building" | "ready"; complete: boolean; floor: string | null; floorRank: number | null; terms: string };
+/** The indexes registered under any of `terms`, with their state and frontier. */
+const candidatesOf = (terms: string[]) =>
+  select(
+    {
+      id: tables.feedIndexes.id,
+      ruleKey: tables.feedIndexes.ruleKey,
+      state: tables.feedIndexes.state,
+      complete: tables.feedIndexes.complete,
+      floor: tables.feedIndexes.floor,
+      floorRank: tables.feedIndexes.floorRank,
+      terms: sql<string>`json_group_array(ft.term)`,
+    },
+    sql`FROM feed_rule_terms ft JOIN feed_indexes ON feed_indexes.id = ft.index_id
+      WHERE ft.term IN (SELECT value FROM json_each(${JSON.stringify(terms)})) GROUP BY feed_indexes.id`,
+  );
+
+/** An index entry to write: (index, rank, echo). */
+type Entry = [number, number, string];
 
 /**
  * The consumer: one batch of the change stream. Posts reach only the indexes registered under
- * their tags and author; each candidate's rule is tested on the echo (the reference's per-echo
- * checks, which the property test holds equal to the engine); the matches are written with
- * INSERT OR IGNORE, so a message delivered twice writes nothing more. Deletes remove the echo's
- * entries everywhere. Backfills go on building.
+ * their tags and author, likes only the most-liked ones; each candidate's rule is tested on the
+ * echo (the reference's per-echo checks, which the property test holds equal to the engine).
+ * A post enters an index where it stands before the frontier (newest first: always; oldest first:
+ * only a complete index; most liked: where the frontier has no like yet). A like reads the echo's
+ * count now, so messages in any order, or twice, end in the same entries: the echo stands at its
+ * count where it matches and stands before the frontier, and leaves the index otherwise.
+ * Deletes remove the echo's entries everywhere. Backfills go on building.
  */
 export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: Db, changes: Change[], now = Date.now()): Promise<Consumed> {
-  const done: Consumed = { posts: 0, candidates: 0, written: 0, deleted: 0, backfills: 0 };
+  const done: Consumed = { posts: 0, likes: 0, candidates: 0, written: 0, deleted: 0, backfills: 0 };
   const posts = changes.flatMap((c) => (c.type === "post" ? [c.echo] : []));
   const deletes = changes.flatMap((c) => (c.type === "delete" ? c.echoIds : []));
-  if (posts.length > 0) {
+  const liked = [...new Set(changes.flatMap((c) => (c.type === "likes" ? c.echoIds : [])))];
+  const inserts: Entry[] = [];
+  const moves: Entry[] = [];
+  const leaves: [number, string][] = [];
+  if (posts.length > 0 || liked.length > 0) {
     const terms = [...new Set(posts.flatMap(echoTerms))];
-    const [candidates] = await batch(db, [
+    const [postCandidates, likedEchos] = await batch(db, [
+      candidatesOf(terms),
       select(
-        { id: tables.feedIndexes.id, ruleKey: tables.feedIndexes.ruleKey, terms: sql<string>`json_group_array(ft.term)` },
-        sql`FROM feed_rule_terms ft JOIN feed_indexes ON feed_indexes.id = ft.index_id
-          WHERE ft.term IN (SELECT value FROM json_each(${JSON.stringify(terms)})) GROUP BY feed_indexes.id`,
+        { id: tables.echos.id, authorId: tables.echos.authorId, tags: tables.echos.tags, createdAt: tables.echos.createdAt, likes: tables.echos.likesCount },
+        sql`FROM echos WHERE id IN (SELECT value FROM json_each(${JSON.stringify(liked)}))`,
       ),
     ]);
-    const pairs: [number, string][] = [];
-    for (const echo of posts) {
-      const mine = new Set(echoTerms(echo));
-      const facts = { id: echo.id, authorId: echo.authorId, tags: echo.tags, createdAt: echo.createdAt, likes: 0 };
+    const facts = likedEchos;
+    const [likeCandidates] = facts.length > 0 ? await batch(db, [candidatesOf([...new Set(facts.flatMap(likeTerms))])]) : [[]];
+    const matching = function* (echo: ChangedEcho, candidates: Candidate[], mine: Set<string>) {
       for (const c of candidates) {
         if (!(JSON.parse(c.terms) as string[]).some((t) => mine.has(t))) continue;
         done.candidates++;
-        if (ruleChecks(ruleOfKey(c.ruleKey), facts, false, now).every((check) => check.passed)) pairs.push([c.id, echo.id]);
+        yield c;
+      }
+    };
+    for (const echo of posts) {
+      const e = { ...echo, likes: 0 };
+      for (const c of matching(echo, postCandidates as Candidate[], new Set(echoTerms(echo)))) {
+        const rule = ruleOfKey(c.ruleKey);
+        if (!ruleChecks(rule, e, false, now).every((check) => check.passed)) continue;
+        const reach = reachOf(c);
+        if (c.state === "building" || reachesTo(rule, reach, { rank: 0, id: echo.id })) inserts.push([c.id, 0, echo.id]);
+      }
+    }
+    for (const e of facts) {
+      for (const c of matching(e, likeCandidates as Candidate[], new Set(likeTerms(e)))) {
+        const rule = ruleOfKey(c.ruleKey);
+        const at = { rank: e.likes, id: e.id };
+        const keep = ruleChecks(rule, e, false, now).every((check) => check.passed) && (c.state === "building" || reachesTo(rule, reachOf(c), at));
+        if (keep) moves.push([c.id, e.likes, e.id]);
+        else leaves.push([c.id, e.id]);
       }
     }
     done.posts = posts.length;
-    if (pairs.length > 0) done.written = await writeEntries(db, pairs);
+    done.likes = facts.length;
   }
-  if (deletes.length > 0) {
-    await batch(db, [sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(deletes)}))`]);
-    done.deleted = deletes.length;
+  const statements: SQL[] = [];
+  if (inserts.length > 0) statements.push(insertEntries(inserts));
+  if (moves.length > 0 || leaves.length > 0) {
+    // an entry moves by leaving and entering again at its count (one echo, one entry per index)
+    statements.push(deleteEntries([...leaves, ...moves.map(([index, , echo]): [number, string] => [index, echo])]));
+    if (moves.length > 0) statements.push(insertEntries(moves));
   }
+  if (deletes.length > 0) statements.push(sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(deletes)}))`);
+  if (statements.length > 0) await batch(db, statements);
+  done.written = inserts.length + moves.length;
+  done.deleted = deletes.length + leaves.length;
   for (const change of changes) {
     if (change.type !== "backfill") continue;
     done.backfills++;
@@ -145,97 +238,148 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   return done;
 }
 
-/** Entries for (index, echo) pairs, only for echos that still exist; a repeat writes nothing. */
-async function writeEntries(db: Db, pairs: [number, string][]): Promise<number> {
-  await batch(db, [
-    sql`INSERT OR IGNORE INTO feed_index_entries (index_id, echo_id)
-        SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]') FROM json_each(${JSON.stringify(pairs)}) j
-        WHERE EXISTS (SELECT 1 FROM echos WHERE id = json_extract(j.value, '$[1]'))`,
-  ]);
-  return pairs.length;
+/** Whether `position` is at or before the index's frontier: an echo standing there belongs in it. */
+const reachesTo = (rule: FeedRule, st: IndexReach, position: Position) => st.complete || st.floor === null || !before(rule, st.floor, position);
+
+/** Entries for echos that still exist and are not in that index yet (a repeat writes nothing). */
+function insertEntries(entries: Entry[]): SQL {
+  return sql`INSERT OR IGNORE INTO feed_index_entries (index_id, rank, echo_id)
+      SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), json_extract(j.value, '$[2]') FROM json_each(${JSON.stringify(entries)}) j
+      WHERE EXISTS (SELECT 1 FROM echos WHERE id = json_extract(j.value, '$[2]'))
+        AND NOT EXISTS (SELECT 1 FROM feed_index_entries x WHERE x.echo_id = json_extract(j.value, '$[2]') AND x.index_id = json_extract(j.value, '$[0]'))`;
+}
+
+/** An echo's entry in an index, whatever its rank. */
+function deleteEntries(pairs: [number, string][]): SQL {
+  return sql`DELETE FROM feed_index_entries WHERE (echo_id, index_id) IN
+      (SELECT json_extract(value, '$[1]'), json_extract(value, '$[0]') FROM json_each(${JSON.stringify(pairs)}))`;
+}
+
+/** The walk a backfill takes: the rule's own order, or newest first through its window (walksWindow). */
+function walkOf(rule: FeedRule, now: number): FeedRule {
+  const w = windowMs(rule);
+  if (!walksWindow(rule) || w === null) return rule;
+  return { ...rule, sortBy: "newestFirst", sortTimeRange: "allTime", startDate: Math.max(rule.startDate ?? 0, now - w) };
 }
 
 /**
  * Build an index a few engine windows further, from where it stopped (its stored cursor: a
- * message delivered twice repeats nothing). It is ready when the engine found every match
- * (complete) or the index holds INDEX_CAP entries (then its `floor`: every match at or above it is
- * in the index, and pages below it come from the engine). Returns the next message, if any.
+ * message delivered twice repeats nothing). A walk in the rule's order is ready when the engine
+ * found every match (complete) or the index holds INDEX_CAP entries (then its frontier `floor`:
+ * every match up to it is in the index, and pages after it come from the engine). A walk through
+ * a short window (walksWindow) reads all of it, then keeps the INDEX_CAP most liked. Returns the
+ * next message, if any.
  */
 export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): Promise<Change | null> {
   const fi = tables.feedIndexes;
   const [found] = await batch(db, [
     select(
-      { id: fi.id, state: fi.state, cursor: fi.cursor, entries: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM feed_index_entries WHERE index_id = feed_indexes.id LIMIT ${INDEX_CAP}))` },
+      { id: fi.id, state: fi.state, cursor: fi.cursor, cursorRank: fi.cursorRank, entries: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM feed_index_entries WHERE index_id = feed_indexes.id LIMIT ${INDEX_CAP}))` },
       sql`FROM feed_indexes WHERE rule_key = ${ruleKey}`,
     ),
   ]);
   const index = found[0];
   if (!index || index.state === "ready") return null;
   const rule = ruleOfKey(ruleKey);
-  const window = windowSize(rule, BACKFILL_CANDIDATES);
-  let seek: Seek = index.cursor && isId(index.cursor) ? { id: index.cursor } : null;
+  const walk = walkOf(rule, now);
+  const capped = walk === rule;
+  const rankOf = (r: EchoRow) => (rule.sortBy === "mostLiked" ? r.likesCount : 0);
+  const window = windowSize(walk, BACKFILL_CANDIDATES);
+  let seek: Seek = index.cursor && isId(index.cursor) ? { id: index.cursor, likes: index.cursorRank ?? undefined } : null;
   let entries = index.entries;
   for (let step = 0; step < BACKFILL_STEPS; step++) {
-    const [rows] = await batch(db, [feedPageQuery(rule, NO_VIEWER, now, seek, 200, 0, window)]);
-    const fed = feedPage(rule, rows, 200, window);
+    const [rows] = await batch(db, [feedPageQuery(walk, NO_VIEWER, now, seek, 200, 0, window)]);
+    const fed = feedPage(walk, rows, 200, window);
     if (fed.rows.length > 0) {
-      await writeEntries(db, fed.rows.map((r) => [index.id, r.id]));
+      await batch(db, [insertEntries(fed.rows.map((r) => [index.id, rankOf(r), r.id]))]);
       entries += fed.rows.length;
     }
-    const after = fed.after?.id ?? null;
-    if (!fed.hasMore || after === null) return markReady(db, index.id, true, null, now);
-    seek = { id: after };
-    if (entries >= INDEX_CAP) return markReady(db, index.id, false, after, now);
+    const after = fed.after;
+    if (!fed.hasMore || after === null) return capped ? markReady(db, rule, index.id, null, now) : keepMostLiked(db, rule, index.id, now);
+    seek = { id: after.id, likes: after.likesCount };
+    if (capped && entries >= INDEX_CAP) return markReady(db, rule, index.id, { rank: rankOf(after), id: after.id }, now);
   }
-  await batch(db, [sql`UPDATE feed_indexes SET cursor = ${seek?.id ?? null}, updated_at = ${now} WHERE id = ${index.id} AND state = 'building'`]);
+  await batch(db, [
+    sql`UPDATE feed_indexes SET cursor = ${seek?.id ?? null}, cursor_rank = ${seek?.likes ?? null}, updated_at = ${now}
+        WHERE id = ${index.id} AND state = 'building'`,
+  ]);
   return { type: "backfill", ruleKey, cursor: seek?.id ?? null };
 }
 
-async function markReady(db: Db, id: number, complete: boolean, floor: string | null, now: number): Promise<null> {
+/** The entries after a position in the feed's order (SQL over `feed_index_entries`, aliased `alias`). */
+function afterPosition(rule: FeedRule, at: Position, alias = "feed_index_entries"): SQL {
+  const rank = sql.raw(`${alias}.rank`);
+  const echo = sql.raw(`${alias}.echo_id`);
+  return descending(rule) ? sql`(${rank}, ${echo}) < (${at.rank}, ${at.id})` : sql`${echo} > ${at.id}`;
+}
+const orderSql = (rule: FeedRule, alias = "feed_index_entries") =>
+  sql.raw(descending(rule) ? `${alias}.rank DESC, ${alias}.echo_id DESC` : `${alias}.rank ASC, ${alias}.echo_id ASC`);
+
+/** Ready: complete, or reaching its frontier `floor` (what a like message or a walk put after it goes). */
+async function markReady(db: Db, rule: FeedRule, id: number, floor: Position | null, now: number): Promise<null> {
   await batch(db, [
-    sql`UPDATE feed_indexes SET state = 'ready', complete = ${complete ? 1 : 0}, floor = ${floor}, cursor = NULL,
-        updated_at = ${now}, checked_at = ${now} WHERE id = ${id}`,
+    ...(floor ? [sql`DELETE FROM feed_index_entries WHERE index_id = ${id} AND ${afterPosition(rule, floor)}`] : []),
+    sql`UPDATE feed_indexes SET state = 'ready', complete = ${floor ? 0 : 1}, floor = ${floor?.id ?? null}, floor_rank = ${floor?.rank ?? null},
+        cursor = NULL, cursor_rank = NULL, updated_at = ${now}, checked_at = ${now} WHERE id = ${id}`,
   ]);
   return null;
 }
 
+/** After a walk through a window: the INDEX_CAP most liked stay, the INDEX_CAP-th is the frontier. */
+async function keepMostLiked(db: Db, rule: FeedRule, id: number, now: number): Promise<null> {
+  const [cut] = await batch(db, [cutAt(rule, id)]);
+  return markReady(db, rule, id, cut.length > 1 ? { rank: cut[0]!.rank, id: cut[0]!.echoId } : null, now);
+}
+
+/** The index's INDEX_CAP-th entry and the one after it, if any: two rows mean it holds more than it keeps. */
+const cutAt = (rule: FeedRule, id: number) =>
+  select(
+    { rank: tables.feedIndexEntries.rank, echoId: tables.feedIndexEntries.echoId },
+    sql`FROM feed_index_entries WHERE index_id = ${id} ORDER BY ${orderSql(rule)} LIMIT 2 OFFSET ${INDEX_CAP - 1}`,
+  );
+
 // ---------------------------------------------------------------------------------------------
 // Reading
-
-/** Whether the rule's index can serve the page below `position` (an echo id, "~" at the top). */
-const serves = (ruleKey: string, position: string) =>
-  sql`EXISTS (SELECT 1 FROM feed_indexes WHERE rule_key = ${ruleKey} AND state = 'ready'
-      AND (complete = 1 OR floor IS NULL OR floor < ${position}))`;
 
 /** The index's state for a rule: what a page read from it means at its end. */
 export const indexState = (ruleKey: string) =>
   select(
-    { state: tables.feedIndexes.state, complete: tables.feedIndexes.complete, floor: tables.feedIndexes.floor },
+    { state: tables.feedIndexes.state, complete: tables.feedIndexes.complete, floor: tables.feedIndexes.floor, floorRank: tables.feedIndexes.floorRank },
     sql`FROM feed_indexes WHERE rule_key = ${ruleKey}`,
   );
 
+/** An index page's row: the echo, and its entry's rank (where the next page starts). */
+export type IndexRow = EchoRow & { indexRank: number };
+
 /**
- * A page from the index: its entries below the cursor, newest first, hydrated; the viewer's
- * "hide liked" tested on each (a primary-key probe). Read only when the index is ready and holds
- * this depth (`serves`); otherwise it reads the one feed_indexes row and nothing more. `guard`
- * adds the caller's own condition (the scroll still holds the rule, the viewer may see it).
+ * A page from the index: its entries after the cursor in the feed's order (one range of the
+ * entries' key), hydrated, up to the index's frontier; the viewer's "hide liked" tested on each (a
+ * primary-key probe); a windowed rule's entries that aged out since the last repair pass skipped.
+ * Read only when the index is ready and holds this depth (`reaches`, in SQL); otherwise it reads
+ * the one feed_indexes row and nothing more. `guard` adds the caller's own condition (the scroll
+ * still holds the rule, the viewer may see it).
  */
-export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, limit: number, guard: SQL = sql`1`): Select<EchoRow> {
+export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, limit: number, guard: SQL = sql`1`, now = Date.now()): Select<IndexRow> {
   const key = ruleKeyOf(rule);
-  const position = seek?.id ?? "~";
+  const at = positionOf(rule, seek);
   const hideLiked = rule.excludeLikedEchos
     ? sql`AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})`
     : sql``;
+  const w = windowMs(rule);
+  const fresh = w === null ? sql`` : sql`AND ie.echo_id >= ${idFloor(now - w)}`;
+  // the frontier and "the index reaches the cursor", each in the feed's order
+  const desc = descending(rule);
+  const upToFrontier = desc ? sql`(ie.rank, ie.echo_id) >= (fi.floor_rank, fi.floor)` : sql`ie.echo_id <= fi.floor`;
+  const reachesAt = desc ? sql`(fi.floor_rank, fi.floor) < (${at.rank}, ${at.id})` : sql`fi.floor > ${at.id}`;
   return select(
-    echoColumns(viewerId),
-    sql`FROM feed_index_entries ie JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
-      WHERE ie.index_id = (SELECT id FROM feed_indexes WHERE rule_key = ${key}) AND ie.echo_id < ${position}
-        AND ${serves(key, position)} AND ${guard} ${hideLiked}
-      ORDER BY ie.echo_id DESC LIMIT ${limit + 1}`,
+    { ...echoColumns(viewerId), indexRank: sql<number>`ie.rank` },
+    sql`FROM feed_indexes fi JOIN feed_index_entries ie ON ie.index_id = fi.id JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
+      WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
+        AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
+        AND ${guard} ${fresh} ${hideLiked}
+      ORDER BY ${orderSql(rule, "ie")} LIMIT ${limit + 1}`,
   );
 }
-
-
 
 // ---------------------------------------------------------------------------------------------
 // Repair (the cron, every 5 minutes): nothing lost, nothing drifts
@@ -248,27 +392,46 @@ const REPAIR_CANDIDATES = 5000;
 /** A backfill that has not moved for this long lost its message: it is sent again. */
 const STUCK_MS = 60_000;
 
-export type Repaired = { keyed: number; resumed: number; checked: number; added: number; removed: number; trimmed: number; dropped: number };
+export type Repaired = { keyed: number; resumed: number; checked: number; added: number; removed: number; trimmed: number; dropped: number; aged: number; rebuilt: number };
+
+/** Feeds keyed per pass (FEED_INDEX_KEYS_PER_PASS overrides: `npm run bench:data` keys a whole store). */
+const KEYS_PER_PASS = 50;
+/**
+ * Each pass removes from windowed indexes the entries that left their window since about the pass
+ * before: echos created in the AGE_BAND before the window's start (the cron runs every 5 minutes;
+ * the band leaves room for a late pass). A page skips aged entries itself, so this only keeps
+ * the index small and finds the indexes that drained.
+ */
+const AGE_BAND = 15 * 60_000;
 
 /**
  * One repair pass, bounded: existing feeds without a key get their index; stuck backfills are
- * sent again (from their stored cursor); the indexes checked longest ago are compared with the
- * engine over their newest REPAIR_DEPTH matches — what is missing is written, what should not be
- * there (an echo deleted while its message was lost, a rule-test drift) is removed — and trimmed
- * back to INDEX_CAP entries; indexes no scroll reads any more are dropped.
+ * sent again (from their stored cursor); windowed indexes lose the entries that aged out, and one
+ * that kept fewer than half of INDEX_CAP while matches may lie past its frontier is built again;
+ * the indexes checked longest ago are compared with the engine over their first REPAIR_DEPTH
+ * matches — what is missing is written, what should not be there (an echo deleted while its
+ * message was lost, a like count that moved) is fixed — and trimmed back to INDEX_CAP entries;
+ * indexes no scroll reads any more are dropped.
  */
-export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db, now = Date.now(), indexes = REPAIR_INDEXES): Promise<Repaired> {
-  const done: Repaired = { keyed: 0, resumed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0 };
+export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db, now = Date.now(), indexes = REPAIR_INDEXES, keys = KEYS_PER_PASS): Promise<Repaired> {
+  const done: Repaired = { keyed: 0, resumed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0 };
   const sc = tables.scrolls;
   const fi = tables.feedIndexes;
-  const [unkeyed, stuck, due, orphans] = await batch(db, [
+  const aging = (["1day", "1month", "1year"] as const).map((range) => {
+    const start = now - TIME_RANGE_MS[range];
+    return sql`DELETE FROM feed_index_entries WHERE echo_id >= ${idFloor(start - AGE_BAND)} AND echo_id < ${idFloor(start)}
+      AND index_id IN (SELECT id FROM feed_indexes WHERE rule_key LIKE ${`%"sortBy":"mostLiked","sortTimeRange":"${range}"%`})
+      RETURNING index_id`;
+  });
+  const [unkeyed, stuck, due, orphans, ...aged] = await batch(db, [
     select(
       { id: sc.id, tagMatchType: sc.tagMatchType, includedTags: sc.includedTags, excludedTags: sc.excludedTags, authors: sc.authors, sortBy: sc.sortBy, sortTimeRange: sc.sortTimeRange, excludeLikedEchos: sc.excludeLikedEchos, startDate: sc.startDate, endDate: sc.endDate },
-      sql`FROM scrolls WHERE type = 'feed' AND rule_key IS NULL LIMIT 50`,
+      sql`FROM scrolls WHERE type = 'feed' AND rule_key IS NULL LIMIT ${keys}`,
     ),
     select({ ruleKey: fi.ruleKey }, sql`FROM feed_indexes WHERE state = 'building' AND updated_at < ${now - STUCK_MS} LIMIT 20`),
-    select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor }, sql`FROM feed_indexes WHERE state = 'ready' ORDER BY checked_at LIMIT ${indexes}`),
+    select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank }, sql`FROM feed_indexes WHERE state = 'ready' ORDER BY checked_at LIMIT ${indexes}`),
     select({ id: fi.id }, sql`FROM feed_indexes WHERE NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key) LIMIT 5`),
+    ...aging,
   ]);
   const backfills: Change[] = [];
   const keying: SQL[] = [];
@@ -282,6 +445,20 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
   done.keyed = unkeyed.length;
   for (const { ruleKey } of stuck) backfills.push({ type: "backfill", ruleKey, cursor: null });
   done.resumed = stuck.length;
+  // drained: an incomplete windowed index that kept fewer than half its entries is built again
+  // (its frontier can only fall by walking the window once more); pages read the engine meanwhile
+  const touched = [...new Set(aged.flat().map((r) => (r as { index_id: number }).index_id))];
+  done.aged = aged.reduce((n, rows) => n + rows.length, 0);
+  if (touched.length > 0) {
+    const [drained] = await batch(db, [
+      sql`UPDATE feed_indexes SET state = 'building', cursor = NULL, cursor_rank = NULL, complete = 0, floor = NULL, floor_rank = NULL, updated_at = ${now}
+        WHERE id IN (SELECT value FROM json_each(${JSON.stringify(touched)})) AND state = 'ready' AND complete = 0
+          AND (SELECT count(*) FROM (SELECT 1 FROM feed_index_entries WHERE index_id = feed_indexes.id LIMIT ${INDEX_CAP / 2})) < ${INDEX_CAP / 2}
+        RETURNING rule_key`,
+    ]);
+    for (const r of drained as { rule_key: string }[]) backfills.push({ type: "backfill", ruleKey: r.rule_key, cursor: null });
+    done.rebuilt = drained.length;
+  }
   if (backfills.length > 0) sendChanges(app, backfills);
   for (const index of due) {
     const fixed = await checkIndex(db, index, now);
@@ -302,44 +479,42 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
   return done;
 }
 
-/** Compare one index's newest entries with the engine's newest matches, fix the difference, trim. */
-async function checkIndex(db: Db, index: { id: number; ruleKey: string; complete: boolean; floor: string | null }, now: number) {
+/**
+ * Compare one index's first entries with the engine's first matches, in the feed's order, over
+ * the range both reached (not past the index's frontier): what is missing, or stands at another
+ * like count, is written; what should not be there is removed; then it is trimmed to INDEX_CAP.
+ */
+async function checkIndex(db: Db, index: { id: number; ruleKey: string; complete: boolean; floor: string | null; floorRank: number | null }, now: number) {
   const rule = ruleOfKey(index.ruleKey);
   const window = windowSize(rule, REPAIR_CANDIDATES);
+  const ie = tables.feedIndexEntries;
   const [rows, held] = await batch(db, [
     feedPageQuery(rule, NO_VIEWER, now, null, REPAIR_DEPTH, 0, window),
-    select({ echoId: tables.feedIndexEntries.echoId }, sql`FROM feed_index_entries WHERE index_id = ${index.id} ORDER BY echo_id DESC LIMIT ${REPAIR_DEPTH + 1}`),
+    select({ echoId: ie.echoId, rank: ie.rank }, sql`FROM feed_index_entries WHERE index_id = ${index.id} ORDER BY ${orderSql(rule)} LIMIT ${REPAIR_DEPTH + 1}`),
   ]);
   const fed = feedPage(rule, rows, REPAIR_DEPTH, window);
-  // the compared range: from the top down to where the engine's read ended (all of it when it
-  // found every match), and not below the index's floor
-  let low = fed.hasMore ? (fed.after?.id ?? "~") : "";
-  if (index.floor !== null && index.floor > low) low = index.floor;
-  const should = new Set(fed.rows.filter((r) => r.id >= low).map((r) => r.id));
-  const has = new Set(held.map((h) => h.echoId).filter((id) => id >= low));
-  // what the index holds below its newest REPAIR_DEPTH is not compared this time
-  const heldLow = held.length > REPAIR_DEPTH ? held[REPAIR_DEPTH - 1]!.echoId : "";
-  const missing = [...should].filter((id) => !has.has(id) && id >= heldLow);
-  const extra = [...has].filter((id) => !should.has(id));
+  const rankOf = (r: EchoRow) => (rule.sortBy === "mostLiked" ? r.likesCount : 0);
+  // the compared range: from the top to where the engine's read ended (all of it when it found
+  // every match), to the index's frontier, and to the last of the entries read
+  const ends: Position[] = [];
+  if (fed.hasMore && fed.after) ends.push({ rank: rankOf(fed.after), id: fed.after.id });
+  const reach = reachOf(index);
+  if (!reach.complete && reach.floor) ends.push(reach.floor);
+  if (held.length > REPAIR_DEPTH) ends.push({ rank: held[REPAIR_DEPTH - 1]!.rank, id: held[REPAIR_DEPTH - 1]!.echoId });
+  const within = (p: Position) => ends.every((end) => !before(rule, end, p));
+  const should = new Map(fed.rows.map((r) => [r.id, rankOf(r)] as const).filter(([id, rank]) => within({ rank, id })));
+  const has = new Map(held.map((h) => [h.echoId, h.rank] as const).filter(([id, rank]) => within({ rank, id })));
+  const missing: Entry[] = [...should].filter(([id, rank]) => has.get(id) !== rank).map(([id, rank]) => [index.id, rank, id]);
+  const extra = [...has.keys()].filter((id) => !should.has(id));
   const statements: SQL[] = [];
-  if (missing.length > 0) {
-    statements.push(sql`INSERT OR IGNORE INTO feed_index_entries (index_id, echo_id)
-      SELECT ${index.id}, value FROM json_each(${JSON.stringify(missing)})`);
-  }
-  if (extra.length > 0) {
-    statements.push(sql`DELETE FROM feed_index_entries WHERE index_id = ${index.id} AND echo_id IN (SELECT value FROM json_each(${JSON.stringify(extra)}))`);
-  }
-  // back to INDEX_CAP entries: the floor rises to the oldest kept, and the index is no longer complete
+  const leaving = [...extra, ...missing.map(([, , id]) => id)].map((id): [number, string] => [index.id, id]);
+  if (leaving.length > 0) statements.push(deleteEntries(leaving));
+  if (missing.length > 0) statements.push(insertEntries(missing));
   if (statements.length > 0) await batch(db, statements);
-  const [cut] = await batch(db, [
-    select({ echoId: tables.feedIndexEntries.echoId }, sql`FROM feed_index_entries WHERE index_id = ${index.id} ORDER BY echo_id DESC LIMIT 1 OFFSET ${INDEX_CAP}`),
-  ]);
-  const floor = cut[0]?.echoId ?? null;
-  await batch(db, [
-    ...(floor !== null ? [sql`DELETE FROM feed_index_entries WHERE index_id = ${index.id} AND echo_id < ${floor}`] : []),
-    floor !== null
-      ? sql`UPDATE feed_indexes SET complete = 0, floor = ${floor}, checked_at = ${now} WHERE id = ${index.id}`
-      : sql`UPDATE feed_indexes SET checked_at = ${now} WHERE id = ${index.id}`,
-  ]);
-  return { added: missing.length, removed: extra.length, trimmed: floor !== null ? 1 : 0 };
+  // back to INDEX_CAP entries: the frontier moves up to the last kept, and the index is no longer complete
+  const [cut] = await batch(db, [cutAt(rule, index.id)]);
+  const trimmed = cut.length > 1;
+  if (trimmed) await markReady(db, rule, index.id, { rank: cut[0]!.rank, id: cut[0]!.echoId }, now);
+  else await batch(db, [sql`UPDATE feed_indexes SET checked_at = ${now} WHERE id = ${index.id}`]);
+  return { added: missing.length, removed: extra.length, trimmed: trimmed ? 1 : 0 };
 }

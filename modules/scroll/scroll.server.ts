@@ -4,7 +4,7 @@ import { badRequest, conflict, encodeCursor, forbidden, isId, newId, notFound, p
 import { batch, batchUnderLimit, columns, controlLive, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, storedRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
-import { INDEX_PAGE_MAX, indexable, indexPageQuery, indexState, indexStatements, ruleKeyOf, startBackfill } from "./feed-index.server";
+import { INDEX_PAGE_MAX, indexable, indexPageQuery, indexState, indexStatements, positionOf, reachOf, reaches, ruleKeyOf, startBackfill, type IndexReach, type IndexRow, type Position } from "./feed-index.server";
 import type {
   CreateScrollInput,
   FeedConfigInput,
@@ -530,6 +530,7 @@ const scrollFactsById = prepared(["id"], (v) =>
       // so it serves this scroll's page from the isolate's first read of it
       indexComplete: sql<number | null>`fi.complete`,
       indexFloor: sql<string | null>`fi.floor`,
+      indexFloorRank: sql<number | null>`fi.floor_rank`,
     },
     sql`FROM scrolls s LEFT JOIN feed_indexes fi ON fi.rule_key = s.rule_key AND fi.state = 'ready' WHERE s.id = ${v.id}`,
   ),
@@ -543,7 +544,9 @@ async function scrollFacts(app: AppContext, viewerId: string, id: string): Promi
   if (!row) throw notFound("Scroll not found");
   if (row.isPrivate && row.creatorId !== viewerId) throw forbidden("This scroll is private");
   const rule = toRule(row);
-  if (row.indexComplete !== null && indexable(rule)) rememberIndex(ruleKeyOf(rule), { complete: row.indexComplete === 1, floor: row.indexFloor });
+  if (row.indexComplete !== null && indexable(rule)) {
+    rememberIndex(ruleKeyOf(rule), reachOf({ complete: row.indexComplete, floor: row.indexFloor, floorRank: row.indexFloorRank }));
+  }
   return { type: row.type, echosCount: row.echosCount, rule };
 }
 
@@ -627,7 +630,6 @@ async function feedEchos(
   // no COUNT over the rule (it would read every match): the total is a lower bound, see below
   const window = windowSize(rule, candidateRows);
   const seek = feedSeek(key);
-  const position = seek?.id ?? "~";
   const engine = () => feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll);
   if (offset > 0 || !indexable(rule)) {
     const [rows] = await batch(app.db, [engine()]);
@@ -637,28 +639,25 @@ async function feedEchos(
   // isolate has seen the index built and reaching this depth, the page is read from the index;
   // otherwise from the engine, as before — sending both would read both.
   const ruleKey = ruleKeyOf(rule);
+  const position = positionOf(rule, seek);
   const known = builtIndexes.get(ruleKey);
-  if (known && reaches(known, position)) {
+  if (known && reaches(rule, known, position)) {
     const guard = whileScroll === null ? sql`1` : holdsRule(whileScroll, viewerId, rule);
     const take = Math.min(req.limit, INDEX_PAGE_MAX);
-    const [state, indexed] = await batch(app.db, [indexState(ruleKey), indexPageQuery(rule, viewerId, seek, take, guard)]);
-    const st = state[0];
-    if (st?.state === "ready" && reaches(st, position)) {
+    const [state, indexed] = await batch(app.db, [indexState(ruleKey), indexPageQuery(rule, viewerId, seek, take, guard, now)]);
+    const st = state[0] ? reachOf(state[0]) : null;
+    if (state[0]?.state === "ready" && st && reaches(rule, st, position)) {
       rememberIndex(ruleKey, st);
       return { ...indexedPage(rule, req, take, indexed, st), feedIndex: "ready" };
     }
-    // the index no longer reaches here (its floor rose, or it was dropped): the engine, once more
+    // the index no longer reaches here (its frontier moved, or it was dropped): the engine, once more
     builtIndexes.delete(ruleKey);
   }
   const [state, rows] = await batch(app.db, [indexState(ruleKey), engine()]);
   const st = state[0];
-  if (st?.state === "ready") rememberIndex(ruleKey, st);
+  if (st?.state === "ready") rememberIndex(ruleKey, reachOf(st));
   return { ...enginePage(rule, req, rows, window, offset), feedIndex: st?.state ?? "building" };
 }
-
-type IndexReach = { complete: boolean; floor: string | null };
-/** Whether an index holds every match below `position` (an echo id, "~" at the top). */
-const reaches = (st: IndexReach, position: string) => st.complete || st.floor === null || st.floor < position;
 
 /**
  * Feed indexes this isolate has seen built, by rule key, with how deep they reach: a hint, never
@@ -668,18 +667,21 @@ const builtIndexes = new Map<string, IndexReach>();
 function rememberIndex(ruleKey: string, st: IndexReach) {
   builtIndexes.delete(ruleKey);
   if (builtIndexes.size >= FEED_RULES_MAX) builtIndexes.delete(builtIndexes.keys().next().value!);
-  builtIndexes.set(ruleKey, { complete: st.complete, floor: st.floor });
+  builtIndexes.set(ruleKey, st);
 }
 
-/** A page read from the feed index: full unless the feed ends, or the index's floor is reached
- * (then the engine goes on below it, by the cursor). */
-function indexedPage(rule: FeedRule, req: PageRequest, take: number, rows: EchoRow[], st: { complete: boolean; floor: string | null }): ScrollEchoPage {
+/** The cursor of the page after a position of the index (a page's last entry, or its frontier). */
+const indexCursor = (rule: FeedRule, at: Position): string => encodeCursor(rule.sortBy === "mostLiked" ? { l: at.rank, id: at.id } : { id: at.id });
+
+/** A page read from the feed index: full unless the feed ends, or the index's frontier is reached
+ * (then the engine goes on after it, by the cursor). */
+function indexedPage(rule: FeedRule, req: PageRequest, take: number, rows: IndexRow[], st: IndexReach): ScrollEchoPage {
   const page = rows.slice(0, take);
   const last = page[page.length - 1];
   const full = rows.length > take;
   const below = !full && !st.complete && st.floor !== null;
   const hasMore = full || below;
-  const nextCursor = full && last ? feedCursor(rule, last) : below ? encodeCursor({ id: st.floor! }) : null;
+  const nextCursor = full && last ? indexCursor(rule, { rank: last.indexRank, id: last.id }) : below ? indexCursor(rule, st.floor!) : null;
   const total = (req.page - 1) * req.limit + page.length + (hasMore ? 1 : 0);
   return echoPage(page, req, total, hasMore, nextCursor);
 }

@@ -12,6 +12,8 @@ export type ChangedEcho = { id: string; authorId: string; tags: string[]; create
 export type Change =
   | { type: "post"; echo: ChangedEcho }
   | { type: "delete"; echoIds: string[] }
+  /** these echos' like counts changed: the consumer reads them now (so order and repeats do not matter) */
+  | { type: "likes"; echoIds: string[] }
   /** build (or go on building) the index of a rule, from `cursor` down */
   | { type: "backfill"; ruleKey: string; cursor: string | null };
 

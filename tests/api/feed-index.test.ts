@@ -52,6 +52,47 @@ describe("the feed index", () => {
     expect(ids(forked.json)).toEqual(matches.slice(0, 20));
   });
 
+  it("oldest-first and most-liked sparse feeds answer full pages from their index; a like moves an echo within 5 s", async () => {
+    const hot = uniq();
+    const noise = uniq();
+    const authors = await Promise.all([0, 1, 2, 3].map(() => signedUp("fo")));
+    const matches: string[] = []; // oldest first
+    // 150 echos on the tag, one in 5 without the excluded tag: 30 matches, too thin for one engine window
+    for (let i = 0; i < 150; i++) {
+      const res = await authors[i % 4]!.client.post("/api/echo/post", { content: `thin ${i}`, tags: i % 5 === 0 ? [hot] : [hot, noise] });
+      expect(res.status).toBe(201);
+      if (i % 5 === 0) matches.push(res.json.echo._id);
+    }
+    const reader = authors[0]!.client;
+    const make = async (sortBy: string) =>
+      (await reader.post("/api/scroll/create", { name: sortBy, type: "feed", feedConfig: { includedTags: [hot], excludedTags: [noise], sortBy } })).json.scroll;
+    const oldest = await make("oldestFirst");
+    const liked = await make("mostLiked");
+    for (const [feed, order] of [
+      [oldest, matches],
+      [liked, [...matches].reverse()], // no likes yet: newest first among equal counts
+    ] as const) {
+      const path = `/api/scroll/${feed._id}/echos?limit=20`;
+      const first = await until(reader, path, (p) => p.feedIndex === "ready" && p.echos.length === 20, 15_000);
+      expect(first.json.feedIndex).toBe("ready");
+      expect(ids(first.json)).toEqual(order.slice(0, 20));
+      expect(d1Cost(first).rows).toBeLessThanOrEqual(MAX_ROWS);
+      expect(d1Cost(first).roundTrips).toBeLessThanOrEqual(2);
+      const second = await reader.get(`${path}&cursor=${first.json.pagination.nextCursor}`);
+      expect(ids(second.json)).toEqual(order.slice(20));
+      expect(second.json.pagination.hasMore).toBe(false);
+    }
+    // two likes lift an old match to the top of the most-liked feed, through the change stream
+    const lifted = matches[3]!;
+    const started = Date.now();
+    for (const a of authors.slice(1, 3)) expect((await a.client.post(`/api/echo/like/${lifted}`)).status).toBe(200);
+    const path = `/api/scroll/${liked._id}/echos?limit=20`;
+    const moved = await until(reader, path, (p) => ids(p)[0] === lifted);
+    expect(ids(moved.json)[0]).toBe(lifted);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(ids(moved.json).slice(1)).toEqual([...matches].reverse().filter((id) => id !== lifted).slice(0, 19));
+  });
+
   it("a new match shows within 5 s; a deleted one leaves; an edited rule reads its own index", async () => {
     const tag = uniq();
     const other = uniq();

@@ -479,6 +479,9 @@ export const feedIndexes = sqliteTable(
     cursor: text("cursor"),
     complete: integer("complete", { mode: "boolean" }).notNull().default(false),
     floor: text("floor"),
+    /** a most-liked index's frontier and backfill cursor are (rank, echo id): their ranks (migration 0018) */
+    floorRank: integer("floor_rank"),
+    cursorRank: integer("cursor_rank"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     checkedAt: integer("checked_at").notNull().default(0),
@@ -490,9 +493,11 @@ export const feedIndexEntries = sqliteTable(
   "feed_index_entries",
   {
     indexId: integer("index_id").notNull(),
+    /** the echo's like count in a most-liked index, else 0 (migration 0018): the page is a key range */
+    rank: integer("rank").notNull().default(0),
     echoId: text("echo_id").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.indexId, t.echoId] }), index("feed_index_entries_echo").on(t.echoId)],
+  (t) => [primaryKey({ columns: [t.indexId, t.rank, t.echoId] }), index("feed_index_entries_echo").on(t.echoId, t.indexId)],
 );
 
 export const feedRuleTerms = sqliteTable(
