@@ -21,6 +21,10 @@ ALTER TABLE `feed_indexes` ADD `floor_rank` integer;
 --> statement-breakpoint
 ALTER TABLE `feed_indexes` ADD `cursor_rank` integer;
 --> statement-breakpoint
+-- how many entries the index keeps: 500 where the engine fills pages by itself past them, more
+-- for a sparse rule (decided by its backfill from the density it met)
+ALTER TABLE `feed_indexes` ADD `cap` integer DEFAULT 500 NOT NULL;
+--> statement-breakpoint
 UPDATE `feed_indexes` SET `state` = 'building', `cursor` = NULL, `complete` = 0, `floor` = NULL, `updated_at` = 0;
 --> statement-breakpoint
 -- oldest-first and most-liked rules are indexed now: the repair pass keys them

@@ -87,9 +87,11 @@ console.log(`bench:feeds: ${feeds.length} of ${allFeeds} feeds, ${PAGES} pages b
 const server = await startServer({ port: PORT, stateDir: dir, vars: { EXPOSE_D1_STATS: "1", AUTH_IP_LIMIT_PER_MINUTE: "1000000" } });
 const base = server.baseUrl;
 
-async function probe(cookie, p) {
+async function probe(cookie, p, jar = null) {
   const t = Date.now();
-  const res = await fetch(base + p, { headers: { Cookie: cookie }, redirect: "manual", signal: AbortSignal.timeout(300_000) });
+  const res = await fetch(base + p, { headers: { Cookie: [cookie, ...(jar ? [...jar.values()] : [])].join("; ") }, redirect: "manual", signal: AbortSignal.timeout(300_000) });
+  // a client that pages by number keeps the page bookmarks the API sets (echo_pages)
+  if (jar) for (const c of res.headers.getSetCookie()) if (/^echo_pages=/.test(c)) jar.set("echo_pages", c.split(";")[0]);
   const m = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
   const text = await res.text();
   let json = null;
@@ -108,12 +110,30 @@ async function walk(cookie, id) {
   for (let page = 1; page <= PAGES; page++) {
     const r = await probe(cookie, `/api/scroll/${id}/echos?limit=20${cursor ? `&page=${page}&cursor=${encodeURIComponent(cursor)}` : ""}`);
     if (r.status !== 200) throw new Error(`feed ${id} page ${page}: ${r.status} ${JSON.stringify(r.json)}`);
-    pages.push({ page, rows: r.rows, rt: r.rt, echos: r.json.echos.length, ms: r.ms });
+    pages.push({ page, rows: r.rows, rt: r.rt, echos: r.json.echos.length, ms: r.ms, hasMore: r.json.pagination.hasMore, index: r.json.feedIndex ?? null });
     cursor = r.json.pagination.nextCursor;
     if (!r.json.pagination.hasMore) break;
   }
   return pages;
 }
+
+/** Pages 1..n of a feed by number only, as the spec's client pages (keeping the cookies the API sets). */
+async function walkByNumber(cookie, id, n) {
+  const pages = [];
+  const jar = new Map();
+  for (let page = 1; page <= n; page++) {
+    const r = await probe(cookie, `/api/scroll/${id}/echos?limit=20&page=${page}`, jar);
+    if (r.status !== 200) {
+      pages.push({ page, status: r.status, rows: r.rows, rt: r.rt, echos: 0, error: r.json?.error ?? r.json?.message ?? null });
+      break;
+    }
+    pages.push({ page, rows: r.rows, rt: r.rt, echos: r.json.echos.length, ms: r.ms, hasMore: r.json.pagination.hasMore });
+    if (!r.json.pagination.hasMore) break;
+  }
+  return pages;
+}
+const DEEP = Number(process.env.FEEDS_DEEP_SAMPLE || "100");
+const DEEP_PAGES = Number(process.env.FEEDS_DEEP_PAGES || "50");
 
 const otherFor = (creatorId) => (other[0].id === creatorId ? other[1] : other[0]);
 const results = [];
@@ -127,7 +147,10 @@ try {
       for (let f = queue.shift(); f && !(DEADLINE && Date.now() - t0 > DEADLINE * 1000); f = queue.shift()) {
         const creator = await walk(cookies.get(f.creator_id), f.id);
         const another = f.is_private ? null : await walk(cookies.get(otherFor(f.creator_id).id), f.id);
-        results.push({ id: f.id, rule: ruleText(f), creator, other: another });
+        // public feeds also by number, as the spec's client pages them; a sample of them 50 pages deep
+        const deep = !f.is_private && done < DEEP;
+        const byNumber = f.is_private ? null : await walkByNumber(cookies.get(otherFor(f.creator_id).id), f.id, deep ? DEEP_PAGES : PAGES);
+        results.push({ id: f.id, rule: ruleText(f), creator, other: another, byNumber, deep });
         if (++done % 250 === 0) console.log(`  ${done}/${feeds.length} feeds (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
       }
     }),
@@ -168,6 +191,7 @@ const cases = {
   "other user, page 1": results.filter((r) => r.other).map((r) => r.other[0]),
   [`other user, page ${PAGES}`]: results.filter((r) => r.other).map((r) => r.other[PAGES - 1]).filter(Boolean),
   "other user, any page": results.flatMap((r) => r.other ?? []),
+  "by number, any page": results.flatMap((r) => r.byNumber ?? []),
   "home / of bench10…29": home,
 };
 const report = { startedAt: new Date(t0).toISOString(), seconds: (Date.now() - t0) / 1000, feeds: results.length, allFeeds, pages: PAGES, cases: {}, worst: [], home, results };
@@ -182,6 +206,39 @@ for (const [name, pages] of Object.entries(cases)) {
   report.cases[name] = { rows, ms, maxRoundTrips: rt, emptyPages: empty };
   console.log(`${name.padEnd(24)} ${pad(rows.count, 6)} ${pad(rows.median, 7)} ${pad(rows.p90, 7)} ${pad(rows.p99, 7)} ${pad(rows.max, 8)} ${pad(rows.over200, 6)} ${pad(rt, 6)} ${pad(ms.max, 7)} ${pad(empty ?? "-", 6)}`);
 }
+// ── full pages (issue 27): the first screen in one request, and no page short of a full one
+// while more is to come, for every public feed
+const publicFeeds = results.filter((r) => r.other);
+const firstScreen = (r) => r.other[0].echos === 20 || !r.other[0].hasMore;
+const short = (p) => p.echos < 20 && p.hasMore;
+const fill = {
+  publicFeeds: publicFeeds.length,
+  firstScreenInOneRequest: publicFeeds.filter(firstScreen).length,
+  feedsWithAShortPage: publicFeeds.filter((r) => r.other.some(short)).length,
+  emptyPagesWithMore: publicFeeds.reduce((n, r) => n + r.other.filter((p) => p.echos === 0 && p.hasMore).length, 0),
+  shortPagesOfReadyIndexes: publicFeeds.reduce((n, r) => n + r.other.filter((p) => short(p) && p.index === "ready").length, 0),
+  indexBuilding: publicFeeds.filter((r) => r.other[0].index === "building").length,
+  byNumber: {
+    pages: publicFeeds.reduce((n, r) => n + r.byNumber.length, 0),
+    refused: publicFeeds.filter((r) => r.byNumber.some((p) => p.status)).map((r) => ({ id: r.id, rule: r.rule, at: r.byNumber.find((p) => p.status) })),
+    maxRows: Math.max(0, ...publicFeeds.flatMap((r) => r.byNumber.map((p) => p.rows ?? 0))),
+    maxRoundTrips: Math.max(0, ...publicFeeds.flatMap((r) => r.byNumber.map((p) => p.rt ?? 0))),
+    deepFeeds: publicFeeds.filter((r) => r.deep).length,
+    deepestPage: Math.max(0, ...publicFeeds.map((r) => r.byNumber.length)),
+    deepMaxRows: Math.max(0, ...publicFeeds.filter((r) => r.deep).flatMap((r) => r.byNumber.map((p) => p.rows ?? 0))),
+    shortPages: publicFeeds.reduce((n, r) => n + r.byNumber.filter((p) => !p.status && short(p)).length, 0),
+  },
+};
+const unfilled = publicFeeds.filter((r) => !firstScreen(r));
+const byShape = {};
+for (const r of unfilled) byShape[r.rule.replace(/\d+ /g, "n ")] = (byShape[r.rule.replace(/\d+ /g, "n ")] ?? 0) + 1;
+fill.unfilledByShape = Object.entries(byShape).sort((a, b) => b[1] - a[1]).slice(0, 15);
+report.fill = fill;
+console.log(`\nfull pages over ${fill.publicFeeds} public feeds: first screen in one request ${fill.firstScreenInOneRequest} (${((100 * fill.firstScreenInOneRequest) / Math.max(1, fill.publicFeeds)).toFixed(1)} %), feeds with a short page before their end ${fill.feedsWithAShortPage}, empty pages with more ${fill.emptyPagesWithMore}, short pages of ready indexes ${fill.shortPagesOfReadyIndexes}, still building ${fill.indexBuilding}`);
+console.log(`by number: ${fill.byNumber.pages} pages, refused ${fill.byNumber.refused.length}, max rows ${fill.byNumber.maxRows}, max round trips ${fill.byNumber.maxRoundTrips}, short ${fill.byNumber.shortPages}; ${fill.byNumber.deepFeeds} feeds to page ${DEEP_PAGES} (deepest ${fill.byNumber.deepestPage}), max rows ${fill.byNumber.deepMaxRows}`);
+for (const [shape, n] of fill.unfilledByShape) console.log(`  unfilled: ${String(n).padStart(5)}  ${shape}`);
+for (const r of fill.byNumber.refused.slice(0, 5)) console.log(`  refused by number: ${r.id} ${r.rule} page ${r.at.page}: ${r.at.status} ${r.at.error}`);
+
 const worst = results
   .map((r) => ({ id: r.id, rule: r.rule, rows: Math.max(...[...r.creator, ...(r.other ?? [])].map((p) => p.rows)) }))
   .sort((a, b) => b.rows - a.rows)

@@ -11,8 +11,18 @@ import { ruleChecks } from "./feed-rules.reference";
 import { feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
-/** Entries an index keeps: the first 500 matches in its feed's order (25 pages of 20); the engine serves deeper. */
+/**
+ * Entries an index keeps: the first 500 matches in its feed's order (25 pages of 20) where the
+ * engine fills pages by itself past them; up to SPARSE_CAP (500 pages of 20) for a rule whose
+ * matches are too thin among its streams' entries for the engine to fill a page (the backfill
+ * measures it), and for a short window's most liked. Past the frontier, the engine serves.
+ */
 export const INDEX_CAP = 500;
+export const SPARSE_CAP = 10_000;
+/** Below this many entries a windowed index whose frontier aged is built again. */
+const DRAINED = 250;
+/** The page a reader's engine window must fill for a rule to count as dense: a first screen. */
+const SCREEN = 20;
 /**
  * The most entries one page reads from an index: each costs about 3 rows (the entry, the echo,
  * its author; the reader's like probe), measured at 128 rows for a 40-entry web feed with its
@@ -265,16 +275,24 @@ function walkOf(rule: FeedRule, now: number): FeedRule {
 /**
  * Build an index a few engine windows further, from where it stopped (its stored cursor: a
  * message delivered twice repeats nothing). A walk in the rule's order is ready when the engine
- * found every match (complete) or the index holds INDEX_CAP entries (then its frontier `floor`:
- * every match up to it is in the index, and pages after it come from the engine). A walk through
- * a short window (walksWindow) reads all of it, then keeps the INDEX_CAP most liked. Returns the
- * next message, if any.
+ * found every match (complete) or the index holds its cap (then its frontier `floor`: every match
+ * up to it is in the index, and pages after it come from the engine). The cap is INDEX_CAP,
+ * raised to SPARSE_CAP when the walk met matches too thin for a reader's engine window to fill a
+ * screen. A walk through a short window (walksWindow) reads all of it, then keeps the SPARSE_CAP
+ * most liked. Returns the next message, if any.
  */
 export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): Promise<Change | null> {
   const fi = tables.feedIndexes;
   const [found] = await batch(db, [
     select(
-      { id: fi.id, state: fi.state, cursor: fi.cursor, cursorRank: fi.cursorRank, entries: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM feed_index_entries WHERE index_id = feed_indexes.id LIMIT ${INDEX_CAP}))` },
+      {
+        id: fi.id,
+        state: fi.state,
+        cursor: fi.cursor,
+        cursorRank: fi.cursorRank,
+        cap: fi.cap,
+        entries: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM feed_index_entries WHERE index_id = feed_indexes.id LIMIT ${SPARSE_CAP}))`,
+      },
       sql`FROM feed_indexes WHERE rule_key = ${ruleKey}`,
     ),
   ]);
@@ -287,6 +305,10 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): P
   const window = windowSize(walk, BACKFILL_CANDIDATES);
   let seek: Seek = index.cursor && isId(index.cursor) ? { id: index.cursor, likes: index.cursorRank ?? undefined } : null;
   let entries = index.entries;
+  let cap = index.cap;
+  // the density this walk meets: matches per entry the engine read
+  let scanned = 0;
+  let matched = 0;
   for (let step = 0; step < BACKFILL_STEPS; step++) {
     const [rows] = await batch(db, [feedPageQuery(walk, NO_VIEWER, now, seek, 200, 0, window)]);
     const fed = feedPage(walk, rows, 200, window);
@@ -295,12 +317,19 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): P
       entries += fed.rows.length;
     }
     const after = fed.after;
-    if (!fed.hasMore || after === null) return capped ? markReady(db, rule, index.id, null, now) : keepMostLiked(db, rule, index.id, now);
+    matched += fed.rows.length;
+    // where the read stopped in the window (a rule that tests nothing numbers nothing: all match)
+    scanned += after?.feedN || fed.rows.length;
+    if (!fed.hasMore || after === null) return capped ? markReady(db, rule, index.id, null, now) : keepMostLiked(db, rule, index.id, SPARSE_CAP, now);
     seek = { id: after.id, likes: after.likesCount };
-    if (capped && entries >= INDEX_CAP) return markReady(db, rule, index.id, { rank: rankOf(after), id: after.id }, now);
+    if (capped && entries >= cap) {
+      // thin matches: a reader's window would not fill a screen, so the index keeps more
+      if (cap < SPARSE_CAP && matched * windowSize(rule) < SCREEN * scanned) cap = SPARSE_CAP;
+      else return markReady(db, rule, index.id, { rank: rankOf(after), id: after.id }, now);
+    }
   }
   await batch(db, [
-    sql`UPDATE feed_indexes SET cursor = ${seek?.id ?? null}, cursor_rank = ${seek?.likes ?? null}, updated_at = ${now}
+    sql`UPDATE feed_indexes SET cursor = ${seek?.id ?? null}, cursor_rank = ${seek?.likes ?? null}, cap = ${cap}, updated_at = ${now}
         WHERE id = ${index.id} AND state = 'building'`,
   ]);
   return { type: "backfill", ruleKey, cursor: seek?.id ?? null };
@@ -310,7 +339,8 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): P
 function afterPosition(rule: FeedRule, at: Position, alias = "feed_index_entries"): SQL {
   const rank = sql.raw(`${alias}.rank`);
   const echo = sql.raw(`${alias}.echo_id`);
-  return descending(rule) ? sql`(${rank}, ${echo}) < (${at.rank}, ${at.id})` : sql`${echo} > ${at.id}`;
+  // oldest first: every rank is 0, and the tuple lets SQLite seek the primary key past it
+  return descending(rule) ? sql`(${rank}, ${echo}) < (${at.rank}, ${at.id})` : sql`(${rank}, ${echo}) > (0, ${at.id})`;
 }
 const orderSql = (rule: FeedRule, alias = "feed_index_entries") =>
   sql.raw(descending(rule) ? `${alias}.rank DESC, ${alias}.echo_id DESC` : `${alias}.rank ASC, ${alias}.echo_id ASC`);
@@ -325,17 +355,17 @@ async function markReady(db: Db, rule: FeedRule, id: number, floor: Position | n
   return null;
 }
 
-/** After a walk through a window: the INDEX_CAP most liked stay, the INDEX_CAP-th is the frontier. */
-async function keepMostLiked(db: Db, rule: FeedRule, id: number, now: number): Promise<null> {
-  const [cut] = await batch(db, [cutAt(rule, id)]);
+/** After a walk through a window: the `cap` most liked stay, the cap-th is the frontier. */
+async function keepMostLiked(db: Db, rule: FeedRule, id: number, cap: number, now: number): Promise<null> {
+  const [cut] = await batch(db, [cutAt(rule, id, cap), sql`UPDATE feed_indexes SET cap = ${cap} WHERE id = ${id}`]);
   return markReady(db, rule, id, cut.length > 1 ? { rank: cut[0]!.rank, id: cut[0]!.echoId } : null, now);
 }
 
-/** The index's INDEX_CAP-th entry and the one after it, if any: two rows mean it holds more than it keeps. */
-const cutAt = (rule: FeedRule, id: number) =>
+/** The index's cap-th entry and the one after it, if any: two rows mean it holds more than it keeps. */
+const cutAt = (rule: FeedRule, id: number, cap: number) =>
   select(
     { rank: tables.feedIndexEntries.rank, echoId: tables.feedIndexEntries.echoId },
-    sql`FROM feed_index_entries WHERE index_id = ${id} ORDER BY ${orderSql(rule)} LIMIT 2 OFFSET ${INDEX_CAP - 1}`,
+    sql`FROM feed_index_entries WHERE index_id = ${id} ORDER BY ${orderSql(rule)} LIMIT 2 OFFSET ${cap - 1}`,
   );
 
 // ---------------------------------------------------------------------------------------------
@@ -407,10 +437,10 @@ const AGE_BAND = 15 * 60_000;
 /**
  * One repair pass, bounded: existing feeds without a key get their index; stuck backfills are
  * sent again (from their stored cursor); windowed indexes lose the entries that aged out, and one
- * that kept fewer than half of INDEX_CAP while matches may lie past its frontier is built again;
+ * that kept fewer than DRAINED entries while matches may lie past its frontier is built again;
  * the indexes checked longest ago are compared with the engine over their first REPAIR_DEPTH
  * matches — what is missing is written, what should not be there (an echo deleted while its
- * message was lost, a like count that moved) is fixed — and trimmed back to INDEX_CAP entries;
+ * message was lost, a like count that moved) is fixed — and trimmed back to their cap;
  * indexes no scroll reads any more are dropped.
  */
 export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db, now = Date.now(), indexes = REPAIR_INDEXES, keys = KEYS_PER_PASS): Promise<Repaired> {
@@ -429,7 +459,7 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
       sql`FROM scrolls WHERE type = 'feed' AND rule_key IS NULL LIMIT ${keys}`,
     ),
     select({ ruleKey: fi.ruleKey }, sql`FROM feed_indexes WHERE state = 'building' AND updated_at < ${now - STUCK_MS} LIMIT 20`),
-    select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank }, sql`FROM feed_indexes WHERE state = 'ready' ORDER BY checked_at LIMIT ${indexes}`),
+    select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap }, sql`FROM feed_indexes WHERE state = 'ready' ORDER BY checked_at LIMIT ${indexes}`),
     select({ id: fi.id }, sql`FROM feed_indexes WHERE NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key) LIMIT 5`),
     ...aging,
   ]);
@@ -453,7 +483,7 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
     const [drained] = await batch(db, [
       sql`UPDATE feed_indexes SET state = 'building', cursor = NULL, cursor_rank = NULL, complete = 0, floor = NULL, floor_rank = NULL, updated_at = ${now}
         WHERE id IN (SELECT value FROM json_each(${JSON.stringify(touched)})) AND state = 'ready' AND complete = 0
-          AND (SELECT count(*) FROM (SELECT 1 FROM feed_index_entries WHERE index_id = feed_indexes.id LIMIT ${INDEX_CAP / 2})) < ${INDEX_CAP / 2}
+          AND (SELECT count(*) FROM (SELECT 1 FROM feed_index_entries WHERE index_id = feed_indexes.id LIMIT ${DRAINED})) < ${DRAINED}
         RETURNING rule_key`,
     ]);
     for (const r of drained as { rule_key: string }[]) backfills.push({ type: "backfill", ruleKey: r.rule_key, cursor: null });
@@ -482,9 +512,9 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
 /**
  * Compare one index's first entries with the engine's first matches, in the feed's order, over
  * the range both reached (not past the index's frontier): what is missing, or stands at another
- * like count, is written; what should not be there is removed; then it is trimmed to INDEX_CAP.
+ * like count, is written; what should not be there is removed; then it is trimmed to its cap.
  */
-async function checkIndex(db: Db, index: { id: number; ruleKey: string; complete: boolean; floor: string | null; floorRank: number | null }, now: number) {
+async function checkIndex(db: Db, index: { id: number; ruleKey: string; complete: boolean; floor: string | null; floorRank: number | null; cap: number }, now: number) {
   const rule = ruleOfKey(index.ruleKey);
   const window = windowSize(rule, REPAIR_CANDIDATES);
   const ie = tables.feedIndexEntries;
@@ -511,8 +541,8 @@ async function checkIndex(db: Db, index: { id: number; ruleKey: string; complete
   if (leaving.length > 0) statements.push(deleteEntries(leaving));
   if (missing.length > 0) statements.push(insertEntries(missing));
   if (statements.length > 0) await batch(db, statements);
-  // back to INDEX_CAP entries: the frontier moves up to the last kept, and the index is no longer complete
-  const [cut] = await batch(db, [cutAt(rule, index.id)]);
+  // back to its cap: the frontier moves up to the last kept, and the index is no longer complete
+  const [cut] = await batch(db, [cutAt(rule, index.id, index.cap)]);
   const trimmed = cut.length > 1;
   if (trimmed) await markReady(db, rule, index.id, { rank: cut[0]!.rank, id: cut[0]!.echoId }, now);
   else await batch(db, [sql`UPDATE feed_indexes SET checked_at = ${now} WHERE id = ${index.id}`]);

@@ -482,6 +482,8 @@ export const feedIndexes = sqliteTable(
     /** a most-liked index's frontier and backfill cursor are (rank, echo id): their ranks (migration 0018) */
     floorRank: integer("floor_rank"),
     cursorRank: integer("cursor_rank"),
+    /** entries the index keeps (INDEX_CAP, or SPARSE_CAP for a rule the engine serves short pages) */
+    cap: integer("cap").notNull().default(500),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     checkedAt: integer("checked_at").notNull().default(0),
