@@ -1,49 +1,107 @@
-// `npm run bench:index`: what the feed index (docs/decisions/020-feed-index.md) costs per post at the
-// bench store's scale, read offline from the store built by `npm run bench:data` (STATE_DIR, default
-// bench-state/): which feeds are indexable, how many distinct indexes their canonical rules make,
-// and for 3,000 random echos how many candidate indexes a post reaches through its terms and how
-// many entries it writes. It restates indexable/ruleTerms/ruleChecks of feed-index.server.ts over
-// plain rows (the module needs the Workers runtime; its property test holds the module to the engine).
+// `npm run bench:index`: what the feed index (docs/decisions/020-feed-index.md) holds and costs at
+// the bench store's scale, read offline from the store `npm run bench:data` built (STATE_DIR,
+// default bench-state/) with its indexes built: how many indexes, their entries and storage, how
+// many are complete or sparse; and, for 3,000 random echos posted now and 3,000 likes on random
+// liked echos, how many candidate indexes each reaches through the registered terms
+// (feed_rule_terms) and how many entries each writes. Whether a candidate's rule matches is
+// restated over plain rows from feed-rules.reference.ts (the module needs the Workers runtime; its
+// property test holds it to the engine and the reference).
 import { DatabaseSync } from "node:sqlite";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 const dir = path.resolve(process.env.STATE_DIR || "bench-state", "v3/d1/miniflare-D1DatabaseObject");
-const file = readdirSync(dir).find((f) => f.endsWith(".sqlite"));
+const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
 const db = new DatabaseSync(path.join(dir, file), { readOnly: true });
-const feeds = db.prepare("SELECT id, tag_match_type t, included_tags i, excluded_tags x, authors a, sort_by s, sort_time_range r, start_date sd, end_date ed FROM scrolls WHERE type='feed'").all();
-const sorted = (l) => [...new Set(l)].sort();
-const indexes = new Map(); // key -> {rule, terms}
-let indexable = 0;
-for (const f of feeds) {
-  const rule = { t: f.t, i: sorted(JSON.parse(f.i)), x: sorted(JSON.parse(f.x)), a: sorted(JSON.parse(f.a)), s: f.s, sd: f.sd, ed: f.ed };
-  if (rule.s !== "newestFirst" || (rule.i.length === 0 && rule.a.length === 0)) continue;
-  indexable++;
-  if (rule.i.length === 0) rule.t = "any";
-  const key = JSON.stringify(rule);
-  const terms = rule.a.length ? rule.a.map((a) => "a:" + a) : rule.t === "all" ? rule.i.slice(0, 1).map((t) => "t:" + t) : rule.i.filter((t) => !rule.x.includes(t)).map((t) => "t:" + t);
-  indexes.set(key, { rule, terms });
-}
+const now = Date.now();
+const WINDOW = { "1day": 86_400_000, "1month": 30 * 86_400_000, "1year": 365 * 86_400_000 };
+
+const indexes = new Map(
+  db
+    .prepare("SELECT id, rule_key, state, complete, floor, floor_rank, cap FROM feed_indexes")
+    .all()
+    .map((r) => [r.id, { ...r, rule: JSON.parse(r.rule_key) }]),
+);
 const byTerm = new Map();
-for (const [key, { terms }] of indexes) for (const t of terms) (byTerm.get(t) ?? byTerm.set(t, []).get(t)).push(key);
-const match = (r, e) => {
-  if (r.i.length) { const has = (t) => e.tags.includes(t); if (!(r.t === "all" ? r.i.every(has) : r.i.some(has))) return false; }
-  if (r.x.some((t) => e.tags.includes(t))) return false;
-  if (r.a.length && !r.a.includes(e.author)) return false;
-  if (r.sd !== null && e.created < r.sd) return false;
-  if (r.ed !== null && e.created > r.ed) return false;
+for (const { term, index_id } of db.prepare("SELECT term, index_id FROM feed_rule_terms").all()) (byTerm.get(term) ?? byTerm.set(term, []).get(term)).push(index_id);
+
+/** feed-rules.reference.ts ruleChecks, every check passed (no viewer: "hide liked" is the reader's). */
+const matches = (r, e) => {
+  if (r.includedTags.length) {
+    const has = (t) => e.tags.includes(t);
+    if (!(r.tagMatchType === "all" ? r.includedTags.every(has) : r.includedTags.some(has))) return false;
+  }
+  if (r.excludedTags.some((t) => e.tags.includes(t))) return false;
+  if (r.authors.length && !r.authors.includes(e.authorId)) return false;
+  if (r.startDate !== null && e.createdAt < r.startDate) return false;
+  if (r.endDate !== null && e.createdAt > r.endDate) return false;
+  if (r.sortBy === "mostLiked" && r.sortTimeRange !== "allTime" && e.createdAt < now - WINDOW[r.sortTimeRange]) return false;
   return true;
 };
-const total = db.prepare("SELECT count(*) n FROM echos").get().n;
+/** feed-index.server.ts: whether (rank, id) stands at or before the index's frontier. */
+const within = (ix, rank, id) => {
+  if (ix.state === "building" || ix.complete || ix.floor === null) return true;
+  if (ix.rule.sortBy === "oldestFirst") return id <= ix.floor;
+  return rank !== ix.floor_rank ? rank > ix.floor_rank : id >= ix.floor;
+};
+const postTerms = (e) => [...e.tags.map((t) => `t:${t}`), `a:${e.authorId}`, ...likeTerms(e)];
+const likeTerms = (e) => [...e.tags.map((t) => `l:t:${t}`), `l:a:${e.authorId}`, "l:*"];
+const reach = (terms) => new Set(terms.flatMap((t) => byTerm.get(t) ?? []));
+
 const maxRow = db.prepare("SELECT max(rowid) m FROM echos").get().m;
-const one = db.prepare("SELECT id, author_id, tags, created_at FROM echos WHERE rowid >= ? LIMIT 1");
-const rows = [];
-for (let k = 0; k < 3000; k++) { const r = one.get(1 + Math.floor(Math.random() * maxRow)); if (r) rows.push(r); }
-const cands = [], writes = [];
-for (const r of rows) {
-  const e = { author: r.author_id, tags: JSON.parse(r.tags), created: r.created_at };
-  const keys = new Set([...e.tags.map((t) => "t:" + t), "a:" + e.author].flatMap((t) => byTerm.get(t) ?? []));
-  cands.push(keys.size);
-  writes.push([...keys].filter((k) => match(indexes.get(k).rule, e)).length);
+const one = db.prepare("SELECT id, author_id, tags, created_at, likes_count FROM echos WHERE rowid >= ? LIMIT 1");
+const liked = db.prepare("SELECT id, author_id, tags, created_at, likes_count FROM echos WHERE rowid >= ? AND likes_count > 0 LIMIT 1");
+const postCands = [];
+const postWrites = [];
+const likeCands = [];
+const likeWrites = [];
+for (let k = 0; k < 3000; k++) {
+  const r = one.get(1 + Math.floor(Math.random() * maxRow));
+  if (r) {
+    // as if posted now: the newest id, no likes
+    const e = { id: "~", authorId: r.author_id, tags: JSON.parse(r.tags), createdAt: now };
+    const cands = reach(postTerms(e));
+    postCands.push(cands.size);
+    postWrites.push([...cands].filter((id) => matches(indexes.get(id).rule, e) && within(indexes.get(id), 0, e.id)).length);
+  }
+  const l = liked.get(1 + Math.floor(Math.random() * maxRow));
+  if (l) {
+    const e = { id: l.id, authorId: l.author_id, tags: JSON.parse(l.tags), createdAt: l.created_at };
+    const cands = reach(likeTerms(e));
+    likeCands.push(cands.size);
+    likeWrites.push([...cands].filter((id) => matches(indexes.get(id).rule, e) && within(indexes.get(id), l.likes_count + 1, e.id)).length);
+  }
 }
-const stats = (a) => { const s = [...a].sort((x, y) => x - y); const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))]; return { n: s.length, mean: +(s.reduce((x, y) => x + y, 0) / s.length).toFixed(1), p50: q(0.5), p99: q(0.99), max: s[s.length - 1] }; };
-console.log(JSON.stringify({ feeds: feeds.length, indexableFeeds: indexable, distinctIndexes: indexes.size, echos: total, candidatesPerPost: stats(cands), entriesWrittenPerPost: stats(writes) }, null, 1));
+const stats = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { n: s.length, mean: +(s.reduce((x, y) => x + y, 0) / Math.max(1, s.length)).toFixed(1), p50: q(0.5), p99: q(0.99), max: s[s.length - 1] };
+};
+
+const perIndex = db.prepare("SELECT index_id, count(*) n FROM feed_index_entries GROUP BY index_id").all().map((r) => r.n);
+const entries = perIndex.reduce((a, b) => a + b, 0);
+let bytes = null;
+try {
+  bytes = db.prepare("SELECT sum(pgsize) b FROM dbstat WHERE name IN ('feed_index_entries', 'feed_index_entries_echo')").get().b;
+} catch {
+  // no dbstat in this SQLite build: estimated below
+}
+const all = [...indexes.values()];
+const feeds = db.prepare("SELECT count(*) n, sum(rule_key != '') k FROM scrolls WHERE type = 'feed'").get();
+const out = {
+  feeds: feeds.n,
+  feedsWithAnIndex: feeds.k,
+  indexes: all.length,
+  byOrder: Object.fromEntries(["newestFirst", "oldestFirst", "mostLiked"].map((o) => [o, all.filter((i) => i.rule.sortBy === o).length])),
+  ready: all.filter((i) => i.state === "ready").length,
+  complete: all.filter((i) => i.complete).length,
+  sparseCap: all.filter((i) => i.cap > 500).length,
+  entries,
+  entriesPerIndex: stats(perIndex),
+  storageBytes: bytes,
+  bytesPerEntry: bytes ? +(bytes / Math.max(1, entries)).toFixed(1) : null,
+  candidatesPerPost: stats(postCands),
+  entriesWrittenPerPost: stats(postWrites),
+  candidatesPerLike: stats(likeCands),
+  entriesWrittenPerLike: stats(likeWrites),
+};
+console.log(JSON.stringify(out, null, 1));

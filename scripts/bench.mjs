@@ -11,8 +11,9 @@
 // BENCH_ONLY (substring filter on scenario names), BENCH_PORT (default 8811),
 // BENCH_CONSTANT_SLICE (s of the constant route before and after each scenario, default DURATION/4).
 import autocannon from "autocannon";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { jsBudget, jsVerdicts } from "./js-budget.mjs";
 import { buildVerticals } from "./build.mjs";
 import { root } from "./lib.mjs";
@@ -35,6 +36,33 @@ if (!existsSync(path.join(root, "build", "echos", "server"))) await buildVertica
 
 // ── client JS budget, from the build (no server needed) ──────────────────────────────────────
 const js = jsBudget();
+
+// ── feeds served by their index (decision 020): the sparsest public feed of each order whose
+// index is built, picked from the store before the server starts ─────────────────────────────
+const sparseFeeds = {};
+{
+  const d1Dir = path.join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
+  const file = readdirSync(d1Dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+  const store = new DatabaseSync(path.join(d1Dir, file), { readOnly: true });
+  const hasIndexes = store.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'feed_indexes'").get().n > 0;
+  if (hasIndexes) {
+    for (const [label, sortBy, range] of [
+      ["sparse, newest", "newestFirst", "allTime"],
+      ["sparse, oldest", "oldestFirst", "allTime"],
+      ["most liked today", "mostLiked", "1day"],
+    ]) {
+      const row = store
+        .prepare(
+          `SELECT s.id FROM scrolls s JOIN feed_indexes fi ON fi.rule_key = s.rule_key AND fi.state = 'ready'
+           WHERE s.type = 'feed' AND s.is_private = 0 AND s.sort_by = ? AND s.sort_time_range = ? AND s.exclude_liked_echos = 0
+           ORDER BY fi.cap DESC, fi.complete ASC, s.id LIMIT 1`,
+        )
+        .get(sortBy, range);
+      if (row) sparseFeeds[`feed index: ${label}`] = row.id;
+    }
+  }
+  store.close();
+}
 
 // ── server, users ────────────────────────────────────────────────────────────────────────────
 console.log(`bench: store ${path.relative(root, dir)} (${JSON.stringify(meta.counts)}), ${DURATION}s per scenario, ${CONNECTIONS} connections`);
@@ -173,7 +201,7 @@ try {
       { name: `tag ${hot} (hot, ${meta.hotTag.echo_count}) ${o}`, path: `/api/echo/tag/${hot}?limit=20&orderBy=${o}`, page: true },
       { name: `tag ${cold} (cold, ${meta.coldTag.echo_count}) ${o}`, path: `/api/echo/tag/${cold}?limit=20&orderBy=${o}`, page: true },
     ]),
-    ...Object.entries(S).map(([label, id]) => ({
+    ...Object.entries({ ...S, ...sparseFeeds }).map(([label, id]) => ({
       name: `scroll ${label}`,
       path: `/api/scroll/${id}/echos?limit=20`,
       page: true,
@@ -192,6 +220,48 @@ try {
   ].filter((s) => !ONLY || s.constant || s.constant50 || s.expectStatus || s.name.includes(ONLY));
 
   const likeTargets = meta.sampleEchoIds;
+
+  /**
+   * Every 250 ms during `ms`, a reader posts an echo on the hot tag and a probe tag, and polls the
+   * first page of a feed of the probe tag (created now, its index built) until the echo shows.
+   */
+  async function freshnessProbe(ms) {
+    const probeTag = `fresh${Date.now().toString(36)}`;
+    const owner = readers[0];
+    const created = await probe(owner.cookie, "/api/scroll/create", "POST", { name: "freshness probe", type: "feed", feedConfig: { includedTags: [probeTag] } });
+    const feedId = created.json?.scroll?._id ?? created.json?._id;
+    if (!feedId) throw new Error(`freshness probe: feed not created (${created.status})`);
+    for (let t = Date.now(); Date.now() - t < 30_000; ) {
+      if ((await probe(owner.cookie, `/api/scroll/${feedId}/echos?limit=20`)).json?.feedIndex === "ready") break;
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    const delays = [];
+    const missed = [];
+    const probes = [];
+    const end = Date.now() + ms;
+    for (let i = 0; Date.now() < end; i++) {
+      const who = readers[1 + (i % (readers.length - 1))];
+      probes.push(
+        (async () => {
+          const t0 = Date.now();
+          const posted = await probe(who.cookie, "/api/echo/post", "POST", { content: `freshness ${i}`, tags: [hot, probeTag] });
+          const id = posted.json?.echo?._id ?? posted.json?._id;
+          if (!id) return missed.push(`post ${posted.status}`);
+          for (;;) {
+            const page = await probe(owner.cookie, `/api/scroll/${feedId}/echos?limit=20`);
+            if (page.json?.echos?.some((e) => e._id === id)) return delays.push(Date.now() - t0);
+            if (Date.now() - t0 > 60_000) return missed.push(id);
+            await new Promise((res) => setTimeout(res, 100));
+          }
+        })(),
+      );
+      await new Promise((res) => setTimeout(res, 250));
+    }
+    await Promise.all(probes);
+    const sorted = [...delays].sort((a, b) => a - b);
+    const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? null;
+    return { probes: probes.length, seen: delays.length, missed, p50: q(0.5), p99: q(0.99), max: sorted[sorted.length - 1] ?? null };
+  }
   let seq = 0;
   const postBody = () => JSON.stringify({ content: `bench post ${seq++} under load`, tags: [hot, `tag${2 + (seq % 50)}`] });
 
@@ -273,7 +343,11 @@ try {
     const constantSlice = async () =>
       isConstant ? null : (await autocannon({ url: base, connections, duration: CONSTANT_SLICE, requests: constantRequests, timeout: 30 })).requests.average;
     const before = await constantSlice();
+    // under the post load: post → visible on a matching feed's first page (the feed index is kept
+    // from the change stream: this is its delay, queue and consumer, with every post's fan-out)
+    const fresh = sc.write === "post" ? freshnessProbe(DURATION * 1000) : null;
     const r = await autocannon({ url: base, connections, duration: DURATION, requests, timeout: 30 });
+    if (fresh) report.freshness = await fresh;
     const after = await constantSlice();
     const constantRps = isConstant ? null : Math.round(((before + after) / 2) * 10) / 10;
     const row = {
@@ -341,6 +415,10 @@ if (home50 && ceiling50) {
     done && home50.p99 <= BUDGET.homeP99Factor * ceiling50.p99,
     done ? `${home50.p99} ms vs ${ceiling50.p99} ms (${(home50.p99 / Math.max(1, ceiling50.p99)).toFixed(1)}×)` : `no request completed in ${DURATION} s (p99 > ${DURATION * 1000} ms) vs ${ceiling50.p99} ms`,
   );
+}
+if (report.freshness) {
+  const f = report.freshness;
+  add("post → matching feed page p99 ≤ 5 s under the post load", f.missed.length === 0 && f.p99 !== null && f.p99 <= 5000, `p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms over ${f.seen} of ${f.probes} probes${f.missed.length ? `, missed ${f.missed.length}` : ""}`);
 }
 const errs = rows.filter((r) => r.errors > 0 || r.total === 0);
 add("zero errors", errs.length === 0, errs.length ? errs.map((r) => `${r.name}: ${r.total === 0 ? "no request completed" : r.errors} (${JSON.stringify(r.statusCodes)})`).join("; ") : "0");

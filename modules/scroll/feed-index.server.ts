@@ -31,9 +31,15 @@ const SCREEN = 20;
  */
 export const INDEX_PAGE_MAX = 50;
 /** Candidate rows one backfill step of the engine may read (not a reader's request: larger). */
-const BACKFILL_CANDIDATES = 2000;
-/** Engine steps per backfill message: one message stays well inside a consumer's time. */
-const BACKFILL_STEPS = 4;
+const BACKFILL_CANDIDATES = 10_000;
+/** Matches one backfill step writes at most. */
+const BACKFILL_PAGE = 1000;
+/** Engine steps per backfill message, and the time after which it sends the next message
+ * instead: one message stays well inside a consumer's time. */
+const BACKFILL_STEPS = 8;
+const BACKFILL_MS = 2000;
+/** Backfills one consumer batch runs side by side. */
+const BACKFILL_CONCURRENCY = 4;
 /** A viewer for the engine where no viewer matters (the canonical rule never hides liked echos). */
 const NO_VIEWER = "0".repeat(26);
 
@@ -239,12 +245,16 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   if (statements.length > 0) await batch(db, statements);
   done.written = inserts.length + moves.length;
   done.deleted = deletes.length + leaves.length;
-  for (const change of changes) {
-    if (change.type !== "backfill") continue;
-    done.backfills++;
-    const next = await backfillStep(db, change.ruleKey, now);
-    if (next) sendChanges(app, [next]);
-  }
+  // one step per rule however many of its messages came (a resent one, a repeat)
+  const building = [...new Set(changes.flatMap((c) => (c.type === "backfill" ? [c.ruleKey] : [])))];
+  done.backfills = building.length;
+  const work = async () => {
+    for (let key = building.shift(); key !== undefined; key = building.shift()) {
+      const next = await backfillStep(db, key, now);
+      if (next) sendChanges(app, [next]);
+    }
+  };
+  await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, work));
   return done;
 }
 
@@ -309,9 +319,10 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): P
   // the density this walk meets: matches per entry the engine read
   let scanned = 0;
   let matched = 0;
-  for (let step = 0; step < BACKFILL_STEPS; step++) {
-    const [rows] = await batch(db, [feedPageQuery(walk, NO_VIEWER, now, seek, 200, 0, window)]);
-    const fed = feedPage(walk, rows, 200, window);
+  const started = Date.now();
+  for (let step = 0; step < BACKFILL_STEPS && Date.now() - started < BACKFILL_MS; step++) {
+    const [rows] = await batch(db, [feedPageQuery(walk, NO_VIEWER, now, seek, BACKFILL_PAGE, 0, window)]);
+    const fed = feedPage(walk, rows, BACKFILL_PAGE, window);
     if (fed.rows.length > 0) {
       await batch(db, [insertEntries(fed.rows.map((r) => [index.id, rankOf(r), r.id]))]);
       entries += fed.rows.length;
