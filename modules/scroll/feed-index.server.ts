@@ -4,7 +4,7 @@
 // requests) answers a full page in one. One index per canonical rule: identical rules (forks, the
 // many copies of one rule) share it. The engine (feed-rules.server.ts) stays the reference, the
 // backfill's reader, and the server of what the index does not hold.
-import { idFloor, isId } from "../shared/index";
+import { idFloor, idTime, isId } from "../shared/index";
 import { batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
@@ -321,8 +321,11 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): P
   let matched = 0;
   const started = Date.now();
   for (let step = 0; step < BACKFILL_STEPS && Date.now() - started < BACKFILL_MS; step++) {
-    const [rows] = await batch(db, [feedPageQuery(walk, NO_VIEWER, now, seek, BACKFILL_PAGE, 0, window)]);
-    const fed = feedPage(walk, rows, BACKFILL_PAGE, window);
+    // no more than the cap needs (a dense rule's first step is its whole index), at least a
+    // screen's worth past it to measure the density
+    const want = capped ? Math.max(SCREEN, Math.min(BACKFILL_PAGE, cap - entries)) : BACKFILL_PAGE;
+    const [rows] = await batch(db, [feedPageQuery(walk, NO_VIEWER, now, seek, want, 0, window)]);
+    const fed = feedPage(walk, rows, want, window);
     if (fed.rows.length > 0) {
       await batch(db, [insertEntries(fed.rows.map((r) => [index.id, rankOf(r), r.id]))]);
       entries += fed.rows.length;
@@ -433,7 +436,18 @@ const REPAIR_CANDIDATES = 5000;
 /** A backfill that has not moved for this long lost its message: it is sent again. */
 const STUCK_MS = 60_000;
 
-export type Repaired = { keyed: number; resumed: number; checked: number; added: number; removed: number; trimmed: number; dropped: number; aged: number; rebuilt: number };
+export type Repaired = {
+  keyed: number;
+  resumed: number;
+  replayed: number;
+  checked: number;
+  added: number;
+  removed: number;
+  trimmed: number;
+  dropped: number;
+  aged: number;
+  rebuilt: number;
+};
 
 /** Feeds keyed per pass (FEED_INDEX_KEYS_PER_PASS overrides: `npm run bench:data` keys a whole store). */
 const KEYS_PER_PASS = 50;
@@ -444,6 +458,16 @@ const KEYS_PER_PASS = 50;
  * the index small and finds the indexes that drained.
  */
 const AGE_BAND = 15 * 60_000;
+/**
+ * The replay: each pass runs the echos posted since the last pass (up to REPLAY_MAX, oldest first,
+ * all but the last REPLAY_LAG — the stream's own delay) through the consumer again, as if their
+ * messages came twice, and removes entries of echos deleted in that range. A lost post message is
+ * found however many matches bury it; the cost is reading every post's candidates twice.
+ */
+const REPLAY_MAX = 1000;
+const REPLAY_LAG = 10_000;
+/** Where the replay starts when it never ran: this long ago. */
+const REPLAY_FIRST = 15 * 60_000;
 
 /**
  * One repair pass, bounded: existing feeds without a key get their index; stuck backfills are
@@ -455,7 +479,8 @@ const AGE_BAND = 15 * 60_000;
  * indexes no scroll reads any more are dropped.
  */
 export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db, now = Date.now(), indexes = REPAIR_INDEXES, keys = KEYS_PER_PASS): Promise<Repaired> {
-  const done: Repaired = { keyed: 0, resumed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0 };
+  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0 };
+  done.replayed = await replayPosts(app, db, now);
   const sc = tables.scrolls;
   const fi = tables.feedIndexes;
   const aging = (["1day", "1month", "1year"] as const).map((range) => {
@@ -518,6 +543,31 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
     done.dropped = orphans.length;
   }
   return done;
+}
+
+/** The replay (REPLAY_MAX): the posts since its marker (`stats` row `feed_index_replayed_to`, ms) through the consumer again. */
+async function replayPosts(app: Pick<AppContext, "env" | "ctx">, db: Db, now: number): Promise<number> {
+  const [marker] = await batch(db, [select({ value: tables.stats.value }, sql`FROM stats WHERE key = 'feed_index_replayed_to'`)]);
+  const from = marker[0]?.value ?? now - REPLAY_FIRST;
+  const to = now - REPLAY_LAG;
+  if (from >= to) return 0;
+  const e = tables.echos;
+  const [posted] = await batch(db, [
+    select(
+      { id: e.id, authorId: e.authorId, tags: e.tags, createdAt: e.createdAt },
+      sql`FROM echos WHERE id >= ${idFloor(from)} AND id < ${idFloor(to)} ORDER BY id LIMIT ${REPLAY_MAX}`,
+    ),
+  ]);
+  if (posted.length > 0) await consumeChanges(app, db, posted.map((echo): Change => ({ type: "post", echo })), now);
+  // up to the last replayed (the next pass goes on from there), or all of the range
+  const reached = posted.length === REPLAY_MAX ? Math.max(idTime(posted[posted.length - 1]!.id), from + 1) : to;
+  await batch(db, [
+    // entries of echos deleted in the replayed range whose delete message was lost
+    sql`DELETE FROM feed_index_entries WHERE echo_id >= ${idFloor(from)} AND echo_id < ${idFloor(reached)}
+        AND NOT EXISTS (SELECT 1 FROM echos WHERE echos.id = feed_index_entries.echo_id)`,
+    sql`INSERT INTO stats (key, value) VALUES ('feed_index_replayed_to', ${reached}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  ]);
+  return posted.length;
 }
 
 /**

@@ -132,4 +132,37 @@ describe("the feed index", () => {
     }
     expect(ids((await client.get(path)).json)).toEqual([lost._id, kept._id]);
   });
+
+  it("a lost post buried under 105 newer matches is found by one scheduled pass (the replay)", async () => {
+    const tag = uniq();
+    const authors = await Promise.all([0, 1, 2, 3].map(() => signedUp("fr")));
+    const { client } = authors[0]!;
+    const feed = (await client.post("/api/scroll/create", { name: "Replayed", type: "feed", feedConfig: { includedTags: [tag] } })).json.scroll;
+    const path = `/api/scroll/${feed._id}/echos?limit=50`;
+    await until(client, path, (p) => p.feedIndex === "ready");
+    const lost = (await client.post("/api/echo/post", { content: "lost deep", tags: [tag] }, { "X-Echo-Fault": "stream" })).json.echo;
+    const expected = [lost._id];
+    for (let i = 0; i < 105; i++) expected.unshift((await authors[i % 4]!.client.post("/api/echo/post", { content: `over ${i}`, tags: [tag] })).json.echo._id);
+    const all = async () => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await client.get(`${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+        expect(res.status).toBe(200);
+        expect(d1Cost(res).rows).toBeLessThanOrEqual(MAX_ROWS);
+        seen.push(...ids(res.json));
+        cursor = res.json.pagination.nextCursor;
+      } while (cursor);
+      return seen;
+    };
+    // the stream delivered the 105 (wait for them); the lost one is not in the index
+    await until(client, path, (p) => ids(p)[0] === expected[0]);
+    const before = await all();
+    expect(before).not.toContain(lost._id);
+    // the replay leaves the stream's last 10 s to the stream
+    await new Promise((r) => setTimeout(r, 10_500));
+    const res = await fetch(`${BASE_URL}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+    expect(res.status).toBe(200);
+    expect(await all()).toEqual(expected);
+  }, 90_000);
 });
