@@ -648,7 +648,20 @@ async function feedEchos(
     const st = state[0] ? reachOf(state[0]) : null;
     if (state[0]?.state === "ready" && st && reaches(rule, st, position)) {
       rememberIndex(ruleKey, st);
-      return { ...indexedPage(rule, req, take, indexed, st), feedIndex: "ready" };
+      const short = indexed.length < take && !st.complete && st.floor !== null;
+      if (!short) return { ...indexedPage(rule, req, take, indexed, st), feedIndex: "ready" };
+      // the page met the index's frontier before it filled: the engine goes on from there, in a
+      // second round trip and the rows the index page left (about 3 per echo each side)
+      const rest = take - indexed.length;
+      const rows = 200 - 3 * (indexed.length + 1) - 3 * rest - 12;
+      const engineWindow = windowSize(rule, Math.max(20, Math.min(candidateRows, rows)));
+      const from: Seek = { id: st.floor!.id, likes: st.floor!.rank };
+      const [after] = await batch(app.db, [feedPageQuery(rule, viewerId, now, from, rest, 0, engineWindow, whileScroll)]);
+      const fed = feedPage(rule, after, rest, engineWindow);
+      const page = [...indexed, ...fed.rows];
+      const nextCursor = fed.hasMore ? (fed.after ? feedCursor(rule, fed.after) : indexCursor(rule, st.floor!)) : null;
+      const total = (req.page - 1) * req.limit + page.length + (fed.hasMore ? 1 : 0);
+      return { ...echoPage(page, req, total, fed.hasMore, nextCursor), feedIndex: "ready" };
     }
     // the index no longer reaches here (its frontier moved, or it was dropped): the engine, once more
     builtIndexes.delete(ruleKey);

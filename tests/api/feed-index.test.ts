@@ -165,4 +165,32 @@ describe("the feed index", () => {
     expect(res.status).toBe(200);
     expect(await all()).toEqual(expected);
   }, 90_000);
+
+  it("a dense feed past its index's 500: the page that meets the frontier is filled by the engine, every page full", async () => {
+    const tag = uniq();
+    const authors = await Promise.all([0, 1, 2, 3, 4, 5].map(() => signedUp("fd")));
+    const expected: string[] = [];
+    for (let i = 0; i < 540; i++) expected.unshift((await authors[i % 6]!.client.post("/api/echo/post", { content: `dense ${i}`, tags: [tag] })).json.echo._id);
+    const { client } = authors[0]!;
+    // created after the posts: its backfill keeps the newest 500 (a dense rule's cap), then the frontier
+    const feed = (await client.post("/api/scroll/create", { name: "Dense", type: "feed", feedConfig: { includedTags: [tag] } })).json.scroll;
+    const path = `/api/scroll/${feed._id}/echos?limit=30`;
+    await until(client, path, (p) => p.feedIndex === "ready", 20_000);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await client.get(`${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(res.status).toBe(200);
+      expect(d1Cost(res).rows).toBeLessThanOrEqual(MAX_ROWS);
+      expect(d1Cost(res).roundTrips).toBeLessThanOrEqual(2);
+      cursor = res.json.pagination.nextCursor;
+      // every page full but the last (540 = 18 × 30): page 17 holds the index's 481–500 and the engine's 501–510
+      expect(res.json.echos.length, `page ${pages + 1}`).toBe(30);
+      seen.push(...ids(res.json));
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(18);
+    expect(seen).toEqual(expected);
+  }, 120_000);
 });
