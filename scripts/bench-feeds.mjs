@@ -13,7 +13,9 @@
 // Env: FEEDS_SAMPLE (measure n feeds drawn at random with a fixed seed instead of all),
 // FEEDS_DEADLINE (seconds: take no new feed after it; the feeds are measured in that same seeded
 // random order, so a cut run is a random sample, and the report says how many were measured),
-// FEEDS_PAGES (pages per walk, default 5), FEEDS_CONCURRENCY (default 4), BENCH_PORT (8812).
+// FEEDS_PAGES (pages per walk, default 5), FEEDS_CONCURRENCY (default 4), BENCH_PORT (8812),
+// FEEDS_DEEP_SAMPLE (public feeds also paged by number to FEEDS_DEEP_PAGES, default 100 and 50),
+// BENCH_URL (a server already serving the store).
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -84,7 +86,10 @@ db.close();
 
 // ── measuring ────────────────────────────────────────────────────────────────────────────────
 console.log(`bench:feeds: ${feeds.length} of ${allFeeds} feeds, ${PAGES} pages by cursor, as creator and as another user`);
-const server = await startServer({ port: PORT, stateDir: dir, vars: { EXPOSE_D1_STATS: "1", AUTH_IP_LIMIT_PER_MINUTE: "1000000" } });
+// BENCH_URL: measure a server already serving this store (e.g. while bench:data builds its indexes)
+const server = process.env.BENCH_URL
+  ? { baseUrl: process.env.BENCH_URL, stop: async () => {} }
+  : await startServer({ port: PORT, stateDir: dir, vars: { EXPOSE_D1_STATS: "1", AUTH_IP_LIMIT_PER_MINUTE: "1000000" } });
 const base = server.baseUrl;
 
 async function probe(cookie, p, jar = null) {
