@@ -397,8 +397,9 @@ export type IndexRow = EchoRow & { indexRank: number };
 
 /**
  * A page from the index: its entries after the cursor in the feed's order (one range of the
- * entries' key), hydrated, up to the index's frontier; the viewer's "hide liked" tested on each (a
- * primary-key probe); a windowed rule's entries that aged out since the last repair pass skipped.
+ * entries' key), hydrated, up to the index's frontier; a windowed rule's entries that aged out
+ * since the last repair pass skipped. Not for a reader who hides what they liked: that filter
+ * could skip any number of entries (feedEchos sends such a page to the engine).
  * Read only when the index is ready and holds this depth (`reaches`, in SQL); otherwise it reads
  * the one feed_indexes row and nothing more. `guard` adds the caller's own condition (the scroll
  * still holds the rule, the viewer may see it).
@@ -406,9 +407,6 @@ export type IndexRow = EchoRow & { indexRank: number };
 export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, limit: number, guard: SQL = sql`1`, now = Date.now()): Select<IndexRow> {
   const key = ruleKeyOf(rule);
   const at = positionOf(rule, seek);
-  const hideLiked = rule.excludeLikedEchos
-    ? sql`AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})`
-    : sql``;
   const w = windowMs(rule);
   const fresh = w === null ? sql`` : sql`AND ie.echo_id >= ${idFloor(now - w)}`;
   // the frontier and "the index reaches the cursor", each in the feed's order
@@ -420,7 +418,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
     sql`FROM feed_indexes fi JOIN feed_index_entries ie ON ie.index_id = fi.id JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
       WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
         AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
-        AND ${guard} ${fresh} ${hideLiked}
+        AND ${guard} ${fresh}
       ORDER BY ${orderSql(rule, "ie")} LIMIT ${limit + 1}`,
   );
 }

@@ -631,7 +631,9 @@ async function feedEchos(
   const window = windowSize(rule, candidateRows);
   const seek = feedSeek(key);
   const engine = () => feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll);
-  if (offset > 0 || !indexable(rule)) {
+  // "hide what I liked" is each reader's filter: on an index page it could skip any number of
+  // entries, so such a page comes from the engine, whose window bounds what it reads
+  if (offset > 0 || !indexable(rule) || rule.excludeLikedEchos) {
     const [rows] = await batch(app.db, [engine()]);
     return enginePage(rule, req, rows, window, offset);
   }
