@@ -55,6 +55,8 @@ export async function startServer({ port, vars = {}, stateDir, quiet = true, cro
   return {
     baseUrl,
     inspectorPort,
+    // the runtime's process group (node, wrangler and workerd): a test may kill it outright
+    pid: child.pid,
     stateDir: dir,
     log: () => log,
     async stop() {
