@@ -115,8 +115,15 @@ async function feedIds(client: Client, scrollId: string) {
 describe("the feed index after a crash in a write storm", () => {
   it("every feed equals the reference after one repair pass, and every acknowledged write survived", async () => {
     const started = Date.now();
+    const phases: string[] = [];
+    let mark = started;
+    const phase = (name: string) => {
+      phases.push(`${name} ${((Date.now() - mark) / 1000).toFixed(1)} s`);
+      mark = Date.now();
+    };
     server = (await startServer({ stateDir, vars: VARS })) as Server;
     let base = server.baseUrl;
+    phase("start");
     const users: { client: Client; id: string }[] = [];
     for (let i = 0; i < 5; i++) {
       const client = new Client(base);
@@ -164,13 +171,16 @@ describe("the feed index after a crash in a write storm", () => {
     const deleted = new Set<string>();
     // deletes sent: one the kill cut off may or may not have committed
     const doomed = new Set<string>();
-    for (let i = 0; i < 50; i++) {
-      const who = i % users.length;
-      const res = await users[who]!.client.post("/api/echo/post", { content: `before ${i}`, tags: tagsFor(rand) });
-      expect(res.status).toBe(201);
-      own[who]!.push(res.json.echo._id);
-      posted.add(res.json.echo._id);
-    }
+    await Promise.all(
+      users.map(async (user, who) => {
+        for (let i = 0; i < 10; i++) {
+          const res = await user.client.post("/api/echo/post", { content: `before ${who}.${i}`, tags: tagsFor(rand) });
+          expect(res.status).toBe(201);
+          own[who]!.push(res.json.echo._id);
+          posted.add(res.json.echo._id);
+        }
+      }),
+    );
     // the indexes are built and have taken every post so far
     const deadline = Date.now() + 20_000;
     for (const feed of feeds) {
@@ -217,13 +227,15 @@ describe("the feed index after a crash in a write storm", () => {
         }
       }
     };
+    phase("setup");
     await Promise.all(users.flatMap((_, who) => [lane(who, 0), lane(who, 1)]));
+    phase("storm");
     expect(killed, "the storm was cut by the kill").toBe(true);
-    const stormEnd = Date.now();
 
     // Restart on the same state dir: the queue's messages are gone.
     server = (await startServer({ stateDir, vars: VARS })) as Server;
     base = server.baseUrl;
+    phase("restart");
     for (const user of users) {
       const moved = new Client(base);
       moved.cookie = user.client.cookie;
@@ -269,10 +281,58 @@ describe("the feed index after a crash in a write storm", () => {
       const engine = (preview.json.echos as Json[]).map((e) => e._id);
       expect(expected.slice(0, engine.length), `"${feed.spec.name}": the engine's first page`).toEqual(engine);
     }
+    phase("checks");
     expect(wrong, `feeds not equal to the reference after one pass (drifted before it: ${drifted.join(", ")})`).toEqual([]);
     console.warn(
       `storm: killed after ${killedAt} acknowledged writes (${posted.size} posts, ${deleted.size} deletes acknowledged, ${echos.length} echos stored); ` +
-        `${drifted.length} of ${feeds.length} feeds drifted, all equal after one pass; storm + restart ${((Date.now() - stormEnd) / 1000).toFixed(1)} s after the kill, ${((Date.now() - started) / 1000).toFixed(1)} s in all`,
+        `${drifted.length} of ${feeds.length} feeds drifted, all equal after one pass; ${phases.join(", ")}; ${((Date.now() - started) / 1000).toFixed(1)} s in all`,
     );
   }, 150_000);
+
+  // KNOWN GAP (issue 27, "nothing drifts"; decision 020's repair pass): the pass compares an index
+  // with the engine over its newest REPAIR_DEPTH (100) matches only, every pass the same top. A
+  // post whose message was lost and that 100 newer matches bury before the next pass (5 minutes:
+  // a hot tag at the bench's write rate) is never repaired: the feed's pages skip it for good.
+  // This pins today's behaviour; when the repair reaches deeper, flip the last assertion.
+  it("KNOWN GAP: a lost post buried under 100 newer matches before the pass stays missing after passes", async () => {
+    const base = server!.baseUrl;
+    const tag = "buried";
+    const authors: Client[] = [];
+    for (let i = 0; i < 2; i++) {
+      const client = new Client(base);
+      expect((await client.post("/api/auth/signup", { userName: uniqueName(`sb${i}`), password: "pass1234" })).status).toBe(201);
+      authors.push(client);
+    }
+    const feed = (await authors[0]!.post("/api/scroll/create", { name: "Buried", type: "feed", feedConfig: { includedTags: [tag] } })).json.scroll;
+    const all = async () => {
+      const ids: string[] = [];
+      let cursor = "";
+      for (;;) {
+        const res = await authors[0]!.get(`/api/scroll/${feed._id}/echos?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+        expect(res.status, res.text).toBe(200);
+        ids.push(...(res.json.echos as Json[]).map((e) => e._id));
+        if (!res.json.pagination.hasMore) return { ids, state: res.json.feedIndex as string };
+        cursor = res.json.pagination.nextCursor;
+      }
+    };
+    const deadline = Date.now() + 20_000;
+    while ((await all()).state !== "ready") {
+      if (Date.now() > deadline) throw new Error("the index was not built in time");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const lost = (await authors[0]!.post("/api/echo/post", { content: "lost", tags: [tag] }, { "X-Echo-Fault": "stream" })).json.echo._id as string;
+    let newest = "";
+    for (let i = 0; i < 100; i++) newest = (await authors[i % 2]!.post("/api/echo/post", { content: `newer ${i}`, tags: [tag] })).json.echo._id;
+    while (!(await all()).ids.includes(newest)) {
+      if (Date.now() > deadline + 20_000) throw new Error("the newer posts did not reach the index");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    for (let pass = 0; pass < 3; pass++) expect((await fetch(`${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(CRON)}`)).status).toBe(200);
+    const stored = storedEchos().filter((e) => e.tags.includes(tag));
+    expect(stored.map((e) => e.id)).toContain(lost);
+    const { ids, state } = await all();
+    expect(state).toBe("ready");
+    expect(ids).toHaveLength(100);
+    expect(ids, "KNOWN GAP: the lost post is repaired now — make this test assert it is shown").not.toContain(lost);
+  }, 90_000);
 });
