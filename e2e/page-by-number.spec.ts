@@ -4,9 +4,9 @@
 // cookie jar: the httpOnly `echo_pages` cookie carries where each page ended), over feeds of
 // 130-odd matches interleaved with echos they pass over: it scrolls each to its end, every echo
 // once and in order, every page within the row budget (Server-Timing), full while more come once
-// the feed's index is built (and from the engine while it is not); while others post meanwhile; and a page it asks twice (a retry) is
-// the same page. A jump deep by number, with no page before it, is served within budget or
-// answers 400 naming the cursor.
+// the feed's index is built (from the engine while it is not); while others post meanwhile; and
+// a page it asks twice (a retry) is the same page. A jump deep by number, with no page before
+// it, is served within budget or answers 400 naming the cursor.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { apiUser, signedInPage } from "./helpers";
 import { postEcho } from "./echo-helpers";
@@ -21,11 +21,11 @@ type Fetched = { status: number; ids: string[]; hasMore: boolean; feedIndex?: st
 function numberedPage(page: Page, path: string): Promise<Fetched> {
   return page.evaluate(async (url) => {
     const res = await fetch(url, { credentials: "same-origin" });
-    const body = await res.json();
+    const body = (await res.json()) as { echos?: { _id: string }[]; pagination?: { hasMore?: boolean }; feedIndex?: string; message?: string };
     const timing = /rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
     return {
       status: res.status,
-      ids: (body.echos ?? []).map((e: { _id: string }) => e._id),
+      ids: (body.echos ?? []).map((e) => e._id),
       hasMore: Boolean(body.pagination?.hasMore),
       feedIndex: body.feedIndex,
       message: body.message,
