@@ -15,21 +15,22 @@ import { createFeed, uniqueTag } from "./scroll-helpers";
 const LIMIT = 20;
 const MAX_ROWS = 200;
 
-type Fetched = { status: number; ids: string[]; hasMore: boolean; feedIndex?: string; message?: string; rows: number | null };
+type Fetched = { status: number; ids: string[]; hasMore: boolean; feedIndex?: string; message?: string; rows: number | null; roundTrips: number | null };
 
 /** One numbered page, asked by the page's own fetch (the browser's cookies, no cursor). */
 function numberedPage(page: Page, path: string): Promise<Fetched> {
   return page.evaluate(async (url) => {
     const res = await fetch(url, { credentials: "same-origin" });
     const body = (await res.json()) as { echos?: { _id: string }[]; pagination?: { hasMore?: boolean }; feedIndex?: string; message?: string };
-    const timing = /rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
+    const timing = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
     return {
       status: res.status,
       ids: (body.echos ?? []).map((e) => e._id),
       hasMore: Boolean(body.pagination?.hasMore),
       feedIndex: body.feedIndex,
       message: body.message,
-      rows: timing ? Number(timing[1]) : null,
+      rows: timing ? Number(timing[2]) : null,
+      roundTrips: timing ? Number(timing[1]) : null,
     };
   }, path);
 }
@@ -42,6 +43,7 @@ async function scrollToEnd(page: Page, feedId: string, between?: (n: number) => 
     expect(got.status, `page ${n}: ${got.message}`).toBe(200);
     expect(got.rows, `page ${n}: Server-Timing rows`).not.toBeNull();
     expect(got.rows!, `page ${n}: rows read`).toBeLessThanOrEqual(MAX_ROWS);
+    expect(got.roundTrips!, `page ${n}: D1 round trips`).toBeLessThanOrEqual(2);
     pages.push({ ...got, n });
     if (!got.hasMore) return pages;
     await between?.(n);
@@ -141,10 +143,11 @@ test("the spec's client pages a home feed by number to its end: every echo once,
     const body = await res.json();
     expect([200, 400], `${path}: ${JSON.stringify(body).slice(0, 200)}`).toContain(res.status());
     if (res.status() === 400) expect(body.message, path).toMatch(/cursor/);
-    const rows = /rows=(\d+)/.exec(res.headers()["server-timing"] ?? "");
+    const rows = /rt=(\d+) rows=(\d+)/.exec(res.headers()["server-timing"] ?? "");
     expect(rows, `${path}: Server-Timing`).not.toBeNull();
-    expect(Number(rows![1]), `${path}: rows read`).toBeLessThanOrEqual(MAX_ROWS);
-    jumps.push(`${path.slice(path.indexOf("?"))}: ${res.status()}, ${rows![1]} rows`);
+    expect(Number(rows![2]), `${path}: rows read`).toBeLessThanOrEqual(MAX_ROWS);
+    expect(Number(rows![1]), `${path}: D1 round trips`).toBeLessThanOrEqual(2);
+    jumps.push(`${path.slice(path.indexOf("?"))}: ${res.status()}, ${rows![2]} rows`);
     if (res.status() === 200) {
       // a served jump is the page at that depth of the feed as it is now
       const asked = new URL(path, baseURL).searchParams;

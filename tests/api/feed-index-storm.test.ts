@@ -104,6 +104,7 @@ async function feedIds(client: Client, scrollId: string) {
     const res = await client.get(`/api/scroll/${scrollId}/echos?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
     expect(res.status, res.text).toBe(200);
     expect(d1Cost(res).rows).toBeLessThanOrEqual(200);
+    expect(d1Cost(res).roundTrips).toBeLessThanOrEqual(2);
     states.add(res.json.feedIndex);
     ids.push(...(res.json.echos as Json[]).map((e) => e._id));
     if (!res.json.pagination.hasMore) return { ids, states: [...states] };
