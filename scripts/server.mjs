@@ -11,7 +11,8 @@ import { env, freePort, root } from "./lib.mjs";
 // pass only when it asks for one (`/cdn-cgi/handler/scheduled`, as `npm run rank`); true fires
 // them on their schedule as `npm start` does; a number of ms fires every cron that often
 // (LOCAL_CRON_EVERY_MS, scripts/cron.mjs).
-export async function startServer({ port, vars = {}, stateDir, quiet = true, crons = false } = {}) {
+// `migrate: false` skips applying the migrations: a restart on a state dir just migrated.
+export async function startServer({ port, vars = {}, stateDir, quiet = true, crons = false, migrate = true } = {}) {
   port ??= await freePort();
   const inspectorPort = await freePort();
   // Something already answering on the port (another checkout's server) would pass the health
@@ -32,6 +33,7 @@ export async function startServer({ port, vars = {}, stateDir, quiet = true, cro
       WRANGLER_VARS: Object.entries(vars).map(([k, v]) => `${k}:${v}`).join(","),
       LOCAL_CRONS: crons === false ? "0" : "1",
       LOCAL_CRON_EVERY_MS: typeof crons === "number" ? String(crons) : "",
+      SKIP_MIGRATE: migrate ? "" : "1",
     }),
     stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
     detached: true,
@@ -55,6 +57,8 @@ export async function startServer({ port, vars = {}, stateDir, quiet = true, cro
   return {
     baseUrl,
     inspectorPort,
+    // the runtime's process group (node, wrangler and workerd): a test may kill it outright
+    pid: child.pid,
     stateDir: dir,
     log: () => log,
     async stop() {

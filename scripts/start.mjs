@@ -16,7 +16,8 @@ import { VERTICALS, buildVerticals, builtConfig } from "./build.mjs";
 await run("node", ["scripts/ensure-dev-vars.mjs"]);
 if (process.env.SKIP_BUILD !== "1") await buildVerticals();
 const dir = stateDir();
-await migrate(dir);
+// SKIP_MIGRATE=1: a restart on a state dir this checkout's migrations were just applied to (tests)
+if (process.env.SKIP_MIGRATE !== "1") await migrate(dir);
 const port = process.env.PORT || "8787";
 
 /**

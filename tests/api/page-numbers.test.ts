@@ -77,6 +77,26 @@ describe("page numbers at any depth", () => {
     expect(d1Cost(jump).rows).toBeLessThanOrEqual(MAX_ROWS);
   });
 
+  it("a page asked again (a retry, an infinite list firing twice) is the same page, at any depth, and the next goes on below it", async () => {
+    const tag = uniq();
+    const authors = await Promise.all([0, 1].map(() => signedUp("pr")));
+    const posted: string[] = [];
+    for (let i = 0; i < 80; i++) posted.unshift((await authors[i % 2]!.client.post("/api/echo/post", { content: `again ${i}`, tags: [tag] })).json.echo._id);
+    const { client } = await signedUp("pq");
+    const path = (page: number) => `/api/echo/tag/${tag}?page=${page}&limit=5`;
+    const ids = (res: { json: Json }) => (res.json.echos as Json[]).map((e) => e._id);
+    for (let page = 1; page <= 14; page++) expect((await client.get(path(page))).status).toBe(200);
+    // page 14 is 65 echos deep: as a jump it would be refused (400); asked again, it is page 14
+    const again = await client.get(path(14));
+    expect(again.status, again.text).toBe(200);
+    expect(ids(again)).toEqual(posted.slice(65, 70));
+    expect(d1Cost(again).rows).toBeLessThanOrEqual(MAX_ROWS);
+    // others post meanwhile: asked once more, the same echos (an OFFSET would shift them), then on
+    for (let i = 0; i < 3; i++) await authors[0]!.client.post("/api/echo/post", { content: `newer ${i}`, tags: [tag] });
+    expect(ids(await client.get(path(14)))).toEqual(posted.slice(65, 70));
+    expect(ids(await client.get(path(15)))).toEqual(posted.slice(70, 75));
+  });
+
   it("a numbered page continues only the list it came from: another list, or another limit, does not take its cursor", async () => {
     const tagA = uniq();
     const tagB = uniq();
