@@ -24,6 +24,12 @@ const DRAINED = 250;
 /** The page a reader's engine window must fill for a rule to count as dense: a first screen. */
 const SCREEN = 20;
 /**
+ * `cap` of a dense rule's index: its backfill found the rule's matches dense enough for a reader's
+ * engine window to fill a screen, so the index keeps no entries, takes no posts or likes (its
+ * terms are removed) and its pages come from the engine; it stays "ready".
+ */
+export const DENSE = 0;
+/**
  * The most entries one page reads from an index: each costs about 3 rows (the entry, the echo,
  * its author; the reader's like probe), measured at 128 rows for a 40-entry web feed with its
  * scroll lookup, so 50 — a web feed's page — stay near 160. A page asked for more (the API allows
@@ -44,13 +50,14 @@ const BACKFILL_CONCURRENCY = 4;
 const NO_VIEWER = "0".repeat(26);
 
 /**
- * Rules the index serves: every most-liked rule (its windows and like counts move: the engine
- * reads a likes-ordered stream that a window makes sparse), and newest- or oldest-first rules
- * driven by tags or authors. A newest- or oldest-first rule with neither reads the echos table
- * in its own order, where only exclusions and dates test entries: dense enough for the engine.
+ * Rules the index may serve: every rule that tests its candidates — tags, authors, exclusions —
+ * and every most-liked rule (its windows and like counts move: the engine reads a likes-ordered
+ * stream that a window makes sparse). A newest- or oldest-first rule with none of these reads
+ * the echos table in its own order (dates are a range of it): every entry matches. The backfill
+ * then keeps entries only where the engine would answer short pages (`DENSE`).
  */
 export function indexable(rule: FeedRule): boolean {
-  return rule.sortBy === "mostLiked" || rule.includedTags.length > 0 || rule.authors.length > 0;
+  return rule.sortBy === "mostLiked" || rule.includedTags.length > 0 || rule.authors.length > 0 || rule.excludedTags.length > 0;
 }
 
 const sorted = (list: string[]) => [...new Set(list)].sort();
@@ -82,8 +89,9 @@ export const ruleOfKey = (key: string): FeedRule => JSON.parse(key) as FeedRule;
 
 /** Where an echo stands in a feed: (rank, id), rank its like count in a most-liked feed, else 0. */
 export type Position = { rank: number; id: string };
-/** How far an index reaches: all of its rule's matches, or every match up to its frontier `floor`. */
-export type IndexReach = { complete: boolean; floor: Position | null };
+/** How far an index reaches: all of its rule's matches, or every match up to its frontier `floor`;
+ * nothing for a dense rule (its pages come from the engine). */
+export type IndexReach = { complete: boolean; floor: Position | null; dense?: boolean };
 
 const descending = (rule: FeedRule) => rule.sortBy !== "oldestFirst";
 /** Above every echo of the feed: where its first page starts. */
@@ -98,11 +106,12 @@ export function before(rule: FeedRule, a: Position, b: Position): boolean {
 }
 /** Whether the index holds every match after `position` for at least one entry: a page from there can be read from it. */
 export const reaches = (rule: FeedRule, st: IndexReach, position: Position): boolean =>
-  st.complete || st.floor === null || before(rule, position, st.floor);
+  !st.dense && (st.complete || st.floor === null || before(rule, position, st.floor));
 /** The frontier as the feed_indexes row stores it. */
-export const reachOf = (row: { complete: boolean | number; floor: string | null; floorRank: number | null }): IndexReach => ({
+export const reachOf = (row: { complete: boolean | number; floor: string | null; floorRank: number | null; cap?: number | null }): IndexReach => ({
   complete: row.complete === true || row.complete === 1,
   floor: row.floor === null ? null : { rank: row.floorRank ?? 0, id: row.floor },
+  dense: row.cap === DENSE,
 });
 
 /** The time window of a most-liked rule: its matches are at most this old. */
@@ -117,20 +126,20 @@ const walksWindow = (rule: FeedRule) => rule.sortBy === "mostLiked" && (rule.sor
 /**
  * What a new echo must carry for the rule to possibly match it: its author when the rule names
  * authors, else one of its included tags (any-of, less the excluded ones) or the first of them
- * (all-of: a match carries every one); a most-liked rule with neither matches any echo (`*`).
+ * (all-of: a match carries every one); a rule with neither may match any echo (`*`).
  * A most-liked rule's terms start with `l:`: a like reaches only the indexes ordered by likes.
  */
 export function ruleTerms(rule: FeedRule): string[] {
   const prefix = rule.sortBy === "mostLiked" ? "l:" : "";
   if (rule.authors.length > 0) return rule.authors.map((a) => `${prefix}a:${a}`);
   const tags = sorted(rule.includedTags);
-  if (tags.length === 0) return rule.sortBy === "mostLiked" ? ["l:*"] : [];
+  if (tags.length === 0) return [`${prefix}*`];
   if (rule.tagMatchType === "all") return tags.slice(0, 1).map((t) => `${prefix}t:${t}`);
   return tags.filter((t) => !rule.excludedTags.includes(t)).map((t) => `${prefix}t:${t}`);
 }
 
 const likeTerms = (echo: ChangedEcho) => [...echo.tags.map((t) => `l:t:${t}`), `l:a:${echo.authorId}`, "l:*"];
-const echoTerms = (echo: ChangedEcho) => [...echo.tags.map((t) => `t:${t}`), `a:${echo.authorId}`, ...likeTerms(echo)];
+const echoTerms = (echo: ChangedEcho) => [...echo.tags.map((t) => `t:${t}`), `a:${echo.authorId}`, "*", ...likeTerms(echo)];
 
 /**
  * The statements that give a rule its index (when it has none) and register its terms, for the
@@ -157,7 +166,7 @@ export function startBackfill(app: Pick<AppContext, "env" | "ctx">, rule: FeedRu
 /** What a batch of changes did: candidate indexes looked at per post and per like, entries written. */
 export type Consumed = { posts: number; likes: number; candidates: number; written: number; deleted: number; backfills: number };
 
-type Candidate = { id: number; ruleKey: string; state: "building" | "ready"; complete: boolean; floor: string | null; floorRank: number | null; terms: string };
+type Candidate = { id: number; ruleKey: string; state: "building" | "ready"; complete: boolean; floor: string | null; floorRank: number | null; cap: number; terms: string };
 /** The indexes registered under any of `terms`, with their state and frontier. */
 const candidatesOf = (terms: string[]) =>
   select(
@@ -168,6 +177,7 @@ const candidatesOf = (terms: string[]) =>
       complete: tables.feedIndexes.complete,
       floor: tables.feedIndexes.floor,
       floorRank: tables.feedIndexes.floorRank,
+      cap: tables.feedIndexes.cap,
       terms: sql<string>`json_group_array(ft.term)`,
     },
     sql`FROM feed_rule_terms ft JOIN feed_indexes ON feed_indexes.id = ft.index_id
@@ -208,7 +218,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
     const [likeCandidates] = facts.length > 0 ? await batch(db, [candidatesOf([...new Set(facts.flatMap(likeTerms))])]) : [[]];
     const matching = function* (echo: ChangedEcho, candidates: Candidate[], mine: Set<string>) {
       for (const c of candidates) {
-        if (!(JSON.parse(c.terms) as string[]).some((t) => mine.has(t))) continue;
+        if (c.cap === DENSE || !(JSON.parse(c.terms) as string[]).some((t) => mine.has(t))) continue;
         done.candidates++;
         yield c;
       }
@@ -337,8 +347,11 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): P
     if (!fed.hasMore || after === null) return capped ? markReady(db, rule, index.id, null, now) : keepMostLiked(db, rule, index.id, SPARSE_CAP, now);
     seek = { id: after.id, likes: after.likesCount };
     if (capped && entries >= cap) {
+      const thin = matched * windowSize(rule) < SCREEN * scanned;
+      // dense: a reader's engine window fills a screen by itself, so the index keeps nothing
+      if (cap === INDEX_CAP && !thin) return markDense(db, index.id, now);
       // thin matches: a reader's window would not fill a screen, so the index keeps more
-      if (cap < SPARSE_CAP && matched * windowSize(rule) < SCREEN * scanned) cap = SPARSE_CAP;
+      if (cap < SPARSE_CAP) cap = SPARSE_CAP;
       else return markReady(db, rule, index.id, { rank: rankOf(after), id: after.id }, now);
     }
   }
@@ -369,6 +382,18 @@ async function markReady(db: Db, rule: FeedRule, id: number, floor: Position | n
   return null;
 }
 
+/** A dense rule's index: no entries, no terms (no post or like reaches it), ready (pages from the engine). */
+async function markDense(db: Db, id: number, now: number): Promise<null> {
+  await batch(db, [
+    sql`DELETE FROM feed_index_entries WHERE index_id = ${id}`,
+    sql`DELETE FROM feed_rule_terms WHERE index_id = ${id}`,
+    // never due for the check (nothing to compare): last in its order
+    sql`UPDATE feed_indexes SET state = 'ready', cap = ${DENSE}, complete = 0, floor = NULL, floor_rank = NULL, cursor = NULL,
+        cursor_rank = NULL, updated_at = ${now}, checked_at = ${Number.MAX_SAFE_INTEGER} WHERE id = ${id}`,
+  ]);
+  return null;
+}
+
 /** After a walk through a window: the `cap` most liked stay, the cap-th is the frontier. */
 async function keepMostLiked(db: Db, rule: FeedRule, id: number, cap: number, now: number): Promise<null> {
   const [cut] = await batch(db, [cutAt(rule, id, cap), sql`UPDATE feed_indexes SET cap = ${cap} WHERE id = ${id}`]);
@@ -388,7 +413,7 @@ const cutAt = (rule: FeedRule, id: number, cap: number) =>
 /** The index's state for a rule: what a page read from it means at its end. */
 export const indexState = (ruleKey: string) =>
   select(
-    { state: tables.feedIndexes.state, complete: tables.feedIndexes.complete, floor: tables.feedIndexes.floor, floorRank: tables.feedIndexes.floorRank },
+    { state: tables.feedIndexes.state, complete: tables.feedIndexes.complete, floor: tables.feedIndexes.floor, floorRank: tables.feedIndexes.floorRank, cap: tables.feedIndexes.cap },
     sql`FROM feed_indexes WHERE rule_key = ${ruleKey}`,
   );
 
@@ -417,7 +442,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
     { ...echoColumns(viewerId), indexRank: sql<number>`ie.rank` },
     sql`FROM feed_indexes fi JOIN feed_index_entries ie ON ie.index_id = fi.id JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
       WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
-        AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
+        AND fi.cap > ${DENSE} AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
         AND ${guard} ${fresh}
       ORDER BY ${orderSql(rule, "ie")} LIMIT ${limit + 1}`,
   );
@@ -493,7 +518,7 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
       sql`FROM scrolls WHERE type = 'feed' AND rule_key IS NULL LIMIT ${keys}`,
     ),
     select({ ruleKey: fi.ruleKey }, sql`FROM feed_indexes WHERE state = 'building' AND updated_at < ${now - STUCK_MS} LIMIT 20`),
-    select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap }, sql`FROM feed_indexes WHERE state = 'ready' ORDER BY checked_at LIMIT ${indexes}`),
+    select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap }, sql`FROM feed_indexes WHERE state = 'ready' AND cap > ${DENSE} ORDER BY checked_at LIMIT ${indexes}`),
     select({ id: fi.id }, sql`FROM feed_indexes WHERE NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key) LIMIT 5`),
     ...aging,
   ]);

@@ -166,13 +166,14 @@ describe("the feed index", () => {
     expect(await all()).toEqual(expected);
   }, 90_000);
 
-  it("a dense feed past its index's 500: the page that meets the frontier is filled by the engine, every page full", async () => {
+  it("a dense feed (540 matches of a plain tag) keeps no entries and pages full from the engine, its index ready", async () => {
     const tag = uniq();
     const authors = await Promise.all([0, 1, 2, 3, 4, 5].map(() => signedUp("fd")));
     const expected: string[] = [];
     for (let i = 0; i < 540; i++) expected.unshift((await authors[i % 6]!.client.post("/api/echo/post", { content: `dense ${i}`, tags: [tag] })).json.echo._id);
     const { client } = authors[0]!;
-    // created after the posts: its backfill keeps the newest 500 (a dense rule's cap), then the frontier
+    // created after the posts: its backfill's first 500 matches show the rule dense (every entry
+    // matches), so the index keeps nothing and says ready
     const feed = (await client.post("/api/scroll/create", { name: "Dense", type: "feed", feedConfig: { includedTags: [tag] } })).json.scroll;
     const path = `/api/scroll/${feed._id}/echos?limit=30`;
     await until(client, path, (p) => p.feedIndex === "ready", 20_000);
@@ -185,7 +186,8 @@ describe("the feed index", () => {
       expect(d1Cost(res).rows).toBeLessThanOrEqual(MAX_ROWS);
       expect(d1Cost(res).roundTrips).toBeLessThanOrEqual(2);
       cursor = res.json.pagination.nextCursor;
-      // every page full but the last (540 = 18 × 30): page 17 holds the index's 481–500 and the engine's 501–510
+      expect(res.json.feedIndex).toBe("ready");
+      // every page full (540 = 18 × 30)
       expect(res.json.echos.length, `page ${pages + 1}`).toBe(30);
       seen.push(...ids(res.json));
       pages++;
