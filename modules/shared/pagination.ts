@@ -6,9 +6,9 @@ export const MAX_LIMIT = 100;
 /** Deeper pages are refused: their OFFSET would overflow SQLite's integer (a 500 before). */
 export const MAX_PAGE = 1_000_000;
 /**
- * The deepest OFFSET a page number may jump to (rows skipped): measured at about 1.8 rows read
- * per skipped echo (on All echos: 45 rows for a 20-echo page 1, 203 for page 5), so a 20-echo
- * page 4 reads ~160. Deeper numbered pages are served from the
+ * The deepest OFFSET a page number may jump to (rows skipped), on lists without a LIST_MAX_LIMIT
+ * of their own; those also stop at offset + limit ≤ their largest page (pageRequest), as a
+ * skipped echo costs what a listed one does. Deeper numbered pages are served from the
  * page before's cursor (page-bookmarks.server.ts) or refused, naming the cursor.
  */
 export const MAX_JUMP_OFFSET = 60;
