@@ -30,7 +30,7 @@ describe("GET /api/echo/following", () => {
   it("lists the followees' echos newest first, in the echo lists' shapes; not the viewer's own, not strangers'", async () => {
     const [viewer, bob, cat, stranger] = await Promise.all([signedUp("fv"), signedUp("fb"), signedUp("fc"), signedUp("fs")]);
     const empty = await timeline(viewer.client);
-    expect(empty).toEqual({ echos: [], pagination: { page: 1, limit: 100, total: 0, totalPages: 0, hasMore: false, nextCursor: null } });
+    expect(empty).toEqual({ echos: [], pagination: { page: 1, limit: 35, total: 0, totalPages: 0, hasMore: false, nextCursor: null } });
     await follow(viewer.client, bob.user._id);
     await follow(viewer.client, cat.user._id);
     const b1 = await post(bob.client, "bob one");
@@ -46,7 +46,7 @@ describe("GET /api/echo/following", () => {
     const all = await viewer.client.get(`/api/echo/all?user=${cat.user._id}`);
     expect(page.echos[1]).toEqual(all.json.echos[0]);
     expect(page.echos[1]).toMatchObject({ _id: c1, isLiked: true, likes: 1, author: { _id: cat.user._id, userName: cat.user.userName } });
-    expect(page.pagination).toEqual({ page: 1, limit: 100, total: 3, totalPages: 1, hasMore: false, nextCursor: null });
+    expect(page.pagination).toEqual({ page: 1, limit: 35, total: 3, totalPages: 1, hasMore: false, nextCursor: null });
   });
 
   it("pages by cursor without gaps or duplicates while new echos arrive; a fresh first page shows them", async () => {
