@@ -39,7 +39,7 @@ const { page, limit, cursor } = PageQuerySchema.entries;
 const cursorParam = v.pipe(cursor, v.description("`pagination.nextCursor` of the previous page"));
 const pageQuery = v.object({
   page: v.pipe(page, v.description("The page, from 1 (default 1)")),
-  limit: v.pipe(limit, v.description("Items per page, clamped to 1–100 (default 20; 10 for a profile's echos and scrolls)")),
+  limit: v.pipe(limit, v.description("Items per page, clamped to 1–100 (default 20; 10 for a profile's echos and scrolls); echo lists clamp lower, to stay within 200 rows read: All echos 60, one author's 90, a tag's 45, a scroll's 45, Following 35, search 30")),
   cursor: cursorParam,
 });
 const cursorQuery = v.object({ limit: v.pipe(limit, v.description("Items per page, clamped to 1–12 (default 10)")), cursor: cursorParam });
@@ -71,7 +71,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "echo/:id/share", method: "POST", tag: "echos", summary: "Count a share (once per user)", auth: true, params: echoId, responses: { 200: v.strictObject({ shares: v.pipe(v.number(), v.integer()) }) } },
 
   { route: "scroll/create", method: "POST", tag: "scrolls", summary: "Create a scroll: a curation, or a feed with its rules", auth: true, body: CreateScrollSchema, responses: { 201: scroll } },
-  { route: "scroll/all", method: "GET", tag: "scrolls", summary: "One's own scrolls and the public ones one follows, newest first: with no parameters all of them up to 100; a cursor pages beyond (limit 1–100, default 100)", auth: true, query: cursorQuery, responses: { 200: v.strictObject({ scrolls: v.array(r.ScrollSchema), pagination: r.CursorPaginationSchema }) } },
+  { route: "scroll/all", method: "GET", tag: "scrolls", summary: "One's own scrolls and the public ones one follows, newest first: with no parameters all of them up to 95; a cursor pages beyond (limit 1–95, default 95)", auth: true, query: cursorQuery, responses: { 200: v.strictObject({ scrolls: v.array(r.ScrollSchema), pagination: r.CursorPaginationSchema }) } },
   { route: "scroll/preview", method: "POST", tag: "scrolls", summary: "A feed rule's first page and match count, unsaved", auth: true, query: pageQuery, body: PreviewSchema, responses: { 200: v.strictObject({ ...r.EchoPageSchema.entries, matchCount: v.number(), matchCountExact: v.boolean() }) } },
   { route: "scroll/:id", method: "GET", tag: "scrolls", summary: "One scroll (a private one only for its creator)", auth: true, params: scrollId, responses: { 200: scroll } },
   { route: "scroll/:id", method: "PATCH", tag: "scrolls", summary: "Edit one's own scroll", auth: true, params: scrollId, body: UpdateScrollSchema, responses: { 200: scroll } },

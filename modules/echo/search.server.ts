@@ -1,5 +1,5 @@
-// GET /api/search/echos: echos matching words, #tags and @users, ranked by bm25 within windows of
-// the newest matches, with the matched words' places in the text (docs/product-notes.md, Search).
+// GET /api/search/echos: echos matching words, #tags and @users, ranked by BM25's term weighting
+// within windows of the newest matches (search-rank.ts, decision 021), with the matched words' places in the text (docs/product-notes.md, Search).
 // Two D1 round trips: the window of hits (with the session check), then the page's echos by id.
 import * as v from "valibot";
 import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor, pagination } from "../shared/index";
@@ -8,6 +8,7 @@ import { batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL
 import { echoColumns, toEcho } from "./echo.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
+import { CLOSE, OPEN, scorer } from "./search-rank";
 
 /**
  * How many of the newest matches one ranking covers. Every page reads this window (plus one row
@@ -20,9 +21,6 @@ export const SEARCH_WINDOW = 60;
 export type SearchHit = Echo & { highlights: Highlights };
 export type SearchPage = { echos: SearchHit[]; pagination: EchoPage["pagination"] };
 
-// highlight() wraps each matched token in these; echo text never holds C0 controls (validation.ts)
-const OPEN = "\u0001";
-const CLOSE = "\u0002";
 /** An author that cannot exist: ids are 26 characters (shared/ids.ts). */
 const NO_AUTHOR = "0";
 
@@ -53,15 +51,17 @@ function literalMatch(terms: SearchTerm[]): string | null {
 }
 
 /**
- * A window's hits: the FTS5 rowid (newest = highest), the echo id, its bm25 rank and its text with
- * the matched tokens marked. echo_search is outside the Drizzle schema (a virtual table), so the
- * columns are typed here, as FTS5 defines them (migrations/0013_echo_search.sql).
+ * A window's hits: the FTS5 rowid (newest = highest), the echo id, and its text and tags with the
+ * matched tokens marked (the ranking's input and the highlights). echo_search is outside the
+ * Drizzle schema (a virtual table), so the columns are typed here, as FTS5 defines them
+ * (migrations/0013_echo_search.sql). No bm25(): it counts each term's whole doclist for its IDF,
+ * so its cost grew with the store (0.21x the constant route at 1 M echos, 0.12x at 3 M; decision 021).
  */
 const windowColumns = {
   r: sql<number>`rowid`,
   eid: sql<string>`eid`,
-  score: sql<number>`bm25(echo_search, 1.0, 1.0, 0.0, 0.0)`,
   marked: sql<string | null>`highlight(echo_search, 0, ${OPEN}, ${CLOSE})`,
+  markedTags: sql<string | null>`highlight(echo_search, 1, ${OPEN}, ${CLOSE})`,
 };
 type WindowRow = RowOf<typeof windowColumns>;
 type Cursor = { h: number; o: number };
@@ -136,8 +136,14 @@ function echosByIds(viewerId: string, ids: readonly string[]) {
   return statement({ viewerId, ...Object.fromEntries(names.map((n, i) => [n, ids[i] ?? ""])) });
 }
 
-/** Best first: bm25 (lower is better in SQLite), ties newest first. */
-const byRank = (a: WindowRow, b: WindowRow) => a.score - b.score || b.r - a.r;
+/** Best first (search-rank.ts: higher is better), ties newest first. */
+function ranked(hits: WindowRow[], terms: SearchTerm[]): WindowRow[] {
+  const scores = scorer(terms)(hits);
+  return hits
+    .map((hit, i) => ({ hit, score: scores[i]! }))
+    .sort((a, b) => b.score - a.score || b.hit.r - a.hit.r)
+    .map((s) => s.hit);
+}
 
 export async function searchEchos(
   app: AppContext,
@@ -162,22 +168,22 @@ export async function searchEchos(
   const olderExist = window.length > SEARCH_WINDOW;
   const hits = window.slice(0, SEARCH_WINDOW);
   const offset = at?.o ?? 0;
-  const ranked = [...hits].sort(byRank).slice(offset, offset + limit);
+  const page = ranked(hits, terms).slice(offset, offset + limit);
   // the window is fixed by its upper bound, so later pages of it rank the same hits
   const top = at?.h ?? (hits[0] ? hits[0].r + 1 : 1);
   let next: Cursor | null = null;
   if (offset + limit < hits.length) next = { h: top, o: offset + limit };
   else if (olderExist) next = { h: hits[hits.length - 1]!.r, o: 0 };
 
-  const rows = ranked.length
+  const rows = page.length
     ? (
         await batch(app.db, [
-          echosByIds(viewerId, ranked.map((h) => h.eid)),
+          echosByIds(viewerId, page.map((h) => h.eid)),
         ])
       )[0]
     : [];
   const byId = new Map(rows.map((row) => [row.id, toEcho(row)]));
-  const echos = ranked.flatMap((hit): SearchHit[] => {
+  const echos = page.flatMap((hit): SearchHit[] => {
     const echo = byId.get(hit.eid);
     if (!echo) return []; // deleted between the two reads
     return [{ ...echo, highlights: { content: markedRanges(hit.marked, echo.content), tags: matchedTags(echo, terms) } }];

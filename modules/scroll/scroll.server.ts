@@ -290,18 +290,18 @@ export async function deleteScroll(app: AppContext, viewerId: string, id: string
 }
 
 /**
- * GET /scroll/all: with no parameters, all of the viewer's scrolls up to 100 (product decisions:
- * the spec's client reads the list once and never pages it), newest first; `limit` 1–100 and a
- * cursor page beyond. The shell's sidebar reads the first MY_SCROLLS_SIDEBAR on every document.
+ * GET /scroll/all: with no parameters, all of the viewer's scrolls up to 95 (product decisions say
+ * 100: the spec's client reads the list once and never pages it; 95 keeps the page within 200
+ * rows read, below), newest first; `limit` 1–95 and a cursor page beyond. The shell's sidebar reads the first MY_SCROLLS_SIDEBAR on every document.
  *
  * Rows read (Server-Timing; decision 007, "Scroll lists"): one per own scroll (the creator index
  * walk reads the row), two per followed scroll (its scroll_follows entry, then the row), nothing
  * for names (stored with the scroll) or the follow state (own: never; followed: always), plus
- * the merge's look-ahead and the session check (2). A page of 100 own scrolls reads about 105
- * rows; one of 100 followed scrolls about 205, the one case over 200 (see decision 007).
+ * the merge's look-ahead and the session check (3): 2 × (limit + 1) + 3 at worst. A page of 100
+ * followed scrolls read 205 (issue 28); one of 95 reads 195, of 95 own scrolls 100.
  */
-export const MY_SCROLLS_LIMIT = 100;
-export const MY_SCROLLS_MAX = 100;
+export const MY_SCROLLS_LIMIT = 95;
+export const MY_SCROLLS_MAX = 95;
 export const MY_SCROLLS_SIDEBAR = 10;
 
 export type MyScrollsPage = { scrolls: Scroll[]; nextCursor: string | null };
@@ -357,9 +357,9 @@ export async function listAllMyScrolls(app: AppContext, viewerId: string): Promi
   return rows.map((r) => toScroll(r, viewerId));
 }
 
-/** GET /scroll/all's query: an opaque cursor (bad ones are a 400) and a limit clamped to 1..100 (default 100). */
+/** GET /scroll/all's query: an opaque cursor (bad ones are a 400) and a limit clamped to 1..95 (default 95). */
 export function myScrollsQuery(request: Request): { cursor: string | null; limit: number } {
-  const query = pageRequest(request, MY_SCROLLS_LIMIT);
+  const query = pageRequest(request, MY_SCROLLS_LIMIT, MY_SCROLLS_MAX);
   return { cursor: listCursor(query)?.id ?? null, limit: Math.min(MY_SCROLLS_MAX, query.limit) };
 }
 

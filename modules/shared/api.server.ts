@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { data, type RouterContextProvider } from "react-router";
 import { appContext, type AppContext } from "./context.server";
-import { clampLimit, DEFAULT_LIMIT, ListCursorSchema, MAX_JUMP_OFFSET, PageQuerySchema, tooDeepMessage, type ListCursor } from "./pagination";
+import { clampLimit, DEFAULT_LIMIT, ListCursorSchema, MAX_JUMP_OFFSET, MAX_LIMIT, PageQuerySchema, tooDeepMessage, type ListCursor } from "./pagination";
 import { pageBookmarks } from "./page-bookmarks.server";
 import { HttpError, errorResponse } from "./http";
 import { ILL_FORMED_MESSAGE, illFormedField, isWellFormedText } from "./text";
@@ -173,16 +173,18 @@ export function pageQuery<S extends v.GenericSchema>(request: Request, schema: S
 }
 
 /**
- * page, limit (clamped to 1..100) and the keyset cursor of a list request. A page number without
- * a cursor is an OFFSET: past MAX_JUMP_OFFSET rows it is refused (400, naming the cursor), so no
- * page number scans. The API's numbered pages get their cursor from the page before
+ * page, limit (clamped to 1..maxLimit: 100, or the list's LIST_MAX_LIMIT) and the keyset cursor of
+ * a list request. A page number without a cursor is an OFFSET: past MAX_JUMP_OFFSET rows, or
+ * deeper than the list's largest page reaches (skipped rows cost what listed ones do), it is
+ * refused (400, naming the cursor), so no page number scans. The API's numbered pages get their cursor from the page before
  * (page-bookmarks.server.ts), so a client paging in order is served at any depth.
  */
-export function pageRequest(request: Request, defaultLimit = DEFAULT_LIMIT) {
+export function pageRequest(request: Request, defaultLimit = DEFAULT_LIMIT, maxLimit: number = MAX_LIMIT) {
   const query = parseInput(PageQuerySchema, pick(queryOf(request), ["page", "limit", "cursor"]));
   const page = query.page ?? 1;
-  const limit = clampLimit(query.limit, defaultLimit);
-  if (query.cursor === undefined && (page - 1) * limit > MAX_JUMP_OFFSET) throw new HttpError(400, tooDeepMessage(page));
+  const limit = clampLimit(query.limit, defaultLimit, maxLimit);
+  const offset = (page - 1) * limit;
+  if (query.cursor === undefined && (offset > MAX_JUMP_OFFSET || offset + limit > maxLimit)) throw new HttpError(400, tooDeepMessage(page));
   return { page, limit, cursor: query.cursor };
 }
 

@@ -8,6 +8,7 @@ export {
   PageQuerySchema,
   DEFAULT_LIMIT,
   MAX_LIMIT,
+  LIST_MAX_LIMIT,
   clampLimit,
   pagination,
   encodeCursor,

@@ -6,12 +6,34 @@ export const MAX_LIMIT = 100;
 /** Deeper pages are refused: their OFFSET would overflow SQLite's integer (a 500 before). */
 export const MAX_PAGE = 1_000_000;
 /**
- * The deepest OFFSET a page number may jump to (rows skipped): measured at about 1.8 rows read
- * per skipped echo (on All echos: 45 rows for a 20-echo page 1, 203 for page 5), so a 20-echo
- * page 4 reads ~160. Deeper numbered pages are served from the
+ * The deepest OFFSET a page number may jump to (rows skipped), on lists without a LIST_MAX_LIMIT
+ * of their own; those also stop at offset + limit ≤ their largest page (pageRequest), as a
+ * skipped echo costs what a listed one does. Deeper numbered pages are served from the
  * page before's cursor (page-bookmarks.server.ts) or refused, naming the cursor.
  */
 export const MAX_JUMP_OFFSET = 60;
+
+/**
+ * The largest page of each API list that reads several rows per echo, so that its largest page
+ * (look-ahead row and session check included) stays within 200 rows read (issue 28). Per echo a
+ * list reads the echo, its author and, when the viewer liked it, the like (isLiked), plus the tag,
+ * timeline, curation or search row that lists it; the rows per echo at worst (every echo liked)
+ * are in parentheses (docs/product-notes.md "Page sizes"). Other lists keep MAX_LIMIT.
+ */
+export const LIST_MAX_LIMIT = {
+  /** All echos, also one author's (3: echo, author, like) */
+  allEchos: 60,
+  /** A tag's echos, also All echos by tag (4: tag row, echo, author, like) */
+  tagEchos: 45,
+  /** A scroll's echos: a curation's (4: entry, echo, author, like), a feed's */
+  scrollEchos: 45,
+  /** Following (5: timeline row, echo, author, like, the follow that keeps it) */
+  following: 35,
+  /** A profile's echos (2: echo, like; the author is read once) */
+  profileEchos: 90,
+  /** Search: its 61-row window, then 3–4 per echo; divides the 60-match window (docs/product-notes.md, Search) */
+  searchEchos: 30,
+} as const;
 
 export const tooDeepMessage = (page: number) =>
   `page ${page} is too deep to jump to: ask for the pages before it in order, or pass cursor (pagination.nextCursor of page ${page - 1})`;
@@ -35,9 +57,9 @@ export type Pagination = {
   nextCursor?: string | null;
 };
 
-export function clampLimit(limit: number | undefined, fallback = DEFAULT_LIMIT): number {
-  if (limit === undefined || !Number.isFinite(limit)) return fallback;
-  return Math.min(MAX_LIMIT, Math.max(1, Math.trunc(limit)));
+export function clampLimit(limit: number | undefined, fallback = DEFAULT_LIMIT, max: number = MAX_LIMIT): number {
+  if (limit === undefined || !Number.isFinite(limit)) return Math.min(fallback, max);
+  return Math.min(max, Math.max(1, Math.trunc(limit)));
 }
 
 export function pagination(page: number, limit: number, total: number, hasMore: boolean): Pagination {

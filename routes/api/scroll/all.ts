@@ -4,10 +4,10 @@ import { methodNotAllowed } from "~/modules/shared/index.server";
 import type { Route } from "./+types/all";
 
 /**
- * `{ scrolls }` as the spec says: with no parameters all of the viewer's scrolls up to 100
- * (product decisions: the spec's client reads it once), newest first; `?cursor` (from
- * `pagination.nextCursor`) pages beyond and `?limit` is 1–100. At most 200 rows read per call
- * (listMyScrolls).
+ * `{ scrolls }` as the spec says: with no parameters all of the viewer's scrolls up to 95
+ * (product decisions say 100: the spec's client reads it once; 100 followed scrolls read 205
+ * rows), newest first; `?cursor` (from `pagination.nextCursor`) pages beyond and `?limit` is
+ * 1–95. At most 200 rows read per call (listMyScrolls).
  */
 export const loader = viewerApiRoute<Route.LoaderArgs>(async ({ app, viewerId, request }) => {
   const { cursor, limit } = myScrollsQuery(request);
