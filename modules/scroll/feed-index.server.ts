@@ -417,17 +417,29 @@ export const indexState = (ruleKey: string) =>
     sql`FROM feed_indexes WHERE rule_key = ${ruleKey}`,
   );
 
-/** An index page's row: the echo, and its entry's rank (where the next page starts). */
-export type IndexRow = EchoRow & { indexRank: number };
+/** An index page's row: the echo, its entry's rank (where the next page starts), whether it is on
+ * the page (`feedOk`: a reader who hides what they liked skips the ones they liked) and, for such
+ * a reader's page, its place among the entries read (`feedN`). */
+export type IndexRow = EchoRow & { indexRank: number; feedOk: number; feedN: number };
+
+/**
+ * Entries a page for a reader who hides what they liked reads at most: each costs about 3 rows
+ * (the entry, the like probe, its numbering), the page's echos 2 more each, so 36 entries and a
+ * page of 30 stay under 200 rows with the lookups. A reader who liked most of them gets a short
+ * page with more to come, as from the engine's window.
+ */
+export const HIDE_LIKED_SCAN = 36;
+export const HIDE_LIKED_PAGE_MAX = 30;
 
 /**
  * A page from the index: its entries after the cursor in the feed's order (one range of the
  * entries' key), hydrated, up to the index's frontier; a windowed rule's entries that aged out
- * since the last repair pass skipped. Not for a reader who hides what they liked: that filter
- * could skip any number of entries (feedEchos sends such a page to the engine).
- * Read only when the index is ready and holds this depth (`reaches`, in SQL); otherwise it reads
- * the one feed_indexes row and nothing more. `guard` adds the caller's own condition (the scroll
- * still holds the rule, the viewer may see it).
+ * since the last repair pass skipped. Read only when the index is ready and holds this depth
+ * (`reaches`, in SQL); otherwise it reads the one feed_indexes row and nothing more. `guard` adds
+ * the caller's own condition (the scroll still holds the rule, the viewer may see it). For a
+ * reader who hides what they liked, at most HIDE_LIKED_SCAN entries are read, numbered as the
+ * engine numbers its window: the unliked ones up to the page, and the last entry read as the
+ * frontier the next page starts after (its rows come in no order: `indexPage` sorts them).
  */
 export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, limit: number, guard: SQL = sql`1`, now = Date.now()): Select<IndexRow> {
   const key = ruleKeyOf(rule);
@@ -438,14 +450,44 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
   const desc = descending(rule);
   const upToFrontier = desc ? sql`(ie.rank, ie.echo_id) >= (fi.floor_rank, fi.floor)` : sql`ie.echo_id <= fi.floor`;
   const reachesAt = desc ? sql`(fi.floor_rank, fi.floor) < (${at.rank}, ${at.id})` : sql`fi.floor > ${at.id}`;
-  return select(
-    { ...echoColumns(viewerId), indexRank: sql<number>`ie.rank` },
-    sql`FROM feed_indexes fi JOIN feed_index_entries ie ON ie.index_id = fi.id JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
+  const entries = sql`FROM feed_indexes fi JOIN feed_index_entries ie ON ie.index_id = fi.id
       WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
         AND fi.cap > ${DENSE} AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
         AND ${guard} ${fresh}
-      ORDER BY ${orderSql(rule, "ie")} LIMIT ${limit + 1}`,
+      ORDER BY ${orderSql(rule, "ie")}`;
+  if (!rule.excludeLikedEchos) {
+    return select(
+      { ...echoColumns(viewerId), indexRank: sql<number>`ie.rank`, feedOk: sql<number>`1`, feedN: sql<number>`0` },
+      sql`FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT ${limit + 1}) ie JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
+        ORDER BY ${orderSql(rule, "ie")}`,
+    );
+  }
+  const numbered = sql`SELECT s.echo_id, s.rank, s.ok, row_number() OVER w AS n, sum(s.ok) OVER w AS k
+      FROM (SELECT ie.echo_id, ie.rank, NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId}) AS ok
+            ${entries} LIMIT ${HIDE_LIKED_SCAN}) s
+      WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
+  return select(
+    { ...echoColumns(viewerId), indexRank: sql<number>`p.rank`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` },
+    sql`FROM (SELECT echo_id, rank, ok AND k <= ${limit + 1} AS ok, n FROM (${numbered}) WHERE (ok AND k <= ${limit + 1}) OR n = ${HIDE_LIKED_SCAN} LIMIT ${limit + 2}) p
+      JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id`,
   );
+}
+
+/**
+ * What an index page's rows mean: the page's echos in the feed's order (at most `take`), where
+ * the next page starts when it may be more, and whether the page stopped short at the index's
+ * frontier (`atFrontier`: the engine goes on from there) or at the entries a hide-liked reader's
+ * page may read (`after`).
+ */
+export function indexPage(rule: FeedRule, rows: IndexRow[], take: number, st: IndexReach): { rows: IndexRow[]; full: boolean; after: Position | null; atFrontier: boolean } {
+  const pos = (r: IndexRow): Position => ({ rank: r.indexRank, id: r.id });
+  const inOrder = [...rows].sort((a, b) => (before(rule, pos(a), pos(b)) ? -1 : before(rule, pos(b), pos(a)) ? 1 : 0));
+  const matches = inOrder.filter((r) => r.feedOk);
+  if (matches.length > take) return { rows: matches.slice(0, take), full: true, after: pos(matches[take - 1]!), atFrontier: false };
+  const scanEnd = inOrder.find((r) => r.feedN === HIDE_LIKED_SCAN);
+  if (scanEnd) return { rows: matches, full: false, after: pos(scanEnd), atFrontier: false };
+  const atFrontier = !st.complete && st.floor !== null;
+  return { rows: matches, full: false, after: atFrontier ? st.floor : null, atFrontier };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import { badRequest, conflict, encodeCursor, forbidden, isId, newId, notFound, p
 import { batch, batchUnderLimit, columns, controlLive, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, storedRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
-import { INDEX_PAGE_MAX, indexable, indexPageQuery, indexState, indexStatements, positionOf, reachOf, reaches, ruleKeyOf, startBackfill, type IndexReach, type IndexRow, type Position } from "./feed-index.server";
+import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexable, indexPage, indexPageQuery, indexState, indexStatements, positionOf, reachOf, reaches, ruleKeyOf, startBackfill, type IndexReach, type Position } from "./feed-index.server";
 import type {
   CreateScrollInput,
   FeedConfigInput,
@@ -632,9 +632,7 @@ async function feedEchos(
   const window = windowSize(rule, candidateRows);
   const seek = feedSeek(key);
   const engine = () => feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll);
-  // "hide what I liked" is each reader's filter: on an index page it could skip any number of
-  // entries, so such a page comes from the engine, whose window bounds what it reads
-  if (offset > 0 || !indexable(rule) || rule.excludeLikedEchos) {
+  if (offset > 0 || !indexable(rule)) {
     const [rows] = await batch(app.db, [engine()]);
     return enginePage(rule, req, rows, window, offset);
   }
@@ -646,22 +644,27 @@ async function feedEchos(
   const known = builtIndexes.get(ruleKey);
   if (known && reaches(rule, known, position)) {
     const guard = whileScroll === null ? sql`1` : holdsRule(whileScroll, viewerId, rule);
-    const take = Math.min(req.limit, INDEX_PAGE_MAX);
+    // a reader who hides what they liked reads a bounded run of entries (HIDE_LIKED_SCAN)
+    const take = Math.min(req.limit, rule.excludeLikedEchos ? HIDE_LIKED_PAGE_MAX : INDEX_PAGE_MAX);
     const [state, indexed] = await batch(app.db, [indexState(ruleKey), indexPageQuery(rule, viewerId, seek, take, guard, now)]);
     const st = state[0] ? reachOf(state[0]) : null;
     if (state[0]?.state === "ready" && st && reaches(rule, st, position)) {
       rememberIndex(ruleKey, st);
-      const short = indexed.length < take && !st.complete && st.floor !== null;
-      if (!short) return { ...indexedPage(rule, req, take, indexed, st), feedIndex: "ready" };
+      const got = indexPage(rule, indexed, take, st);
+      if (!got.atFrontier) {
+        const nextCursor = got.after ? indexCursor(rule, got.after) : null;
+        const total = (req.page - 1) * req.limit + got.rows.length + (nextCursor ? 1 : 0);
+        return { ...echoPage(got.rows, req, total, nextCursor !== null, nextCursor), feedIndex: "ready" };
+      }
       // the page met the index's frontier before it filled: the engine goes on from there, in a
-      // second round trip and the rows the index page left (about 3 per echo each side)
-      const rest = take - indexed.length;
+      // second round trip and the rows the index page left (about 3 per entry read, 3 per echo)
+      const rest = take - got.rows.length;
       const rows = 200 - 3 * (indexed.length + 1) - 3 * rest - 12;
       const engineWindow = windowSize(rule, Math.max(20, Math.min(candidateRows, rows)));
       const from: Seek = { id: st.floor!.id, likes: st.floor!.rank };
       const [after] = await batch(app.db, [feedPageQuery(rule, viewerId, now, from, rest, 0, engineWindow, whileScroll)]);
       const fed = feedPage(rule, after, rest, engineWindow);
-      const page = [...indexed, ...fed.rows];
+      const page = [...got.rows, ...fed.rows];
       const nextCursor = fed.hasMore ? (fed.after ? feedCursor(rule, fed.after) : indexCursor(rule, st.floor!)) : null;
       const total = (req.page - 1) * req.limit + page.length + (fed.hasMore ? 1 : 0);
       return { ...echoPage(page, req, total, fed.hasMore, nextCursor), feedIndex: "ready" };
@@ -688,19 +691,6 @@ function rememberIndex(ruleKey: string, st: IndexReach) {
 
 /** The cursor of the page after a position of the index (a page's last entry, or its frontier). */
 const indexCursor = (rule: FeedRule, at: Position): string => encodeCursor(rule.sortBy === "mostLiked" ? { l: at.rank, id: at.id } : { id: at.id });
-
-/** A page read from the feed index: full unless the feed ends, or the index's frontier is reached
- * (then the engine goes on after it, by the cursor). */
-function indexedPage(rule: FeedRule, req: PageRequest, take: number, rows: IndexRow[], st: IndexReach): ScrollEchoPage {
-  const page = rows.slice(0, take);
-  const last = page[page.length - 1];
-  const full = rows.length > take;
-  const below = !full && !st.complete && st.floor !== null;
-  const hasMore = full || below;
-  const nextCursor = full && last ? indexCursor(rule, { rank: last.indexRank, id: last.id }) : below ? indexCursor(rule, st.floor!) : null;
-  const total = (req.page - 1) * req.limit + page.length + (hasMore ? 1 : 0);
-  return echoPage(page, req, total, hasMore, nextCursor);
-}
 
 /** The engine's page: within its window of candidates. */
 function enginePage(rule: FeedRule, req: PageRequest, rows: FeedPageRow[], window: number, offset: number): ScrollEchoPage {

@@ -195,4 +195,42 @@ describe("the feed index", () => {
     expect(pages).toBe(18);
     expect(seen).toEqual(expected);
   }, 120_000);
+
+  it("hide what I liked: a sparse feed's index pages skip the reader's likes within budget, every unliked match once, in order", async () => {
+    const hot = uniq();
+    const noise = uniq();
+    const authors = await Promise.all([0, 1, 2, 3].map(() => signedUp("fh")));
+    const matches: string[] = []; // newest first
+    for (let i = 0; i < 240; i++) {
+      const res = await authors[i % 4]!.client.post("/api/echo/post", { content: `hl ${i}`, tags: i % 4 === 0 ? [hot] : [hot, noise] });
+      expect(res.status).toBe(201);
+      if (i % 4 === 0) matches.unshift(res.json.echo._id);
+    }
+    const { client: reader } = await signedUp("fhr");
+    // the reader liked the newest 40 of the 60 matches: a run longer than one page may read
+    for (const id of matches.slice(0, 40)) expect((await reader.post(`/api/echo/like/${id}`)).status).toBe(200);
+    const feed = (await reader.post("/api/scroll/create", { name: "Unliked", type: "feed", feedConfig: { includedTags: [hot], excludedTags: [noise], excludeLikedEchos: true } })).json.scroll;
+    const path = `/api/scroll/${feed._id}/echos?limit=20`;
+    await until(reader, path, (p) => p.feedIndex === "ready", 15_000);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let requests = 0;
+    do {
+      const res = await reader.get(`${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(res.status).toBe(200);
+      expect(res.json.feedIndex).toBe("ready");
+      expect(d1Cost(res).rows).toBeLessThanOrEqual(MAX_ROWS);
+      expect(d1Cost(res).roundTrips).toBeLessThanOrEqual(2);
+      seen.push(...ids(res.json));
+      cursor = res.json.pagination.nextCursor;
+      requests++;
+    } while (cursor && requests < 10);
+    expect(seen).toEqual(matches.slice(40));
+    expect(requests).toBeLessThanOrEqual(3);
+    // a reader who liked none of them gets a full first screen from the same index
+    const other = authors[1]!.client;
+    const fork = (await other.post(`/api/scroll/${feed._id}/fork`)).json.scroll;
+    const first = await until(other, `/api/scroll/${fork._id}/echos?limit=20`, (p) => p.feedIndex === "ready");
+    expect(ids(first.json)).toEqual(matches.slice(0, 20));
+  }, 120_000);
 });
