@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useBlocker, useNavigate } from "react-router";
 import { api, charCount, clampChars, toast, UNITS_PER_CHAR } from "../../shared/index";
-import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, type Echo } from "../schema";
+import { textTags } from "../linkify";
+import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, tooManyTagsMessage, type Echo } from "../schema";
 import type { PostedState } from "./posted-echo";
 import { TagInput } from "./tag-input";
 
@@ -37,10 +38,16 @@ export function CreateEchoForm() {
   // characters as a person counts them (an emoji is one), as the server counts them
   const remaining = MAX_CONTENT - charCount(content);
   const empty = content.trim().length === 0;
+  // the #tags typed in the text are the echo's tags too (as the server merges them), shown with
+  // the chosen ones and counted toward the 5
+  const typedTags = textTags(content).filter((tag) => !tags.includes(tag));
+  const tagCount = tags.length + typedTags.length;
+  const tooManyTags = tagCount > MAX_TAGS;
+  const blocked = remaining < 0 || tooManyTags;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (empty || posting || remaining < 0) return;
+    if (empty || posting || blocked) return;
     setPosting(true);
     setFailure(null);
     try {
@@ -80,14 +87,20 @@ export function CreateEchoForm() {
       </p>
       <TagInput
         id="echo-tags"
-        label={`Tags (${tags.length}/${MAX_TAGS})`}
+        label={`Tags (${tagCount}/${MAX_TAGS})`}
         tags={tags}
+        fromText={typedTags}
         onChange={setTags}
         max={MAX_TAGS}
         suggestions={TAG_SUGGESTIONS}
         suggestionCount={8}
         placeholder="Add tags with space, comma or Enter"
       />
+      {tooManyTags && (
+        <p className="field-error" id="tag-limit" role="alert">
+          {`Too many tags: ${tooManyTagsMessage(tagCount)}. Remove ${tagCount - MAX_TAGS} to post.`}
+        </p>
+      )}
       {failure && (
         <div className="form-failure" role="alert">
           <p>{failure}</p>
@@ -97,7 +110,12 @@ export function CreateEchoForm() {
         </div>
       )}
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={empty || posting || remaining < 0}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={empty || posting || blocked}
+          aria-describedby={tooManyTags ? "tag-limit" : undefined}
+        >
           {posting ? "Posting..." : "Post"}
         </button>
       </div>

@@ -1,0 +1,58 @@
+// A new user's first hour (issue 29): typed #tags are tags, a shared link survives sign-in, and the
+// other rough edges a first visit met, each checked the way the user met it.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { expectUrl, open, signedInPage, THEMES, unique } from "./helpers";
+import { card } from "./echo-helpers";
+
+/** axe (WCAG A/AA, as e2e/axe.spec.ts) on the screen as it stands, light and dark, 1366 and 390 wide. */
+async function expectAxeClean(page: Page) {
+  for (const theme of THEMES) {
+    // the theme as Settings applies it: the document's data-theme (colours follow it at once)
+    await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+      const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+      expect.soft(serious, `${theme} @${width}`).toEqual([]);
+    }
+  }
+}
+
+test.describe("typed #tags are the echo's tags", () => {
+  test("a #tag typed in the text shows as a tag while writing, and the posted echo is on its tag page", async ({ page }) => {
+    await signedInPage(page, "ht");
+    const tag = unique("intro").toLowerCase();
+    await open(page, "/new");
+    await page.getByRole("textbox", { name: "What's on your mind?" }).fill(`my second try, #${tag}`);
+    await expect(page.getByText("Tags (1/5)")).toBeVisible();
+    await expect(page.locator(".tag-chip.from-text")).toHaveText(`#${tag} (typed in the text)`);
+    const posted = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/echo/post");
+    await page.getByRole("button", { name: "Post", exact: true }).click();
+    const { echo } = (await (await posted).json()) as { echo: { _id: string; tags: { name: string }[] } };
+    expect(echo.tags.map((t) => t.name)).toEqual([tag]);
+    await expectUrl(page, "/");
+    await open(page, `/tag/${tag}`);
+    await expect(card(page, echo._id)).toBeVisible();
+    await expect(page.getByText(`No one has posted with #${tag} yet.`)).toHaveCount(0);
+  });
+
+  test("past 5 tags, counting the typed ones, Post is disabled and says why", async ({ page }) => {
+    await signedInPage(page, "hm");
+    await open(page, "/new");
+    const tags = page.getByRole("textbox", { name: /^Tags/ });
+    await tags.fill("one two three four ");
+    await page.getByRole("textbox", { name: "What's on your mind?" }).fill("too many: #five #six");
+    const reason = page.getByRole("alert").filter({ hasText: "at most 5 tags" });
+    await expect(reason).toHaveText("Too many tags: at most 5 tags per echo, #tags in the text included (this one has 6). Remove 1 to post.");
+    const post = page.getByRole("button", { name: "Post", exact: true });
+    await expect(post).toBeDisabled();
+    await expect(post).toHaveAccessibleDescription(/this one has 6/);
+    await page.getByRole("textbox", { name: "What's on your mind?" }).fill("just right: #five");
+    await expect(reason).toHaveCount(0);
+    await expect(post).toBeEnabled();
+    await expect(page.getByText("Tags (5/5)")).toBeVisible();
+    await page.getByRole("textbox", { name: "What's on your mind?" }).fill("too many: #five #six");
+    await expectAxeClean(page);
+  });
+});
