@@ -2,8 +2,8 @@
 // other rough edges a first visit met, each checked the way the user met it.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { expectUrl, open, signedInPage, THEMES, unique } from "./helpers";
-import { card } from "./echo-helpers";
+import { expectPath, expectUrl, open, PASSWORD, signedInPage, signUp, skipSplash, THEMES, toast, unique, waitForApp } from "./helpers";
+import { card, postEcho } from "./echo-helpers";
 
 /** axe (WCAG A/AA, as e2e/axe.spec.ts) on the screen as it stands, light and dark, 1366 and 390 wide. */
 async function expectAxeClean(page: Page) {
@@ -55,4 +55,55 @@ test.describe("typed #tags are the echo's tags", () => {
     await page.getByRole("textbox", { name: "What's on your mind?" }).fill("too many: #five #six");
     await expectAxeClean(page);
   });
+});
+
+test.describe("a shared link survives sign-in", () => {
+  async function fillAndSubmit(page: Page, userName: string, submit: "Log in" | "Sign up") {
+    await page.getByLabel("Username").fill(userName);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: submit, exact: true }).click();
+  }
+
+  test("a guest sent to /login from /echo/:id lands back on the echo after logging in", async ({ page, request }) => {
+    const author = await signUp(request, "sl");
+    const echo = await postEcho(request, `Shared with a friend ${unique()}`);
+    await skipSplash(page.context());
+    await page.goto(`/echo/${echo._id}`);
+    await expectUrl(page, "/login", `?next=${encodeURIComponent(`/echo/${echo._id}`)}`);
+    await waitForApp(page);
+    await fillAndSubmit(page, author.userName, "Log in");
+    await expectUrl(page, `/echo/${echo._id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Echo by ${author.userName}`);
+    await expect(toast(page, "Logged in successfully")).toBeVisible();
+  });
+
+  test("a new visitor who signs up instead (through the Sign up link) lands on the echo too", async ({ page, request }) => {
+    const author = await signUp(request, "sa");
+    const echo = await postEcho(request, `Come and see ${unique()}`);
+    await skipSplash(page.context());
+    await page.goto(`/echo/${echo._id}`);
+    await waitForApp(page);
+    await page.getByRole("link", { name: "Sign up" }).click();
+    await expectUrl(page, "/signup", `?next=${encodeURIComponent(`/echo/${echo._id}`)}`);
+    await waitForApp(page);
+    await fillAndSubmit(page, unique("sn"), "Sign up");
+    await expectUrl(page, `/echo/${echo._id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Echo by ${author.userName}`);
+  });
+
+  for (const next of ["//evil.com", "https://evil.com", "/\\evil.com"]) {
+    test(`a next of ${JSON.stringify(next)} does not leave the site: home after logging in`, async ({ page, request, baseURL }) => {
+      const user = await signUp(request, "or");
+      await skipSplash(page.context());
+      await open(page, `/login?next=${encodeURIComponent(next)}`);
+      await fillAndSubmit(page, user.userName, "Log in");
+      await expect(toast(page, "Logged in successfully")).toBeVisible();
+      await expectPath(page, "/");
+      expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
+      // already signed in, the same link sends to home as well
+      await page.goto(`/login?next=${encodeURIComponent(next)}`);
+      await expectPath(page, "/");
+      expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
+    });
+  }
 });

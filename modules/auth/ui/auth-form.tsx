@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { Link, useFetcher, useNavigate } from "react-router";
-import { toast } from "../../shared/index";
+import { Link, useFetcher, useNavigate, useSearchParams } from "react-router";
+import { authPathFor, RETURN_PARAM, safeReturnPath, toast } from "../../shared/index";
 import * as v from "valibot";
 import { LoginNameSchema, MESSAGES, PasswordSchema, UserNameSchema } from "../schema";
 import { AuthField } from "./auth-field";
@@ -34,18 +34,21 @@ export function AuthForm({ mode }: { mode: Mode }) {
   const busy = fetcher.state !== "idle";
   const copy = COPY[mode];
   const signup = mode === "signup";
+  // the page a guest was sent here from (a shared link): back there once signed in (issue 29)
+  const [params] = useSearchParams();
+  const returnTo = safeReturnPath(params.get(RETURN_PARAM));
 
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data) return;
     if (fetcher.data.user) {
       toast.success(copy.done);
-      navigate("/", { replace: true });
+      navigate(returnTo ?? "/", { replace: true });
     } else if (fetcher.data.error === MESSAGES.userNameTaken) {
       setErrors({ userName: fetcher.data.error });
     } else if (fetcher.data.error) {
       toast.error(fetcher.data.error);
     }
-  }, [fetcher.state, fetcher.data, copy.done, navigate]);
+  }, [fetcher.state, fetcher.data, copy.done, navigate, returnTo]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -87,11 +90,11 @@ export function AuthForm({ mode }: { mode: Mode }) {
       <p className="auth-switch">
         {signup ? (
           <>
-            Already have an account? <Link to="/login">Log in</Link>
+            Already have an account? <Link to={authPathFor("/login", returnTo)}>Log in</Link>
           </>
         ) : (
           <>
-            Don't have an account? <Link to="/signup">Sign up</Link>
+            Don't have an account? <Link to={authPathFor("/signup", returnTo)}>Sign up</Link>
           </>
         )}
       </p>
