@@ -107,3 +107,43 @@ test.describe("a shared link survives sign-in", () => {
     });
   }
 });
+
+test.describe("searching a person", () => {
+  test("a name with no echos shows the people it matches on Echos, with bio and Follow", async ({ page, request }) => {
+    const alice = await signUp(request, "alice");
+    const bio = `Tide pools and lighthouses ${unique("b")}`;
+    expect((await request.patch("/api/profile/me", { data: { bio } })).ok()).toBe(true);
+    await signedInPage(page, "sp");
+    await open(page, `/search?q=${alice.userName}`);
+    const tabs = page.getByRole("navigation", { name: "Search results" });
+    await expect(tabs.getByRole("link", { name: "Echos" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByText("Nothing found")).toHaveCount(0);
+    await expect(page.getByTestId("no-echos-people")).toHaveText(`No echos match “${alice.userName}”. A person whose name matches:`);
+    const people = page.getByRole("region", { name: "People" });
+    await expect(people.getByRole("link")).toHaveText([`@${alice.userName}`]);
+    await expect(people.getByText(bio)).toBeVisible();
+    await people.getByRole("button", { name: `Follow @${alice.userName}` }).click();
+    await expect(toast(page, `Following @${alice.userName}`)).toBeVisible();
+    await expect(people.getByRole("button", { name: `Unfollow @${alice.userName}` })).toBeVisible();
+    await expectAxeClean(page);
+    // the People tab lists them the same way, the follow kept
+    await tabs.getByRole("link", { name: "People" }).click();
+    await expect(page.getByRole("region", { name: "People" }).getByRole("button", { name: `Unfollow @${alice.userName}` })).toBeVisible();
+    await expect(page.getByRole("region", { name: "People" }).getByText(bio)).toBeVisible();
+  });
+
+  test("a search with echos shows the echos; one matching nothing at all still says Nothing found", async ({ page }) => {
+    const me = await signedInPage(page, "sq");
+    const word = unique("w");
+    await postEcho(page.request, `the word ${word}`);
+    await open(page, `/search?q=${word}`);
+    await expect(page.getByTestId("echo-card")).toHaveCount(1);
+    await expect(page.getByRole("region", { name: "People" })).toHaveCount(0);
+    await open(page, `/search?q=${unique("zz")}`);
+    await expect(page.getByText("Nothing found")).toBeVisible();
+    // oneself: listed, without a Follow button
+    await open(page, `/search?q=${me.userName}&type=people`);
+    await expect(page.getByRole("region", { name: "People" }).getByRole("link")).toHaveText([`@${me.userName}`]);
+    await expect(page.getByRole("region", { name: "People" }).getByRole("button")).toHaveCount(0);
+  });
+});
