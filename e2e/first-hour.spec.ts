@@ -147,3 +147,30 @@ test.describe("searching a person", () => {
     await expect(page.getByRole("region", { name: "People" }).getByRole("button")).toHaveCount(0);
   });
 });
+
+test.describe("long text is not cut silently", () => {
+  test("pasting 5,000 characters keeps them all; the counter says by how much; Post waits, saying why", async ({ page }) => {
+    await signedInPage(page, "lt");
+    await open(page, "/new");
+    const box = page.getByRole("textbox", { name: "What's on your mind?" });
+    const long = `${"A long thought. ".repeat(312)}end!!!!!`; // 5,000 characters
+    expect(long.length).toBe(5000);
+    await box.fill(long);
+    await expect(box).toHaveValue(long);
+    const counter = page.getByTestId("char-count");
+    await expect(counter).toHaveText("4000 characters over the 1000-character limit: remove them to post");
+    const post = page.getByRole("button", { name: "Post", exact: true });
+    await expect(post).toBeDisabled();
+    await expect(post).toHaveAccessibleDescription("4000 characters over the 1000-character limit: remove them to post");
+    await expect(box).toHaveAttribute("aria-invalid", "true");
+    await expectAxeClean(page);
+    // near the limit: the warning colour still reads (axe), and Post is back
+    await box.fill("y".repeat(1001));
+    await expect(counter).toHaveText("1 character over the 1000-character limit: remove it to post");
+    await box.fill("y".repeat(980));
+    await expect(counter).toHaveText("20 characters remaining");
+    await expect(post).toBeEnabled();
+    await expect(box).not.toHaveAttribute("aria-invalid", "true");
+    await expectAxeClean(page);
+  });
+});

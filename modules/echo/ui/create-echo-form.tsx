@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useBlocker, useNavigate } from "react-router";
-import { api, charCount, clampChars, toast, UNITS_PER_CHAR } from "../../shared/index";
+import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { textTags } from "../linkify";
 import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, tooManyTagsMessage, type Echo } from "../schema";
 import type { PostedState } from "./posted-echo";
@@ -44,6 +44,8 @@ export function CreateEchoForm() {
   const tagCount = tags.length + typedTags.length;
   const tooManyTags = tagCount > MAX_TAGS;
   const blocked = remaining < 0 || tooManyTags;
+  // why Post is disabled, for the button's description (empty text needs no words)
+  const reasons = [remaining < 0 && "char-count", tooManyTags && "tag-limit"].filter(Boolean).join(" ") || undefined;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -74,16 +76,26 @@ export function CreateEchoForm() {
         <textarea
           name="content"
           value={content}
-          // maxLength counts UTF-16 units (an emoji is 2 to 14): only the storage bound here; the
-          // limit in characters is kept by clampChars, as the server counts
+          // maxLength counts UTF-16 units (an emoji is 2 to 14): only the storage bound here. Text
+          // over the limit in characters is kept, never cut (issue 29): the counter says by how
+          // much, and Post waits until it is trimmed
           maxLength={MAX_CONTENT * UNITS_PER_CHAR}
           rows={6}
           placeholder="Share your thoughts..."
-          onChange={(e) => setContent(clampChars(e.target.value, MAX_CONTENT))}
+          aria-invalid={remaining < 0 || undefined}
+          aria-describedby="char-count"
+          onChange={(e) => setContent(e.target.value)}
         />
       </label>
-      <p className={remaining < 50 ? "char-count warning" : "char-count"} aria-live="polite" data-testid="char-count">
-        {remaining} characters remaining
+      <p
+        id="char-count"
+        className={remaining < 0 ? "char-count over" : remaining < 50 ? "char-count warning" : "char-count"}
+        aria-live="polite"
+        data-testid="char-count"
+      >
+        {remaining < 0
+          ? `${-remaining} ${remaining === -1 ? "character" : "characters"} over the ${MAX_CONTENT}-character limit: remove ${-remaining === 1 ? "it" : "them"} to post`
+          : `${remaining} characters remaining`}
       </p>
       <TagInput
         id="echo-tags"
@@ -114,7 +126,7 @@ export function CreateEchoForm() {
           type="submit"
           className="btn btn-primary"
           disabled={empty || posting || blocked}
-          aria-describedby={tooManyTags ? "tag-limit" : undefined}
+          aria-describedby={reasons}
         >
           {posting ? "Posting..." : "Post"}
         </button>
