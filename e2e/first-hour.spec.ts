@@ -174,3 +174,37 @@ test.describe("long text is not cut silently", () => {
     await expectAxeClean(page);
   });
 });
+
+test.describe("your own echos are part of Following", () => {
+  test("after following someone, a new echo is on Home's Following list itself, and Home says which list it shows", async ({ page, request }) => {
+    const friend = await signUp(request, "of");
+    const theirs = await postEcho(request, `From a friend ${unique()}`);
+    const me = await signedInPage(page, "om");
+    expect((await page.request.post(`/api/profile/user/${friend._id}/follow`)).ok()).toBe(true);
+    const before = await postEcho(page.request, `Mine, before ${unique()}`);
+    await open(page, "/");
+    await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText("Following");
+    await expect(page.getByText("Your echos and those of the people you follow, newest first.")).toBeVisible();
+    await expect(card(page, before._id)).toBeVisible();
+    await expect(card(page, theirs._id)).toBeVisible();
+    // posting from /new: the echo is in the list shown, not in a separate box beside it
+    await open(page, "/new");
+    const text = `My second try ${unique()}`;
+    await page.getByRole("textbox", { name: "What's on your mind?" }).fill(text);
+    const posted = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/echo/post");
+    await page.getByRole("button", { name: "Post", exact: true }).click();
+    const { echo } = (await (await posted).json()) as { echo: { _id: string } };
+    await expectUrl(page, "/");
+    await expect(page.getByTestId("echo-card").first()).toHaveAttribute("data-echo-id", echo._id);
+    await expect(page.getByTestId("posted-echo")).toHaveCount(0);
+    await expect(card(page, echo._id).getByRole("link", { name: `@${me.userName}` }).first()).toBeVisible();
+    await expectAxeClean(page);
+  });
+
+  test("All Echos says what it is too", async ({ page }) => {
+    await signedInPage(page, "oa");
+    await open(page, "/");
+    await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText("All Echos");
+    await expect(page.getByText("Everyone's echos, newest first.")).toBeVisible();
+  });
+});
