@@ -208,3 +208,35 @@ test.describe("your own echos are part of Following", () => {
     await expect(page.getByText("Everyone's echos, newest first.")).toBeVisible();
   });
 });
+
+test.describe("Sign Out is in the navigation", () => {
+  test("from Home on a phone: the sidebar's Sign Out confirms, signs out and lands on /login with the toast", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await signedInPage(page, "so");
+    await open(page, "/");
+    await page.getByRole("button", { name: "Toggle sidebar" }).click();
+    const dialogs: string[] = [];
+    page.once("dialog", async (dialog) => {
+      dialogs.push(dialog.message());
+      await dialog.accept();
+    });
+    await page.getByRole("complementary", { name: "Sidebar" }).getByRole("button", { name: "Sign Out" }).click();
+    await expect(toast(page, "Logged out successfully")).toBeVisible();
+    await expectPath(page, "/login");
+    expect(dialogs).toEqual(["Are you sure you want to logout?"]);
+    await page.goto("/");
+    await expectPath(page, "/login");
+  });
+
+  test("on a wide screen it sits under Settings; on /settings the Session card comes before the account's dangerous actions", async ({ page }) => {
+    await signedInPage(page, "sw");
+    await open(page, "/settings");
+    const sidebar = page.getByRole("complementary", { name: "Sidebar" });
+    await expect(sidebar.getByRole("button", { name: "Sign Out" })).toBeVisible();
+    const headings = await page.locator("main h2").allTextContents();
+    expect(headings.indexOf("Session")).toBeGreaterThan(-1);
+    expect(headings.indexOf("Session")).toBeLessThan(headings.indexOf("Delete Account"));
+    await expect(page.locator("main").getByRole("button", { name: "Sign Out" })).not.toHaveClass(/btn-danger/);
+    await expectAxeClean(page);
+  });
+});
