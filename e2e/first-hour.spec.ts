@@ -240,3 +240,27 @@ test.describe("Sign Out is in the navigation", () => {
     await expectAxeClean(page);
   });
 });
+
+test.describe("the bell is live", () => {
+  test("a like and a mention from someone else show on the bell without a navigation, and are announced", async ({ page, request }) => {
+    await page.clock.install();
+    const me = await signedInPage(page, "bl");
+    const mine = await postEcho(page.request, `Like this ${unique()}`);
+    await signUp(request, "bo");
+    await open(page, "/");
+    const bell = page.getByRole("link", { name: /^Notifications/ });
+    await expect(bell).toHaveAccessibleName("Notifications");
+    expect((await request.post(`/api/echo/like/${mine._id}`)).ok()).toBe(true);
+    // the page's own check, 30 s later: no reload, no navigation
+    await page.clock.runFor(31_000);
+    await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+    await expect(bell.locator(".bell-badge")).toHaveText("1");
+    await expect(page.getByRole("status").filter({ hasText: "Notifications, 1 unread" })).toHaveCount(1);
+    // coming back to the tab checks at once
+    await postEcho(request, `hello @${me.userName}`);
+    await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+    await expect(bell).toHaveAccessibleName("Notifications, 2 unread");
+    await expectUrl(page, "/");
+    await expectAxeClean(page);
+  });
+});

@@ -104,6 +104,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "profile/user/:userId/follow", method: "DELETE", tag: "profiles", summary: "Unfollow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
 
   { route: "notifications", method: "GET", tag: "notifications", summary: "The viewer's notification groups, newest first, by cursor", auth: true, query: v.object({ cursor: cursorParam }), responses: { 200: r.NotificationPageSchema } },
+  { route: "notifications/unread", method: "GET", tag: "notifications", summary: "The viewer's unread count, as the bell shows it (one row read)", auth: true, responses: { 200: v.strictObject({ unreadCount: v.number() }) } },
   { route: "notifications/read", method: "POST", tag: "notifications", summary: "Mark all notifications read", auth: true, responses: { 200: v.strictObject({ unreadCount: v.literal(0) }) } },
 
   {

@@ -156,6 +156,7 @@ for (const method of ["POST", "DELETE"] as const) {
 // --- notifications: everyone reads and marks only their own (no id in the path)
 cells("notifications", "GET", "/api/notifications", signedIn(200));
 cells("notifications/read", "POST", "/api/notifications/read", signedIn(200));
+cells("notifications/unread", "GET", "/api/notifications/unread", signedIn(200));
 
 // --- unknown API paths: 404 JSON for everyone
 cells("*", "GET", "/api/no/such/route", { owner: 404, other: 404, guest: 404 });
@@ -205,6 +206,7 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["profile/user/:userId/follow", "GET", "/api/profile/user/{user}/follow"],
   ["notifications", "POST", "/api/notifications"],
   ["notifications/read", "GET", "/api/notifications/read"],
+  ["notifications/unread", "POST", "/api/notifications/unread"],
 ];
 for (const [route, method, path] of wrongMethods) {
   cells(route, method, path, { owner: 405, other: 405, guest: 405 }, { visibilities: path.includes("{scroll}") || path.includes("{feed}") ? ["public"] : ["-"] });
