@@ -264,3 +264,23 @@ test.describe("the bell is live", () => {
     await expectAxeClean(page);
   });
 });
+
+test.describe("screen readers hear what a card is and what changed", () => {
+  test("each card's menu says whose echo it is; the like button's name carries the count and follows it", async ({ page, request }) => {
+    const other = await signUp(request, "sr");
+    const theirs = await postEcho(request, `Someone's echo ${unique()}`);
+    const me = await signedInPage(page, "sm");
+    const mine = await postEcho(page.request, `My echo ${unique()}`);
+    await open(page, "/");
+    await expect(card(page, theirs._id).locator(".echo-menu > button")).toHaveAccessibleName(`Echo menu, by @${other.userName}`);
+    await expect(card(page, mine._id).locator(".echo-menu > button")).toHaveAccessibleName(`Echo menu, by @${me.userName}`);
+    const like = card(page, theirs._id).locator(".echo-actions button[aria-pressed]");
+    await expect(like).toHaveAccessibleName("Like, 0 likes");
+    await like.click();
+    await expect(like).toHaveAccessibleName("Unlike, 1 like");
+    await expect(like).toHaveAttribute("aria-pressed", "true");
+    // the menu it opens has the same name
+    await card(page, theirs._id).locator(".echo-menu > button").click();
+    await expect(card(page, theirs._id).getByRole("menu")).toHaveAccessibleName(`Echo menu, by @${other.userName}`);
+  });
+});
