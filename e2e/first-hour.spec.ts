@@ -284,3 +284,19 @@ test.describe("screen readers hear what a card is and what changed", () => {
     await expect(card(page, theirs._id).getByRole("menu")).toHaveAccessibleName(`Echo menu, by @${other.userName}`);
   });
 });
+
+test.describe("the first error offline is not silent", () => {
+  test("a like that fails after the connection dropped shows its error toast", async ({ page, context }) => {
+    await signedInPage(page, "of");
+    const echo = await postEcho(page.request, `Offline like ${unique()}`);
+    await open(page, "/");
+    // the toast library arrives once the page is idle (its chunk is react-hot-toast's "dist")
+    await expect
+      .poll(() => page.evaluate(() => performance.getEntriesByType("resource").some((e) => /\/dist-[\w-]+\.js$/.test(e.name))), { timeout: 10_000 })
+      .toBe(true);
+    await context.setOffline(true);
+    await card(page, echo._id).locator(".echo-actions button[aria-pressed]").click();
+    await expect(page.getByRole("status").filter({ hasText: "Check your connection" })).toBeVisible();
+    await context.setOffline(false);
+  });
+});
