@@ -4,6 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { expectPath, expectUrl, open, PASSWORD, signedInPage, signUp, skipSplash, THEMES, toast, unique, waitForApp } from "./helpers";
 import { card, postEcho } from "./echo-helpers";
+import { uniqueTag } from "./scroll-helpers";
 
 /** axe (WCAG A/AA, as e2e/axe.spec.ts) on the screen as it stands, light and dark, 1366 and 390 wide. */
 async function expectAxeClean(page: Page) {
@@ -298,5 +299,33 @@ test.describe("the first error offline is not silent", () => {
     await card(page, echo._id).locator(".echo-actions button[aria-pressed]").click();
     await expect(page.getByRole("status").filter({ hasText: "Check your connection" })).toBeVisible();
     await context.setOffline(false);
+  });
+});
+
+test.describe("creating a scroll shows it", () => {
+  test("after Create, /scrolls says it is created, links to it, and its card shows the exclusions and the order", async ({ page }) => {
+    await signedInPage(page, "cs");
+    const [included, excluded] = [uniqueTag("in"), uniqueTag("ex")];
+    await open(page, "/scroll/new");
+    const name = `Calm reads ${included.slice(-6)}`;
+    await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+    await page.locator("#include-tags").fill(included);
+    await page.locator("#include-tags").press("Enter");
+    await page.locator("#exclude-tags").fill(excluded);
+    await page.locator("#exclude-tags").press("Enter");
+    await page.getByRole("button", { name: "Create Scroll", exact: true }).click();
+    await expect(toast(page, "Scroll created successfully")).toBeVisible();
+    await expectUrl(page, "/scrolls");
+    const notice = page.getByTestId("created-notice");
+    await expect(notice).toHaveText(`Your feed “${name}” is created. Open it`);
+    const created = page.locator(".scroll-card.just-created");
+    await expect(created.locator(".scroll-card-name")).toHaveText(name);
+    await expect(created.locator(".badge-new")).toHaveText("New");
+    await expect(created.locator(".tag-chip.excluded")).toHaveText(`not #${excluded}`);
+    await expect(created.getByTestId("scroll-card-rule")).toHaveText("Newest first");
+    await expectAxeClean(page);
+    await notice.getByRole("link", { name: "Open it" }).click();
+    await expect(page).toHaveURL((url) => url.pathname.startsWith("/scroll/") && url.pathname !== "/scroll/new");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
   });
 });

@@ -25,8 +25,8 @@ export function NotificationBell({ unread }: { unread: number }) {
     const refresh = () => {
       if (document.visibilityState !== "visible") return;
       fetch("/api/notifications/unread")
-        .then((res) => (res.ok ? res.json() : null))
-        .then((body: { unreadCount: number } | null) => {
+        .then((res) => (res.ok ? (res.json() as Promise<{ unreadCount: number }>) : null))
+        .then((body) => {
           if (!body || body.unreadCount === last.current) return;
           if (body.unreadCount > last.current) setSaid(bellLabel(body.unreadCount));
           last.current = body.unreadCount;
