@@ -329,3 +329,40 @@ test.describe("creating a scroll shows it", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
   });
 });
+
+test.describe("saving to a curation", () => {
+  test("with one curation it comes chosen: menu, Save to Scroll, Add", async ({ page }) => {
+    await signedInPage(page, "sv");
+    const shelf = await (await page.request.post("/api/scroll/create", { data: { name: `Shelf ${unique().slice(-6)}`, type: "curation" } })).json();
+    const echo = await postEcho(page.request, `Keep this ${unique()}`);
+    await open(page, `/echo/${echo._id}`);
+    await card(page, echo._id).locator(".echo-menu > button").click();
+    await page.getByRole("menuitem", { name: "Save to Scroll" }).click();
+    const dialog = page.getByRole("dialog", { name: "Save to Scroll" });
+    await expect(dialog.getByRole("radio", { name: new RegExp(`^${shelf.scroll.name} `) })).toBeChecked();
+    await dialog.getByRole("button", { name: "Add", exact: true }).click();
+    await expect(toast(page, "Echo added to scroll")).toBeVisible();
+    const listed = await (await page.request.get(`/api/scroll/${shelf.scroll._id}/echos`)).json();
+    expect(listed.echos.map((e: { _id: string }) => e._id)).toEqual([echo._id]);
+  });
+
+  test("with none, the dialog makes one and saves the echo into it", async ({ page }) => {
+    await signedInPage(page, "sc");
+    const echo = await postEcho(page.request, `First keeper ${unique()}`);
+    await open(page, `/echo/${echo._id}`);
+    await card(page, echo._id).locator(".echo-menu > button").click();
+    await page.getByRole("menuitem", { name: "Save to Scroll" }).click();
+    const dialog = page.getByRole("dialog", { name: "Save to Scroll" });
+    const name = `Keepers ${unique().slice(-6)}`;
+    await dialog.getByRole("textbox", { name: "Or save it in a new curation" }).fill(name);
+    await expectAxeClean(page);
+    await dialog.getByRole("button", { name: "Create and add" }).click();
+    await expect(toast(page, "Echo added to scroll")).toBeVisible();
+    await expect(dialog).toBeHidden();
+    const { scrolls } = await (await page.request.get("/api/scroll/all")).json();
+    const made = scrolls.find((s: { name: string }) => s.name === name);
+    expect(made).toMatchObject({ type: "curation" });
+    const listed = await (await page.request.get(`/api/scroll/${made._id}/echos`)).json();
+    expect(listed.echos.map((e: { _id: string }) => e._id)).toEqual([echo._id]);
+  });
+});
