@@ -366,3 +366,21 @@ test.describe("saving to a curation", () => {
     expect(listed.echos.map((e: { _id: string }) => e._id)).toEqual([echo._id]);
   });
 });
+
+test.describe("forks are one's own", () => {
+  test("a fork opens private, and a second fork of the same feed is named apart", async ({ page, request }) => {
+    await signUp(request, "fw");
+    const tag = uniqueTag("fk");
+    const original = (await (await request.post("/api/scroll/create", { data: { name: "Owner feed", type: "feed", feedConfig: { includedTags: [tag] } } })).json()).scroll;
+    await signedInPage(page, "fk");
+    await open(page, `/scroll/${original._id}`);
+    await page.getByRole("button", { name: "Fork" }).click();
+    await expect(page).toHaveURL(/\/scroll\/[0-9a-z]{26}\/edit$/);
+    await expect(page.getByLabel("Name")).toHaveValue("Owner feed (fork)");
+    await expect(page.getByRole("switch", { name: "Private" })).toBeChecked();
+    await open(page, `/scroll/${original._id}`);
+    await page.getByRole("button", { name: "Fork" }).click();
+    await expect(page).toHaveURL(/\/scroll\/[0-9a-z]{26}\/edit$/);
+    await expect(page.getByLabel("Name")).toHaveValue("Owner feed (fork 2)");
+  });
+});
