@@ -384,3 +384,36 @@ test.describe("forks are one's own", () => {
     await expect(page.getByLabel("Name")).toHaveValue("Owner feed (fork 2)");
   });
 });
+
+test.describe("small things a first hour meets", () => {
+  test("changing the password to the same one is refused under the field, and nothing is sent", async ({ page }) => {
+    await signedInPage(page, "pw");
+    await open(page, "/settings");
+    const form = page.locator("section", { has: page.getByRole("heading", { name: "Change Password" }) });
+    const posts: string[] = [];
+    page.on("request", (req) => void (req.method() === "POST" && posts.push(new URL(req.url()).pathname)));
+    await form.getByLabel("Current password").fill(PASSWORD);
+    await form.getByLabel("New password").fill(PASSWORD);
+    await form.getByRole("button", { name: "Change Password" }).click();
+    await expect(form.getByLabel("New password")).toHaveAccessibleDescription(/Password must be different from the current password/);
+    expect(posts).toEqual([]);
+  });
+  test("a wrong password is said in the form, and focus stays on the password to type it again", async ({ page, request }) => {
+    const user = await signUp(request, "wp");
+    await skipSplash(page.context());
+    await open(page, "/login");
+    await page.getByLabel("Username").fill(user.userName);
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Log in", exact: true }).click();
+    await expect(page.getByRole("alert")).toHaveText("Invalid username or password");
+    await expect(page.getByLabel("Password")).toBeFocused();
+    await expectAxeClean(page);
+  });
+
+  test("an echo's page says its time zone", async ({ page }) => {
+    await signedInPage(page, "tz");
+    const echo = await postEcho(page.request, `When was this ${unique()}`);
+    await open(page, `/echo/${echo._id}`);
+    await expect(card(page, echo._id).locator("time")).toHaveText(/ UTC$/);
+  });
+});

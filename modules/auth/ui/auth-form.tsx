@@ -7,7 +7,7 @@ import { AuthField } from "./auth-field";
 
 type Mode = "login" | "signup";
 type ActionData = { user?: { userName: string }; error?: string };
-type FieldErrors = { userName?: string; password?: string };
+type FieldErrors = { userName?: string; password?: string; form?: string };
 
 const COPY = {
   login: { title: "Welcome back", submit: "Log in", busy: "Logging in...", done: "Logged in successfully" },
@@ -46,7 +46,13 @@ export function AuthForm({ mode }: { mode: Mode }) {
     } else if (fetcher.data.error === MESSAGES.userNameTaken) {
       setErrors({ userName: fetcher.data.error });
     } else if (fetcher.data.error) {
+      // said in the form too, and focus stays in it (issue 29: a wrong password left only a
+      // vanishing toast, and focus on <body>): the password is selected to be typed again
+      setErrors({ form: fetcher.data.error });
       toast.error(fetcher.data.error);
+      const password = document.querySelector<HTMLInputElement>('.auth-form input[name="password"]');
+      password?.focus();
+      password?.select();
     }
   }, [fetcher.state, fetcher.data, copy.done, navigate, returnTo]);
 
@@ -84,6 +90,11 @@ export function AuthForm({ mode }: { mode: Mode }) {
         error={errors.password}
         hint={signup ? MESSAGES.passwordHint : undefined}
       />
+      {errors.form && (
+        <p className="field-error" role="alert">
+          {errors.form}
+        </p>
+      )}
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
         {busy ? copy.busy : copy.submit}
       </button>

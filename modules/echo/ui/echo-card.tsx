@@ -83,7 +83,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         {/* "now" → "1m" can tick between the server's render and hydration (more so under load): the
             server's text stays until the next render instead of failing hydration */}
         <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time" suppressHydrationWarning>
-          {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) : relativeTime(echo.createdAt)}
+          {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : relativeTime(echo.createdAt)}
         </time>
         {/* named by whose echo it is: a list of cards is not a list of identical "Echo menu"s (issue 29) */}
         <EchoMenu ref={menu} items={menuItems} label={`Echo menu, by @${echo.author.userName}`} />
