@@ -149,7 +149,7 @@ test.describe("log out", () => {
       dialogs.push({ type: dialog.type(), message: dialog.message() });
       await dialog.accept();
     });
-    await page.getByRole("button", { name: "Sign Out" }).click();
+    await page.locator("main").getByRole("button", { name: "Sign Out" }).click();
 
     await expect(toast(page, "Logged out successfully")).toBeVisible();
     await expectPath(page, "/login");
@@ -170,7 +170,7 @@ test.describe("log out", () => {
       dialogs.push(dialog.message());
       await dialog.dismiss();
     });
-    await page.getByRole("button", { name: "Sign Out" }).click();
+    await page.locator("main").getByRole("button", { name: "Sign Out" }).click();
 
     await expect.poll(() => dialogs).toEqual(["Are you sure you want to logout?"]);
     await page.waitForTimeout(300); // a wrongly sent logout would be on its way by now

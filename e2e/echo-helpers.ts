@@ -36,7 +36,7 @@ export function likeButton(echoCard: Locator): Locator {
 export async function expectLikeState(echoCard: Locator, liked: boolean, count: number): Promise<void> {
   const button = likeButton(echoCard);
   await expect(button).toHaveAttribute("aria-pressed", String(liked));
-  await expect(button).toHaveAccessibleName(liked ? "Unlike" : "Like");
+  await expect(button).toHaveAccessibleName(`${liked ? "Unlike" : "Like"}, ${count} like${count === 1 ? "" : "s"}`);
   await expect(button.locator(".like-count")).toHaveText(String(count));
 }
 

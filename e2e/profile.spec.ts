@@ -234,7 +234,7 @@ test.describe("search", () => {
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL((u) => u.searchParams.get("type") === "people");
     await expect(peopleTab).toHaveAttribute("aria-current", "page");
-    const users = page.locator("section.card").filter({ has: page.getByRole("heading", { name: "Users" }) });
+    const users = page.locator("section.card").filter({ has: page.getByRole("heading", { name: "People" }) });
     await expect(users.getByRole("link")).toHaveText([`@${other.user.userName}`]);
     // a new search from a tab stays on it; "@name" finds the person too
     await box.fill(`@${other.user.userName}`);

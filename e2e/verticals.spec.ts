@@ -191,7 +191,7 @@ test("signing out stays inside the account vertical with its toast; a guest on a
   await signedInPage(page, "vr");
   await open(page, "/settings");
   page.once("dialog", (d) => d.accept());
-  await page.getByRole("button", { name: "Sign Out" }).click();
+  await page.locator("main").getByRole("button", { name: "Sign Out" }).click();
   // settings (account) → /login (account): client-side, with its toast
   await expect(toast(page, "Logged out successfully")).toBeVisible();
   await expectPath(page, "/login");

@@ -46,6 +46,7 @@ const all = [
     route("profile/user/:userId/follow", "api/profile/follow.ts"),
     route("notifications", "api/notifications/list.ts"),
     route("notifications/read", "api/notifications/read.ts"),
+    route("notifications/unread", "api/notifications/unread.ts"),
     route("*", "api/not-found.ts"),
   ]),
   // Web feeds of public streams (Atom, RSS, JSON Feed): readable without signing in.

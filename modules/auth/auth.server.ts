@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { redirect } from "react-router";
-import { conflict, HttpError, newId, unauthorized } from "../shared/index";
+import { authPathFor, conflict, HttpError, newId, pagePathOf, unauthorized } from "../shared/index";
 import {
   batch,
   controlLive,
@@ -190,7 +190,7 @@ const isRead = (request: Request) => request.method === "GET" || request.method 
  */
 function invalidSession(app: AppContext): unknown {
   if (!app.authFailure) return null;
-  return app.authFailure === "page" ? redirect("/login") : unauthorized();
+  return app.authFailure === "page" ? redirect(authPathFor("/login", app.returnTo)) : unauthorized();
 }
 
 /**
@@ -265,6 +265,7 @@ export function getViewer(app: AppContext, request: Request): Promise<Viewer | n
  */
 async function viewerId(app: AppContext, request: Request, failure: "api" | "page"): Promise<string> {
   app.authFailure = failure;
+  if (failure === "page") app.returnTo = pagePathOf(request);
   if (!isRead(request)) {
     const viewer = await getViewer(app, request);
     if (!viewer) throw invalidSession(app);
@@ -309,7 +310,8 @@ export async function viewerFollowsAnyone(app: AppContext, request: Request): Pr
 /** For pages: the viewer or a redirect to /login. */
 export async function requirePageViewer(app: AppContext, request: Request): Promise<Viewer> {
   app.authFailure = "page";
+  app.returnTo = pagePathOf(request);
   const viewer = await getViewer(app, request);
-  if (!viewer) throw redirect("/login");
+  if (!viewer) throw redirect(authPathFor("/login", app.returnTo));
   return viewer;
 }

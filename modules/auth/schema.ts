@@ -78,6 +78,7 @@ export const ACCOUNT_MESSAGES = {
   currentPasswordWrong: "Current password is incorrect",
   passwordWrong: "Password is incorrect",
   passwordChanged: "Password changed",
+  passwordSame: "Password must be different from the current password",
   accountDeleted: "Your account has been deleted",
 } as const;
 
@@ -89,12 +90,16 @@ const GivenPassword = (required: string) =>
   );
 
 /** POST /api/auth/password: the new password follows the sign-up rules. */
-export const ChangePasswordSchema = v.object(
-  {
-    currentPassword: GivenPassword(ACCOUNT_MESSAGES.currentPasswordRequired),
-    newPassword: v.optional(PasswordSchema, ""),
-  },
-  "Request body must be a JSON object",
+export const ChangePasswordSchema = v.pipe(
+  v.object(
+    {
+      currentPassword: GivenPassword(ACCOUNT_MESSAGES.currentPasswordRequired),
+      newPassword: v.optional(PasswordSchema, ""),
+    },
+    "Request body must be a JSON object",
+  ),
+  // "changing" to the same password changes nothing and signs the other devices out (issue 29)
+  v.check((input) => input.newPassword !== input.currentPassword, ACCOUNT_MESSAGES.passwordSame),
 );
 export type ChangePassword = v.InferOutput<typeof ChangePasswordSchema>;
 

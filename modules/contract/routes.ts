@@ -62,7 +62,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "echo/all", method: "GET", tag: "echos", summary: "Echos, newest first, optionally of one tag or one author", auth: true, query: v.object({ ...AllQuerySchema.entries, ...pageQuery.entries }), responses: { 200: r.EchoPageSchema } },
   { route: "echo/following", method: "GET", tag: "echos", summary: "The viewer's Following timeline: echos by the people they follow, newest first", auth: true, query: pageQuery, responses: { 200: r.EchoPageSchema } },
   { route: "echo/echo/:id", method: "GET", tag: "echos", summary: "One echo", auth: true, params: echoId, responses: { 200: echo } },
-  { route: "echo/post", method: "POST", tag: "echos", summary: "Post an echo (1–1000 characters, up to 5 tags)", auth: true, body: PostEchoSchema, responses: { 201: echo } },
+  { route: "echo/post", method: "POST", tag: "echos", summary: "Post an echo (1–1000 characters, up to 5 tags: the chosen `tags` and the #tags typed in `content` together)", auth: true, body: PostEchoSchema, responses: { 201: echo } },
   { route: "echo/delete/:id", method: "DELETE", tag: "echos", summary: "Delete one's own echo", auth: true, params: echoId, responses: { 200: r.DeletedSchema } },
   { route: "echo/like/:id", method: "POST", tag: "echos", summary: "Like an echo (idempotent)", auth: true, params: echoId, responses: { 200: r.LikeSchema } },
   { route: "echo/like/:id", method: "DELETE", tag: "echos", summary: "Unlike an echo (idempotent)", auth: true, params: echoId, responses: { 200: r.LikeSchema } },
@@ -104,6 +104,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "profile/user/:userId/follow", method: "DELETE", tag: "profiles", summary: "Unfollow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
 
   { route: "notifications", method: "GET", tag: "notifications", summary: "The viewer's notification groups, newest first, by cursor", auth: true, query: v.object({ cursor: cursorParam }), responses: { 200: r.NotificationPageSchema } },
+  { route: "notifications/unread", method: "GET", tag: "notifications", summary: "The viewer's unread count, as the bell shows it (one row read)", auth: true, responses: { 200: v.strictObject({ unreadCount: v.number() }) } },
   { route: "notifications/read", method: "POST", tag: "notifications", summary: "Mark all notifications read", auth: true, responses: { 200: v.strictObject({ unreadCount: v.literal(0) }) } },
 
   {

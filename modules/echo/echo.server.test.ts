@@ -65,6 +65,25 @@ describe("echo services against real D1", () => {
     await expectCountersExact();
   });
 
+  it("a #tag typed in the text is a tag: stored, linked, counted and sent on the change stream", async () => {
+    const gus = await user("gus_svc");
+    const sent: unknown[] = [];
+    const queue = { sendBatch: async (messages: { body: unknown }[]) => void sent.push(...messages.map((m) => m.body)) };
+    const withQueue = testAppContext({ ...env, FEED_EVENTS: queue } as unknown as Env);
+    const echo = await postEcho(withQueue, gus._id, { content: "my second try, #Intro #intro C# &#38; #typedsvc", tags: ["chosensvc"] });
+    expect(echo.tags.map((t) => t.name)).toEqual(["chosensvc", "intro", "typedsvc"]);
+    // sendChanges hands the batch to the queue at once (its send then runs under waitUntil)
+    expect(sent).toEqual([{ type: "post", echo: expect.objectContaining({ id: echo._id, tags: ["chosensvc", "intro", "typedsvc"] }) }]);
+    const [links] = await batch(app().db, [
+      select({ tag: tables.echoTags.tag }, sql`FROM echo_tags WHERE echo_id = ${echo._id} ORDER BY tag`),
+    ]);
+    expect(links.map((l) => l.tag)).toEqual(["chosensvc", "intro", "typedsvc"]);
+    const page = await listTag(app(), gus._id, "typedsvc", { orderBy: "newest", timeframe: "all" }, { page: 1, limit: 5 });
+    expect(page.echos.map((e) => e._id)).toEqual([echo._id]);
+    await expect(postEcho(app(), gus._id, { content: "#f1 #f2", tags: ["a1", "a2", "a3", "a4"] })).rejects.toMatchObject({ status: 400 });
+    await expectCountersExact();
+  });
+
   it("pages with a stable total order: cursor pages partition the list", async () => {
     const eve = await user("eve_svc");
     for (let i = 0; i < 7; i++) await postEcho(app(), eve._id, { content: `n${i}`, tags: ["paged"] });

@@ -1,4 +1,4 @@
-import { conflict, forbidden, isId, newId, notFound } from "../shared/index";
+import { badRequest, conflict, forbidden, isId, newId, notFound } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Placeholder } from "drizzle-orm";
 import { batch, batchUnderLimit, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type RowOf, type SQL } from "../shared/index.server";
@@ -8,7 +8,7 @@ import { linkify } from "./linkify";
 /** Per-account write limits (docs/security.md): posts and like/unlike calls per 5 minutes. */
 export const POST_LIMIT = { limit: 100, windowMs: 5 * 60_000 };
 export const LIKE_LIMIT = { limit: 300, windowMs: 5 * 60_000 };
-import type { Echo, PostEchoInput } from "./schema";
+import { echoTags, MAX_TAGS, tooManyTagsMessage, type Echo, type PostEchoInput } from "./schema";
 import { fanOutPost } from "./timeline.server";
 import { postChannels, publishLive } from "./live.server";
 
@@ -71,7 +71,11 @@ const mentionedNames = (content: string) => linkify(content).flatMap((part) => (
  * Post: the echo, its tags (created on first use) and links, its rows in the followers' timelines
  * and the notifications of the people it mentions, in one atomic batch, rate limit included.
  */
-export async function postEcho(app: AppContext, authorId: string, input: PostEchoInput): Promise<Echo> {
+export async function postEcho(app: AppContext, authorId: string, post: PostEchoInput): Promise<Echo> {
+  // the #tags typed in the text are tags (PostEchoSchema merges them; again here, a no-op then, so
+  // whatever calls this stores, indexes, counts and streams the same tags)
+  const input = { content: post.content, tags: echoTags(post.tags, post.content) };
+  if (input.tags.length > MAX_TAGS) throw badRequest(`tags: ${tooManyTagsMessage(input.tags.length)}`);
   const now = Date.now();
   const id = newId(now);
   const limit = inlineLimit(`post:${authorId}`, POST_LIMIT.limit, POST_LIMIT.windowMs, now);

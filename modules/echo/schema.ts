@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { dateText, maxChars, text } from "../shared/index";
 import { isValidTag, normalizeTag, TAG_RULE_MESSAGE } from "./tags";
+import { textTags } from "./linkify";
 
 export const MAX_CONTENT = 1000;
 export const MAX_TAGS = 5;
@@ -23,29 +24,46 @@ export function normalizeTags(raw: readonly string[]): string[] {
   return out;
 }
 
-export const PostEchoSchema = v.object(
-  {
-    content: v.optional(
-      v.pipe(
-        text("content"),
-        v.trim(),
-        v.nonEmpty("content is required"),
-        maxChars(MAX_CONTENT, `content must be at most ${MAX_CONTENT} characters`),
+/** An echo's tags: the chosen ones, then the `#tags` its text names that are not among them. */
+export function echoTags(chosen: readonly string[], content: string): string[] {
+  return [...chosen, ...textTags(content).filter((tag) => !chosen.includes(tag))];
+}
+
+/** Past the limit once the text's #tags are counted in (the API's 400; the form says it too). */
+export const tooManyTagsMessage = (count: number) =>
+  `at most ${MAX_TAGS} tags per echo, #tags in the text included (this one has ${count})`;
+
+/**
+ * POST /api/echo/post. The echo's tags are the chosen `tags` and the `#tags` typed in `content`,
+ * merged (normalised, once each, chosen first), at most 5 together.
+ */
+export const PostEchoSchema = v.pipe(
+  v.object(
+    {
+      content: v.optional(
+        v.pipe(
+          text("content"),
+          v.trim(),
+          v.nonEmpty("content is required"),
+          maxChars(MAX_CONTENT, `content must be at most ${MAX_CONTENT} characters`),
+        ),
+        "",
       ),
-      "",
-    ),
-    tags: v.optional(
-      v.pipe(
-        v.array(text("tags", "tags must be strings"), "tags must be a list of strings"),
-        v.maxLength(50, `tags: at most ${MAX_TAGS} tags`),
-        v.transform((list: string[]) => normalizeTags(list)),
-        v.maxLength(MAX_TAGS, `tags: at most ${MAX_TAGS} tags`),
-        v.check((tags) => tags.every(isValidTag), `tags: ${TAG_RULE_MESSAGE}`),
+      tags: v.optional(
+        v.pipe(
+          v.array(text("tags", "tags must be strings"), "tags must be a list of strings"),
+          v.maxLength(50, `tags: at most ${MAX_TAGS} tags`),
+          v.transform((list: string[]) => normalizeTags(list)),
+          v.maxLength(MAX_TAGS, `tags: at most ${MAX_TAGS} tags`),
+          v.check((tags) => tags.every(isValidTag), `tags: ${TAG_RULE_MESSAGE}`),
+        ),
+        [],
       ),
-      [],
-    ),
-  },
-  "Request body must be a JSON object",
+    },
+    "Request body must be a JSON object",
+  ),
+  v.transform((input) => ({ ...input, tags: echoTags(input.tags, input.content) })),
+  v.check((input) => input.tags.length <= MAX_TAGS, (issue) => `tags: ${tooManyTagsMessage((issue.input as { tags: string[] }).tags.length)}`),
 );
 export type PostEchoInput = v.InferOutput<typeof PostEchoSchema>;
 

@@ -36,6 +36,22 @@ const follow = (ownerId: string, followeeId: string) =>
     countAttempt(`follow:${ownerId}`, Date.now() - (Date.now() % WRITE_LIMITS.follow.windowMs)),
   ]);
 
+describe("one's own echos in Following (issue 29)", () => {
+  it("a follow brings the follower's own newest echos from before too; the cron's sweep keeps them", async () => {
+    const owner = await user("own_tl_owner");
+    const followee = await user("own_tl_followee");
+    const start = Date.now() - 3_600_000;
+    // written with SQL: echos from before posts added their author's own row
+    const mine = await echos(owner, FOLLOW_BACKFILL + 5, start);
+    const theirs = await echos(followee, 2, start + 100);
+    await follow(owner, followee);
+    const expected = [...mine.slice(-FOLLOW_BACKFILL), ...theirs].sort().reverse();
+    expect(await timeline(owner)).toEqual(expected);
+    await trimTimelines(env);
+    expect(await timeline(owner)).toEqual(expected);
+  });
+});
+
 describe("the Following timeline's cap", () => {
   it("the cron's walk cuts a timeline grown past the cap back to its newest TIMELINE_CAP entries", async () => {
     const [owner, author] = [await user("tl_owner"), await user("tl_author")];

@@ -17,10 +17,15 @@ export const FOLLOW_BACKFILL = 20;
 /** Timelines the cron trims per run (each trim reads at most about TIMELINE_CAP index entries). */
 export const TRIM_OWNERS_PER_RUN = 200;
 
-/** Post: one row per follower of the author, in the post's batch, only if the echo was written. */
+/**
+ * Post: one row per follower of the author, and one for the author (your own echos are part of
+ * your Following, as on Mastodon: product-decisions, issue 29), in the post's batch, only if the
+ * echo was written.
+ */
 export function fanOutPost(echoId: string, authorId: string, posted: SQL): SQL {
   return sql`INSERT INTO timeline_entries (owner_id, echo_id)
-    SELECT follower_id, ${echoId} FROM user_follows WHERE followee_id = ${authorId} AND ${posted}`;
+    SELECT follower_id, ${echoId} FROM user_follows WHERE followee_id = ${authorId} AND ${posted}
+    UNION ALL SELECT ${authorId}, ${echoId} WHERE ${posted}`;
 }
 
 /** Drop an owner's entries beyond the cap: one seek to the cap-th newest, then a range delete. */
@@ -36,7 +41,7 @@ function trimTimeline(ownerId: string): SQL {
 function sweepUnfollowed(ownerId: string): SQL {
   return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND echo_id IN (
     SELECT t.echo_id FROM timeline_entries t CROSS JOIN echos e ON e.id = t.echo_id
-    WHERE t.owner_id = ${ownerId}
+    WHERE t.owner_id = ${ownerId} AND e.author_id != ${ownerId}
       AND NOT EXISTS (SELECT 1 FROM user_follows f WHERE f.follower_id = ${ownerId} AND f.followee_id = e.author_id))`;
 }
 
@@ -49,11 +54,17 @@ function sweepUnfollowed(ownerId: string): SQL {
  * the cron trims the timelines of the accounts that followed lately (trimTimelines).
  */
 export function backfillFollow(ownerId: string, followeeId: string, within: SQL = sql`1`): SQL {
+  const follows = sql`EXISTS (SELECT 1 FROM user_follows WHERE follower_id = ${ownerId} AND followee_id = ${followeeId})`;
+  // the follower's own newest echos too (a no-op once there: posts add their author's row), so
+  // a first follow shows one's own echos from before among the followee's (issue 29)
   return sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id)
-      SELECT ${ownerId}, id FROM echos
-      WHERE author_id = ${followeeId} AND ${within}
-        AND EXISTS (SELECT 1 FROM user_follows WHERE follower_id = ${ownerId} AND followee_id = ${followeeId})
-      ORDER BY id DESC LIMIT ${FOLLOW_BACKFILL}`;
+      SELECT * FROM (SELECT ${ownerId}, id FROM echos
+        WHERE author_id = ${followeeId} AND ${within} AND ${follows}
+        ORDER BY id DESC LIMIT ${FOLLOW_BACKFILL})
+      UNION ALL
+      SELECT * FROM (SELECT ${ownerId}, id FROM echos
+        WHERE author_id = ${ownerId} AND ${within} AND ${follows}
+        ORDER BY id DESC LIMIT ${FOLLOW_BACKFILL})`;
 }
 
 /**
@@ -99,8 +110,9 @@ export async function timelineOwners(db: Db, echoId: string, ownerIds: readonly 
 
 /**
  * A page of a timeline whose owner `owner` names (it may be NULL: then no row is read). Only
- * echos of authors the owner follows: an unfollow removes a bounded number of the followee's
- * rows at once, the cron the rest (one primary-key probe of user_follows per row read).
+ * the owner's own echos and those of authors the owner follows: an unfollow removes a bounded
+ * number of the followee's rows at once, the cron the rest (one primary-key probe of
+ * user_follows per row read).
  */
 const timelinePages = (owner: (viewerId: Placeholder) => SQL) =>
   newestPages(["viewerId"], "t.echo_id", (v, where) =>
@@ -108,7 +120,8 @@ const timelinePages = (owner: (viewerId: Placeholder) => SQL) =>
       echoColumns(v.viewerId),
       sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
         WHERE t.owner_id = ${owner(v.viewerId)} AND ${where}
-          AND EXISTS (SELECT 1 FROM user_follows uf WHERE uf.follower_id = t.owner_id AND uf.followee_id = e.author_id)
+          AND (e.author_id = t.owner_id
+            OR EXISTS (SELECT 1 FROM user_follows uf WHERE uf.follower_id = t.owner_id AND uf.followee_id = e.author_id))
         ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,
     ),
   );

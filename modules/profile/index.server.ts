@@ -1,5 +1,5 @@
 // Server-only public face of the profile module.
-export { searchUsers } from "./search.server";
+export { searchUsers, searchPeople } from "./search.server";
 export { getProfile, findUserIdByName, updateProfile, setUserFollow, followList } from "./profile.server";
 export { userWebFeed } from "./web-feed.server";
 export { exportResponse, EXPORT_PAGE } from "./export.server";

@@ -1,5 +1,6 @@
 // Client-safe public face of the profile module.
-export { UpdateProfileSchema, ProfileScrollsQuerySchema, SearchUsersQuerySchema, MAX_BIO, type Profile, type UserHit } from "./schema";
+export { UpdateProfileSchema, ProfileScrollsQuerySchema, SearchUsersQuerySchema, MAX_BIO, type Profile, type UserHit, type PersonHit } from "./schema";
+export { PeopleList } from "./ui/people-list";
 export { ProfileScreen } from "./ui/profile-screen";
 export { UserNotFound } from "./ui/user-not-found";
 export { DownloadMyData, EXPORT_PATH } from "./ui/download-my-data";

@@ -2,6 +2,8 @@ import * as v from "valibot";
 import { maxChars, text } from "../shared/index";
 
 export type UserHit = { _id: string; userName: string };
+/** A person as the /search page lists them: with their bio and the viewer's follow. */
+export type PersonHit = UserHit & { bio: string; isFollowing: boolean; isMe: boolean };
 
 
 export const MAX_BIO = 300;

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../shared/index";
 import { batch, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
-import { searchUsers } from "./search.server";
+import { searchPeople, searchUsers } from "./search.server";
 
 const POPULATION = 3_000;
 const app = () => testAppContext(env);
@@ -47,5 +47,29 @@ describe(`user search over ${POPULATION.toLocaleString("en")} users`, () => {
     const inside = await measured("9crowd");
     expect(inside.names.length).toBe(10);
     expect(inside.names.every((n) => n.startsWith("x") && n.endsWith("9crowd"))).toBe(true);
+  });
+});
+
+describe("people on the /search page (issue 29)", () => {
+  it("carry their bio and the viewer's follow, by prefix and by substring, in one bounded round trip", async () => {
+    const now = Date.now();
+    const [viewer, ann, bea] = [newId(now), newId(now + 1), newId(now + 2)];
+    await batch(app().db, [
+      sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${viewer}, 'pviewer', 'x', ${now})`,
+      sql`INSERT INTO users (id, user_name, password_hash, bio, created_at) VALUES (${ann}, 'peoplesann', 'x', 'Tide pools', ${now})`,
+      sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${bea}, 'xpeoplesbea', 'x', ${now})`,
+      sql`INSERT INTO user_follows (follower_id, followee_id, created_at) VALUES (${viewer}, ${bea}, ${now})`,
+    ]);
+    const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
+    const people = await searchPeople(testAppContext(env, { db: createDb(instrumentD1(env.DB, stats)) }), viewer, "peoples");
+    expect(people).toEqual([
+      { _id: ann, userName: "peoplesann", bio: "Tide pools", isFollowing: false, isMe: false },
+      { _id: bea, userName: "xpeoplesbea", bio: "", isFollowing: true, isMe: false },
+    ]);
+    expect(stats.roundTrips).toBe(1);
+    expect(stats.rowsRead).toBeLessThanOrEqual(100);
+    expect((await searchPeople(app(), viewer, "pviewer"))[0]).toMatchObject({ userName: "pviewer", isMe: true });
+    // the API's answer stays { _id, userName }
+    expect(await searchUsers(app(), "peoplesann")).toEqual([{ _id: ann, userName: "peoplesann" }]);
   });
 });

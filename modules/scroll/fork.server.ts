@@ -1,17 +1,18 @@
 // POST /api/scroll/{id}/fork (issue 16): the viewer's own feed with a public feed's rules, named
-// "<name> (fork)" and pointing back at it (docs/decisions/012-preview-why-fork.md).
+// "<name> (fork)" ("(fork 2)" for a second one) and pointing back at it; private until its
+// creator shares it (issue 29; docs/decisions/012-preview-why-fork.md).
 import { badRequest, clampChars, forbidden, isId, newId, notFound } from "../shared/index";
 import { eq } from "drizzle-orm";
 import { batch, batchUnderLimit, select, sql, tables, type AppContext } from "../shared/index.server";
 import { MAX_NAME, type Scroll } from "./schema";
 import { scrollSelect, toScroll } from "./scroll.server";
 
-const FORK_SUFFIX = " (fork)";
-const KEEP = MAX_NAME - FORK_SUFFIX.length;
+/** " (fork)" for one's first fork of a feed, " (fork 2)", " (fork 3)"… for the next (issue 29). */
+export const forkSuffix = (nth: number) => (nth <= 1 ? " (fork)" : ` (fork ${nth})`);
 
 /** "<name> (fork)", the name cut (by characters as a person counts them) so that the whole stays
  * within the name limit. */
-export const forkName = (name: string) => clampChars(name, KEEP) + FORK_SUFFIX;
+export const forkName = (name: string, nth = 1) => clampChars(name, MAX_NAME - forkSuffix(nth).length) + forkSuffix(nth);
 
 /**
  * Fork a feed the viewer may see (403 someone else's private scroll, 404 unknown, 400 a
@@ -26,7 +27,12 @@ export async function forkScroll(app: AppContext, viewerId: string, id: string):
   const forkId = newId();
   // SQLite cuts by code points, which is forkName's cut unless a long name holds characters of
   // several code points (then the name is set again below)
-  const name = sql.raw(`CASE WHEN length(o.name) <= ${KEEP} THEN o.name ELSE substr(o.name, 1, ${KEEP}) END || '${FORK_SUFFIX}'`);
+  // the viewer's how-many-th fork of it: two forks are not both "… (fork)" (issue 29); counted
+  // among the viewer's own scrolls (their creator index), not among every fork of a popular feed
+  const nth = sql`(SELECT COUNT(*) + 1 FROM scrolls f WHERE f.creator_id = ${viewerId} AND f.forked_from = ${id})`;
+  const suffix = sql`(CASE WHEN ${nth} = 1 THEN ' (fork)' ELSE ' (fork ' || ${nth} || ')' END)`;
+  const keep = sql`(${MAX_NAME} - length(${suffix}))`;
+  const name = sql`CASE WHEN length(o.name) <= ${keep} THEN o.name ELSE substr(o.name, 1, ${keep}) END || ${suffix}`;
   const { scrolls } = tables;
   const [, rows, originals] = await batchUnderLimit(
     app.db,
@@ -38,7 +44,7 @@ export async function forkScroll(app: AppContext, viewerId: string, id: string):
       sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
         included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date, forked_from, rule_key,
         creator_name, author_names, forked_name, forked_creator_id, forked_creator_name, forked_private)
-        SELECT ${forkId}, ${viewerId}, ${name}, o.description, 'feed', 0, ${Date.now()}, o.tag_match_type,
+        SELECT ${forkId}, ${viewerId}, ${name}, o.description, 'feed', 1, ${Date.now()}, o.tag_match_type,
         o.included_tags, o.excluded_tags, o.authors, o.sort_by, o.sort_time_range, o.exclude_liked_echos, o.start_date, o.end_date, o.id, o.rule_key,
         cu.user_name, o.author_names, o.name, o.creator_id, o.creator_name, o.is_private
         FROM scrolls o JOIN users cu ON cu.id = ${viewerId}
@@ -55,7 +61,7 @@ export async function forkScroll(app: AppContext, viewerId: string, id: string):
   if (original.isPrivate && original.creatorId !== viewerId) throw forbidden("This scroll is private");
   if (original.type !== "feed" || !rows[0]) throw badRequest("Only feed scrolls can be forked");
   const fork = toScroll(rows[0], viewerId);
-  const wanted = forkName(original.name);
+  const wanted = forkName(original.name, Number(/ \(fork (\d+)\)$/.exec(fork.name)?.[1] ?? 1));
   if (fork.name !== wanted) {
     await batch(app.db, [app.db.update(scrolls).set({ name: wanted }).where(eq(scrolls.id, forkId))]);
     fork.name = wanted;

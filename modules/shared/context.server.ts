@@ -31,6 +31,8 @@ export type AppContext = {
   memo: Map<string, Promise<unknown>>;
   /** What an invalid session answers: 401 JSON on the API, a redirect to /login on pages. */
   authFailure?: "api" | "page";
+  /** On pages: the page asked for, which /login goes back to after signing in (issue 29). */
+  returnTo?: string;
   /**
    * This request's D1 counts so far, only where they are exposed (EXPOSE_D1_STATS=1): a streamed
    * answer (the export) reports what its body read at the body's end.

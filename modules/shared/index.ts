@@ -27,3 +27,4 @@ export { carryToasts, toast, Toaster } from "./toast";
 export { cachedImport, lazyComponent } from "./lazy";
 export { followInAppLink } from "./in-app-links";
 export { MAX_USER_NAME, USER_NAME_PATTERN, LEGACY_USER_NAME_PATTERN, isUserName, mentionedName } from "./user-names";
+export { RETURN_PARAM, safeReturnPath, authPathFor, pagePathOf } from "./return-to";

@@ -1,5 +1,6 @@
-// Toasts through react-hot-toast, loaded on the first toast instead of with the page: it and its
-// CSS-in-JS (goober) are ~4.6 KB gzipped that no first paint needs (issue 6's JS budget).
+// Toasts through react-hot-toast, loaded after the page (when it is idle, or on the first toast
+// if sooner) instead of with it: it and its CSS-in-JS (goober) are ~4.6 KB gzipped that no first
+// paint needs (issue 6's JS budget).
 // `toast.success/error` queue behind the import; <Toaster /> (in the root) mounts the library's
 // own Toaster once something asked for a toast. react-hot-toast keeps its toasts in a module-level
 // store, so a toast sent before its Toaster mounted is shown as soon as it does.
@@ -78,7 +79,12 @@ const subscribe = (listener: () => void) => {
 
 /** Renders nothing (on the server too) until the first toast; then react-hot-toast's Toaster. */
 export function Toaster(props: ComponentProps<Library["Toaster"]>) {
-  useEffect(showCarriedToasts, []);
+  useEffect(() => {
+    showCarriedToasts();
+    // fetched (not shown) once the page is idle, out of the first load: a toast must still show
+    // when the connection has dropped since, which is when errors happen (issue 29)
+    (window.requestIdleCallback ?? setTimeout)(() => void importLibrary().catch(() => undefined));
+  }, []);
   const active = useSyncExternalStore(subscribe, () => requested, () => false);
   return active ? <LibraryToaster {...props} /> : null;
 }

@@ -1,13 +1,15 @@
 import { Outlet, redirect, type ShouldRevalidateFunction } from "react-router";
 import { getViewer } from "~/modules/auth/index.server";
+import { RETURN_PARAM, safeReturnPath } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import { MAIN_ID } from "~/modules/shell/index";
 import type { Route } from "./+types/guest-layout";
 
-/** /login and /signup: a signed-in user goes to / (spec §2). */
+/** /login and /signup: a signed-in user goes to / (spec §2), or to the page `?next=` names (issue 29). */
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }) => {
-    if (await getViewer(context.get(appContext), request)) throw redirect("/");
+    if (!(await getViewer(context.get(appContext), request))) return;
+    throw redirect(safeReturnPath(new URL(request.url).searchParams.get(RETURN_PARAM)) ?? "/");
   },
 ];
 

@@ -14,7 +14,8 @@ import {
   type SearchTab,
 } from "~/modules/echo/index";
 import { searchEchos } from "~/modules/echo/index.server";
-import { searchUsers } from "~/modules/profile/index.server";
+import { PeopleList } from "~/modules/profile/index";
+import { searchPeople } from "~/modules/profile/index.server";
 import { ScrollCard } from "~/modules/scroll/index";
 import { searchPublicScrolls } from "~/modules/scroll/index.server";
 import { api, HttpError, isWellFormedText } from "~/modules/shared/index";
@@ -55,17 +56,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewerId = await requirePageViewerId(app, request);
   const { q: full, type: tab } = pageQuery(request, SearchPageQuerySchema);
   const q = full.slice(0, 50);
-  const none = { q: full, tab, viewerId, users: [], tags: [], scrolls: [], echos: null };
+  const none = { q: full, tab, viewerId, people: [], tags: [], scrolls: [], echos: null };
   if (!q) return none;
   // control characters (a %00 in the URL) are refused here as the API refuses them, not searched for
   if (!isWellFormedText(full)) return { ...none, illFormed: true };
   const term = q.toLowerCase().replace(/^#/, "");
+  // "@bob" finds bob: the @ is how people are written, not part of a name
+  const name = q.replace(/^@/, "");
   switch (tab) {
-    case "echos":
-      return { ...none, ...(await echosOrProblem(searchEchos(app, viewerId, full, { page: 1, limit: 20 }))) };
+    case "echos": {
+      const found = await echosOrProblem(searchEchos(app, viewerId, full, { page: 1, limit: 20 }));
+      // no echos: maybe a person was meant (issue 29); their names are looked up then, in a
+      // second round trip, so a search with echos reads no more than before
+      if (found.echos?.echos.length !== 0) return { ...none, ...found };
+      return { ...none, ...found, people: await searchPeople(app, viewerId, name) };
+    }
     case "people":
-      // "@bob" finds bob: the @ is how people are written, not part of a name
-      return { ...none, users: await searchUsers(app, q.replace(/^@/, "")) };
+      return { ...none, people: await searchPeople(app, viewerId, name) };
     case "scrolls":
       return { ...none, scrolls: await searchPublicScrolls(app, viewerId, term, 20) };
     case "tags":
@@ -80,11 +87,13 @@ function tabHref(q: string, tab: SearchTab) {
 }
 
 export default function Search({ loaderData }: Route.ComponentProps) {
-  const { q, tab, viewerId, users, tags, scrolls, echos } = loaderData;
+  const { q, tab, viewerId, people, tags, scrolls, echos } = loaderData;
   const illFormed = "illFormed" in loaderData;
   const problem = "problem" in loaderData ? loaderData.problem : undefined;
-  const found = { echos: echos?.echos.length ?? 0, people: users.length, scrolls: scrolls.length, tags: tags.length }[tab];
+  const found = { echos: echos?.echos.length ?? 0, people: people.length, scrolls: scrolls.length, tags: tags.length }[tab];
   const nothing = q && !illFormed && !problem && found === 0;
+  // on Echos with no echos, the people whose name matches are shown instead of a bare "Nothing found"
+  const peopleInstead = tab === "echos" && nothing && people.length > 0;
   const fetchPage = useCallback(
     (page: number, cursor: string | null) => {
       const params = new URLSearchParams({ q, page: String(page) });
@@ -123,19 +132,13 @@ export default function Search({ loaderData }: Route.ComponentProps) {
       )}
       {illFormed && <EmptyState title="Nothing found" detail="The search contains characters that are not allowed" />}
       {problem && <EmptyState title="Nothing found" detail={problem} />}
-      {nothing && <EmptyState {...TAB_EMPTY[tab]} />}
-      {users.length > 0 && (
-        <section className="card" aria-labelledby="search-users-heading">
-          <h2 id="search-users-heading">Users</h2>
-          <ul className="panel-list">
-            {users.map((u) => (
-              <li key={u._id}>
-                <Link to={`/user/${u._id}`}>@{u.userName}</Link>
-              </li>
-            ))}
-          </ul>
-        </section>
+      {nothing && !peopleInstead && <EmptyState {...TAB_EMPTY[tab]} />}
+      {peopleInstead && (
+        <p className="search-note" data-testid="no-echos-people">
+          No echos match “<bdi>{q}</bdi>”. {people.length === 1 ? "A person" : "People"} whose name matches:
+        </p>
       )}
+      {people.length > 0 && <PeopleList people={people} heading="People" headingId="search-people-heading" />}
       {tags.length > 0 && (
         <section className="card" aria-labelledby="search-tags-heading">
           <h2 id="search-tags-heading">Tags</h2>

@@ -31,6 +31,8 @@ describe("POST /api/auth/password", () => {
     [{ newPassword: "new-pass" }, 400, "Current password is required"],
     [{ currentPassword: "pass1234" }, 400, "Password is required"],
     [{ currentPassword: "pass1234", newPassword: "abc" }, 400, "Password must be at least 4 characters"],
+    // the same password again changes nothing and would sign the other devices out (issue 29)
+    [{ currentPassword: "pass1234", newPassword: "pass1234" }, 400, "Password must be different from the current password"],
     [{ currentPassword: "pass1234", newPassword: 5 }, 400, "Password is required"],
     [[], 400, "Request body must be a JSON object"],
   ])("refuses %j with %i '%s' and changes nothing", async (body, status, message) => {

@@ -98,7 +98,8 @@ describe("POST /api/auth/login and /logout, GET /api/auth/me", () => {
     for (const page of ["/", "/profile", "/scrolls", "/community"]) {
       const res = await copy.get(page);
       expect(res.status).toBe(302);
-      expect(res.headers.get("location")).toBe("/login");
+      // back to the page after signing in again (issue 29); home is where login goes anyway
+      expect(res.headers.get("location")).toBe(page === "/" ? "/login" : `/login?next=${encodeURIComponent(page)}`);
     }
     expect((await copy.post("/api/echo/post", { content: "after logout" })).status).toBe(401);
   });
@@ -259,10 +260,32 @@ describe("security baseline", () => {
   it("redirects guests to /login and answers unknown API paths with 404 JSON", async () => {
     const page = await new Client().get("/profile");
     expect(page.status).toBe(302);
-    expect(page.headers.get("location")).toBe("/login");
+    expect(page.headers.get("location")).toBe("/login?next=%2Fprofile");
     const api = await new Client().get("/api/nope");
     expect(api.status).toBe(404);
     expectErrorShape(api.json);
+  });
+
+  it("sends a guest to /login with the page asked for, query kept (a shared link survives sign-in)", async () => {
+    const echo = await new Client().get("/echo/01aaaaaaaaaaaaaaaaaaaaaaaa");
+    expect(echo.status).toBe(302);
+    expect(echo.headers.get("location")).toBe("/login?next=%2Fecho%2F01aaaaaaaaaaaaaaaaaaaaaaaa");
+    const tag = await new Client().get("/tag/intro?orderBy=likes");
+    expect(tag.headers.get("location")).toBe(`/login?next=${encodeURIComponent("/tag/intro?orderBy=likes")}`);
+  });
+
+  it("sends a signed-in user from /login?next= to that page, and only to a path on this site", async () => {
+    const { client } = await signedUp("gn");
+    const back = await client.get(`/login?next=${encodeURIComponent("/echo/01aaaaaaaaaaaaaaaaaaaaaaaa")}`);
+    expect(back.status).toBe(302);
+    expect(back.headers.get("location")).toBe("/echo/01aaaaaaaaaaaaaaaaaaaaaaaa");
+    for (const next of ["//evil.com", "https://evil.com", "/\\evil.com", "/\t/evil.com", "/login"]) {
+      for (const path of ["/login", "/signup"]) {
+        const res = await client.get(`${path}?next=${encodeURIComponent(next)}`);
+        expect(res.status, `${path} ${next}`).toBe(302);
+        expect(res.headers.get("location"), `${path} ${next}`).toBe("/");
+      }
+    }
   });
 
   it("sends a signed-in user from /login and /signup to /", async () => {

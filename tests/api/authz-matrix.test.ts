@@ -68,8 +68,9 @@ cells("auth/login", "POST", "/api/auth/login", { owner: 200, other: 200, guest: 
 });
 // Logout is idempotent: a client whose session is already gone may still clear its cookie.
 cells("auth/logout", "POST", "/api/auth/logout", { owner: 200, other: 200, guest: 200 });
-// Changing one's password (to the same one here: the shared sessions must survive) needs a session.
-cells("auth/password", "POST", "/api/auth/password", signedIn(200), {
+// Changing one's password needs a session. The same one again is refused (issue 29), so the
+// shared sessions survive: a signed-in caller gets that 400, a guest the 401.
+cells("auth/password", "POST", "/api/auth/password", { owner: 400, other: 400, guest: 401 }, {
   body: () => ({ currentPassword: PASSWORD, newPassword: PASSWORD }),
 });
 
@@ -156,6 +157,7 @@ for (const method of ["POST", "DELETE"] as const) {
 // --- notifications: everyone reads and marks only their own (no id in the path)
 cells("notifications", "GET", "/api/notifications", signedIn(200));
 cells("notifications/read", "POST", "/api/notifications/read", signedIn(200));
+cells("notifications/unread", "GET", "/api/notifications/unread", signedIn(200));
 
 // --- unknown API paths: 404 JSON for everyone
 cells("*", "GET", "/api/no/such/route", { owner: 404, other: 404, guest: 404 });
@@ -205,6 +207,7 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["profile/user/:userId/follow", "GET", "/api/profile/user/{user}/follow"],
   ["notifications", "POST", "/api/notifications"],
   ["notifications/read", "GET", "/api/notifications/read"],
+  ["notifications/unread", "POST", "/api/notifications/unread"],
 ];
 for (const [route, method, path] of wrongMethods) {
   cells(route, method, path, { owner: 405, other: 405, guest: 405 }, { visibilities: path.includes("{scroll}") || path.includes("{feed}") ? ["public"] : ["-"] });

@@ -58,6 +58,44 @@ describe("POST /api/echo/post", () => {
   });
 });
 
+describe("typed #tags are tags (issue 29)", () => {
+  const tag = (p: string) => `${p}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+
+  it("a #tag in the text joins the chosen tags: on the echo, its tag page, the tag filter and search", async () => {
+    const { client } = await signedUp("ht");
+    const intro = tag("intro");
+    const res = await client.post("/api/echo/post", { content: `my second try, #${intro.toUpperCase()} and #${intro} again, C# no`, tags: ["life"] });
+    expect(res.status).toBe(201);
+    expect(res.json.echo.tags).toEqual([{ _id: "life", name: "life" }, { _id: intro, name: intro }]);
+    const id = res.json.echo._id;
+    expect((await client.get(`/api/echo/echo/${id}`)).json.echo.tags.map((t: { name: string }) => t.name)).toEqual(["life", intro]);
+    const onTag = await client.get(`/api/echo/tag/${intro}`);
+    expect(onTag.json.echos.map((e: { _id: string }) => e._id)).toEqual([id]);
+    const filtered = await client.get(`/api/echo/all?tag=${intro}`);
+    expect(filtered.json.echos.map((e: { _id: string }) => e._id)).toEqual([id]);
+    const found = await client.get(`/api/search/echos?q=${encodeURIComponent(`#${intro}`)}`);
+    expect(found.json.echos.map((e: { _id: string }) => e._id)).toEqual([id]);
+  });
+
+  it("counts typed #tags toward the 5: a sixth is a 400 naming tags, and nothing is written", async () => {
+    const { client, user } = await signedUp("hu");
+    const res = await client.post("/api/echo/post", { content: "five chosen plus #sixth", tags: ["a", "b", "c", "d", "e"] });
+    expect(res.status).toBe(400);
+    expectErrorShape(res.json);
+    expect(res.json.error).toBe("tags: at most 5 tags per echo, #tags in the text included (this one has 6)");
+    const textOnly = await client.post("/api/echo/post", { content: "#t1 #t2 #t3 #t4 #t5 #t6 #t7" });
+    expect(textOnly.json.error).toBe("tags: at most 5 tags per echo, #tags in the text included (this one has 7)");
+    expect((await client.get(`/api/echo/all?user=${user._id}`)).json.pagination.total).toBe(0);
+  });
+
+  it("a typed #tag already chosen counts once; exactly 5 together is accepted", async () => {
+    const { client } = await signedUp("hv");
+    const res = await client.post("/api/echo/post", { content: "#c and #D and #e", tags: ["a", "b", "c", "d"] });
+    expect(res.status).toBe(201);
+    expect(res.json.echo.tags.map((t: { name: string }) => t.name)).toEqual(["a", "b", "c", "d", "e"]);
+  });
+});
+
 describe("GET /api/echo/echo/{id} and DELETE /api/echo/delete/{id}", () => {
   it("reads one echo; 404 for unknown or malformed ids", async () => {
     const { client } = await signedUp("eg");

@@ -27,7 +27,7 @@ async function timeline(client: Client, query = "limit=100"): Promise<Json> {
 const ids = (page: Json) => (page.echos as Json[]).map((e) => e._id as string);
 
 describe("GET /api/echo/following", () => {
-  it("lists the followees' echos newest first, in the echo lists' shapes; not the viewer's own, not strangers'", async () => {
+  it("lists the followees' echos and the viewer's own newest first, in the echo lists' shapes; not strangers'", async () => {
     const [viewer, bob, cat, stranger] = await Promise.all([signedUp("fv"), signedUp("fb"), signedUp("fc"), signedUp("fs")]);
     const empty = await timeline(viewer.client);
     expect(empty).toEqual({ echos: [], pagination: { page: 1, limit: 35, total: 0, totalPages: 0, hasMore: false, nextCursor: null } });
@@ -36,17 +36,32 @@ describe("GET /api/echo/following", () => {
     const b1 = await post(bob.client, "bob one");
     const c1 = await post(cat.client, "cat one");
     await post(stranger.client, "a stranger's echo");
-    await post(viewer.client, "my own echo");
+    // one's own echos are part of Following (product-decisions, issue 29)
+    const own = await post(viewer.client, "my own echo");
     const b2 = await post(bob.client, "bob two");
     await viewer.client.post(`/api/echo/like/${c1}`);
 
     const page = await timeline(viewer.client);
-    expect(ids(page)).toEqual([b2, c1, b1]);
+    expect(ids(page)).toEqual([b2, own, c1, b1]);
     // the same echo object as every other list (here: /api/echo/all?user=), with the viewer's like
     const all = await viewer.client.get(`/api/echo/all?user=${cat.user._id}`);
-    expect(page.echos[1]).toEqual(all.json.echos[0]);
-    expect(page.echos[1]).toMatchObject({ _id: c1, isLiked: true, likes: 1, author: { _id: cat.user._id, userName: cat.user.userName } });
-    expect(page.pagination).toEqual({ page: 1, limit: 35, total: 3, totalPages: 1, hasMore: false, nextCursor: null });
+    expect(page.echos[2]).toEqual(all.json.echos[0]);
+    expect(page.echos[2]).toMatchObject({ _id: c1, isLiked: true, likes: 1, author: { _id: cat.user._id, userName: cat.user.userName } });
+    expect(page.pagination).toEqual({ page: 1, limit: 35, total: 4, totalPages: 1, hasMore: false, nextCursor: null });
+  });
+
+  it("one's own echos from before the first follow are there at the follow; unfollowing everyone keeps them", async () => {
+    const [viewer, bob] = await Promise.all([signedUp("fov"), signedUp("fob")]);
+    const mine: string[] = [];
+    for (let i = 0; i < FOLLOW_BACKFILL + 3; i++) mine.push(await post(viewer.client, `mine ${i}`));
+    const b1 = await post(bob.client, "bob's");
+    await follow(viewer.client, bob.user._id);
+    // every post adds its author's own row, following anyone or not
+    expect(ids(await timeline(viewer.client))).toEqual([b1, ...[...mine].reverse()]);
+    const next = await post(viewer.client, "after the follow");
+    expect(ids(await timeline(viewer.client, "limit=1"))).toEqual([next]);
+    await follow(viewer.client, bob.user._id, false);
+    expect(ids(await timeline(viewer.client, "limit=2"))).toEqual([next, mine.at(-1)]);
   });
 
   it("pages by cursor without gaps or duplicates while new echos arrive; a fresh first page shows them", async () => {

@@ -32,7 +32,8 @@ describe("POST /api/scroll/{id}/fork", () => {
       name: "Rust and Go (fork)",
       description: "systems",
       type: "feed",
-      isPrivate: false,
+      // private until its creator shares it: a copy for oneself does not go to Discover (issue 29)
+      isPrivate: true,
       creator: { _id: reader.user._id, userName: reader.user.userName },
       forkCount: 0,
       forkedFrom: { _id: original._id, name: "Rust and Go", creator: { _id: owner.user._id, userName: owner.user.userName } },
@@ -43,7 +44,10 @@ describe("POST /api/scroll/{id}/fork", () => {
     const timed = await fetch(`${BASE_URL}/api/scroll/${original._id}/fork`, { method: "POST", headers: { Cookie: reader.client.cookie } });
     expect(timed.status).toBe(201);
     expect(Number(/rt=(\d+)/.exec(timed.headers.get("server-timing") ?? "")?.[1])).toBeLessThanOrEqual(2);
-    await reader.client.delete(`/api/scroll/${((await timed.json()) as Json).scroll._id}`);
+    const again = ((await timed.json()) as Json).scroll;
+    // the reader's second fork of it is told apart by its name (issue 29)
+    expect(again.name).toBe("Rust and Go (fork 2)");
+    await reader.client.delete(`/api/scroll/${again._id}`);
     expect(await forkCount(owner.client, original._id)).toBe(1);
     // a second fork, then deleting one: the count stays exact
     const second = await owner.client.post(`/api/scroll/${original._id}/fork`);
@@ -54,6 +58,21 @@ describe("POST /api/scroll/{id}/fork", () => {
     // the fork is the reader's own: it is in their scrolls and they can edit it
     const edited = await owner.client.request("PATCH", `/api/scroll/${second.json.scroll._id}`, { name: "mine now" });
     expect(edited.status).toBe(200);
+  });
+
+  it("a second fork of a long name is cut to fit its longer suffix; a fork is in no community list", async () => {
+    const owner = await signedUp("fm");
+    const reader = await signedUp("fn");
+    const long = "é".repeat(50);
+    const original = await create(owner.client, { name: long, type: "feed", feedConfig: { includedTags: ["x"] } });
+    const first = (await reader.client.post(`/api/scroll/${original._id}/fork`)).json.scroll;
+    const second = (await reader.client.post(`/api/scroll/${original._id}/fork`)).json.scroll;
+    expect([first.name, second.name]).toEqual(["é".repeat(43) + " (fork)", "é".repeat(41) + " (fork 2)"]);
+    expect((await reader.client.get(`/api/scroll/${second._id}`)).json.scroll.name).toBe("é".repeat(41) + " (fork 2)");
+    const listed = await owner.client.get("/api/community/scrolls/public/feed?limit=100");
+    expect(listed.json.map((s: Json) => s._id)).not.toContain(first._id);
+    // someone else's fork is theirs to read only
+    expect((await owner.client.get(`/api/scroll/${first._id}`)).status).toBe(403);
   });
 
   it("cuts a long name to the limit, and survives the original's deletion", async () => {

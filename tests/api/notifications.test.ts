@@ -2,7 +2,7 @@
 // grouped, never for your own actions, removed when the action is undone or its subject or actor
 // is deleted; mark all as read, cursor paging, errors, and exactness under a like/follow storm.
 import { describe, expect, it } from "vitest";
-import { Client, expectErrorShape, signedUp } from "./client";
+import { Client, d1Cost, expectErrorShape, signedUp } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Who = Awaited<ReturnType<typeof signedUp>>;
@@ -43,6 +43,25 @@ describe("notifications", () => {
     const pageRes = await guest.get("/notifications");
     expect(pageRes.status).toBe(302);
     expect(pageRes.headers.get("location")).toMatch(/^\/login/);
+  });
+
+  it("GET /api/notifications/unread: the bell's count, the session check's read only; 401 to a guest, 405 to a write", async () => {
+    const [alice, bob] = await Promise.all([signedUp("nu"), signedUp("nv")]);
+    const unread = async () => must(await alice.client.get("/api/notifications/unread"));
+    expect(await unread()).toEqual({ unreadCount: 0 });
+    const echo = await post(alice, "count me");
+    await must(await bob.client.post(`/api/echo/like/${echo._id}`));
+    await post(bob, `hello @${alice.user.userName}`);
+    const res = await alice.client.get("/api/notifications/unread");
+    expect(res.json).toEqual({ unreadCount: 2 });
+    // the session row and its user's: nothing but the session check
+    expect(d1Cost(res)).toEqual({ roundTrips: 1, rows: 2 });
+    await must(await alice.client.post("/api/notifications/read"));
+    expect(await unread()).toEqual({ unreadCount: 0 });
+    const guest = await new Client().get("/api/notifications/unread");
+    expect(guest.status).toBe(401);
+    expectErrorShape(guest.json);
+    expect((await alice.client.post("/api/notifications/unread")).status).toBe(405);
   });
 
   it("likes group per echo (newest actor first), never for your own like, and go with the unlike", async () => {

@@ -78,7 +78,10 @@ export function ChangePasswordForm() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    const found = { current: requiredOr(current, ACCOUNT_MESSAGES.currentPasswordRequired), next: newPasswordError(next) };
+    const found = {
+      current: requiredOr(current, ACCOUNT_MESSAGES.currentPasswordRequired),
+      next: newPasswordError(next) ?? (next === current ? ACCOUNT_MESSAGES.passwordSame : undefined),
+    };
     setErrors(found);
     if (found.current || found.next) return;
     setBusy(true);

@@ -1,13 +1,13 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { Link, useFetcher, useNavigate } from "react-router";
-import { toast } from "../../shared/index";
+import { Link, useFetcher, useNavigate, useSearchParams } from "react-router";
+import { authPathFor, RETURN_PARAM, safeReturnPath, toast } from "../../shared/index";
 import * as v from "valibot";
 import { LoginNameSchema, MESSAGES, PasswordSchema, UserNameSchema } from "../schema";
 import { AuthField } from "./auth-field";
 
 type Mode = "login" | "signup";
 type ActionData = { user?: { userName: string }; error?: string };
-type FieldErrors = { userName?: string; password?: string };
+type FieldErrors = { userName?: string; password?: string; form?: string };
 
 const COPY = {
   login: { title: "Welcome back", submit: "Log in", busy: "Logging in...", done: "Logged in successfully" },
@@ -34,18 +34,27 @@ export function AuthForm({ mode }: { mode: Mode }) {
   const busy = fetcher.state !== "idle";
   const copy = COPY[mode];
   const signup = mode === "signup";
+  // the page a guest was sent here from (a shared link): back there once signed in (issue 29)
+  const [params] = useSearchParams();
+  const returnTo = safeReturnPath(params.get(RETURN_PARAM));
 
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data) return;
     if (fetcher.data.user) {
       toast.success(copy.done);
-      navigate("/", { replace: true });
+      navigate(returnTo ?? "/", { replace: true });
     } else if (fetcher.data.error === MESSAGES.userNameTaken) {
       setErrors({ userName: fetcher.data.error });
     } else if (fetcher.data.error) {
+      // said in the form too, and focus stays in it (issue 29: a wrong password left only a
+      // vanishing toast, and focus on <body>): the password is selected to be typed again
+      setErrors({ form: fetcher.data.error });
       toast.error(fetcher.data.error);
+      const password = document.querySelector<HTMLInputElement>('.auth-form input[name="password"]');
+      password?.focus();
+      password?.select();
     }
-  }, [fetcher.state, fetcher.data, copy.done, navigate]);
+  }, [fetcher.state, fetcher.data, copy.done, navigate, returnTo]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -81,17 +90,22 @@ export function AuthForm({ mode }: { mode: Mode }) {
         error={errors.password}
         hint={signup ? MESSAGES.passwordHint : undefined}
       />
+      {errors.form && (
+        <p className="field-error" role="alert">
+          {errors.form}
+        </p>
+      )}
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
         {busy ? copy.busy : copy.submit}
       </button>
       <p className="auth-switch">
         {signup ? (
           <>
-            Already have an account? <Link to="/login">Log in</Link>
+            Already have an account? <Link to={authPathFor("/login", returnTo)}>Log in</Link>
           </>
         ) : (
           <>
-            Don't have an account? <Link to="/signup">Sign up</Link>
+            Don't have an account? <Link to={authPathFor("/signup", returnTo)}>Sign up</Link>
           </>
         )}
       </p>

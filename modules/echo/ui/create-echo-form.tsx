@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useBlocker, useNavigate } from "react-router";
-import { api, charCount, clampChars, toast, UNITS_PER_CHAR } from "../../shared/index";
-import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, type Echo } from "../schema";
+import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
+import { textTags } from "../linkify";
+import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, tooManyTagsMessage, type Echo } from "../schema";
 import type { PostedState } from "./posted-echo";
 import { TagInput } from "./tag-input";
 
@@ -37,10 +38,18 @@ export function CreateEchoForm() {
   // characters as a person counts them (an emoji is one), as the server counts them
   const remaining = MAX_CONTENT - charCount(content);
   const empty = content.trim().length === 0;
+  // the #tags typed in the text are the echo's tags too (as the server merges them), shown with
+  // the chosen ones and counted toward the 5
+  const typedTags = textTags(content).filter((tag) => !tags.includes(tag));
+  const tagCount = tags.length + typedTags.length;
+  const tooManyTags = tagCount > MAX_TAGS;
+  const blocked = remaining < 0 || tooManyTags;
+  // why Post is disabled, for the button's description (empty text needs no words)
+  const reasons = [remaining < 0 && "char-count", tooManyTags && "tag-limit"].filter(Boolean).join(" ") || undefined;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (empty || posting || remaining < 0) return;
+    if (empty || posting || blocked) return;
     setPosting(true);
     setFailure(null);
     try {
@@ -67,27 +76,43 @@ export function CreateEchoForm() {
         <textarea
           name="content"
           value={content}
-          // maxLength counts UTF-16 units (an emoji is 2 to 14): only the storage bound here; the
-          // limit in characters is kept by clampChars, as the server counts
+          // maxLength counts UTF-16 units (an emoji is 2 to 14): only the storage bound here. Text
+          // over the limit in characters is kept, never cut (issue 29): the counter says by how
+          // much, and Post waits until it is trimmed
           maxLength={MAX_CONTENT * UNITS_PER_CHAR}
           rows={6}
           placeholder="Share your thoughts..."
-          onChange={(e) => setContent(clampChars(e.target.value, MAX_CONTENT))}
+          aria-invalid={remaining < 0 || undefined}
+          aria-describedby="char-count"
+          onChange={(e) => setContent(e.target.value)}
         />
       </label>
-      <p className={remaining < 50 ? "char-count warning" : "char-count"} aria-live="polite" data-testid="char-count">
-        {remaining} characters remaining
+      <p
+        id="char-count"
+        className={remaining < 0 ? "char-count over" : remaining < 50 ? "char-count warning" : "char-count"}
+        aria-live="polite"
+        data-testid="char-count"
+      >
+        {remaining < 0
+          ? `${-remaining} ${remaining === -1 ? "character" : "characters"} over the ${MAX_CONTENT}-character limit: remove ${-remaining === 1 ? "it" : "them"} to post`
+          : `${remaining} characters remaining`}
       </p>
       <TagInput
         id="echo-tags"
-        label={`Tags (${tags.length}/${MAX_TAGS})`}
+        label={`Tags (${tagCount}/${MAX_TAGS})`}
         tags={tags}
+        fromText={typedTags}
         onChange={setTags}
         max={MAX_TAGS}
         suggestions={TAG_SUGGESTIONS}
         suggestionCount={8}
         placeholder="Add tags with space, comma or Enter"
       />
+      {tooManyTags && (
+        <p className="field-error" id="tag-limit" role="alert">
+          {`Too many tags: ${tooManyTagsMessage(tagCount)}. Remove ${tagCount - MAX_TAGS} to post.`}
+        </p>
+      )}
       {failure && (
         <div className="form-failure" role="alert">
           <p>{failure}</p>
@@ -97,7 +122,12 @@ export function CreateEchoForm() {
         </div>
       )}
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={empty || posting || remaining < 0}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={empty || posting || blocked}
+          aria-describedby={reasons}
+        >
           {posting ? "Posting..." : "Post"}
         </button>
       </div>

@@ -83,9 +83,10 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         {/* "now" → "1m" can tick between the server's render and hydration (more so under load): the
             server's text stays until the next render instead of failing hydration */}
         <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time" suppressHydrationWarning>
-          {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) : relativeTime(echo.createdAt)}
+          {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : relativeTime(echo.createdAt)}
         </time>
-        <EchoMenu ref={menu} items={menuItems} />
+        {/* named by whose echo it is: a list of cards is not a list of identical "Echo menu"s (issue 29) */}
+        <EchoMenu ref={menu} items={menuItems} label={`Echo menu, by @${echo.author.userName}`} />
       </header>
       {detail ? (
         <p className="echo-content" dir="auto">
@@ -120,7 +121,8 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           type="button"
           className={like.isLiked ? "action liked" : "action"}
           aria-pressed={like.isLiked}
-          aria-label={like.isLiked ? "Unlike" : "Like"}
+          // the count is part of the name (issue 29): "Like, 3 likes"
+          aria-label={`${like.isLiked ? "Unlike" : "Like"}, ${like.likes} like${like.likes === 1 ? "" : "s"}`}
           onClick={onLike}
         >
           <span aria-hidden="true">{like.isLiked ? "♥" : "♡"}</span> <span className="like-count">{like.likes}</span>

@@ -11,7 +11,7 @@ export type EchoMenuHandle = { focusButton: () => void };
  * jump, Escape closes and gives focus back to the button, Tab closes and moves on; a click
  * outside closes it.
  */
-export function EchoMenu({ items, ref }: { items: MenuItem[]; ref?: Ref<EchoMenuHandle> }) {
+export function EchoMenu({ items, label = "Echo menu", ref }: { items: MenuItem[]; label?: string; ref?: Ref<EchoMenuHandle> }) {
   const [open, setOpen] = useState(false);
   // which item takes focus when the menu opens: first (click, Enter, ↓) or last (↑)
   const [initial, setInitial] = useState<"first" | "last">("first");
@@ -83,7 +83,7 @@ export function EchoMenu({ items, ref }: { items: MenuItem[]; ref?: Ref<EchoMenu
         ref={button}
         type="button"
         className="icon-btn icon-btn-sm"
-        aria-label="Echo menu"
+        aria-label={label}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -93,7 +93,7 @@ export function EchoMenu({ items, ref }: { items: MenuItem[]; ref?: Ref<EchoMenu
         ⋯
       </button>
       {open && (
-        <div role="menu" id={menuId} aria-label="Echo menu" className="menu" onKeyDown={onMenuKeyDown}>
+        <div role="menu" id={menuId} aria-label={label} className="menu" onKeyDown={onMenuKeyDown}>
           {items.map((item) => (
             <button
               key={item.label}

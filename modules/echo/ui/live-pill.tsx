@@ -1,6 +1,5 @@
 // The "N new echos" pill (decision 016), loaded after hydration: it follows the feed's channel
-// (live-socket.ts) and, when clicked, puts the new echos on top of the list without moving what
-// the reader is looking at.
+// (live-socket.ts) and, when clicked, puts the new echos on top of the list and shows them.
 import { useEffect, useLayoutEffect, useRef, useState, type Dispatch, type SetStateAction } from "react";
 import type { Echo } from "../schema";
 import { followLive, type LiveState } from "./live-socket";
@@ -23,14 +22,8 @@ declare global {
   }
 }
 
-/** The first row at least partly on screen, and where it is: what the reader is looking at. */
-function anchorOf(list: HTMLElement | null | undefined): { row: Element; top: number } | null {
-  for (const row of list?.querySelectorAll(".echo-row") ?? []) {
-    const box = row.getBoundingClientRect();
-    if (box.bottom > 0) return { row, top: box.top };
-  }
-  return null;
-}
+/** Where the list's top lands when the reader is taken to the new echos: below the sticky top bar and pill. */
+const LIST_TOP_MARGIN = 80;
 
 export function LivePill({ live: query, items: known, setItems }: LivePillProps) {
   // the list is the pill's next sibling (echo-feed.tsx), when the feed has one
@@ -59,29 +52,26 @@ export function LivePill({ live: query, items: known, setItems }: LivePillProps)
 
   const fresh = pending.filter((e) => !knownIds.current.has(e._id));
   /** set by a click, applied once the new echos are in the list (same commit) */
-  const shown = useRef<{ atTop: boolean; anchor: ReturnType<typeof anchorOf> } | null>(null);
+  const shown = useRef<{ atTop: boolean } | null>(null);
 
   useLayoutEffect(() => {
     const done = shown.current;
     if (!done) return;
     shown.current = null;
-    const { anchor, atTop } = done;
-    if (anchor?.row.isConnected) window.scrollBy(0, anchor.row.getBoundingClientRect().top - anchor.top);
+    const list = listOf();
+    if (!list) return;
+    // scrolled down, the reader is taken up to the new echos (issue 29: they used to go in above,
+    // out of sight, and the click seemed to do nothing); at the top they simply appear there
+    if (!done.atTop) window.scrollTo(0, Math.max(0, list.getBoundingClientRect().top + window.scrollY - LIST_TOP_MARGIN));
     // the button is gone: keyboard and screen-reader users continue from the top of the list,
     // the first new echo next (the list element, not a row: the virtualiser may replace rows)
-    const list = listOf();
-    if (list) {
-      list.tabIndex = -1;
-      list.focus({ preventScroll: !atTop });
-    }
+    list.tabIndex = -1;
+    list.focus({ preventScroll: true });
   });
 
   const show = () => {
     const list = listOf();
-    // at the top of the feed, the new echos simply appear there; further down, the row the
-    // reader is on stays where it is on screen (decision 016)
-    const atTop = !list || list.getBoundingClientRect().top >= 0;
-    shown.current = { atTop, anchor: atTop ? null : anchorOf(list) };
+    shown.current = { atTop: !list || list.getBoundingClientRect().top >= LIST_TOP_MARGIN - 1 };
     setItems((items) => [...fresh, ...items]);
     setPending([]);
   };

@@ -11,21 +11,24 @@ type Props = {
   showSuggestions?: boolean;
   placeholder?: string;
   id: string;
+  /** tags the echo's text already names (#tag): shown, counted toward `max`, not removable here */
+  fromText?: readonly string[];
 };
 
 /**
  * Tag entry (spec §5): space, comma or Enter adds; Backspace on an empty input removes the last;
  * each tag trimmed, lower-cased, leading '#' removed, no duplicates or empties; disabled at max.
  */
-export function TagInput({ label, tags, onChange, max, suggestions = [], suggestionCount = 8, showSuggestions = true, placeholder, id }: Props) {
+export function TagInput({ label, tags, onChange, max, suggestions = [], suggestionCount = 8, showSuggestions = true, placeholder, id, fromText = [] }: Props) {
   const [text, setText] = useState("");
   const [hint, setHint] = useState<string | null>(null);
-  const full = max !== undefined && tags.length >= max;
+  const count = tags.length + fromText.length;
+  const full = max !== undefined && count >= max;
 
   function add(raw: string) {
     const tag = normalizeTag(raw);
     setText("");
-    if (!tag || tags.includes(tag) || full) return;
+    if (!tag || tags.includes(tag) || fromText.includes(tag) || full) return;
     if (!isValidTag(tag)) {
       setHint(TAG_RULE_MESSAGE);
       return;
@@ -51,7 +54,8 @@ export function TagInput({ label, tags, onChange, max, suggestions = [], suggest
       let next = tags;
       for (const part of parts) {
         const tag = normalizeTag(part);
-        if (tag && isValidTag(tag) && !next.includes(tag) && (max === undefined || next.length < max)) next = [...next, tag];
+        const room = max === undefined || next.length + fromText.length < max;
+        if (tag && isValidTag(tag) && !next.includes(tag) && !fromText.includes(tag) && room) next = [...next, tag];
       }
       if (next !== tags) onChange(next);
       setText(rest);
@@ -60,7 +64,7 @@ export function TagInput({ label, tags, onChange, max, suggestions = [], suggest
     setText(value);
   }
 
-  const offered = suggestions.filter((s) => !tags.includes(s)).slice(0, suggestionCount);
+  const offered = suggestions.filter((s) => !tags.includes(s) && !fromText.includes(s)).slice(0, suggestionCount);
 
   return (
     <div className="field">
@@ -74,6 +78,12 @@ export function TagInput({ label, tags, onChange, max, suggestions = [], suggest
             <button type="button" aria-label={`Remove ${tag}`} onClick={() => onChange(tags.filter((t) => t !== tag))}>
               ×
             </button>
+          </span>
+        ))}
+        {fromText.map((tag) => (
+          <span key={`text:${tag}`} className="tag-chip from-text" title="Typed in the text">
+            #<bdi>{tag}</bdi>
+            <span className="visually-hidden"> (typed in the text)</span>
           </span>
         ))}
         <input

@@ -15,8 +15,8 @@ export const FOLLOWING_EMPTY = {
 
 /**
  * Home (spec §2): with no scrolls, 'No Scrolls' and two ways forward; with a feed selected,
- * its name, description and echos; with Following selected, the echos of the people the viewer
- * follows; with none selected, all echos.
+ * its name, description and echos; with Following selected, the viewer's own echos and those of
+ * the people the viewer follows; with none selected, all echos. Each says which list it is.
  */
 export function HomeFeed({ scrolls, selected, selectedId, page, viewerId, live }: {
   scrolls: Scroll[];
@@ -72,12 +72,17 @@ export function HomeFeed({ scrolls, selected, selectedId, page, viewerId, live }
       ) : following ? (
         <header className="feed-header">
           <h1 className="page-title">Following</h1>
+          {/* which list Home shows, said on the page (the picker may be in a closed drawer) */}
+          <p className="muted">Your echos and those of the people you follow, newest first.</p>
           <button type="button" className="btn btn-sm" onClick={() => choose(ALL_ECHOS)}>
             Show All Echos
           </button>
         </header>
       ) : (
-        <h1 className="page-title">All Echos</h1>
+        <header className="feed-header">
+          <h1 className="page-title">All Echos</h1>
+          <p className="muted">Everyone's echos, newest first.</p>
+        </header>
       )}
       <PostedEcho feedIds={page.echos.map((e) => e._id)} viewerId={viewerId} />
       <EchoExtensionsProvider value={selected?.type === "feed" ? { explain: whyInFeed(selected) } : {}}>

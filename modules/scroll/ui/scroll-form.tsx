@@ -17,6 +17,7 @@ import {
 } from "../schema";
 import { AuthorPicker } from "./author-picker";
 import { FeedPreviewPanel } from "./feed-preview";
+import type { CreatedState } from "./scrolls-lists";
 
 const SORT_LABELS: Record<SortBy, string> = { newestFirst: "Newest First", oldestFirst: "Oldest First", mostLiked: "Most Liked" };
 const RANGE_LABELS: Record<TimeRange, string> = { "1day": "Last Day", "1month": "Last Month", "1year": "Last Year", allTime: "All Time" };
@@ -69,13 +70,15 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
         toast.success("Scroll updated");
         navigate(`/scroll/${scroll._id}`);
       } else {
-        await api("/scroll/create", {
+        const created = await api<{ scroll: Scroll }>("/scroll/create", {
           method: "POST",
           body: { name, description, type, isPrivate, ...(feedConfig ? { feedConfig } : {}) },
           fallback: "Failed to create scroll",
         });
         toast.success("Scroll created successfully");
-        navigate("/scrolls");
+        // to /scrolls as the spec has it, which then shows the new scroll (issue 29)
+        const state: CreatedState = { createdScroll: created.scroll._id };
+        navigate("/scrolls", { state });
       }
     } catch (error) {
       console.error(error);

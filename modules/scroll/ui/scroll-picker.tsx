@@ -33,7 +33,7 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
   const options: Option[] = [
     { id: ALL_ECHOS, name: "All Echos", title: "Every echo, newest first" },
     ...(followsAnyone || selectedId === FOLLOWING
-      ? [{ id: FOLLOWING, name: "Following", title: "Echos by the people you follow, newest first" }]
+      ? [{ id: FOLLOWING, name: "Following", title: "Your echos and those of the people you follow, newest first" }]
       : []),
     ...feeds.map((s) => ({ id: s._id, name: s.name, title: s.description || s.name })),
   ];

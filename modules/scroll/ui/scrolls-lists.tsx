@@ -1,4 +1,5 @@
-import { Link, useRevalidator } from "react-router";
+import { useEffect } from "react";
+import { Link, useLocation, useRevalidator } from "react-router";
 import { EmptyState } from "../../shell/index";
 import type { Scroll, ScrollType } from "../schema";
 import { deleteScroll } from "./scroll-actions";
@@ -31,15 +32,25 @@ function Group({ title, scrolls, render, manage }: {
   );
 }
 
+/** History state /scroll/new leaves on its way to /scrolls: the scroll just created. */
+export type CreatedState = { createdScroll: string };
+
 /** /scrolls (spec §2): followed scrolls (others') and mine, each split into feeds and curations. */
 export function ScrollsOverview({ scrolls, viewerId }: { scrolls: Scroll[]; viewerId: string }) {
   const onDelete = useDelete();
   const followed = scrolls.filter((s) => s.creator._id !== viewerId);
   const mine = scrolls.filter((s) => s.creator._id === viewerId);
+  // just created (issue 29): said at the top with a link to it, marked New, brought into view
+  const createdId = (useLocation().state as Partial<CreatedState> | null)?.createdScroll;
+  const created = mine.find((s) => s._id === createdId);
+  useEffect(() => {
+    if (created) document.querySelector(".scroll-card.just-created")?.scrollIntoView({ block: "nearest" });
+  }, [created]);
   const card = (s: Scroll) => <ScrollCard key={s._id} scroll={s} />;
   const mineCard = (s: Scroll) => (
     <ScrollCard
       key={s._id}
+      isNew={s._id === createdId}
       scroll={s}
       actions={
         <button type="button" className="btn btn-danger btn-sm" onClick={() => onDelete(s)}>
@@ -56,6 +67,11 @@ export function ScrollsOverview({ scrolls, viewerId }: { scrolls: Scroll[]; view
           Create Scroll
         </Link>
       </header>
+      {created && (
+        <p className="card created-notice" data-testid="created-notice">
+          Your {created.type} “<bdi>{created.name}</bdi>” is created. <Link to={`/scroll/${created._id}`}>Open it</Link>
+        </p>
+      )}
       {scrolls.length === 0 ? (
         <EmptyState title="No scrolls yet" detail="Create a feed or a curation, or follow one from the community.">
           <Link to="/scroll/new" className="btn btn-primary">

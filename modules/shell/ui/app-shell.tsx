@@ -1,6 +1,6 @@
 import { useEffect, useState, type MouseEvent, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { followInAppLink } from "../../shared/index";
+import { api, followInAppLink, toast } from "../../shared/index";
 import { useDrawerFocus } from "./drawer-focus";
 import { MAIN_ID } from "./navigation-feedback";
 
@@ -106,6 +106,7 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls, bell }: {
         <nav className="nav-group nav-bottom">
           {nav("/profile", `@${user.userName}`)}
           {nav("/settings", "Settings")}
+          <SignOut />
         </nav>
       </aside>
       {open && <div className="scrim" onClick={() => setOpen(false)} aria-hidden="true" />}
@@ -124,5 +125,32 @@ export function AppShell({ user, children, rightPanel, sidebarScrolls, bell }: {
         )}
       </aside>
     </div>
+  );
+}
+
+/**
+ * Sign Out in the sidebar (issue 29: it was only the last card of /settings), the spec's
+ * confirmation first; then "Logged out successfully" on /login, as from Settings.
+ */
+function SignOut() {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  async function signOut() {
+    if (busy || !window.confirm("Are you sure you want to logout?")) return;
+    setBusy(true);
+    try {
+      await api("/auth/logout", { method: "POST", fallback: "Failed to log out" });
+    } catch (error) {
+      setBusy(false);
+      toast.error((error as Error).message);
+      return;
+    }
+    toast.success("Logged out successfully");
+    navigate("/login", { replace: true });
+  }
+  return (
+    <button type="button" className="nav-link nav-button" onClick={signOut} disabled={busy}>
+      Sign Out
+    </button>
   );
 }

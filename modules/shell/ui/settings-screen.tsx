@@ -10,7 +10,7 @@ const joined = (iso: string) =>
 
 /**
  * Spec §2 /settings: Dark Mode, Sign Out (confirmed), Account Information; `children` (the auth
- * module's password and delete-account forms) go between the account and the session.
+ * module's password and delete-account forms) go after the session.
  */
 export function SettingsScreen({ account, children }: { account: Account; children?: ReactNode }) {
   const [theme, setTheme] = useTheme();
@@ -58,13 +58,15 @@ export function SettingsScreen({ account, children }: { account: Account; childr
           <dd>{joined(account.createdAt)}</dd>
         </dl>
       </section>
-      {children}
+      {/* before the password and account deletion (issue 29): signing out is an everyday action,
+          not a destructive one; it is in the sidebar too */}
       <section className="card">
         <h2>Session</h2>
-        <button type="button" className="btn btn-danger" onClick={signOut} disabled={logout.state !== "idle"}>
+        <button type="button" className="btn" onClick={signOut} disabled={logout.state !== "idle"}>
           Sign Out
         </button>
       </section>
+      {children}
     </div>
   );
 }
