@@ -44,10 +44,13 @@ beforeAll(async () => {
   });
   const curation = await maker.client.post("/api/scroll/create", { name: `${term} curation`, type: "curation" });
   expect(curation.status).toBe(201);
+  // a fork starts private (product notes, "Forks"): these are made public, to be followed and listed
   const fork = (who: Client) => async (id: string) => {
     const res = await who.post(`/api/scroll/${id}/fork`);
     expect(res.status, res.text).toBe(201);
-    return res.json.scroll._id as string;
+    const forked = res.json.scroll._id as string;
+    expect((await who.request("PATCH", `/api/scroll/${forked}`, { isPrivate: false })).status).toBe(200);
+    return forked;
   };
   myForks = await tens(55, (i) => fork(viewer.client)(feeds[i]!));
   theirForks = await tens(59, (i) => fork(forker.client)(feeds[i]!));
