@@ -9,6 +9,7 @@ import { batch, select, sendChanges, sql, tables, type AppContext, type Change, 
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
 import { feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
+import { canonicalRule, ruleColumns, ruleKeyOf, ruleOfKey, toRule } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
 /**
@@ -60,29 +61,9 @@ export function indexable(rule: FeedRule): boolean {
   return rule.sortBy === "mostLiked" || rule.includedTags.length > 0 || rule.authors.length > 0 || rule.excludedTags.length > 0;
 }
 
-const sorted = (list: string[]) => [...new Set(list)].sort();
-
-/** The rule as its index knows it: sets in order, "hide liked" left to each reader; its fields
- * always in this order, so equal rules have one key. */
-export function canonicalRule(rule: FeedRule): FeedRule {
-  return {
-    tagMatchType: rule.includedTags.length === 0 ? "any" : rule.tagMatchType,
-    includedTags: sorted(rule.includedTags),
-    excludedTags: sorted(rule.excludedTags),
-    authors: sorted(rule.authors),
-    sortBy: rule.sortBy,
-    sortTimeRange: rule.sortBy === "mostLiked" ? rule.sortTimeRange : "allTime",
-    excludeLikedEchos: false,
-    startDate: rule.startDate,
-    endDate: rule.endDate,
-  };
-}
-
-/** An index's key: its canonical rule as JSON (feed_indexes.rule_key, scrolls.rule_key). */
-export const ruleKeyOf = (rule: FeedRule): string => JSON.stringify(canonicalRule(rule));
-
-/** The rule back from its key. */
-export const ruleOfKey = (key: string): FeedRule => JSON.parse(key) as FeedRule;
+/** A feed's scrolls.rule_key: the key of the index it reads (rule.server.ts, ruleKeyOf), or "" for
+ * a rule the engine serves alone. */
+export const indexKeyOf = (rule: FeedRule): string => (indexable(rule) ? ruleKeyOf(rule) : "");
 
 // ---------------------------------------------------------------------------------------------
 // Positions in a feed's order
@@ -132,7 +113,7 @@ const walksWindow = (rule: FeedRule) => rule.sortBy === "mostLiked" && (rule.sor
 export function ruleTerms(rule: FeedRule): string[] {
   const prefix = rule.sortBy === "mostLiked" ? "l:" : "";
   if (rule.authors.length > 0) return rule.authors.map((a) => `${prefix}a:${a}`);
-  const tags = sorted(rule.includedTags);
+  const tags = canonicalRule(rule).includedTags;
   if (tags.length === 0) return [`${prefix}*`];
   if (rule.tagMatchType === "all") return tags.slice(0, 1).map((t) => `${prefix}t:${t}`);
   return tags.filter((t) => !rule.excludedTags.includes(t)).map((t) => `${prefix}t:${t}`);
@@ -555,10 +536,7 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
       RETURNING index_id`;
   });
   const [unkeyed, stuck, due, orphans, ...aged] = await batch(db, [
-    select(
-      { id: sc.id, tagMatchType: sc.tagMatchType, includedTags: sc.includedTags, excludedTags: sc.excludedTags, authors: sc.authors, sortBy: sc.sortBy, sortTimeRange: sc.sortTimeRange, excludeLikedEchos: sc.excludeLikedEchos, startDate: sc.startDate, endDate: sc.endDate },
-      sql`FROM scrolls WHERE type = 'feed' AND rule_key IS NULL LIMIT ${keys}`,
-    ),
+    select({ id: sc.id, ...ruleColumns(sc) }, sql`FROM scrolls WHERE type = 'feed' AND rule_key IS NULL LIMIT ${keys}`),
     select({ ruleKey: fi.ruleKey }, sql`FROM feed_indexes WHERE state = 'building' AND updated_at < ${now - STUCK_MS} LIMIT 20`),
     select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap }, sql`FROM feed_indexes WHERE state = 'ready' AND cap > ${DENSE} ORDER BY checked_at LIMIT ${indexes}`),
     select({ id: fi.id }, sql`FROM feed_indexes WHERE NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key) LIMIT 5`),
@@ -567,8 +545,8 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
   const backfills: Change[] = [];
   const keying: SQL[] = [];
   for (const row of unkeyed) {
-    const rule: FeedRule = { ...row };
-    const key = indexable(rule) ? ruleKeyOf(rule) : "";
+    const rule = toRule(row);
+    const key = indexKeyOf(rule);
     keying.push(sql`UPDATE scrolls SET rule_key = ${key} WHERE id = ${row.id}`, ...indexStatements(rule, sql`1`, now));
     if (key) backfills.push({ type: "backfill", ruleKey: key, cursor: null });
   }

@@ -18,6 +18,7 @@ import { idCeil, idFloor, isId } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
 import { preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
+import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
 export type Seek = { id: string; likes?: number } | null;
@@ -178,7 +179,6 @@ const hydrated = preparedAround(["viewerId"], (v, page) =>
 );
 
 const sc = tables.scrolls;
-const RULE_SLOTS = ["tagMatchType", "includedTags", "excludedTags", "authors", "sortBy", "sortTimeRange", "excludeLikedEchos", "startDate", "endDate"] as const;
 
 /**
  * The same page, read only while the scroll `scrollId` still holds the rule it was built from and
@@ -186,7 +186,7 @@ const RULE_SLOTS = ["tagMatchType", "includedTags", "excludedTags", "authors", "
  * before it reads anything. For a page sent before the scroll's row is read (scrollEchos): when
  * the condition fails, the page costs the one scroll row it looked at.
  */
-const hydratedWhile = preparedAround(["viewerId", "scrollId", ...RULE_SLOTS], (v, page) =>
+const hydratedWhile = preparedAround(["viewerId", "scrollId", ...RULE_FIELDS], (v, page) =>
   select(pageColumns(v.viewerId), sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${scrollHolds(v)}`),
 );
 
@@ -195,7 +195,7 @@ const hydratedWhile = preparedAround(["viewerId", "scrollId", ...RULE_SLOTS], (v
  * the scroll still holds the rule, and the viewer may see it. Its values are placeholders in the
  * prepared statement, bound values elsewhere (`holdsRule`).
  */
-const scrollHolds = (v: Record<"viewerId" | "scrollId" | (typeof RULE_SLOTS)[number], unknown>) =>
+const scrollHolds = (v: Record<"viewerId" | "scrollId" | RuleField, unknown>) =>
   sql`EXISTS (SELECT 1 FROM scrolls WHERE ${sc.id} = ${v.scrollId} AND ${sc.type} = 'feed'
         AND (${sc.isPrivate} = 0 OR ${sc.creatorId} = ${v.viewerId})
         AND ${sc.tagMatchType} = ${v.tagMatchType} AND json(${sc.includedTags}) = json(${v.includedTags})
@@ -205,19 +205,6 @@ const scrollHolds = (v: Record<"viewerId" | "scrollId" | (typeof RULE_SLOTS)[num
 
 /** `scrollHolds` with bound values: the scroll `scrollId` still holds `rule` and `viewerId` may see it. */
 export const holdsRule = (scrollId: string, viewerId: string, rule: FeedRule): SQL => scrollHolds({ viewerId, scrollId, ...storedRule(rule) });
-
-/** A rule as its scroll row stores it (the JSON lists as text, the flag as 0/1), by column key. */
-export const storedRule = (rule: FeedRule): Record<(typeof RULE_SLOTS)[number], string | number | null> => ({
-  tagMatchType: rule.tagMatchType,
-  includedTags: JSON.stringify(rule.includedTags),
-  excludedTags: JSON.stringify(rule.excludedTags),
-  authors: JSON.stringify(rule.authors),
-  sortBy: rule.sortBy,
-  sortTimeRange: rule.sortTimeRange,
-  excludeLikedEchos: rule.excludeLikedEchos ? 1 : 0,
-  startDate: rule.startDate,
-  endDate: rule.endDate,
-});
 
 /**
  * The streams' parts as one compound SELECT of (id, lk, ok). D1 allows 5 terms in a compound

@@ -22,10 +22,10 @@ export {
   listUserScrolls,
   listPublicScrolls,
   searchPublicScrolls,
-  toRule,
 } from "./scroll.server";
+export { toRule, ruleKeyOf } from "./rule.server";
 export { feedPageQuery } from "./feed-rules.server";
-export { consumeChanges, repairIndexes, backfillStep, ruleKeyOf, INDEX_CAP, type Consumed, type Repaired } from "./feed-index.server";
+export { consumeChanges, repairIndexes, backfillStep, INDEX_CAP, type Consumed, type Repaired } from "./feed-index.server";
 export { ruleChecks } from "./feed-rules.reference";
 export { previewFeedConfig } from "./preview.server";
 export { whyHere } from "./why.server";

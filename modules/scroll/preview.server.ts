@@ -6,7 +6,8 @@ import { accountLimit, batch, listCursor, returning, select, sql, tables, type A
 import { toEcho, type PageRequest } from "../echo/index.server";
 import { COUNT_SCAN_ROWS, counterQuery, countScanQuery, emptyScanQuery, matchCount, scanEntries, type MatchCount } from "./feed-count.server";
 import { feedPage, feedPageQuery, provablyEmpty, windowSize } from "./feed-rules.server";
-import { defaultConfig, feedCursor, feedSeek, ruleOfConfig } from "./scroll.server";
+import { ruleOfConfig } from "./rule.server";
+import { feedCursor, feedSeek } from "./scroll.server";
 import type { FeedConfigInput, FeedRule, ScrollEchoPage } from "./schema";
 
 /** A preview shows 10 echos: a glance, not the feed, and fewer rows to hydrate leave room for
@@ -20,7 +21,7 @@ export const PREVIEW_CANDIDATE_ROWS = 70;
  * preview limit: the counter rides in the preview's own batch (a refused preview is a 429).
  */
 export async function previewFeedConfig(app: AppContext, viewerId: string, config: FeedConfigInput | null | undefined, req: PageRequest) {
-  return previewFeed(app, viewerId, ruleOfConfig(config ?? defaultConfig()), req, Date.now(), undefined, accountLimit("preview", viewerId));
+  return previewFeed(app, viewerId, ruleOfConfig(config), req, Date.now(), undefined, accountLimit("preview", viewerId));
 }
 
 /** A rule's preview page and match count; `rows` sizes the page's window and the count scan

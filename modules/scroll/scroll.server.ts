@@ -1,36 +1,18 @@
 import { and, eq, type Placeholder } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { badRequest, conflict, encodeCursor, forbidden, isId, newId, notFound, pagination, rangeEnd, rangeStart, type ListCursor } from "../shared/index";
+import { badRequest, conflict, encodeCursor, forbidden, isId, newId, notFound, pagination, type ListCursor } from "../shared/index";
 import { batch, batchUnderLimit, columns, controlLive, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
-import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, storedRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
-import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexable, indexPage, indexPageQuery, indexState, indexStatements, positionOf, reachOf, reaches, ruleKeyOf, startBackfill, type IndexReach, type Position } from "./feed-index.server";
-import type {
-  CreateScrollInput,
-  FeedConfigInput,
-  FeedRule,
-  Scroll,
-  ScrollEchoPage,
-  TagRef,
-  UpdateScrollInput,
-  UserRef,
-} from "./schema";
+import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
+import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexable, indexKeyOf, indexPage, indexPageQuery, indexState, indexStatements, positionOf, reachOf, reaches, startBackfill, type IndexReach, type Position } from "./feed-index.server";
+import { feedConfigOf, ruleAssignments, ruleColumns, ruleKeyOf, ruleOfConfig, ruleOfFeedConfig, sameRule, storedRule, toRule } from "./rule.server";
+import type { CreateScrollInput, FeedRule, Scroll, ScrollEchoPage, UpdateScrollInput } from "./schema";
 
 const s = alias(tables.scrolls, "s");
 const scrollEchoAlias = alias(tables.scrollEchos, "se");
 
 /** A scroll's feed rule, as its row stores it (the engine reads it through toRule). */
-const ruleFields = {
-  tagMatchType: s.tagMatchType,
-  includedTags: s.includedTags,
-  excludedTags: s.excludedTags,
-  authors: s.authors,
-  sortBy: s.sortBy,
-  sortTimeRange: s.sortTimeRange,
-  excludeLikedEchos: s.excludeLikedEchos,
-  startDate: s.startDate,
-  endDate: s.endDate,
-};
+const ruleFields = ruleColumns(s);
 
 /** Whether the viewer follows the scroll: one scroll_follows entry read when they do, none when not. */
 const followedBy = (viewerId: string | Placeholder) =>
@@ -77,25 +59,7 @@ export const scrollSelect = (viewerId: string | Placeholder, rest: SQL) => selec
 /** The names of a scroll's rule authors, from its row (`authorNames`). */
 export const authorNamesOf = (row: ScrollRow): Map<string, string> => new Map(row.authorNames);
 
-/** A scroll row's feed rule (any selection with the rule's columns). */
-export function toRule(row: Pick<ScrollRow, keyof FeedRule>): FeedRule {
-  return {
-    tagMatchType: row.tagMatchType,
-    includedTags: row.includedTags,
-    excludedTags: row.excludedTags,
-    authors: row.authors,
-    sortBy: row.sortBy,
-    sortTimeRange: row.sortTimeRange,
-    excludeLikedEchos: row.excludeLikedEchos,
-    startDate: row.startDate,
-    endDate: row.endDate,
-  };
-}
-
 export function toScroll(row: ScrollRow, viewerId: string): Scroll {
-  const names = authorNamesOf(row);
-  const rule = toRule(row);
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     _id: row.id,
     name: row.name,
@@ -113,50 +77,7 @@ export function toScroll(row: ScrollRow, viewerId: string): Scroll {
       row.forkedId && row.forkedName !== null && row.forkedCreatorId
         ? { _id: row.forkedId, name: row.forkedName, creator: { _id: row.forkedCreatorId, userName: row.forkedCreatorName || "unknown" } }
         : null,
-    feedConfig:
-      row.type === "feed"
-        ? {
-            tagMatchType: rule.tagMatchType,
-            includedTags: rule.includedTags.map(tagRef),
-            excludedTags: rule.excludedTags.map(tagRef),
-            authors: rule.authors.map((id): UserRef => ({ _id: id, userName: names.get(id) ?? "unknown" })),
-            sortBy: rule.sortBy,
-            sortTimeRange: rule.sortTimeRange,
-            excludeLikedEchos: rule.excludeLikedEchos,
-            dateRange:
-              rule.startDate === null && rule.endDate === null
-                ? null
-                : { startDate: iso(rule.startDate), endDate: iso(rule.endDate) },
-          }
-        : null,
-  };
-}
-
-/** Tags are keyed by their normalised name (as on echos), so a rule's tags need no read to hydrate. */
-const tagRef = (name: string): TagRef => ({ _id: name, name });
-
-
-/** Inclusive bounds (rangeStart, rangeEnd: a date-only end is its whole day). */
-function ruleDates(range: FeedConfigInput["dateRange"]): { start: number | null; end: number | null } {
-  const start = range?.startDate ? rangeStart(range.startDate) : null;
-  const end = range?.endDate ? rangeEnd(range.endDate) : null;
-  if (start !== null && end !== null && start > end) throw badRequest("The start date must be on or before the end date");
-  return { start, end };
-}
-
-/** A rule as create takes it (validated), as the engine reads it once saved. */
-export function ruleOfConfig(config: FeedConfigInput): FeedRule {
-  const { start, end } = ruleDates(config.dateRange);
-  return {
-    tagMatchType: config.includedTags.length === 0 ? "any" : config.tagMatchType,
-    includedTags: config.includedTags,
-    excludedTags: config.excludedTags,
-    authors: config.authors,
-    sortBy: config.sortBy,
-    sortTimeRange: config.sortTimeRange,
-    excludeLikedEchos: config.excludeLikedEchos,
-    startDate: start,
-    endDate: end,
+    feedConfig: row.type === "feed" ? feedConfigOf(toRule(row), authorNamesOf(row)) : null,
   };
 }
 
@@ -189,11 +110,10 @@ const readScroll = async (app: AppContext, viewerId: string, id: string) => (awa
 
 export async function createScroll(app: AppContext, viewerId: string, input: CreateScrollInput): Promise<Scroll> {
   if (input.type === "curation" && input.feedConfig) throw badRequest("feedConfig is only for feed scrolls");
-  const config = input.type === "feed" ? (input.feedConfig ?? defaultConfig()) : defaultConfig();
-  const rule = storedRule(ruleOfConfig(config));
-  await assertAuthorsExist(app, config.authors);
+  const feedRule = ruleOfConfig(input.type === "feed" ? input.feedConfig : null);
+  const rule = storedRule(feedRule);
+  await assertAuthorsExist(app, feedRule.authors);
   const id = newId();
-  const feedRule = ruleOfConfig(config);
   const indexed = input.type === "feed" && indexable(feedRule);
   await batchUnderLimit(app.db, "scrollCreate", viewerId, (within) => [
     sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
@@ -202,26 +122,13 @@ export async function createScroll(app: AppContext, viewerId: string, input: Cre
       SELECT ${id}, ${viewerId}, ${input.name}, ${input.description ?? ""}, ${input.type}, ${input.isPrivate ? 1 : 0},
       ${Date.now()}, ${rule.tagMatchType}, ${rule.includedTags}, ${rule.excludedTags}, ${rule.authors},
       ${rule.sortBy}, ${rule.sortTimeRange}, ${rule.excludeLikedEchos}, ${rule.startDate}, ${rule.endDate},
-      cu.user_name, ${namesOfAuthors(String(rule.authors))}, ${indexed ? ruleKeyOf(feedRule) : input.type === "feed" ? "" : null}
+      cu.user_name, ${namesOfAuthors(String(rule.authors))}, ${input.type === "feed" ? indexKeyOf(feedRule) : null}
       FROM users cu WHERE cu.id = ${viewerId} AND ${within}`,
     // the feed's index (decision 020): shared with every scroll of the same rule
     ...(indexed ? indexStatements(feedRule, within) : []),
   ]);
   if (indexed) startBackfill(app, feedRule);
   return readScroll(app, viewerId, id);
-}
-
-export function defaultConfig(): FeedConfigInput {
-  return {
-    tagMatchType: "any",
-    includedTags: [],
-    excludedTags: [],
-    authors: [],
-    sortBy: "newestFirst",
-    sortTimeRange: "allTime",
-    excludeLikedEchos: false,
-    dateRange: null,
-  };
 }
 
 /** The scroll as the viewer may see it: private scrolls answer 403 to everyone but the creator. */
@@ -259,13 +166,10 @@ export async function updateScroll(app: AppContext, viewerId: string, id: string
   const newRule = input.feedConfig ? ruleOfConfig(input.feedConfig) : null;
   if (input.feedConfig && newRule) {
     await assertAuthorsExist(app, input.feedConfig.authors);
-    const stored = storedRule(newRule);
-    for (const [key, value] of Object.entries(stored)) {
-      sets.push(sql`${sql.identifier(tables.scrolls[key as keyof typeof ruleFields].name)} = ${value}`);
-    }
+    sets.push(...ruleAssignments(newRule));
     // the authors' names go with the rule, in the same statement, and so does its index key
-    sets.push(sql`author_names = ${namesOfAuthors(String(stored.authors))}`);
-    sets.push(sql`rule_key = ${indexable(newRule) ? ruleKeyOf(newRule) : ""}`);
+    sets.push(sql`author_names = ${namesOfAuthors(String(storedRule(newRule).authors))}`);
+    sets.push(sql`rule_key = ${indexKeyOf(newRule)}`);
   }
   if (sets.length > 0) {
     const assignments = sets.reduce((acc, s, i) => (i === 0 ? s : sql`${acc}, ${s}`));
@@ -445,23 +349,6 @@ export async function setFollow(app: AppContext, viewerId: string, id: string, f
   return scroll;
 }
 
-/** The rule of a scroll the caller already holds (home has the viewer's scrolls loaded). */
-function ruleOf(scroll: Scroll): FeedRule {
-  const c = scroll.feedConfig;
-  const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
-  return {
-    tagMatchType: c?.tagMatchType ?? "any",
-    includedTags: (c?.includedTags ?? []).map((t) => t.name),
-    excludedTags: (c?.excludedTags ?? []).map((t) => t.name),
-    authors: (c?.authors ?? []).map((a) => a._id),
-    sortBy: c?.sortBy ?? "newestFirst",
-    sortTimeRange: c?.sortTimeRange ?? "allTime",
-    excludeLikedEchos: c?.excludeLikedEchos ?? false,
-    startDate: ms(c?.dateRange?.startDate),
-    endDate: ms(c?.dateRange?.endDate),
-  };
-}
-
 /** Where a feed page starts, from its checked cursor (listCursor). */
 export const feedSeek = (key: ListCursor | null): Seek => (key ? { id: key.id, likes: key.l } : null);
 
@@ -493,7 +380,7 @@ export async function scrollEchos(
     const key = listCursor(req);
     const offset = key ? 0 : (req.page - 1) * req.limit;
     return idOrScroll.type === "feed"
-      ? feedEchos(app, viewerId, ruleOf(idOrScroll), req, key, offset, now, candidateRows)
+      ? feedEchos(app, viewerId, ruleOfFeedConfig(idOrScroll.feedConfig), req, key, offset, now, candidateRows)
       : curationEchos(app, viewerId, idOrScroll._id, req, key, offset, Promise.resolve(idOrScroll.echosCount));
   }
   // the page needs only what decides it: the scroll's type, privacy, rule and count (one row)
@@ -612,9 +499,6 @@ function rememberRule(id: string, rule: FeedRule) {
   if (feedRules.size >= FEED_RULES_MAX) feedRules.delete(feedRules.keys().next().value!);
   feedRules.set(id, rule);
 }
-
-/** Equal as the scroll row stores them: what the page's SQL guard compares. */
-const sameRule = (a: FeedRule, b: FeedRule) => JSON.stringify(storedRule(a)) === JSON.stringify(storedRule(b));
 
 /** A feed's page: its rule evaluated now, within its window of candidates. */
 async function feedEchos(
