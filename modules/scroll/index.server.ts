@@ -21,8 +21,8 @@ export {
   DOCUMENT_CANDIDATE_ROWS,
   listUserScrolls,
   listPublicScrolls,
-  searchPublicScrolls,
 } from "./scroll.server";
+export { searchPublicScrolls } from "./search.server";
 export { toRule, ruleKeyOf } from "./rule.server";
 export { feedPageQuery } from "./feed-rules.server";
 export { consumeChanges, repairIndexes, backfillStep, INDEX_CAP, type Consumed, type Repaired } from "./feed-index.server";

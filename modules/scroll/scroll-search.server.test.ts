@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
 import { batch, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
-import { searchPublicScrolls } from "./scroll.server";
+import { searchPublicScrolls } from "./search.server";
 
 const POPULATION = 2_000;
 const app = () => testAppContext(env);

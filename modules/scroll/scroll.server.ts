@@ -1,7 +1,7 @@
 import { and, eq, type Placeholder } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, conflict, encodeCursor, forbidden, isId, newId, notFound, pagination, type ListCursor } from "../shared/index";
-import { batch, batchUnderLimit, columns, controlLive, listCursor, pageRequest, trigramSearchable, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
+import { batch, batchUnderLimit, columns, controlLive, listCursor, pageRequest, sql, type AppContext, type RowOf, type SQL, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, liveChannel, publishLive, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexable, indexKeyOf, indexPage, indexPageQuery, indexState, indexStatements, positionOf, reachOf, reaches, startBackfill, type IndexReach, type Position } from "./feed-index.server";
@@ -681,41 +681,6 @@ export async function listUserScrolls(
 }
 
 /** Newest public scrolls of a type (community lists); never private ones. */
-/** Search reads at most this many indexed matches (public or not), newest first. */
-const SEARCH_CANDIDATES = 30;
-/** Fewer characters than a trigram: the newest public scrolls are searched instead. */
-const SEARCH_RECENT = 40;
-
-/**
- * Public scrolls (both types) whose name or description contains `term`, case-insensitively,
- * newest first, at most `limit`. A bounded read: the trigram index of migrations/0015 gives the
- * newest SEARCH_CANDIDATES matches (private ones among them are dropped); a term of one or two
- * characters is looked for among the SEARCH_RECENT newest public scrolls only.
- */
-export async function searchPublicScrolls(app: AppContext, viewerId: string, term: string, limit: number): Promise<Scroll[]> {
-  const needle = term.toLowerCase();
-  if (!needle) return [];
-  if (!trigramSearchable(needle)) {
-    const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE s.is_private = 0 ORDER BY s.id DESC LIMIT ${SEARCH_RECENT}`)]);
-    return rows
-      .filter((r) => r.name.toLowerCase().includes(needle) || r.description.toLowerCase().includes(needle))
-      .slice(0, limit)
-      .map((r) => toScroll(r, viewerId));
-  }
-  // one FTS5 phrase: the term's trigrams in a row, i.e. the term as a substring ('"' doubled)
-  const phrase = `"${needle.replaceAll('"', '""')}"`;
-  const [rows] = await batch(app.db, [
-    scrollSelect(
-      viewerId,
-      sql`WHERE s.id IN (
-          SELECT sid FROM scroll_search WHERE scroll_search MATCH ${`{name description}: ${phrase}`}
-          ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES})
-        AND s.is_private = 0 ORDER BY s.id DESC LIMIT ${limit}`,
-    ),
-  ]);
-  return rows.map((r) => toScroll(r, viewerId));
-}
-
 /**
  * The most scrolls a community list or a profile's scrolls answer at once. Rows read per scroll
  * (decision 007, "Scroll lists"): its row through the index walk (1) and, when the viewer follows
