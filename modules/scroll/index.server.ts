@@ -5,13 +5,6 @@ export {
   scrollWithRule,
   updateScroll,
   deleteScroll,
-  listMyScrolls,
-  listAllMyScrolls,
-  findMyScroll,
-  myScrollsQuery,
-  MY_SCROLLS_LIMIT,
-  PUBLIC_SCROLLS_MAX,
-  type MyScrollsPage,
   addEcho,
   CURATION_MAX_ECHOS,
   removeEcho,
@@ -19,9 +12,18 @@ export {
   scrollEchos,
   scrollWithEchos,
   DOCUMENT_CANDIDATE_ROWS,
+} from "./scroll.server";
+export {
+  listMyScrolls,
+  listAllMyScrolls,
+  findMyScroll,
+  myScrollsQuery,
+  MY_SCROLLS_LIMIT,
+  PUBLIC_SCROLLS_MAX,
+  type MyScrollsPage,
   listUserScrolls,
   listPublicScrolls,
-} from "./scroll.server";
+} from "./lists.server";
 export { searchPublicScrolls } from "./search.server";
 export { toRule, ruleKeyOf } from "./rule.server";
 export { feedPageQuery } from "./feed-rules.server";

@@ -2,7 +2,7 @@ import { createCookie } from "react-router";
 import * as v from "valibot";
 import { ID_PATTERN } from "../shared/index";
 import { memoize, readCookie, type AppContext } from "../shared/index.server";
-import { findMyScroll, listMyScrolls } from "./scroll.server";
+import { findMyScroll, listMyScrolls } from "./lists.server";
 import { ALL_ECHOS, FOLLOWING, pickSelected, SELECTED_COOKIE, SELECTED_COOKIE_MAX_AGE } from "./ui/selection";
 
 /**
