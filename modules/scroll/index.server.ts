@@ -1,18 +1,12 @@
 // Server-only public face of the scroll module.
 export {
-  createScroll,
   getScroll,
   scrollWithRule,
-  updateScroll,
-  deleteScroll,
-  addEcho,
-  CURATION_MAX_ECHOS,
-  removeEcho,
-  setFollow,
   scrollEchos,
   scrollWithEchos,
   DOCUMENT_CANDIDATE_ROWS,
 } from "./scroll.server";
+export { createScroll, updateScroll, deleteScroll, addEcho, CURATION_MAX_ECHOS, removeEcho, setFollow } from "./writes.server";
 export {
   listMyScrolls,
   listAllMyScrolls,
