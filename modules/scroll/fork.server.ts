@@ -5,7 +5,7 @@ import { badRequest, clampChars, forbidden, isId, newId, notFound } from "../sha
 import { eq } from "drizzle-orm";
 import { batch, batchUnderLimit, select, sql, tables, type AppContext } from "../shared/index.server";
 import { MAX_NAME, type Scroll } from "./schema";
-import { scrollSelect, toScroll } from "./scroll.server";
+import { scrollSelect, toScroll } from "./rows.server";
 
 /** " (fork)" for one's first fork of a feed, " (fork 2)", " (fork 3)"… for the next (issue 29). */
 export const forkSuffix = (nth: number) => (nth <= 1 ? " (fork)" : ` (fork ${nth})`);

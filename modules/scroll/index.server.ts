@@ -1,11 +1,10 @@
 // Server-only public face of the scroll module.
 export {
-  getScroll,
-  scrollWithRule,
   scrollEchos,
   scrollWithEchos,
   DOCUMENT_CANDIDATE_ROWS,
 } from "./scroll.server";
+export { getScroll, scrollWithRule } from "./rows.server";
 export { createScroll, updateScroll, deleteScroll, addEcho, CURATION_MAX_ECHOS, removeEcho, setFollow } from "./writes.server";
 export {
   listMyScrolls,

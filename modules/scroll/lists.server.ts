@@ -3,7 +3,7 @@
 import { encodeCursor, isId, notFound, pagination } from "../shared/index";
 import { batch, columns, listCursor, pageRequest, prepared, select, sql, tables, type AppContext } from "../shared/index.server";
 import type { PageRequest } from "../echo/index.server";
-import { scrollColumns, scrollSelect, toScroll } from "./scroll.server";
+import { scrollColumns, scrollSelect, toScroll } from "./rows.server";
 import type { Scroll } from "./schema";
 
 /**

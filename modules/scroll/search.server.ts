@@ -1,7 +1,7 @@
 // Scroll search (the search page's scrolls): public scrolls whose name or description holds a
 // term, a bounded read of the trigram index (migrations/0015_name_search.sql).
 import { batch, sql, trigramSearchable, type AppContext } from "../shared/index.server";
-import { scrollSelect, toScroll } from "./scroll.server";
+import { scrollSelect, toScroll } from "./rows.server";
 import type { Scroll } from "./schema";
 
 /** Search reads at most this many indexed matches (public or not), newest first. */

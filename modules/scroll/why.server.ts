@@ -7,7 +7,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { batch, select, sql, tables, type AppContext, type RowOf } from "../shared/index.server";
 import { ruleChecks, type RuleName } from "./feed-rules.reference";
 import { toRule } from "./rule.server";
-import { authorNamesOf, scrollSelect } from "./scroll.server";
+import { authorNamesOf, scrollSelect } from "./rows.server";
 import type { FeedRule, TimeRange } from "./schema";
 
 export type WhyReason = { rule: RuleName | "sortBy" | "everything" | "curation"; passed: boolean; text: string };

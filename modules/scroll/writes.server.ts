@@ -7,7 +7,7 @@ import { batch, batchUnderLimit, controlLive, select, sql, tables, type AppConte
 import { echoColumns, liveChannel, publishLive, toEcho } from "../echo/index.server";
 import { indexable, indexKeyOf, indexStatements, startBackfill } from "./feed-index.server";
 import { ruleAssignments, ruleOfConfig, storedRule } from "./rule.server";
-import { getScroll, readScroll, scrollSelect, toScroll } from "./scroll.server";
+import { getScroll, readScroll, scrollSelect, toScroll } from "./rows.server";
 import type { CreateScrollInput, Scroll, UpdateScrollInput } from "./schema";
 
 /**
