@@ -191,7 +191,7 @@ const hydratedWhile = preparedAround(["viewerId", "scrollId", ...RULE_FIELDS], (
 );
 
 /**
- * The guard of hydratedWhile, and of an index page read from a remembered rule (scroll.server.ts):
+ * The guard of hydratedWhile, and of an index page read from a remembered rule (pages.server.ts):
  * the scroll still holds the rule, and the viewer may see it. Its values are placeholders in the
  * prepared statement, bound values elsewhere (`holdsRule`).
  */

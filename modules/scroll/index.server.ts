@@ -1,9 +1,5 @@
 // Server-only public face of the scroll module.
-export {
-  scrollEchos,
-  scrollWithEchos,
-  DOCUMENT_CANDIDATE_ROWS,
-} from "./scroll.server";
+export { scrollEchos, scrollWithEchos, DOCUMENT_CANDIDATE_ROWS } from "./pages.server";
 export { getScroll, scrollWithRule } from "./rows.server";
 export { createScroll, updateScroll, deleteScroll, addEcho, CURATION_MAX_ECHOS, removeEcho, setFollow } from "./writes.server";
 export {

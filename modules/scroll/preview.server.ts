@@ -7,7 +7,7 @@ import { toEcho, type PageRequest } from "../echo/index.server";
 import { COUNT_SCAN_ROWS, counterQuery, countScanQuery, emptyScanQuery, matchCount, scanEntries, type MatchCount } from "./feed-count.server";
 import { feedPage, feedPageQuery, provablyEmpty, windowSize } from "./feed-rules.server";
 import { ruleOfConfig } from "./rule.server";
-import { feedCursor, feedSeek } from "./scroll.server";
+import { feedCursor, feedSeek } from "./pages.server";
 import type { FeedConfigInput, FeedRule, ScrollEchoPage } from "./schema";
 
 /** A preview shows 10 echos: a glance, not the feed, and fewer rows to hydrate leave room for

@@ -6,7 +6,7 @@ import { FEED_READER_ID, WEB_FEED_ENTRIES, type WebFeed } from "../echo/index.se
 import { HttpError, notFound } from "../shared/index";
 import type { AppContext } from "../shared/index.server";
 import { getScroll } from "./rows.server";
-import { scrollEchos } from "./scroll.server";
+import { scrollEchos } from "./pages.server";
 
 export async function scrollWebFeed(app: AppContext, id: string): Promise<WebFeed> {
   const scroll = await getScroll(app, FEED_READER_ID, id).catch((error: unknown) => {

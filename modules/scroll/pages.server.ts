@@ -1,3 +1,7 @@
+// A scroll's pages of echos: a curation's newest-added first; a feed's from its index where the
+// index is built and reaches the page (feed-index.server.ts), else from the engine
+// (feed-rules.server.ts); the isolate's hints (feedRules, builtIndexes) that let a page go in the
+// scroll lookup's round trip.
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, encodeCursor, forbidden, isId, notFound, pagination, type ListCursor } from "../shared/index";
 import { batch, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
