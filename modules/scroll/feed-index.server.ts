@@ -226,12 +226,11 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
     done.likes = facts.length;
   }
   const statements: SQL[] = [];
-  if (inserts.length > 0) statements.push(insertEntries(inserts));
-  if (moves.length > 0 || leaves.length > 0) {
-    // an entry moves by leaving and entering again at its count (one echo, one entry per index)
-    statements.push(deleteEntries([...leaves, ...moves.map(([index, , echo]): [number, string] => [index, echo])]));
-    if (moves.length > 0) statements.push(insertEntries(moves));
-  }
+  // in statements of at most ENTRIES_PER_STATEMENT (a bound value stays far below D1's 2 MB)
+  for (const part of chunks(inserts)) statements.push(insertEntries(part));
+  // an entry moves by leaving and entering again at its count (one echo, one entry per index)
+  for (const part of chunks([...leaves, ...moves.map(([index, , echo]): [number, string] => [index, echo])])) statements.push(deleteEntries(part));
+  for (const part of chunks(moves)) statements.push(insertEntries(part));
   if (deletes.length > 0) statements.push(sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(deletes)}))`);
   if (statements.length > 0) await batch(db, statements);
   done.written = inserts.length + moves.length;
@@ -248,6 +247,9 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, work));
   return done;
 }
+
+const ENTRIES_PER_STATEMENT = 1000;
+const chunks = <T>(list: T[]): T[][] => Array.from({ length: Math.ceil(list.length / ENTRIES_PER_STATEMENT) }, (_, i) => list.slice(i * ENTRIES_PER_STATEMENT, (i + 1) * ENTRIES_PER_STATEMENT));
 
 /** Whether `position` is at or before the index's frontier: an echo standing there belongs in it. */
 const reachesTo = (rule: FeedRule, st: IndexReach, position: Position) => st.complete || st.floor === null || !before(rule, st.floor, position);
@@ -601,7 +603,10 @@ async function replayPosts(app: Pick<AppContext, "env" | "ctx">, db: Db, now: nu
       sql`FROM echos WHERE id >= ${idFloor(from)} AND id < ${idFloor(to)} ORDER BY id LIMIT ${REPLAY_MAX}`,
     ),
   ]);
-  if (posted.length > 0) await consumeChanges(app, db, posted.map((echo): Change => ({ type: "post", echo })), now);
+  // in batches the size of a queue consumer's (100 messages)
+  for (let i = 0; i < posted.length; i += 100) {
+    await consumeChanges(app, db, posted.slice(i, i + 100).map((echo): Change => ({ type: "post", echo })), now);
+  }
   // up to the last replayed (the next pass goes on from there), or all of the range
   const reached = posted.length === REPLAY_MAX ? Math.max(idTime(posted[posted.length - 1]!.id), from + 1) : to;
   await batch(db, [
