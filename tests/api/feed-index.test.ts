@@ -23,18 +23,27 @@ async function until(client: Client, path: string, ok: (page: Json) => boolean, 
 
 const ids = (page: Json) => (page.echos as Json[]).map((e) => e._id);
 
+/**
+ * `count` echos by four new authors on a new tag, one in `every` without a second, excluded tag:
+ * matches of "the tag, not the other" spread thin. `matches` newest first.
+ */
+async function thinMatches(prefix: string, count: number, every: number) {
+  const hot = uniq();
+  const noise = uniq();
+  const authors = await Promise.all([0, 1, 2, 3].map(() => signedUp(prefix)));
+  const matches: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await authors[i % 4]!.client.post("/api/echo/post", { content: `${prefix} ${i}`, tags: i % every === 0 ? [hot] : [hot, noise] });
+    expect(res.status).toBe(201);
+    if (i % every === 0) matches.unshift(res.json.echo._id);
+  }
+  return { hot, noise, authors, matches };
+}
+
 describe("the feed index", () => {
   it("a sparse feed answers a full first page in one request, every page within budget, in the engine's order", async () => {
-    const hot = uniq();
-    const noise = uniq();
-    const authors = await Promise.all([0, 1, 2, 3].map(() => signedUp("fi")));
-    const matches: string[] = [];
     // 264 echos on the tag, one in 12 without the excluded tag: 22 matches spread thin
-    for (let i = 0; i < 264; i++) {
-      const res = await authors[i % 4]!.client.post("/api/echo/post", { content: `sparse ${i}`, tags: i % 12 === 0 ? [hot] : [hot, noise] });
-      expect(res.status).toBe(201);
-      if (i % 12 === 0) matches.unshift(res.json.echo._id);
-    }
+    const { hot, noise, authors, matches } = await thinMatches("fi", 264, 12);
     const reader = authors[0]!.client;
     const feed = (await reader.post("/api/scroll/create", { name: "Sparse", type: "feed", feedConfig: { includedTags: [hot], excludedTags: [noise] } })).json.scroll;
     const path = `/api/scroll/${feed._id}/echos?limit=20`;
@@ -53,16 +62,10 @@ describe("the feed index", () => {
   });
 
   it("oldest-first and most-liked sparse feeds answer full pages from their index; a like moves an echo within 5 s", async () => {
-    const hot = uniq();
-    const noise = uniq();
-    const authors = await Promise.all([0, 1, 2, 3].map(() => signedUp("fo")));
-    const matches: string[] = []; // oldest first
     // 150 echos on the tag, one in 5 without the excluded tag: 30 matches, too thin for one engine window
-    for (let i = 0; i < 150; i++) {
-      const res = await authors[i % 4]!.client.post("/api/echo/post", { content: `thin ${i}`, tags: i % 5 === 0 ? [hot] : [hot, noise] });
-      expect(res.status).toBe(201);
-      if (i % 5 === 0) matches.push(res.json.echo._id);
-    }
+    const thin = await thinMatches("fo", 150, 5);
+    const { hot, noise, authors } = thin;
+    const matches = [...thin.matches].reverse(); // oldest first
     const reader = authors[0]!.client;
     const make = async (sortBy: string) =>
       (await reader.post("/api/scroll/create", { name: sortBy, type: "feed", feedConfig: { includedTags: [hot], excludedTags: [noise], sortBy } })).json.scroll;
@@ -197,15 +200,7 @@ describe("the feed index", () => {
   }, 120_000);
 
   it("hide what I liked: a sparse feed's index pages skip the reader's likes within budget, every unliked match once, in order", async () => {
-    const hot = uniq();
-    const noise = uniq();
-    const authors = await Promise.all([0, 1, 2, 3].map(() => signedUp("fh")));
-    const matches: string[] = []; // newest first
-    for (let i = 0; i < 240; i++) {
-      const res = await authors[i % 4]!.client.post("/api/echo/post", { content: `hl ${i}`, tags: i % 4 === 0 ? [hot] : [hot, noise] });
-      expect(res.status).toBe(201);
-      if (i % 4 === 0) matches.unshift(res.json.echo._id);
-    }
+    const { hot, noise, authors, matches } = await thinMatches("fh", 240, 4);
     const { client: reader } = await signedUp("fhr");
     // the reader liked the newest 40 of the 60 matches: a run longer than one page may read
     for (const id of matches.slice(0, 40)) expect((await reader.post(`/api/echo/like/${id}`)).status).toBe(200);
