@@ -24,6 +24,26 @@ async function until(client: Client, path: string, ok: (page: Json) => boolean, 
 const ids = (page: Json) => (page.echos as Json[]).map((e) => e._id);
 
 /**
+ * A feed read page after page by cursor, as a client scrolls it: each answer 200, within the row
+ * and round-trip budget, and passed to `each` (at most `max` pages); the echos seen, in order.
+ */
+async function walk(client: Client, path: string, each: (page: Json, n: number) => void = () => {}, max = 100) {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const res = await client.get(`${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    expect(res.status).toBe(200);
+    expect(d1Cost(res).rows).toBeLessThanOrEqual(MAX_ROWS);
+    expect(d1Cost(res).roundTrips).toBeLessThanOrEqual(2);
+    each(res.json, ++pages);
+    seen.push(...ids(res.json));
+    cursor = res.json.pagination.nextCursor;
+  } while (cursor && pages < max);
+  return { seen, pages };
+}
+
+/**
  * `count` echos by four new authors on a new tag, one in `every` without a second, excluded tag:
  * matches of "the tag, not the other" spread thin. `matches` newest first.
  */
@@ -146,18 +166,7 @@ describe("the feed index", () => {
     const lost = (await client.post("/api/echo/post", { content: "lost deep", tags: [tag] }, { "X-Echo-Fault": "stream" })).json.echo;
     const expected = [lost._id];
     for (let i = 0; i < 105; i++) expected.unshift((await authors[i % 4]!.client.post("/api/echo/post", { content: `over ${i}`, tags: [tag] })).json.echo._id);
-    const all = async () => {
-      const seen: string[] = [];
-      let cursor: string | null = null;
-      do {
-        const res = await client.get(`${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-        expect(res.status).toBe(200);
-        expect(d1Cost(res).rows).toBeLessThanOrEqual(MAX_ROWS);
-        seen.push(...ids(res.json));
-        cursor = res.json.pagination.nextCursor;
-      } while (cursor);
-      return seen;
-    };
+    const all = async () => (await walk(client, path)).seen;
     // the stream delivered the 105 (wait for them); the lost one is not in the index
     await until(client, path, (p) => ids(p)[0] === expected[0]);
     const before = await all();
@@ -180,21 +189,11 @@ describe("the feed index", () => {
     const feed = (await client.post("/api/scroll/create", { name: "Dense", type: "feed", feedConfig: { includedTags: [tag] } })).json.scroll;
     const path = `/api/scroll/${feed._id}/echos?limit=30`;
     await until(client, path, (p) => p.feedIndex === "ready", 20_000);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const res = await client.get(`${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-      expect(res.status).toBe(200);
-      expect(d1Cost(res).rows).toBeLessThanOrEqual(MAX_ROWS);
-      expect(d1Cost(res).roundTrips).toBeLessThanOrEqual(2);
-      cursor = res.json.pagination.nextCursor;
-      expect(res.json.feedIndex).toBe("ready");
+    const { seen, pages } = await walk(client, path, (page, n) => {
+      expect(page.feedIndex).toBe("ready");
       // every page full (540 = 18 × 30)
-      expect(res.json.echos.length, `page ${pages + 1}`).toBe(30);
-      seen.push(...ids(res.json));
-      pages++;
-    } while (cursor);
+      expect(page.echos.length, `page ${n}`).toBe(30);
+    });
     expect(pages).toBe(18);
     expect(seen).toEqual(expected);
   }, 120_000);
@@ -207,19 +206,7 @@ describe("the feed index", () => {
     const feed = (await reader.post("/api/scroll/create", { name: "Unliked", type: "feed", feedConfig: { includedTags: [hot], excludedTags: [noise], excludeLikedEchos: true } })).json.scroll;
     const path = `/api/scroll/${feed._id}/echos?limit=20`;
     await until(reader, path, (p) => p.feedIndex === "ready", 15_000);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let requests = 0;
-    do {
-      const res = await reader.get(`${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-      expect(res.status).toBe(200);
-      expect(res.json.feedIndex).toBe("ready");
-      expect(d1Cost(res).rows).toBeLessThanOrEqual(MAX_ROWS);
-      expect(d1Cost(res).roundTrips).toBeLessThanOrEqual(2);
-      seen.push(...ids(res.json));
-      cursor = res.json.pagination.nextCursor;
-      requests++;
-    } while (cursor && requests < 10);
+    const { seen, pages: requests } = await walk(reader, path, (page) => expect(page.feedIndex).toBe("ready"), 10);
     expect(seen).toEqual(matches.slice(40));
     expect(requests).toBeLessThanOrEqual(3);
     // a reader who liked none of them gets a full first screen from the same index
