@@ -95,6 +95,39 @@ export const reachOf = (row: { complete: boolean | number; floor: string | null;
   dense: row.cap === DENSE,
 });
 
+/**
+ * Feed indexes this isolate has seen built, by rule key, with how deep they reach: a hint, never
+ * an answer (an index page is guarded in SQL by the index's own state). At most 1,000.
+ */
+const builtIndexes = new Map<string, IndexReach>();
+const BUILT_INDEXES_MAX = 1000;
+export function rememberIndex(ruleKey: string, st: IndexReach) {
+  builtIndexes.delete(ruleKey);
+  if (builtIndexes.size >= BUILT_INDEXES_MAX) builtIndexes.delete(builtIndexes.keys().next().value!);
+  builtIndexes.set(ruleKey, st);
+}
+export const knownIndex = (ruleKey: string) => builtIndexes.get(ruleKey);
+export const forgetIndex = (ruleKey: string) => void builtIndexes.delete(ruleKey);
+
+/**
+ * The built index of a scroll's rule (one scroll row, one index row; none when its rule has no
+ * ready index), read beside a lookup of the scroll so that the page after it, in the next round
+ * trip, is read from the index even in an isolate that never saw the feed (`learnIndexes`).
+ */
+export const scrollIndexState = (scrollId: string) =>
+  select(
+    {
+      ruleKey: sql<string>`fi.rule_key`,
+      complete: sql<number>`fi.complete`,
+      floor: sql<string | null>`fi.floor`,
+      floorRank: sql<number | null>`fi.floor_rank`,
+      cap: sql<number>`fi.cap`,
+    },
+    sql`FROM scrolls s JOIN feed_indexes fi ON fi.rule_key = s.rule_key WHERE s.id = ${scrollId} AND fi.state = 'ready'`,
+  );
+export const learnIndexes = (rows: { ruleKey: string; complete: number; floor: string | null; floorRank: number | null; cap: number }[]) =>
+  rows.forEach((row) => rememberIndex(row.ruleKey, reachOf(row)));
+
 /** The time window of a most-liked rule: its matches are at most this old. */
 const windowMs = (rule: FeedRule) => (rule.sortBy === "mostLiked" && rule.sortTimeRange !== "allTime" ? TIME_RANGE_MS[rule.sortTimeRange] : null);
 /**

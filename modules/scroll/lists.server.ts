@@ -3,6 +3,7 @@
 import { encodeCursor, isId, notFound, pagination } from "../shared/index";
 import { batch, columns, listCursor, pageRequest, prepared, select, sql, tables, type AppContext } from "../shared/index.server";
 import type { PageRequest } from "../echo/index.server";
+import { learnIndexes, scrollIndexState } from "./feed-index.server";
 import { scrollColumns, scrollSelect, toScroll } from "./rows.server";
 import type { Scroll } from "./schema";
 
@@ -85,7 +86,9 @@ export async function findMyScroll(app: AppContext, viewerId: string, id: string
   if (!isId(id)) return null;
   const mine = sql`s.id = ${id} AND (s.creator_id = ${viewerId} OR (s.is_private = 0 AND EXISTS
     (SELECT 1 FROM scroll_follows f WHERE f.scroll_id = s.id AND f.user_id = ${viewerId})))`;
-  const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE ${mine}`)]);
+  // with its rule's built index: the home page reads the scroll's first page next, from the index
+  const [rows, index] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE ${mine}`), scrollIndexState(id)]);
+  learnIndexes(index);
   return rows[0] ? toScroll(rows[0], viewerId) : null;
 }
 

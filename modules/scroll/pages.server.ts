@@ -1,13 +1,13 @@
 // A scroll's pages of echos: a curation's newest-added first; a feed's from its index where the
 // index is built and reaches the page (feed-index.server.ts), else from the engine
-// (feed-rules.server.ts); the isolate's hints (feedRules, builtIndexes) that let a page go in the
+// (feed-rules.server.ts); the isolate's hints (feedRules here, the built indexes in feed-index.server.ts) that let a page go in the
 // scroll lookup's round trip.
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, encodeCursor, forbidden, isId, notFound, pagination, type ListCursor } from "../shared/index";
 import { batch, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
-import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexable, indexPage, indexPageQuery, indexState, positionOf, reachOf, reaches, type IndexReach, type Position } from "./feed-index.server";
+import { forgetIndex, HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexable, indexPage, indexPageQuery, indexState, knownIndex, positionOf, reachOf, reaches, rememberIndex, type Position } from "./feed-index.server";
 import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./rule.server";
 import { visibleScroll } from "./rows.server";
 import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";
@@ -191,7 +191,7 @@ async function feedEchos(
   // otherwise from the engine, as before — sending both would read both.
   const ruleKey = ruleKeyOf(rule);
   const position = positionOf(rule, seek);
-  const known = builtIndexes.get(ruleKey);
+  const known = knownIndex(ruleKey);
   if (known && reaches(rule, known, position)) {
     const guard = whileScroll === null ? sql`1` : holdsRule(whileScroll, viewerId, rule);
     // a reader who hides what they liked reads a bounded run of entries (HIDE_LIKED_SCAN)
@@ -206,8 +206,15 @@ async function feedEchos(
         const total = (req.page - 1) * req.limit + got.rows.length + (nextCursor ? 1 : 0);
         return { ...echoPage(got.rows, req, total, nextCursor !== null, nextCursor), feedIndex: "ready" };
       }
-      // the page met the index's frontier before it filled: the engine goes on from there, in a
-      // second round trip and the rows the index page left (about 3 per entry read, 3 per echo)
+      // The page met the index's frontier before it filled: the engine goes on from there, in a
+      // second round trip and the rows the index page left (about 3 per entry read, 3 per echo).
+      // A page read after a lookup of its own (not in the lookup's round trip: `whileScroll` is
+      // null) has no second trip left (≤ 2): it ends at the frontier, its cursor there, and the
+      // next page is the engine's — unless it found nothing (no empty page with more to come).
+      if (whileScroll === null && got.rows.length > 0) {
+        const total = (req.page - 1) * req.limit + got.rows.length + 1;
+        return { ...echoPage(got.rows, req, total, true, indexCursor(rule, st.floor!)), feedIndex: "ready" };
+      }
       const rest = take - got.rows.length;
       const rows = 200 - 3 * (indexed.length + 1) - 3 * rest - 12;
       const engineWindow = windowSize(rule, Math.max(20, Math.min(candidateRows, rows)));
@@ -220,23 +227,12 @@ async function feedEchos(
       return { ...echoPage(page, req, total, fed.hasMore, nextCursor), feedIndex: "ready" };
     }
     // the index no longer reaches here (its frontier moved, or it was dropped): the engine, once more
-    builtIndexes.delete(ruleKey);
+    forgetIndex(ruleKey);
   }
   const [state, rows] = await batch(app.db, [indexState(ruleKey), engine()]);
   const st = state[0];
   if (st?.state === "ready") rememberIndex(ruleKey, reachOf(st));
   return { ...enginePage(rule, req, rows, window, offset), feedIndex: st?.state ?? "building" };
-}
-
-/**
- * Feed indexes this isolate has seen built, by rule key, with how deep they reach: a hint, never
- * an answer (the index page is guarded in SQL by the index's own state). At most 1,000.
- */
-const builtIndexes = new Map<string, IndexReach>();
-function rememberIndex(ruleKey: string, st: IndexReach) {
-  builtIndexes.delete(ruleKey);
-  if (builtIndexes.size >= FEED_RULES_MAX) builtIndexes.delete(builtIndexes.keys().next().value!);
-  builtIndexes.set(ruleKey, st);
 }
 
 /** The cursor of the page after a position of the index (a page's last entry, or its frontier). */
