@@ -14,6 +14,7 @@ import { batch, configureRequestDb, createDb, instrumentD1, sql, testAppContext,
 import { forgetIndex, indexStatements } from "./feed-index.server";
 import { findMyScroll } from "./lists.server";
 import { DOCUMENT_CANDIDATE_ROWS, scrollEchos } from "./pages.server";
+import { scrollWebFeed } from "./web-feed.server";
 import { ruleKeyOf } from "./rule.server";
 import type { FeedRule } from "./schema";
 
@@ -124,6 +125,10 @@ describe("a capped feed index", { timeout: 60_000 }, () => {
       const stored = await findMyScroll(app(), me, other);
       const home = await scrollEchos(app(), me, stored!, { page: 1, limit: 20 }, Date.now(), DOCUMENT_CANDIDATE_ROWS);
       expect(home.echos.map((e) => e._id)).toEqual(expected.slice(0, 20).map((m) => m.id));
+      // a web feed (or any page after getScroll) in such an isolate: the lookup learns it too
+      forgetIndex(ruleKeyOf(rule));
+      const feedXml = await scrollWebFeed(app(), other);
+      expect(feedXml.entries.map((e) => e._id).slice(0, 20)).toEqual(expected.slice(0, 20).map((m) => m.id));
       const next = await measuredPage(me, other, cold.page.pagination.nextCursor ?? "none");
       expect(next.stats.roundTrips).toBeLessThanOrEqual(2);
       expect(next.page.echos.length).toBeGreaterThan(0);
