@@ -403,9 +403,9 @@ async function markDense(db: Db, id: number, now: number): Promise<null> {
   await batch(db, [
     sql`DELETE FROM feed_index_entries WHERE index_id = ${id}`,
     sql`DELETE FROM feed_rule_terms WHERE index_id = ${id}`,
-    // never due for the check (nothing to compare): last in its order
+    // never due for the check (nothing to compare; cap 0 keeps it out); judged again after REJUDGE_MS
     sql`UPDATE feed_indexes SET state = 'ready', cap = ${DENSE}, complete = 0, floor = NULL, floor_rank = NULL, cursor = NULL,
-        cursor_rank = NULL, updated_at = ${now}, checked_at = ${Number.MAX_SAFE_INTEGER} WHERE id = ${id}`,
+        cursor_rank = NULL, updated_at = ${now}, checked_at = ${now} WHERE id = ${id}`,
   ]);
   return null;
 }
@@ -516,6 +516,13 @@ const REPAIR_DEPTH = 100;
 const REPAIR_CANDIDATES = 5000;
 /** A backfill that has not moved for this long lost its message: it is sent again. */
 const STUCK_MS = 60_000;
+/**
+ * A dense rule is judged again this long after it was last judged (its backfill's first 500
+ * matches decided it; a tag's company changes), up to REJUDGE_PER_PASS a pass: when a reader's
+ * engine window no longer fills a screen, it is built again as a sparse index.
+ */
+const REJUDGE_MS = 86_400_000;
+const REJUDGE_PER_PASS = 5;
 
 export type Repaired = {
   keyed: number;
@@ -528,6 +535,9 @@ export type Repaired = {
   dropped: number;
   aged: number;
   rebuilt: number;
+  /** dense rules judged again, and those of them rebuilt as sparse */
+  rejudged: number;
+  thinned: number;
 };
 
 /** Feeds keyed per pass (FEED_INDEX_KEYS_PER_PASS overrides: `npm run bench:data` keys a whole store). */
@@ -560,7 +570,7 @@ const REPLAY_FIRST = 15 * 60_000;
  * indexes no scroll reads any more are dropped.
  */
 export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db, now = Date.now(), indexes = REPAIR_INDEXES, keys = KEYS_PER_PASS): Promise<Repaired> {
-  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0 };
+  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0, rejudged: 0, thinned: 0 };
   done.replayed = await replayPosts(app, db, now);
   const sc = tables.scrolls;
   const fi = tables.feedIndexes;
@@ -570,11 +580,17 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
       AND index_id IN (SELECT id FROM feed_indexes WHERE rule_key LIKE ${`%"sortBy":"mostLiked","sortTimeRange":"${range}"%`})
       RETURNING index_id`;
   });
-  const [unkeyed, stuck, due, orphans, ...aged] = await batch(db, [
+  const [unkeyed, stuck, due, orphans, dense, ...aged] = await batch(db, [
     select({ id: sc.id, ...ruleColumns(sc) }, sql`FROM scrolls WHERE type = 'feed' AND rule_key IS NULL LIMIT ${keys}`),
     select({ ruleKey: fi.ruleKey }, sql`FROM feed_indexes WHERE state = 'building' AND updated_at < ${now - STUCK_MS} LIMIT 20`),
     select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap }, sql`FROM feed_indexes WHERE state = 'ready' AND cap > ${DENSE} ORDER BY checked_at LIMIT ${indexes}`),
     select({ id: fi.id }, sql`FROM feed_indexes WHERE NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key) LIMIT 5`),
+    // dense rules judged longest ago (those marked before judging again existed carry the largest time)
+    select(
+      { id: fi.id, ruleKey: fi.ruleKey },
+      sql`FROM feed_indexes WHERE state = 'ready' AND cap = ${DENSE} AND (checked_at < ${now - REJUDGE_MS} OR checked_at = ${Number.MAX_SAFE_INTEGER})
+        ORDER BY checked_at LIMIT ${REJUDGE_PER_PASS}`,
+    ),
     ...aging,
   ]);
   const backfills: Change[] = [];
@@ -603,6 +619,13 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
     for (const r of drained as { rule_key: string }[]) backfills.push({ type: "backfill", ruleKey: r.rule_key, cursor: null });
     done.rebuilt = drained.length;
   }
+  for (const index of dense) {
+    done.rejudged++;
+    if (await judgeDense(db, index, now)) {
+      done.thinned++;
+      backfills.push({ type: "backfill", ruleKey: index.ruleKey, cursor: null });
+    }
+  }
   if (backfills.length > 0) sendChanges(app, backfills);
   for (const index of due) {
     const fixed = await checkIndex(db, index, now);
@@ -621,6 +644,28 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
     done.dropped = orphans.length;
   }
   return done;
+}
+
+/**
+ * A dense rule judged again: a reader's engine window, from the top, must still fill a screen
+ * (or find every match). If it does not, the index is built again as a sparse one (its terms
+ * back, so posts reach it while it builds; pages read the engine meanwhile). True when rebuilt.
+ */
+async function judgeDense(db: Db, index: { id: number; ruleKey: string }, now: number): Promise<boolean> {
+  const rule = ruleOfKey(index.ruleKey);
+  const window = windowSize(rule);
+  const [rows] = await batch(db, [feedPageQuery(rule, NO_VIEWER, now, null, SCREEN, 0, window)]);
+  const fed = feedPage(rule, rows, SCREEN, window);
+  if (fed.rows.length >= SCREEN || !fed.hasMore) {
+    await batch(db, [sql`UPDATE feed_indexes SET checked_at = ${now} WHERE id = ${index.id}`]);
+    return false;
+  }
+  await batch(db, [
+    sql`INSERT OR IGNORE INTO feed_rule_terms (term, index_id) SELECT value, ${index.id} FROM json_each(${JSON.stringify(ruleTerms(rule))})`,
+    sql`UPDATE feed_indexes SET state = 'building', cap = ${SPARSE_CAP}, complete = 0, floor = NULL, floor_rank = NULL, cursor = NULL,
+        cursor_rank = NULL, updated_at = ${now}, checked_at = ${now} WHERE id = ${index.id} AND cap = ${DENSE}`,
+  ]);
+  return true;
 }
 
 /** The replay (REPLAY_MAX): the posts since its marker (`stats` row `feed_index_replayed_to`, ms) through the consumer again. */
