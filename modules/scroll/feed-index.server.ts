@@ -25,6 +25,14 @@ const DRAINED = 250;
 /** The page a reader's engine window must fill for a rule to count as dense: a first screen. */
 const SCREEN = 20;
 /**
+ * A rule is dense when a reader's window is expected to hold DENSE_MARGIN screens of its matches:
+ * a window that holds one on average falls short about half the time (measured: 73 of 597 public
+ * feeds of the 100,000-echo store had a short first page from a dense rule's engine window at a
+ * margin of 1). The reader's window is the smaller one of a reader who hides what they liked.
+ */
+const DENSE_MARGIN = 2;
+const readerWindow = (rule: FeedRule) => windowSize({ ...rule, excludeLikedEchos: true });
+/**
  * `cap` of a dense rule's index: its backfill found the rule's matches dense enough for a reader's
  * engine window to fill a screen, so the index keeps no entries, takes no posts or likes (its
  * terms are removed) and its pages come from the engine; it stays "ready".
@@ -363,7 +371,7 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): P
     if (!fed.hasMore || after === null) return capped ? markReady(db, rule, index.id, null, now) : keepMostLiked(db, rule, index.id, SPARSE_CAP, now);
     seek = { id: after.id, likes: after.likesCount };
     if (capped && entries >= cap) {
-      const thin = matched * windowSize(rule) < SCREEN * scanned;
+      const thin = matched * readerWindow(rule) < DENSE_MARGIN * SCREEN * scanned;
       // dense: a reader's engine window fills a screen by itself, so the index keeps nothing
       if (cap === INDEX_CAP && !thin) return markDense(db, index.id, now);
       // thin matches: a reader's window would not fill a screen, so the index keeps more
@@ -653,7 +661,7 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
  */
 async function judgeDense(db: Db, index: { id: number; ruleKey: string }, now: number): Promise<boolean> {
   const rule = ruleOfKey(index.ruleKey);
-  const window = windowSize(rule);
+  const window = readerWindow(rule);
   const [rows] = await batch(db, [feedPageQuery(rule, NO_VIEWER, now, null, SCREEN, 0, window)]);
   const fed = feedPage(rule, rows, SCREEN, window);
   if (fed.rows.length >= SCREEN || !fed.hasMore) {
