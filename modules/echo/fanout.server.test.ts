@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batch, createDb, instrumentD1, select, sql, tables, testAppContext, type Change, type D1Stats } from "../shared/index.server";
+import { batch, createDb, instrumentD1, select, sql, testAppContext, type Change, type D1Stats } from "../shared/index.server";
 import { deleteEcho, postEcho } from "./echo.server";
 import { consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, listFollowing } from "./timeline.server";
 
