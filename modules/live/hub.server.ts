@@ -215,18 +215,18 @@ export class LiveHub extends DurableObject<Env> {
       }
       send(ws, message);
     }
-    if (following.length > 0) await this.publishFollowing(echo._id, following, message);
+    if (following.length > 0) await this.publishFollowing({ id: echo._id, authorId: echo.author._id }, following, message);
   }
 
   /**
-   * Following pages: the echo goes to the readers whose timeline holds it (the post's batch wrote
-   * those rows before publishing). One query for all of this object's Following readers, each a
+   * Following pages: the echo goes to the readers whose timeline holds it or will (its author's
+   * followers: the change stream writes the rows past the post's batch's first slice). One query for all of this object's Following readers, each a
    * primary-key probe; the author's follower count does not enter (decision 016).
    */
-  private async publishFollowing(echoId: string, sockets: [WebSocket, string][], message: string): Promise<void> {
+  private async publishFollowing(echo: { id: string; authorId: string }, sockets: [WebSocket, string][], message: string): Promise<void> {
     let owners: Set<string>;
     try {
-      owners = await timelineOwners(createDb(this.env.DB), echoId, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
+      owners = await timelineOwners(createDb(this.env.DB), echo, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
     } catch (error) {
       // D1 unreachable: these readers see the echo on their next load, as when a publish fails
       console.warn("live: following check failed", error);

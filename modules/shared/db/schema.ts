@@ -355,15 +355,14 @@ export const timelineEntries = sqliteTable(
     ownerId: text("owner_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    echoId: text("echo_id")
-      .notNull()
-      .references(() => echos.id, { onDelete: "cascade" }),
+    // no foreign key (migration 0024): a deleted echo's rows leave through the change stream
+    echoId: text("echo_id").notNull(),
   },
   (t) => [
     // GET /echo/following: one owner's entries newest first (keyset on echo id); unfollow and
     // trimming walk one owner's entries too
     primaryKey({ columns: [t.ownerId, t.echoId] }),
-    // echo delete cascade: an echo's rows in every follower's timeline
+    // an echo's rows in every follower's timeline (a delete's removal through the change stream)
     index("timeline_entries_echo_id").on(t.echoId),
   ],
 );
