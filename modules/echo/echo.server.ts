@@ -1,9 +1,8 @@
 import { badRequest, conflict, forbidden, isId, newId, notFound } from "../shared/index";
-import { alias } from "drizzle-orm/sqlite-core";
-import type { Placeholder } from "drizzle-orm";
-import { batch, batchUnderLimit, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type RowOf, type SQL } from "../shared/index.server";
+import { batch, batchUnderLimit, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { linkify } from "./linkify";
+import { echoColumns, toEcho } from "./echo-row.server";
 
 /** Per-account write limits (docs/security.md): posts and like/unlike calls per 5 minutes. */
 export const POST_LIMIT = { limit: 100, windowMs: 5 * 60_000 };
@@ -11,46 +10,6 @@ export const LIKE_LIMIT = { limit: 300, windowMs: 5 * 60_000 };
 import { echoTags, MAX_TAGS, tooManyTagsMessage, type Echo, type PostEchoInput } from "./schema";
 import { fanOutPost, fanOutRest } from "./timeline.server";
 import { postChannels, publishLive } from "./live.server";
-
-const e = alias(tables.echos, "e");
-const u = alias(tables.users, "u");
-const l = alias(tables.likes, "l");
-
-/**
- * The columns every echo read selects over `echos e JOIN users u`, with the viewer's like
- * state: hydrated in one query. Types and decoding (the tags' JSON) come from the schema.
- */
-export function echoColumns(viewerId: string | Placeholder) {
-  return {
-    id: e.id,
-    content: e.content,
-    tags: e.tags,
-    createdAt: e.createdAt,
-    likesCount: e.likesCount,
-    sharesCount: e.sharesCount,
-    commentsCount: e.commentsCount,
-    authorId: e.authorId,
-    userName: u.userName,
-    isLiked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE ${l.echoId} = ${e.id} AND ${l.userId} = ${viewerId})`,
-  };
-}
-
-export type EchoRow = RowOf<ReturnType<typeof echoColumns>>;
-
-export function toEcho(row: EchoRow): Echo {
-  return {
-    _id: row.id,
-    content: row.content,
-    author: { _id: row.authorId, userName: row.userName },
-    tags: row.tags.map((name) => ({ _id: name, name })),
-    likes: row.likesCount,
-    isLiked: row.isLiked === 1,
-    comments: [],
-    commentsCount: row.commentsCount,
-    shares: row.sharesCount,
-    createdAt: new Date(row.createdAt).toISOString(),
-  };
-}
 
 function requireEchoId(id: string): string {
   if (!isId(id)) throw notFound("Echo not found");

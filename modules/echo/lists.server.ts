@@ -3,7 +3,7 @@
 import { badRequest, CURSOR_INVALID, encodeCursor, idCeil, idFloor, pagination, rangeEnd, rangeStart } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
 import { batch, listCursor, prepared, sql, tables, type AppContext, type SQL, select, type Select } from "../shared/index.server";
-import { echoColumns, toEcho, type EchoRow } from "./echo.server";
+import { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
 import { normalizeTag, TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
 
 /** A tag from a URL or query: normalised; anything unsafe simply matches nothing. */

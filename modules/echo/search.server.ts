@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor, pagination } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
 import { batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
-import { echoColumns, toEcho } from "./echo.server";
+import { echoColumns, toEcho } from "./echo-row.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
 import { CLOSE, OPEN, scorer } from "./search-rank";

@@ -3,7 +3,7 @@
 // owner's rows, whatever the number of people followed or how long ago they posted.
 import type { Placeholder } from "drizzle-orm";
 import { batch, createDb, returning, select, sendChanges, sql, tables, toD1, WRITE_LIMITS, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
-import { echoColumns } from "./echo.server";
+import { echoColumns } from "./echo-row.server";
 import { knownTotal, newestPages, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
 
