@@ -20,6 +20,8 @@ const all = [
     route("echo/tag/:name", "api/echo/tag.ts"),
     route("echo/:id/report", "api/echo/report.ts"),
     route("echo/:id/share", "api/echo/share.ts"),
+    route("echo/:id/edit", "api/echo/edit.ts"),
+    route("echo/:id/history", "api/echo/history.ts"),
     route("scroll/create", "api/scroll/create.ts"),
     route("scroll/all", "api/scroll/all.ts"),
     route("scroll/preview", "api/scroll/preview.ts"),

@@ -70,7 +70,10 @@ export const EchoSchema = v.strictObject({
   shares: count,
   createdAt: isoTime,
   highlights: v.optional(HighlightsSchema),
+  editedAt: v.optional(v.pipe(isoTime, v.description("When the author last edited it; absent if never"))),
+  warning: v.optional(v.pipe(v.string(), v.description("The content warning: show it, and the text and tags only when the reader asks"))),
 });
+
 
 const nextCursor = v.pipe(v.nullable(v.string()), v.description("Pass as `cursor` for the next page; null on the last"));
 
@@ -80,6 +83,20 @@ export const PaginationSchema = v.pipe(
 );
 /** Lists paged by cursor only (one's scrolls, notifications). */
 export const CursorPaginationSchema = v.strictObject({ limit: count, hasMore: v.boolean(), nextCursor });
+
+/** GET /api/echo/{id}/history (decision 025). */
+export const EchoHistorySchema = v.strictObject({
+  versions: v.array(
+    v.strictObject({
+      version: v.pipe(count, v.description("0 is the echo as posted")),
+      content: v.string(),
+      tags: v.array(v.string()),
+      warning: v.optional(v.string()),
+      createdAt: v.pipe(isoTime, v.description("When this version was written")),
+    }),
+  ),
+  pagination: CursorPaginationSchema,
+});
 
 export const EchoPageSchema = v.strictObject({ echos: v.array(EchoSchema), pagination: PaginationSchema });
 /** A scroll's page: a feed with an index says whether it is built (decision 020). */

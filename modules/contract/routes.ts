@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { ChangePasswordSchema, CredentialsSchema, DeleteAccountSchema, LoginSchema } from "../auth/index";
 import { PopularQuerySchema, CommunityLimitSchema } from "../community/index";
-import { AllQuerySchema, PostEchoSchema, ReportSchema, SearchEchosQuerySchema, TagQuerySchema } from "../echo/index";
+import { AllQuerySchema, HistoryQuerySchema, PostEchoSchema, ReportSchema, SearchEchosQuerySchema, TagQuerySchema } from "../echo/index";
 import { ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdateProfileSchema } from "../profile/index";
 import { AddEchoSchema, CreateScrollSchema, PreviewSchema, UpdateScrollSchema } from "../scroll/index";
 import { LiveQuerySchema } from "../live/index";
@@ -68,6 +68,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "echo/like/:id", method: "DELETE", tag: "echos", summary: "Unlike an echo (idempotent)", auth: true, params: echoId, responses: { 200: r.LikeSchema } },
   { route: "echo/tag/:name", method: "GET", tag: "echos", summary: "Echos of a tag, in an order and a time window", auth: true, params: { name: "The tag" }, query: v.object({ ...TagQuerySchema.entries, ...pageQuery.entries }), responses: { 200: r.EchoPageSchema } },
   { route: "echo/:id/report", method: "POST", tag: "echos", summary: "Report an echo with a reason (once per user)", auth: true, params: echoId, body: ReportSchema, responses: { 201: v.strictObject({ reported: v.literal(true) }) } },
+  { route: "echo/:id/edit", method: "PATCH", tag: "echos", summary: "Edit one's own echo: the whole new version (text, tags, warning), as a post takes it; the replaced version goes to its history (at most 50 edits)", auth: true, params: echoId, body: PostEchoSchema, responses: { 200: echo } },
+  { route: "echo/:id/history", method: "GET", tag: "echos", summary: "An echo's earlier versions, newest first, 20 a page", auth: true, params: echoId, query: HistoryQuerySchema, responses: { 200: r.EchoHistorySchema } },
   { route: "echo/:id/share", method: "POST", tag: "echos", summary: "Count a share (once per user)", auth: true, params: echoId, responses: { 200: v.strictObject({ shares: v.pipe(v.number(), v.integer()) }) } },
 
   { route: "scroll/create", method: "POST", tag: "scrolls", summary: "Create a scroll: a curation, or a feed with its rules", auth: true, body: CreateScrollSchema, responses: { 201: scroll } },

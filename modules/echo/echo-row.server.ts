@@ -23,6 +23,8 @@ export function echoColumns(viewerId: string | Placeholder) {
     likesCount: e.likesCount,
     sharesCount: e.sharesCount,
     commentsCount: e.commentsCount,
+    editedAt: e.editedAt,
+    warning: e.warning,
     authorId: e.authorId,
     userName: u.userName,
     isLiked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE ${l.echoId} = ${e.id} AND ${l.userId} = ${viewerId})`,
@@ -43,5 +45,8 @@ export function toEcho(row: EchoRow): Echo {
     commentsCount: row.commentsCount,
     shares: row.sharesCount,
     createdAt: new Date(row.createdAt).toISOString(),
+    // only when set: an echo never edited and without a warning reads as before (decision 025)
+    ...(row.editedAt !== null && { editedAt: new Date(row.editedAt).toISOString() }),
+    ...(row.warning !== null && { warning: row.warning }),
   };
 }

@@ -11,7 +11,7 @@ import { echoTags, MAX_TAGS, tooManyTagsMessage, type Echo, type PostEchoInput }
 import { fanOutPost, fanOutRest } from "./timeline.server";
 import { postChannels, publishLive } from "./live.server";
 
-function requireEchoId(id: string): string {
+export function requireEchoId(id: string): string {
   if (!isId(id)) throw notFound("Echo not found");
   return id;
 }
@@ -24,16 +24,16 @@ export async function getEcho(app: AppContext, viewerId: string, id: string): Pr
 }
 
 /** The user names an echo's text mentions (@name), as the text renders them (linkify). */
-const mentionedNames = (content: string) => linkify(content).flatMap((part) => (part.kind === "mention" ? [part.userName] : []));
+export const mentionedNames = (content: string) => linkify(content).flatMap((part) => (part.kind === "mention" ? [part.userName] : []));
 
 /**
  * Post: the echo, its tags (created on first use) and links, its rows in the followers' timelines
  * and the notifications of the people it mentions, in one atomic batch, rate limit included.
  */
-export async function postEcho(app: AppContext, authorId: string, post: PostEchoInput): Promise<Echo> {
+export async function postEcho(app: AppContext, authorId: string, post: Omit<PostEchoInput, "warning"> & { warning?: string | null }): Promise<Echo> {
   // the #tags typed in the text are tags (PostEchoSchema merges them; again here, a no-op then, so
   // whatever calls this stores, indexes, counts and streams the same tags)
-  const input = { content: post.content, tags: echoTags(post.tags, post.content) };
+  const input = { content: post.content, tags: echoTags(post.tags, post.content), warning: post.warning ?? null };
   if (input.tags.length > MAX_TAGS) throw badRequest(`tags: ${tooManyTagsMessage(input.tags.length)}`);
   const now = Date.now();
   const id = newId(now);
@@ -41,8 +41,8 @@ export async function postEcho(app: AppContext, authorId: string, post: PostEcho
   const posted = sql`EXISTS (SELECT 1 FROM echos WHERE id = ${id})`;
   const statements: SQL[] = [
     limit.upsert,
-    sql`INSERT INTO echos (id, author_id, content, tags, created_at)
-        SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${now} WHERE ${limit.within}`,
+    sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at)
+        SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now} WHERE ${limit.within}`,
   ];
   for (const tag of input.tags) {
     statements.push(sql`INSERT INTO tags (name, created_at) SELECT ${tag}, ${now} WHERE ${posted} ON CONFLICT (name) DO NOTHING`);

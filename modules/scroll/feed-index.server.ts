@@ -224,20 +224,24 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   const posts = changes.flatMap((c) => (c.type === "post" ? [c.echo] : []));
   const deletes = changes.flatMap((c) => (c.type === "delete" ? c.echoIds : []));
   const liked = [...new Set(changes.flatMap((c) => (c.type === "likes" ? c.echoIds : [])))];
+  // an edited echo leaves every index and enters those its rule checks pass now (decision 025)
+  const edited = [...new Set(changes.flatMap((c) => (c.type === "edit" ? c.echoIds : [])))];
   const inserts: Entry[] = [];
   const moves: Entry[] = [];
   const leaves: [number, string][] = [];
-  if (posts.length > 0 || liked.length > 0) {
+  if (posts.length > 0 || liked.length > 0 || edited.length > 0) {
     const terms = [...new Set(posts.flatMap(echoTerms))];
     const [postCandidates, likedEchos] = await batch(db, [
       candidatesOf(terms),
       select(
         { id: tables.echos.id, authorId: tables.echos.authorId, tags: tables.echos.tags, createdAt: tables.echos.createdAt, likes: tables.echos.likesCount },
-        sql`FROM echos WHERE id IN (SELECT value FROM json_each(${JSON.stringify(liked)}))`,
+        sql`FROM echos WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...liked, ...edited])}))`,
       ),
     ]);
-    const facts = likedEchos;
-    const [likeCandidates] = facts.length > 0 ? await batch(db, [candidatesOf([...new Set(facts.flatMap(likeTerms))])]) : [[]];
+    const facts = likedEchos.filter((e) => liked.includes(e.id));
+    const editedFacts = likedEchos.filter((e) => edited.includes(e.id));
+    const factTerms = [...facts.flatMap(likeTerms), ...editedFacts.flatMap(echoTerms)];
+    const [likeCandidates] = factTerms.length > 0 ? await batch(db, [candidatesOf([...new Set(factTerms)])]) : [[]];
     const matching = function* (echo: ChangedEcho, candidates: Candidate[], mine: Set<string>) {
       for (const c of candidates) {
         if (c.cap === DENSE || !(JSON.parse(c.terms) as string[]).some((t) => mine.has(t))) continue;
@@ -263,10 +267,21 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
         else leaves.push([c.id, e.id]);
       }
     }
+    for (const e of editedFacts) {
+      for (const c of matching(e, likeCandidates as Candidate[], new Set(echoTerms(e)))) {
+        const rule = ruleOfKey(c.ruleKey);
+        const at = { rank: rule.sortBy === "mostLiked" ? e.likes : 0, id: e.id };
+        if (ruleChecks(rule, e, false, now).every((check) => check.passed) && (c.state === "building" || reachesTo(rule, reachOf(c), at))) {
+          inserts.push([c.id, at.rank, e.id]);
+        }
+      }
+    }
     done.posts = posts.length;
     done.likes = facts.length;
   }
   const statements: SQL[] = [];
+  // first, so that the entries the edited echos earn now are written after it
+  if (edited.length > 0) statements.push(sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(edited)}))`);
   // in statements of at most ENTRIES_PER_STATEMENT (a bound value stays far below D1's 2 MB)
   for (const part of chunks(inserts)) statements.push(insertEntries(part));
   // an entry moves by leaving and entering again at its count (one echo, one entry per index)
@@ -275,7 +290,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   if (deletes.length > 0) statements.push(sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(deletes)}))`);
   if (statements.length > 0) await batch(db, statements);
   done.written = inserts.length + moves.length;
-  done.deleted = deletes.length + leaves.length;
+  done.deleted = deletes.length + leaves.length + edited.length;
   // one step per rule however many of its messages came (a resent one, a repeat)
   const building = [...new Set(changes.flatMap((c) => (c.type === "backfill" ? [c.ruleKey] : [])))];
   done.backfills = building.length;

@@ -73,6 +73,8 @@ export const WRITE_LIMITS = {
   /** adding and removing echos of one's curations */
   curate: { limit: 600, windowMs: 10 * 60_000 },
   share: { limit: 300, windowMs: 10 * 60_000 },
+  /** echo edits (decision 025): each keeps a version and may rewrite tag links and feed indexes */
+  echoEdit: { limit: 60, windowMs: 10 * 60_000 },
   notificationsRead: { limit: 120, windowMs: 10 * 60_000 },
   /** POST /api/scroll/preview: a read, but a feed page's worth of rows each */
   preview: { limit: 300, windowMs: 10 * 60_000 },

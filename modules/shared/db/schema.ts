@@ -85,13 +85,19 @@ export const echos = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     content: text("content").notNull(),
-    // the echo's normalised tag names as a JSON array; echos are immutable, so the list page
+    // the echo's normalised tag names as a JSON array (an edit rewrites it), so the list page
     // needs no join to show tags
     tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
     createdAt: integer("created_at").notNull(),
     likesCount: integer("likes_count").notNull().default(0),
     sharesCount: integer("shares_count").notNull().default(0),
     commentsCount: integer("comments_count").notNull().default(0),
+    // edits (migrations/0022, decision 025): when the text last changed (null: never), how many
+    // times (the number of rows in echo_edits, capped at MAX_EDITS), and the optional content
+    // warning that hides the text until the reader opens it
+    editedAt: integer("edited_at"),
+    editsCount: integer("edits_count").notNull().default(0),
+    warning: text("warning"),
   },
   (t) => [
     // GET /echo/all?user= and profile echos: an author's echos newest first
@@ -133,7 +139,7 @@ export const echoTags = sqliteTable(
     likesCount: integer("likes_count").notNull().default(0),
     // UTC day of the echo (created_at / 86,400,000): feeds tag_days for recent counts
     day: integer("day").notNull().default(0),
-    // copy of the echo's tags (echos are never edited): a feed tests a candidate's other tags
+    // copy of the echo's tags (an edit rewrites it, decision 025): a feed tests a candidate's other tags
     // and exclusions inside the index entry it already read (decision 008)
     tags: text("tags").notNull().default("[]"),
   },
@@ -148,6 +154,24 @@ export const echoTags = sqliteTable(
     // /echo/tag/{name}?orderBy=likes and most-liked feed streams: by likes, then newest (covering)
     index("echo_tags_tag_likes_tags").on(t.tag, t.likesCount, t.echoId, t.tags),
   ],
+);
+
+// An echo's earlier versions (decision 025): version n is the echo as it was before its edit
+// n + 1 (version 0 the posted one), with the time it was written; removed with the echo.
+export const echoEdits = sqliteTable(
+  "echo_edits",
+  {
+    echoId: text("echo_id")
+      .notNull()
+      .references(() => echos.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    content: text("content").notNull(),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
+    warning: text("warning"),
+    createdAt: integer("created_at").notNull(),
+  },
+  // the history page: one echo's versions, newest first (keyset on version)
+  (t) => [primaryKey({ columns: [t.echoId, t.version] })],
 );
 
 export const likes = sqliteTable(
