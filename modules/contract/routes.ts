@@ -67,6 +67,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "echo/like/:id", method: "POST", tag: "echos", summary: "Like an echo (idempotent)", auth: true, params: echoId, responses: { 200: r.LikeSchema } },
   { route: "echo/like/:id", method: "DELETE", tag: "echos", summary: "Unlike an echo (idempotent)", auth: true, params: echoId, responses: { 200: r.LikeSchema } },
   { route: "echo/tag/:name", method: "GET", tag: "echos", summary: "Echos of a tag, in an order and a time window", auth: true, params: { name: "The tag" }, query: v.object({ ...TagQuerySchema.entries, ...pageQuery.entries }), responses: { 200: r.EchoPageSchema } },
+  { route: "echo/:id/reply", method: "POST", tag: "echos", summary: "Reply to an echo: an echo with a parent (the same fields and limits as a post; the post limit counts replies)", auth: true, params: echoId, body: PostEchoSchema, responses: { 201: echo } },
+  { route: "echo/:id/thread", method: "GET", tag: "echos", summary: "An echo's thread: the chain above it, the echo, its replies oldest first by cursor (each with its first replies)", auth: true, params: echoId, query: v.object({ cursor: cursorParam }), responses: { 200: r.ThreadSchema } },
   { route: "echo/:id/report", method: "POST", tag: "echos", summary: "Report an echo with a reason (once per user)", auth: true, params: echoId, body: ReportSchema, responses: { 201: v.strictObject({ reported: v.literal(true) }) } },
   { route: "echo/:id/share", method: "POST", tag: "echos", summary: "Count a share (once per user)", auth: true, params: echoId, responses: { 200: v.strictObject({ shares: v.pipe(v.number(), v.integer()) }) } },
 

@@ -29,6 +29,7 @@ export function echoColumns(viewerId: string | Placeholder) {
     likesCount: e.likesCount,
     sharesCount: e.sharesCount,
     commentsCount: e.commentsCount,
+    parentId: e.parentId,
     authorId: e.authorId,
     userName: u.userName,
     isLiked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE ${l.echoId} = ${e.id} AND ${l.userId} = ${viewerId})`,
@@ -49,6 +50,7 @@ export function toEcho(row: EchoRow): Echo {
     commentsCount: row.commentsCount,
     shares: row.sharesCount,
     createdAt: new Date(row.createdAt).toISOString(),
+    parentId: row.parentId,
   };
 }
 
@@ -70,8 +72,12 @@ const mentionedNames = (content: string) => linkify(content).flatMap((part) => (
 /**
  * Post: the echo, its tags (created on first use) and links, its rows in the followers' timelines
  * and the notifications of the people it mentions, in one atomic batch, rate limit included.
+ * With `parentId` it is a reply (decision 024): written only while the parent exists (404
+ * otherwise), under the same post limit (a reply is an echo); the parent's count and its
+ * author's notification are the triggers' (migrations/0021_replies.sql).
  */
-export async function postEcho(app: AppContext, authorId: string, post: PostEchoInput): Promise<Echo> {
+export async function postEcho(app: AppContext, authorId: string, post: PostEchoInput, parentId?: string): Promise<Echo> {
+  if (parentId !== undefined) requireEchoId(parentId);
   // the #tags typed in the text are tags (PostEchoSchema merges them; again here, a no-op then, so
   // whatever calls this stores, indexes, counts and streams the same tags)
   const input = { content: post.content, tags: echoTags(post.tags, post.content) };
@@ -82,8 +88,12 @@ export async function postEcho(app: AppContext, authorId: string, post: PostEcho
   const posted = sql`EXISTS (SELECT 1 FROM echos WHERE id = ${id})`;
   const statements: SQL[] = [
     limit.upsert,
-    sql`INSERT INTO echos (id, author_id, content, tags, created_at)
-        SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${now} WHERE ${limit.within}`,
+    parentId === undefined
+      ? sql`INSERT INTO echos (id, author_id, content, tags, created_at)
+          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${now} WHERE ${limit.within}`
+      : sql`INSERT INTO echos (id, author_id, content, tags, created_at, parent_id, root_id)
+          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${now}, p.id, COALESCE(p.root_id, p.id)
+          FROM echos p WHERE p.id = ${parentId} AND ${limit.within}`,
   ];
   for (const tag of input.tags) {
     statements.push(sql`INSERT INTO tags (name, created_at) SELECT ${tag}, ${now} WHERE ${posted} ON CONFLICT (name) DO NOTHING`);
@@ -91,7 +101,7 @@ export async function postEcho(app: AppContext, authorId: string, post: PostEcho
       SELECT ${tag}, ${id}, ${Math.floor(now / 86_400_000)}, ${JSON.stringify(input.tags)} WHERE ${posted}`);
   }
   // the Following timelines of the author's followers (decision 013), atomic with the echo
-  statements.push(fanOutPost(id, authorId, posted));
+  statements.push(fanOutPost(id, authorId, posted, parentId));
   const mentions = mentionStatement(id, authorId, mentionedNames(input.content), now, posted);
   if (mentions) statements.push(mentions);
   const read = select(echoColumns(authorId), sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`);
@@ -99,7 +109,8 @@ export async function postEcho(app: AppContext, authorId: string, post: PostEcho
   const row = (results[results.length - 1] as Result<typeof read>)[0];
   if (!row) {
     const count = (results[results.length - 2] as Result<typeof limit.count>)[0]?.count;
-    throw limit.exceeded(count) ?? new Error("posted echo not found");
+    // within the limit, only a missing parent leaves nothing written
+    throw limit.exceeded(count) ?? (parentId === undefined ? new Error("posted echo not found") : notFound("Echo not found"));
   }
   const echo = toEcho(row);
   // after the batch committed: open feeds that match show their "new echos" pill (decision 016),

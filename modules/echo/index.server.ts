@@ -1,5 +1,6 @@
 // Server-only public face of the echo module.
 export { getEcho, postEcho, deleteEcho, setLike, shareEcho, reportEcho, echoColumns, toEcho, type EchoRow } from "./echo.server";
+export { getThread } from "./thread.server";
 export { listEchos, listTag, dateBounds, type PageRequest } from "./lists.server";
 export { searchEchos, SEARCH_WINDOW, type SearchPage } from "./search.server";
 export { listFollowing, followingIfAny, timelineOwners, backfillFollow, removeFollowee, trimTimelines, TIMELINE_CAP, FOLLOW_BACKFILL, UNFOLLOW_REMOVE } from "./timeline.server";

@@ -20,11 +20,18 @@ export const TRIM_OWNERS_PER_RUN = 200;
 /**
  * Post: one row per follower of the author, and one for the author (your own echos are part of
  * your Following, as on Mastodon: product-decisions, issue 29), in the post's batch, only if the
- * echo was written.
+ * echo was written. A reply (`parentId`) reaches only the followers who also follow the parent's
+ * author, or are that author (Mastodon's rule, decision 024): a conversation between people you
+ * follow, not half of one. One more probe of `user_follows` per follower.
  */
-export function fanOutPost(echoId: string, authorId: string, posted: SQL): SQL {
+export function fanOutPost(echoId: string, authorId: string, posted: SQL, parentId?: string): SQL {
+  const followsParent = parentId === undefined
+    ? sql`1`
+    : sql`(f.follower_id = (SELECT author_id FROM echos WHERE id = ${parentId})
+        OR EXISTS (SELECT 1 FROM user_follows g WHERE g.follower_id = f.follower_id
+          AND g.followee_id = (SELECT author_id FROM echos WHERE id = ${parentId})))`;
   return sql`INSERT INTO timeline_entries (owner_id, echo_id)
-    SELECT follower_id, ${echoId} FROM user_follows WHERE followee_id = ${authorId} AND ${posted}
+    SELECT f.follower_id, ${echoId} FROM user_follows f WHERE f.followee_id = ${authorId} AND ${posted} AND ${followsParent}
     UNION ALL SELECT ${authorId}, ${echoId} WHERE ${posted}`;
 }
 
