@@ -18,6 +18,8 @@ const all = [
     route("echo/delete/:id", "api/echo/delete.ts"),
     route("echo/like/:id", "api/echo/like.ts"),
     route("echo/tag/:name", "api/echo/tag.ts"),
+    route("echo/:id/reply", "api/echo/reply.ts"),
+    route("echo/:id/thread", "api/echo/thread.ts"),
     route("echo/:id/report", "api/echo/report.ts"),
     route("echo/:id/share", "api/echo/share.ts"),
     route("echo/:id/edit", "api/echo/edit.ts"),

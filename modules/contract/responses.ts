@@ -4,7 +4,7 @@
 // both ways, so a field added, dropped or retyped on one side fails the typecheck.
 import * as v from "valibot";
 import type { Tag } from "../community/index";
-import type { Echo, EchoPage } from "../echo/index";
+import type { Echo, EchoPage, Thread } from "../echo/index";
 import type { Notification, NotificationPage } from "../notification/index";
 import type { Profile, UserHit } from "../profile/index";
 import type { Scroll, WhyAnswer } from "../scroll/index";
@@ -65,15 +65,33 @@ export const EchoSchema = v.strictObject({
   tags: v.array(TagRefSchema),
   likes: count,
   isLiked: v.boolean(),
-  comments: v.pipe(v.array(v.never()), v.description("Always empty: echos have no comments")),
-  commentsCount: count,
+  comments: v.pipe(v.array(v.never()), v.description("Always empty: the replies are read by GET /echo/{id}/thread")),
+  commentsCount: v.pipe(count, v.description("How many replies the echo has")),
   shares: count,
   createdAt: isoTime,
+  parentId: v.pipe(v.nullable(id), v.description("The echo this one replies to; null on a top-level echo (decision 024)")),
   highlights: v.optional(HighlightsSchema),
   editedAt: v.optional(v.pipe(isoTime, v.description("When the author last edited it; absent if never"))),
   warning: v.optional(v.pipe(v.string(), v.description("The content warning: show it, and the text and tags only when the reader asks"))),
 });
 
+const ThreadItemSchema = v.strictObject({
+  _id: id,
+  parentId: v.nullable(id),
+  echo: v.pipe(v.nullable(EchoSchema), v.description("null where the echo was deleted: the thread shows \"This echo was deleted\" in its place")),
+});
+
+/** GET /echo/{id}/thread (decision 024). */
+export const ThreadSchema = v.strictObject({
+  echo: ThreadItemSchema,
+  ancestors: v.pipe(v.array(ThreadItemSchema), v.description("The chain above the echo, oldest first, at most 10 (the echo's parent last)")),
+  earlierId: v.pipe(v.nullable(id), v.description("The chain goes on above the first ancestor: this echo's thread shows the rest")),
+  replies: v.pipe(
+    v.array(v.strictObject({ ...ThreadItemSchema.entries, replies: v.array(ThreadItemSchema), moreReplies: v.boolean() })),
+    v.description("The echo's replies, oldest first, 10 a page; each with its first 2 replies, and whether it has more (its own thread shows them)"),
+  ),
+  pagination: v.strictObject({ limit: count, hasMore: v.boolean(), nextCursor: v.pipe(v.nullable(v.string()), v.description("Pass as `cursor` for the next page; null on the last")) }),
+});
 
 const nextCursor = v.pipe(v.nullable(v.string()), v.description("Pass as `cursor` for the next page; null on the last"));
 
@@ -198,6 +216,7 @@ type Agrees<T, S extends v.GenericSchema> = [T] extends [v.InferOutput<S>] ? ([v
 const agree = <_ extends true>() => undefined;
 agree<Agrees<Echo, typeof EchoSchema>>();
 agree<Agrees<EchoPage, typeof EchoPageSchema>>();
+agree<Agrees<Thread, typeof ThreadSchema>>();
 agree<Agrees<Scroll, typeof ScrollSchema>>();
 agree<Agrees<Profile, typeof ProfileSchema>>();
 agree<Agrees<UserHit, typeof UserRefSchema>>();

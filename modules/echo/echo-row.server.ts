@@ -23,6 +23,7 @@ export function echoColumns(viewerId: string | Placeholder) {
     likesCount: e.likesCount,
     sharesCount: e.sharesCount,
     commentsCount: e.commentsCount,
+    parentId: e.parentId,
     editedAt: e.editedAt,
     warning: e.warning,
     authorId: e.authorId,
@@ -45,6 +46,7 @@ export function toEcho(row: EchoRow): Echo {
     commentsCount: row.commentsCount,
     shares: row.sharesCount,
     createdAt: new Date(row.createdAt).toISOString(),
+    parentId: row.parentId,
     // only when set: an echo never edited and without a warning reads as before (decision 025)
     ...(row.editedAt !== null && { editedAt: new Date(row.editedAt).toISOString() }),
     ...(row.warning !== null && { warning: row.warning }),

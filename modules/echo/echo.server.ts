@@ -29,8 +29,12 @@ export const mentionedNames = (content: string) => linkify(content).flatMap((par
 /**
  * Post: the echo, its tags (created on first use) and links, its rows in the followers' timelines
  * and the notifications of the people it mentions, in one atomic batch, rate limit included.
+ * With `parentId` it is a reply (decision 024): written only while the parent exists (404
+ * otherwise), under the same post limit (a reply is an echo); the parent's count and its
+ * author's notification are the triggers' (migrations/0021_replies.sql).
  */
-export async function postEcho(app: AppContext, authorId: string, post: Omit<PostEchoInput, "warning"> & { warning?: string | null }): Promise<Echo> {
+export async function postEcho(app: AppContext, authorId: string, post: Omit<PostEchoInput, "warning"> & { warning?: string | null }, parentId?: string): Promise<Echo> {
+  if (parentId !== undefined) requireEchoId(parentId);
   // the #tags typed in the text are tags (PostEchoSchema merges them; again here, a no-op then, so
   // whatever calls this stores, indexes, counts and streams the same tags)
   const input = { content: post.content, tags: echoTags(post.tags, post.content), warning: post.warning ?? null };
@@ -41,8 +45,12 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
   const posted = sql`EXISTS (SELECT 1 FROM echos WHERE id = ${id})`;
   const statements: SQL[] = [
     limit.upsert,
-    sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at)
-        SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now} WHERE ${limit.within}`,
+    parentId === undefined
+      ? sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at)
+          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now} WHERE ${limit.within}`
+      : sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, parent_id, root_id)
+          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, p.id, COALESCE(p.root_id, p.id)
+          FROM echos p WHERE p.id = ${parentId} AND ${limit.within}`,
   ];
   for (const tag of input.tags) {
     statements.push(sql`INSERT INTO tags (name, created_at) SELECT ${tag}, ${now} WHERE ${posted} ON CONFLICT (name) DO NOTHING`);
@@ -50,8 +58,9 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
       SELECT ${tag}, ${id}, ${Math.floor(now / 86_400_000)}, ${JSON.stringify(input.tags)} WHERE ${posted}`);
   }
   // the Following timelines (decision 013): the author's and its first followers', atomic with
-  // the echo; the rest through the change stream after it committed (fanOutRest)
-  const fanOut = fanOutPost(id, authorId, posted);
+  // the echo; the rest through the change stream after it committed (fanOutRest). A reply
+  // reaches only those who also follow the parent's author (decision 024).
+  const fanOut = fanOutPost(id, authorId, posted, parentId);
   statements.push(...fanOut.statements);
   const mentions = mentionStatement(id, authorId, mentionedNames(input.content), now, posted);
   if (mentions) statements.push(mentions);
@@ -61,13 +70,14 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
   const followers = (results[results.length - 3] as Result<typeof fanOut.followers>)[0]?.count ?? 0;
   if (!row) {
     const count = (results[results.length - 2] as Result<typeof limit.count>)[0]?.count;
-    throw limit.exceeded(count) ?? new Error("posted echo not found");
+    // within the limit, only a missing parent leaves nothing written
+    throw limit.exceeded(count) ?? (parentId === undefined ? new Error("posted echo not found") : notFound("Echo not found"));
   }
   const echo = toEcho(row);
   // after the batch committed: open feeds that match show their "new echos" pill (decision 016),
   // and the change stream takes it to the feed indexes (decision 020)
   publishLive(app, postChannels(echo), echo);
-  const rest = fanOutRest(id, authorId, followers);
+  const rest = fanOutRest(id, authorId, followers, parentId);
   sendChanges(app, [{ type: "post", echo: { id, authorId, tags: input.tags, createdAt: now } }, ...(rest ? [rest] : [])]);
   return echo;
 }

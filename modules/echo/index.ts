@@ -29,6 +29,10 @@ export {
   type TagOrder,
   type Timeframe,
   type Highlights,
+  type Thread,
+  type ThreadItem,
+  THREAD_PAGE,
+  ThreadQuerySchema,
 } from "./schema";
 export { MAX_SEARCH_CHARS, SEARCH_ERRORS } from "./search-query";
 export { EchoCard } from "./ui/echo-card";

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { dateText, maxChars, text } from "../shared/index";
+import { dateText, maxChars, PageQuerySchema, text } from "../shared/index";
 import { isValidTag, normalizeTag, TAG_RULE_MESSAGE } from "./tags";
 import { textTags } from "./linkify";
 
@@ -160,6 +160,8 @@ export type Echo = {
   editedAt?: string;
   /** the content warning: the text and tags stay hidden until the reader opens them */
   warning?: string;
+  /** the echo this one replies to (decision 024); null on a top-level echo */
+  parentId: string | null;
   /** search results only: what the query matched (GET /api/search/echos) */
   highlights?: Highlights;
 };
@@ -180,3 +182,26 @@ export type EchoHistory = { versions: EchoVersion[]; pagination: { limit: number
 export const HistoryQuerySchema = v.object({
   cursor: v.optional(v.pipe(text("cursor"), v.regex(/^\d{1,3}$/, "cursor must be a version number"), v.transform(Number))),
 });
+/** The thread page (decision 024): how many ancestors show above an echo, replies a page, and
+ * replies under each reply (the rest behind "more replies", as Bluesky does). */
+export const THREAD_ANCESTORS = 10;
+export const THREAD_PAGE = 10;
+export const THREAD_NESTED = 2;
+
+/** One place in a thread: an echo, or `echo: null` where one was deleted ("This echo was deleted"). */
+export type ThreadItem = { _id: string; parentId: string | null; echo: Echo | null };
+
+/** GET /api/echo/{id}/thread: the chain above the echo, the echo, a page of its replies. */
+export type Thread = {
+  echo: ThreadItem;
+  /** oldest first, at most THREAD_ANCESTORS, ending with the echo's parent */
+  ancestors: ThreadItem[];
+  /** the chain goes on above the first ancestor: the echo that continues it */
+  earlierId: string | null;
+  /** the echo's replies, oldest first, each with its first THREAD_NESTED replies */
+  replies: (ThreadItem & { replies: ThreadItem[]; moreReplies: boolean })[];
+  pagination: { limit: number; hasMore: boolean; nextCursor: string | null };
+};
+
+/** GET /api/echo/{id}/thread's query: the cursor of the replies' next page. */
+export const ThreadQuerySchema = v.object({ cursor: PageQuerySchema.entries.cursor });

@@ -33,14 +33,18 @@ export const FANOUT_SLICE = 1000;
  * product-decisions, issue 29) and the first FANOUT_INLINE followers' rows (by id), in the
  * post's batch, only if the echo was written; and the author's follower count, which says
  * whether the change stream goes on (fanOutRest). About one row read per row written (RETURNING
- * the owners instead read three).
+ * the owners instead read three). A reply (`parentId`) reaches only the followers who also follow
+ * the parent's author, or are that author (Mastodon's rule, decision 024): one more probe of
+ * `user_follows` per follower, taken from the same FANOUT_INLINE followers (not scanning on for
+ * matches: the rest is the stream's).
  */
-export function fanOutPost(echoId: string, authorId: string, posted: SQL) {
+export function fanOutPost(echoId: string, authorId: string, posted: SQL, parentId?: string) {
   return {
     statements: [
       sql`INSERT INTO timeline_entries (owner_id, echo_id)
-        SELECT follower_id, ${echoId} FROM user_follows WHERE followee_id = ${authorId} AND ${posted}
-        ORDER BY follower_id LIMIT ${FANOUT_INLINE}`,
+        SELECT f.follower_id, ${echoId} FROM
+          (SELECT follower_id FROM user_follows WHERE followee_id = ${authorId} AND ${posted} ORDER BY follower_id LIMIT ${FANOUT_INLINE}) f
+        WHERE ${followsParent(parentId)}`,
       sql`INSERT INTO timeline_entries (owner_id, echo_id) SELECT ${authorId}, ${echoId} WHERE ${posted}`,
     ],
     followers: select({ count: tables.users.followersCount }, sql`FROM users WHERE ${tables.users.id} = ${authorId}`),
@@ -53,8 +57,17 @@ export function fanOutPost(echoId: string, authorId: string, posted: SQL) {
  * follower again: the rows the batch wrote are ignored, and a follower who came in between with a
  * smaller id is not skipped (a follow also brings the newest echos itself).
  */
-export function fanOutRest(echoId: string, authorId: string, followers: number): Change | null {
-  return followers > FANOUT_INLINE ? { type: "fanout", echoId, authorId, after: "" } : null;
+export function fanOutRest(echoId: string, authorId: string, followers: number, parentId?: string): Change | null {
+  if (followers <= FANOUT_INLINE) return null;
+  return parentId === undefined ? { type: "fanout", echoId, authorId, after: "" } : { type: "fanout", echoId, authorId, after: "", parentId };
+}
+
+/** Of the followers `f`, those a post reaches: all, or for a reply those who also follow (or are) the parent's author. */
+function followsParent(parentId: string | undefined): SQL {
+  if (parentId === undefined) return sql`1`;
+  const parentAuthor = sql`(SELECT author_id FROM echos WHERE id = ${parentId})`;
+  return sql`(f.follower_id = ${parentAuthor}
+    OR EXISTS (SELECT 1 FROM user_follows g WHERE g.follower_id = f.follower_id AND g.followee_id = ${parentAuthor}))`;
 }
 
 /**
@@ -73,8 +86,10 @@ export async function consumeTimelineChanges(app: Pick<AppContext, "env" | "ctx"
   const statements = [
     ...fanouts.flatMap((f) => [
       sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id)
-        SELECT follower_id, ${f.echoId} FROM user_follows WHERE followee_id = ${f.authorId} AND follower_id > ${f.after} AND ${exists(f.echoId)}
-        ORDER BY follower_id LIMIT ${FANOUT_SLICE}`,
+        SELECT f.follower_id, ${f.echoId} FROM
+          (SELECT follower_id FROM user_follows WHERE followee_id = ${f.authorId} AND follower_id > ${f.after} AND ${exists(f.echoId)}
+           ORDER BY follower_id LIMIT ${FANOUT_SLICE}) f
+        WHERE ${followsParent(f.parentId)}`,
       // the slice's last follower, if the slice was full: where the next step starts
       select(
         { next: tables.userFollows.followerId },

@@ -39,6 +39,7 @@ const apiEcho = (id: string, authorId: string, tags: string[]): Echo => ({
   isLiked: false,
   comments: [],
   commentsCount: 0,
+  parentId: null,
   shares: 0,
   createdAt: new Date(NOW).toISOString(),
 });

@@ -23,6 +23,7 @@ describe("notification text", () => {
     expect(notificationText({ ...base, kind: "follow", echo: null, actorCount: 3 })).toBe("alice and 2 others followed you");
     expect(notificationText({ ...base, kind: "scroll_follow", echo: null, scroll: { _id: "s", name: "Bay" } })).toBe("alice followed your scroll “Bay”");
     expect(notificationText({ ...base, kind: "mention" })).toBe("alice mentioned you in “Sunrise”");
+    expect(notificationText({ ...base, kind: "reply" })).toBe("alice replied “Sunrise”");
   });
 
   it("cuts an echo to 60 characters without splitting an emoji", () => {

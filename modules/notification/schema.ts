@@ -1,7 +1,7 @@
 // What a notification is on the wire (GET /api/notifications, docs/product-notes.md) and the
 // sentence a person reads for it. Client-safe: the page and the bell use it.
 
-export const NOTIFICATION_KINDS = ["like", "follow", "scroll_follow", "mention"] as const;
+export const NOTIFICATION_KINDS = ["like", "follow", "scroll_follow", "mention", "reply"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** A group of actions of one kind on one thing (an echo, a scroll, a day's follows). */
@@ -13,7 +13,7 @@ export type Notification = {
   actor: { _id: string; userName: string };
   /** how many people the group holds, the newest actor included */
   actorCount: number;
-  /** the echo liked or mentioning you (like, mention), its text cut to EXCERPT_CHARS */
+  /** the echo liked, mentioning you or replying to yours (like, mention, reply), its text cut to EXCERPT_CHARS */
   echo: { _id: string; excerpt: string } | null;
   /** the scroll followed (scroll_follow) */
   scroll: { _id: string; name: string } | null;
@@ -36,7 +36,7 @@ export const EXCERPT_CHARS = 60;
 
 export const NOTIFICATION_MESSAGES = {
   empty: "No notifications yet",
-  emptyDetail: "When someone likes your echos, follows you or your scrolls, or mentions you, it shows here.",
+  emptyDetail: "When someone likes your echos, follows you or your scrolls, mentions you or replies to you, it shows here.",
   markAllRead: "Mark all as read",
   markFailed: "Failed to mark notifications as read",
   loadMore: "Load more",
@@ -68,6 +68,7 @@ export function notificationParts(n: Pick<Notification, "kind" | "actor" | "acto
     follow: { action: "followed you", quoted: null },
     scroll_follow: { action: "followed your scroll", quoted: n.scroll?.name ?? "" },
     mention: { action: "mentioned you in", quoted: n.echo?.excerpt ?? "" },
+    reply: { action: "replied", quoted: n.echo?.excerpt ?? "" },
   }[n.kind];
   return { actor: n.actor.userName, more, ...said };
 }

@@ -20,7 +20,7 @@ export type Change =
   /** build (or go on building) the index of a rule, from `cursor` down */
   | { type: "backfill"; ruleKey: string; cursor: string | null }
   /** the Following timelines (decision 013): the echo joins those of its author's followers after `after` (by id), a slice at a time */
-  | { type: "fanout"; echoId: string; authorId: string; after: string }
+  | { type: "fanout"; echoId: string; authorId: string; after: string; parentId?: string }
   /** the Following timelines: the deleted echo's rows leave them, a slice at a time */
   | { type: "unfanout"; echoId: string };
 

@@ -1,24 +1,26 @@
 import { data, useRouteLoaderData } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { EchoDetail, EchoExtensionsProvider } from "~/modules/echo/index";
-import { getEcho } from "~/modules/echo/index.server";
+import { getThread } from "~/modules/echo/index.server";
 import { whyNotInMyFeed } from "~/modules/scroll/index";
 import { clampChars, HttpError, isolate } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/echo";
 import type { loader as layoutLoader } from "./app-layout";
 
-export const meta: Route.MetaFunction = ({ loaderData: data }) => [
-  { title: data?.echo ? `@${data.echo.author.userName}: ${isolate(clampChars(data.echo.content, 40))} · Echo` : "Echo not found · Echo" },
-];
+export const meta: Route.MetaFunction = ({ loaderData: data }) => {
+  const echo = data?.thread?.echo.echo;
+  return [{ title: echo ? `@${echo.author.userName}: ${isolate(clampChars(echo.content, 40))} · Echo` : data?.thread ? "Deleted echo · Echo" : "Echo not found · Echo" }];
+};
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewer = { _id: await requirePageViewerId(app, request) };
   try {
-    return { viewerId: viewer._id, echo: await getEcho(app, viewer._id, params.id) };
+    // the echo with its thread (decision 024): one round trip
+    return { viewerId: viewer._id, thread: await getThread(app, viewer._id, params.id) };
   } catch (error) {
-    if (error instanceof HttpError && error.status === 404) return data({ viewerId: viewer._id, echo: null }, { status: 404 });
+    if (error instanceof HttpError && error.status === 404) return data({ viewerId: viewer._id, thread: null }, { status: 404 });
     throw error;
   }
 }
@@ -30,7 +32,7 @@ export default function EchoRoute({ loaderData }: Route.ComponentProps) {
   const createsFeeds = Boolean(shell && (shell.nextCursor !== null || shell.scrolls.some((s) => s.type === "feed" && s.creator._id === loaderData.viewerId)));
   return (
     <EchoExtensionsProvider value={createsFeeds ? { explain: whyNotInMyFeed(loaderData.viewerId) } : {}}>
-      <EchoDetail key={loaderData.echo?._id ?? "missing"} echo={loaderData.echo} viewerId={loaderData.viewerId} />
+      <EchoDetail key={loaderData.thread?.echo._id ?? "missing"} thread={loaderData.thread} viewerId={loaderData.viewerId} />
     </EchoExtensionsProvider>
   );
 }

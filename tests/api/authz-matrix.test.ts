@@ -94,6 +94,8 @@ cells("echo/like/:id", "DELETE", "/api/echo/like/{newEcho}", signedIn(200));
 cells("echo/tag/:name", "GET", "/api/echo/tag/{tag}", signedIn(200));
 cells("echo/:id/report", "POST", "/api/echo/{newEcho}/report", signedIn(201), { body: () => ({ reason: "spam" }) });
 cells("echo/:id/share", "POST", "/api/echo/{newEcho}/share", signedIn(200));
+cells("echo/:id/reply", "POST", "/api/echo/{echo}/reply", signedIn(201), { body: () => ({ content: "a reply" }) });
+cells("echo/:id/thread", "GET", "/api/echo/{echo}/thread", signedIn(200));
 
 // --- scrolls
 cells("scroll/create", "POST", "/api/scroll/create", signedIn(201), { body: () => ({ name: "m", type: "curation" }) });
@@ -181,6 +183,8 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["echo/tag/:name", "POST", "/api/echo/tag/{tag}"],
   ["echo/:id/report", "GET", "/api/echo/{echo}/report"],
   ["echo/:id/share", "GET", "/api/echo/{echo}/share"],
+  ["echo/:id/reply", "GET", "/api/echo/{echo}/reply"],
+  ["echo/:id/thread", "POST", "/api/echo/{echo}/thread"],
   ["scroll/create", "GET", "/api/scroll/create"],
   ["scroll/all", "POST", "/api/scroll/all"],
   ["scroll/:id", "PUT", "/api/scroll/{scroll}"],

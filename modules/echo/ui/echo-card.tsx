@@ -88,6 +88,11 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         {/* named by whose echo it is: a list of cards is not a list of identical "Echo menu"s (issue 29) */}
         <EchoMenu ref={menu} items={menuItems} label={`Echo menu, by @${echo.author.userName}`} />
       </header>
+      {echo.parentId && !detail && (
+        <a href={`/echo/${echo.parentId}`} className="echo-reply-to">
+          Replying to an echo
+        </a>
+      )}
       {detail ? (
         <p className="echo-content" dir="auto">
           <EchoText content={echo.content} run={run} />
@@ -127,6 +132,10 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         >
           <span aria-hidden="true">{like.isLiked ? "♥" : "♡"}</span> <span className="like-count">{like.likes}</span>
         </button>
+        {/* the echo's page holds the reply box (#reply focuses it) and the replies (decision 024) */}
+        <a href={`/echo/${echo._id}#reply`} className="action" aria-label={`Reply, ${echo.commentsCount} repl${echo.commentsCount === 1 ? "y" : "ies"}`}>
+          <span aria-hidden="true">↩</span> {echo.commentsCount}
+        </a>
         <button type="button" className="action" aria-label="Share" onClick={() => void shareEcho(echo)}>
           <span aria-hidden="true">↗</span> Share
         </button>

@@ -1,17 +1,44 @@
+import { useState } from "react";
 import { useNavigate } from "react-router";
+import { api, followInAppLink, toast } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
-import type { Echo } from "../schema";
+import type { Echo, Thread, ThreadItem } from "../schema";
 import { EchoCard } from "./echo-card";
 import { useEchoStore } from "./echo-store";
+import { ReplyForm } from "./reply-form";
 
-/** /echo/{id} (spec §2): back button, the echo in full, or the not-found state. */
-export function EchoDetail({ echo, viewerId }: { echo: Echo | null; viewerId: string }) {
+type Reply = Thread["replies"][number];
+
+/** Where an echo of the thread was deleted: its place stays, so the conversation reads on. */
+function DeletedEcho() {
+  return (
+    <article className="echo-card echo-deleted" data-testid="echo-deleted">
+      <p>This echo was deleted</p>
+    </article>
+  );
+}
+
+function Item({ item, viewerId }: { item: ThreadItem; viewerId: string }) {
+  return item.echo ? <EchoCard echo={item.echo} viewerId={viewerId} /> : <DeletedEcho />;
+}
+
+/**
+ * /echo/{id} (spec §2, decision 024): back button, the chain above the echo, the echo in full
+ * (or where it was deleted), the reply box, and its replies — each with its first replies and a
+ * link to the rest — paged by "Load more replies"; or the not-found state.
+ */
+export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewerId: string }) {
   const navigate = useNavigate();
   const store = useEchoStore();
+  // replies posted here, newest first above the server's (which are oldest first)
+  const [posted, setPosted] = useState<Echo[]>([]);
+  const [more, setMore] = useState<{ replies: Reply[]; nextCursor: string | null } | null>(null);
+  const [loading, setLoading] = useState(false);
   // Back within the app only: React Router's history index is 0 on the tab's first screen (a
   // shared link opened directly), where going back would leave the app for a blank tab or another site.
   const goBack = () => ((window.history.state as { idx?: number } | null)?.idx ? navigate(-1) : navigate("/"));
-  if (!echo || store.isDeleted(echo._id)) {
+  const echo = thread?.echo.echo ?? null;
+  if (!thread || (echo && store.isDeleted(echo._id))) {
     return (
       <div className="page">
         <EmptyState heading title="Echo not found" detail="This echo may have been deleted or doesn't exist.">
@@ -22,13 +49,92 @@ export function EchoDetail({ echo, viewerId }: { echo: Echo | null; viewerId: st
       </div>
     );
   }
+  const replies = [...thread.replies, ...(more?.replies ?? [])];
+  const nextCursor = more ? more.nextCursor : thread.pagination.nextCursor;
+  const shown = new Set(replies.map((r) => r._id));
+  const mine = posted.filter((p) => !shown.has(p._id));
+
+  async function loadMore() {
+    if (!thread || !nextCursor || loading) return;
+    setLoading(true);
+    try {
+      const page = await api<Thread>(`/echo/${thread.echo._id}/thread?cursor=${encodeURIComponent(nextCursor)}`, { fallback: "Failed to load replies" });
+      setMore({ replies: [...(more?.replies ?? []), ...page.replies], nextCursor: page.pagination.nextCursor });
+    } catch (error) {
+      toast.error((error as Error).message);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  const author = echo?.author.userName;
   return (
-    <div className="page">
+    // the thread's own links (earlier, more replies) go client-side, as a card's do
+    <div className="page" onClick={(e) => followInAppLink(e, navigate)}>
       <button type="button" className="btn back-btn" onClick={goBack}>
         ← Back
       </button>
-      <h1 className="visually-hidden">Echo by {echo.author.userName}</h1>
-      <EchoCard echo={echo} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
+      <h1 className="visually-hidden">{author ? `Echo by ${author}` : "Deleted echo"}</h1>
+      {thread.earlierId && (
+        <a href={`/echo/${thread.earlierId}`} className="thread-more">
+          Earlier in this conversation
+        </a>
+      )}
+      {thread.ancestors.length > 0 && (
+        <ol className="thread-list thread-ancestors" aria-label="Earlier in this conversation">
+          {thread.ancestors.map((a) => (
+            <li key={a._id}>
+              <Item item={a} viewerId={viewerId} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {echo ? (
+        <EchoCard echo={{ ...echo, commentsCount: echo.commentsCount + posted.length }} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
+      ) : (
+        <DeletedEcho />
+      )}
+      {echo && <ReplyForm parent={echo} onPosted={(reply) => setPosted((list) => [reply, ...list])} />}
+      <section className="thread-replies" aria-labelledby="replies-heading">
+        <h2 id="replies-heading">Replies</h2>
+        {replies.length === 0 && mine.length === 0 ? (
+          <p className="feed-end">No replies yet</p>
+        ) : (
+          <ol className="thread-list">
+            {mine.map((reply) => (
+              <li key={reply._id}>
+                <EchoCard echo={reply} viewerId={viewerId} />
+              </li>
+            ))}
+            {replies.map((reply) => (
+              <li key={reply._id}>
+                <Item item={reply} viewerId={viewerId} />
+                {reply.replies.length > 0 && (
+                  <ol className="thread-list thread-nested" aria-label="Replies to this reply">
+                    {reply.replies.map((nested) => (
+                      <li key={nested._id}>
+                        <Item item={nested} viewerId={viewerId} />
+                      </li>
+                    ))}
+                  </ol>
+                )}
+                {reply.moreReplies && (
+                  <a href={`/echo/${reply._id}`} className="thread-more" aria-label={`More replies to ${reply.echo ? `@${reply.echo.author.userName}` : "the deleted echo"}`}>
+                    More replies
+                  </a>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+        {nextCursor && (
+          <div className="form-actions">
+            <button type="button" className="btn" onClick={() => void loadMore()} disabled={loading}>
+              {loading ? "Loading..." : "Load more replies"}
+            </button>
+          </div>
+        )}
+      </section>
     </div>
   );
 }

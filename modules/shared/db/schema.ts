@@ -91,6 +91,7 @@ export const echos = sqliteTable(
     createdAt: integer("created_at").notNull(),
     likesCount: integer("likes_count").notNull().default(0),
     sharesCount: integer("shares_count").notNull().default(0),
+    // the reply count (decision 024): trigger-kept (migrations/0021_replies.sql)
     commentsCount: integer("comments_count").notNull().default(0),
     // edits (migrations/0022, decision 025): when the text last changed (null: never), how many
     // times (the number of rows in echo_edits, capped at MAX_EDITS), and the optional content
@@ -98,10 +99,20 @@ export const echos = sqliteTable(
     editedAt: integer("edited_at"),
     editsCount: integer("edits_count").notNull().default(0),
     warning: text("warning"),
+    // a reply's parent and its conversation's first echo (null on a top-level echo). No foreign
+    // key: a deleted parent leaves its replies in place, and the thread shows "This echo was
+    // deleted" where it was (echo_tombstones keeps its place in the chain).
+    parentId: text("parent_id"),
+    rootId: text("root_id"),
   },
   (t) => [
     // GET /echo/all?user= and profile echos: an author's echos newest first
     index("echos_author_id").on(t.authorId, t.id),
+    // the thread read: an echo's replies in conversation order, by cursor (partial: top-level
+    // echos write no entry)
+    index("echos_parent").on(t.parentId, t.id).where(sql`parent_id IS NOT NULL`),
+    // a whole conversation in order (one range per root), for what reads a thread as a whole
+    index("echos_root").on(t.rootId, t.id).where(sql`root_id IS NOT NULL`),
     // most-liked over all echos (popular, tag-less most-liked feeds): likes then newest
     index("echos_likes").on(t.likesCount, t.id),
     // most-liked feeds with an author rule: one author's echos by likes then newest
@@ -223,6 +234,16 @@ export const reports = sqliteTable(
   // a user reports an echo once
   (t) => [primaryKey({ columns: [t.echoId, t.userId] })],
 );
+
+// An echo deleted while it had replies: its place in its thread (decision 024), so the chain above
+// its replies still reads through "This echo was deleted". Written by trigger (0021_replies.sql).
+export const echoTombstones = sqliteTable("echo_tombstones", {
+  id: text("id").primaryKey(),
+  parentId: text("parent_id"),
+  rootId: text("root_id"),
+  createdAt: integer("created_at").notNull(),
+  deletedAt: integer("deleted_at").notNull(),
+});
 
 export const stats = sqliteTable("stats", {
   // single-row counters ('echos' = number of echos) so list totals never COUNT(*)
@@ -447,8 +468,8 @@ export const notifications = sqliteTable(
     recipientId: text("recipient_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["like", "follow", "scroll_follow", "mention"] }).notNull(),
-    // the echo (like, mention), the scroll (scroll_follow) or the UTC day (follow)
+    kind: text("kind", { enum: ["like", "follow", "scroll_follow", "mention", "reply"] }).notNull(),
+    // the echo (like, mention; reply: the echo replied to), the scroll (scroll_follow) or the UTC day (follow)
     groupKey: text("group_key").notNull(),
     actorId: text("actor_id")
       .notNull()
@@ -474,7 +495,7 @@ export const notificationGroups = sqliteTable(
     recipientId: text("recipient_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["like", "follow", "scroll_follow", "mention"] }).notNull(),
+    kind: text("kind", { enum: ["like", "follow", "scroll_follow", "mention", "reply"] }).notNull(),
     groupKey: text("group_key").notNull(),
     actorCount: integer("actor_count").notNull(),
     latestActorId: text("latest_actor_id").notNull(),
