@@ -2,7 +2,7 @@
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
 import type { Placeholder } from "drizzle-orm";
-import { batch, createDb, sql, tables, toD1, WRITE_LIMITS, type AppContext, type Db, type SQL, select } from "../shared/index.server";
+import { authorVisible, batch, createDb, sql, tables, toD1, WRITE_LIMITS, type AppContext, type Db, type SQL, select } from "../shared/index.server";
 import { echoColumns } from "./echo.server";
 import { knownTotal, newestPages, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
@@ -23,8 +23,12 @@ export const TRIM_OWNERS_PER_RUN = 200;
  * echo was written.
  */
 export function fanOutPost(echoId: string, authorId: string, posted: SQL): SQL {
+  // not into the timelines of followers who mute the author (issue 32): the author's muters
+  // are read once (mutes_muted), usually none
   return sql`INSERT INTO timeline_entries (owner_id, echo_id)
     SELECT follower_id, ${echoId} FROM user_follows WHERE followee_id = ${authorId} AND ${posted}
+      AND follower_id NOT IN (SELECT muter_id FROM mutes WHERE muted_id = ${authorId}
+        AND (expires_at IS NULL OR expires_at > unixepoch() * 1000))
     UNION ALL SELECT ${authorId}, ${echoId} WHERE ${posted}`;
 }
 
@@ -119,7 +123,7 @@ const timelinePages = (owner: (viewerId: Placeholder) => SQL) =>
     select(
       echoColumns(v.viewerId),
       sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
-        WHERE t.owner_id = ${owner(v.viewerId)} AND ${where}
+        WHERE t.owner_id = ${owner(v.viewerId)} AND ${where} AND ${authorVisible(v.viewerId, "e.author_id")}
           AND (e.author_id = t.owner_id
             OR EXISTS (SELECT 1 FROM user_follows uf WHERE uf.follower_id = t.owner_id AND uf.followee_id = e.author_id))
         ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,
