@@ -5,3 +5,5 @@ export { PeopleList } from "./ui/people-list";
 export { ProfileScreen } from "./ui/profile-screen";
 export { UserNotFound } from "./ui/user-not-found";
 export { DownloadMyData, EXPORT_PATH } from "./ui/download-my-data";
+export { SafetyList } from "./ui/safety-lists";
+export { SafetyActions } from "./ui/safety-actions";
