@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { ChangePasswordSchema, CredentialsSchema, DeleteAccountSchema, LoginSchema } from "../auth/index";
 import { PopularQuerySchema, CommunityLimitSchema } from "../community/index";
 import { AllQuerySchema, HistoryQuerySchema, PostEchoSchema, ReportSchema, SearchEchosQuerySchema, TagQuerySchema } from "../echo/index";
-import { ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdateProfileSchema } from "../profile/index";
+import { MuteSchema, ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdateProfileSchema } from "../profile/index";
 import { AddEchoSchema, CreateScrollSchema, PreviewSchema, UpdateScrollSchema } from "../scroll/index";
 import { LiveQuerySchema } from "../live/index";
 import { PageQuerySchema } from "../shared/index";
@@ -105,6 +105,13 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "profile/user/:userId/echos", method: "GET", tag: "profiles", summary: "A user's echos, newest first", auth: true, params: userId, query: pageQuery, responses: { 200: r.EchoPageSchema } },
   { route: "profile/user/:userId/scrolls", method: "GET", tag: "profiles", summary: "A user's scrolls: created (public ones, unless one's own) or saved; at most 80 a page", auth: true, params: userId, query: v.object({ ...ProfileScrollsQuerySchema.entries, ...pageQuery.entries }), responses: { 200: scrollPage } },
   { route: "profile/user/:userId/follow", method: "POST", tag: "profiles", summary: "Follow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
+  { route: "profile/user/:userId/block", method: "GET", tag: "profiles", summary: "Whether the viewer blocks or mutes the user", auth: true, params: userId, responses: { 200: r.SafetyRelationSchema } },
+  { route: "profile/user/:userId/block", method: "POST", tag: "profiles", summary: "Block a user (idempotent): neither sees the other's echos; follows both ways end; they cannot follow, like or mention you", auth: true, params: userId, responses: { 200: r.SafetyRelationSchema } },
+  { route: "profile/user/:userId/block", method: "DELETE", tag: "profiles", summary: "Unblock a user (idempotent)", auth: true, params: userId, responses: { 200: r.SafetyRelationSchema } },
+  { route: "profile/user/:userId/mute", method: "POST", tag: "profiles", summary: "Mute a user: their echos and notifications leave your lists, silently; for a duration or until unmuted (again: the new duration replaces the old)", auth: true, params: userId, body: MuteSchema, responses: { 200: r.SafetyRelationSchema } },
+  { route: "profile/user/:userId/mute", method: "DELETE", tag: "profiles", summary: "Unmute a user (idempotent)", auth: true, params: userId, responses: { 200: r.SafetyRelationSchema } },
+  { route: "profile/me/blocks", method: "GET", tag: "profiles", summary: "The accounts one blocks, newest first, by cursor", auth: true, query: v.object({ limit: pageQuery.entries.limit, cursor: cursorParam }), responses: { 200: r.SafetyPageSchema } },
+  { route: "profile/me/mutes", method: "GET", tag: "profiles", summary: "The accounts one mutes (mutes that have not ended), newest first, by cursor", auth: true, query: v.object({ limit: pageQuery.entries.limit, cursor: cursorParam }), responses: { 200: r.SafetyPageSchema } },
   { route: "profile/user/:userId/follow", method: "DELETE", tag: "profiles", summary: "Unfollow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
 
   { route: "notifications", method: "GET", tag: "notifications", summary: "The viewer's notification groups, newest first, by cursor", auth: true, query: v.object({ cursor: cursorParam }), responses: { 200: r.NotificationPageSchema } },

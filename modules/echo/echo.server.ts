@@ -1,5 +1,5 @@
 import { badRequest, conflict, forbidden, isId, newId, notFound } from "../shared/index";
-import { batch, batchUnderLimit, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
+import { batch, batchUnderLimit, blockedBetween, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { linkify } from "./linkify";
 import { echoColumns, toEcho } from "./echo-row.server";
@@ -110,9 +110,11 @@ export async function deleteEcho(app: AppContext, viewerId: string, id: string):
 export async function setLike(app: AppContext, viewerId: string, id: string, liked: boolean) {
   requireEchoId(id);
   const limit = inlineLimit(`like:${viewerId}`, LIKE_LIMIT.limit, LIKE_LIMIT.windowMs);
+  // no like between two users either of whom blocks the other (issue 32)
+  const blocked = blockedBetween(sql`(SELECT author_id FROM echos WHERE id = ${id})`, viewerId);
   const write = liked
     ? sql`INSERT INTO likes (echo_id, user_id, created_at)
-          SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND ${limit.within}
+          SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND ${limit.within} AND NOT ${blocked}
           ON CONFLICT DO NOTHING`
     : sql`DELETE FROM likes WHERE echo_id = ${id} AND user_id = ${viewerId} AND ${limit.within}`;
   const [, , counts, rows] = await batch(app.db, [
@@ -123,6 +125,7 @@ export async function setLike(app: AppContext, viewerId: string, id: string, lik
       {
         likesCount: tables.echos.likesCount,
         isLiked: sql<number>`EXISTS (SELECT 1 FROM likes WHERE ${tables.likes.echoId} = ${id} AND ${tables.likes.userId} = ${viewerId})`,
+        blocked: sql<number>`${blocked}`,
       },
       sql`FROM echos WHERE id = ${id}`,
     ),
@@ -131,6 +134,7 @@ export async function setLike(app: AppContext, viewerId: string, id: string, lik
   if (tooMany) throw tooMany;
   const row = rows[0];
   if (!row) throw notFound("Echo not found");
+  if (liked && row.blocked === 1 && row.isLiked !== 1) throw forbidden("You cannot like this echo");
   // most-liked feed indexes move the echo to its new count (decision 020)
   sendChanges(app, [{ type: "likes", echoIds: [id] }]);
   return { likes: row.likesCount, isLiked: row.isLiked === 1 };

@@ -2,7 +2,7 @@
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
 import type { Placeholder } from "drizzle-orm";
-import { batch, createDb, returning, select, sendChanges, sql, tables, toD1, WRITE_LIMITS, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { authorVisible, batch, createDb, returning, select, sendChanges, sql, tables, toD1, WRITE_LIMITS, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { echoColumns } from "./echo-row.server";
 import { knownTotal, newestPages, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
@@ -44,7 +44,7 @@ export function fanOutPost(echoId: string, authorId: string, posted: SQL, parent
       sql`INSERT INTO timeline_entries (owner_id, echo_id)
         SELECT f.follower_id, ${echoId} FROM
           (SELECT follower_id FROM user_follows WHERE followee_id = ${authorId} AND ${posted} ORDER BY follower_id LIMIT ${FANOUT_INLINE}) f
-        WHERE ${followsParent(parentId)}`,
+        WHERE ${followsParent(authorId, parentId)}`,
       sql`INSERT INTO timeline_entries (owner_id, echo_id) SELECT ${authorId}, ${echoId} WHERE ${posted}`,
     ],
     followers: select({ count: tables.users.followersCount }, sql`FROM users WHERE ${tables.users.id} = ${authorId}`),
@@ -62,11 +62,17 @@ export function fanOutRest(echoId: string, authorId: string, followers: number, 
   return parentId === undefined ? { type: "fanout", echoId, authorId, after: "" } : { type: "fanout", echoId, authorId, after: "", parentId };
 }
 
-/** Of the followers `f`, those a post reaches: all, or for a reply those who also follow (or are) the parent's author. */
-function followsParent(parentId: string | undefined): SQL {
-  if (parentId === undefined) return sql`1`;
+/**
+ * Of the author's followers `f`, those a post reaches: not those who mute the author (issue 32:
+ * the author's muters are read once, through mutes_muted, usually none), and for a reply only
+ * those who also follow (or are) the parent's author.
+ */
+function followsParent(authorId: string, parentId: string | undefined): SQL {
+  const unmuted = sql`f.follower_id NOT IN (SELECT muter_id FROM mutes WHERE muted_id = ${authorId}
+    AND (expires_at IS NULL OR expires_at > unixepoch() * 1000))`;
+  if (parentId === undefined) return unmuted;
   const parentAuthor = sql`(SELECT author_id FROM echos WHERE id = ${parentId})`;
-  return sql`(f.follower_id = ${parentAuthor}
+  return sql`${unmuted} AND (f.follower_id = ${parentAuthor}
     OR EXISTS (SELECT 1 FROM user_follows g WHERE g.follower_id = f.follower_id AND g.followee_id = ${parentAuthor}))`;
 }
 
@@ -89,7 +95,7 @@ export async function consumeTimelineChanges(app: Pick<AppContext, "env" | "ctx"
         SELECT f.follower_id, ${f.echoId} FROM
           (SELECT follower_id FROM user_follows WHERE followee_id = ${f.authorId} AND follower_id > ${f.after} AND ${exists(f.echoId)}
            ORDER BY follower_id LIMIT ${FANOUT_SLICE}) f
-        WHERE ${followsParent(f.parentId)}`,
+        WHERE ${followsParent(f.authorId, f.parentId)}`,
       // the slice's last follower, if the slice was full: where the next step starts
       select(
         { next: tables.userFollows.followerId },
@@ -216,7 +222,7 @@ const timelinePages = (owner: (viewerId: Placeholder) => SQL) =>
     select(
       echoColumns(v.viewerId),
       sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
-        WHERE t.owner_id = ${owner(v.viewerId)} AND ${where}
+        WHERE t.owner_id = ${owner(v.viewerId)} AND ${where} AND ${authorVisible(v.viewerId, "e.author_id")}
           AND (e.author_id = t.owner_id
             OR EXISTS (SELECT 1 FROM user_follows uf WHERE uf.follower_id = t.owner_id AND uf.followee_id = e.author_id))
         ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,

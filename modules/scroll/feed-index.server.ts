@@ -5,7 +5,7 @@
 // many copies of one rule) share it. The engine (feed-rules.server.ts) stays the reference, the
 // backfill's reader, and the server of what the index does not hold.
 import { idFloor, idTime, isId } from "../shared/index";
-import { batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
+import { authorVisible, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
 import { feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
@@ -495,14 +495,25 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
         AND ${guard} ${fresh}
       ORDER BY ${orderSql(rule, "ie")}`;
   if (!rule.excludeLikedEchos) {
+    // the authors the viewer does not see (issue 32) are left out as the entries are walked, so
+    // the page fills: the entry's echo row is read in the walk (CROSS JOIN keeps the entries as
+    // the outer loop, in the feed's order, so the LIMIT still stops the walk)
     return select(
       { ...echoColumns(viewerId), indexRank: sql<number>`ie.rank`, feedOk: sql<number>`1`, feedN: sql<number>`0` },
-      sql`FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT ${limit + 1}) ie JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
+      sql`FROM (SELECT ie.echo_id, ie.rank FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
+          CROSS JOIN echos hx ON hx.id = ie.echo_id
+          WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
+            AND fi.cap > ${DENSE} AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
+            AND ${guard} ${fresh} AND ${authorVisible(viewerId, "hx.author_id")}
+          ORDER BY ${orderSql(rule, "ie")} LIMIT ${limit + 1}) ie JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
         ORDER BY ${orderSql(rule, "ie")}`,
     );
   }
+  // hide-liked: an entry of an author the viewer does not see is read and not counted, as a liked one
   const numbered = sql`SELECT s.echo_id, s.rank, s.ok, row_number() OVER w AS n, sum(s.ok) OVER w AS k
-      FROM (SELECT ie.echo_id, ie.rank, NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId}) AS ok
+      FROM (SELECT ie.echo_id, ie.rank, NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})
+              AND (NOT EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')
+                OR ${authorVisible(viewerId, sql`(SELECT author_id FROM echos WHERE id = ie.echo_id)`)}) AS ok
             ${entries} LIMIT ${HIDE_LIKED_SCAN}) s
       WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
   return select(

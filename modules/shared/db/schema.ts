@@ -555,3 +555,62 @@ export const feedRuleTerms = sqliteTable(
   (t) => [primaryKey({ columns: [t.term, t.indexId] })],
 );
 
+
+// ── Safety: blocks and mutes (migration 0023, docs/decisions/026-safety.md) ────────────────────
+
+export const blocks = sqliteTable(
+  "blocks",
+  {
+    blockerId: text("blocker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    blockedId: text("blocked_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    // block idempotence; settings: whom a user blocks, newest first (keyset on created_at, id)
+    primaryKey({ columns: [t.blockerId, t.blockedId] }),
+    index("blocks_blocker_created").on(t.blockerId, t.createdAt, t.blockedId),
+    // a write between two users (follow, like, mention): is either blocked by the other
+    index("blocks_blocked").on(t.blockedId, t.blockerId),
+  ],
+);
+
+export const mutes = sqliteTable(
+  "mutes",
+  {
+    muterId: text("muter_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    mutedId: text("muted_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    /** when the mute ends by itself (ms), or null: until unmuted */
+    expiresAt: integer("expires_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.muterId, t.mutedId] }),
+    // settings: whom a user mutes, newest first
+    index("mutes_muter_created").on(t.muterId, t.createdAt, t.mutedId),
+    // a post's fan-out: the followers who mute its author leave it out of their timelines
+    index("mutes_muted").on(t.mutedId, t.muterId),
+    // the cron: mutes whose time is up
+    index("mutes_expires").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
+  ],
+);
+
+/**
+ * Every author a viewer must not see, as ONE row (trigger-kept from blocks and mutes, migration
+ * 0023): a JSON object author id → 0 (for good: a block either way, a mute without end) or the
+ * time (ms) a mute ends. Lists read it once per statement and test each candidate's author with
+ * json_extract, so 1,000 blocks cost one row read, not 1,000 (decision 026).
+ */
+export const hiddenAuthors = sqliteTable("hidden_authors", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  authors: text("authors").notNull().default("{}"),
+});
