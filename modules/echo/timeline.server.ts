@@ -63,13 +63,15 @@ export function fanOutRest(echoId: string, authorId: string, followers: number, 
 }
 
 /**
- * Of the author's followers `f`, those a post reaches: not those who mute the author (issue 32:
- * the author's muters are read once, through mutes_muted, usually none), and for a reply only
+ * Of the author's followers `f`, those a post reaches: not those who mute the author (issue 32),
+ * and for a reply only
  * those who also follow (or are) the parent's author.
  */
 function followsParent(authorId: string, parentId: string | undefined): SQL {
-  const unmuted = sql`f.follower_id NOT IN (SELECT muter_id FROM mutes WHERE muted_id = ${authorId}
-    AND (expires_at IS NULL OR expires_at > unixepoch() * 1000))`;
+  // a primary-key probe per follower that finds nothing for most (reads no row); NOT IN over the
+  // muters read one more row per follower (211 rows for a post to 100 inline followers)
+  const unmuted = sql`NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = f.follower_id AND m.muted_id = ${authorId}
+    AND (m.expires_at IS NULL OR m.expires_at > unixepoch() * 1000))`;
   if (parentId === undefined) return unmuted;
   const parentAuthor = sql`(SELECT author_id FROM echos WHERE id = ${parentId})`;
   return sql`${unmuted} AND (f.follower_id = ${parentAuthor}
