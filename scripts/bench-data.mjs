@@ -367,12 +367,71 @@ db.exec("BEGIN");
 db.exec("COMMIT");
 phase(`scrolls: ${scrollRows.length}, scroll_echos: ${scrollEchos}, scroll_follows: ${scrollFollowsWritten}`);
 
+// ── 5b. threads (issue 31, decision 024): replies are echos with a parent. One conversation of
+// 5,000 replies under an echo from the middle of the store's time, five chains 300 deep, and 5 %
+// of the other echos replying to one of the 2,000 echos before them. A separate generator, so the
+// shapes drawn above and below stay those of the same seed. The reply counts are set with the
+// other counters below (the insert trigger is dropped during the load).
+const THREAD_REPLIES = 5_000;
+const CHAINS = 5;
+const CHAIN_DEPTH = 300;
+const threads = {};
+{
+  const trand = mulberry32(SEED + 31);
+  const tint = (n) => Math.floor(trand() * n);
+  const parentOf = new Int32Array(N.echos).fill(-1);
+  const rootOf = new Int32Array(N.echos).fill(-1);
+  const used = new Set();
+  const reply = (i, p) => {
+    parentOf[i] = p;
+    rootOf[i] = rootOf[p] >= 0 ? rootOf[p] : p;
+    used.add(i);
+  };
+  const big = Math.floor(N.echos / 2);
+  used.add(big);
+  const later = (from, n) => {
+    const picked = new Set();
+    while (picked.size < Math.min(n, N.echos - from - 1 - used.size)) {
+      const i = from + 1 + tint(N.echos - from - 1);
+      if (!used.has(i)) picked.add(i);
+    }
+    return [...picked].sort((a, b) => a - b);
+  };
+  for (const i of later(big, THREAD_REPLIES)) reply(i, big);
+  threads.big = { id: echoIds[big], replies: THREAD_REPLIES };
+  threads.chains = [];
+  for (let c = 0; c < CHAINS; c++) {
+    const start = tint(Math.floor(N.echos / 4));
+    if (used.has(start)) continue;
+    used.add(start);
+    let prev = start;
+    for (const i of later(start, CHAIN_DEPTH)) {
+      reply(i, prev);
+      prev = i;
+    }
+    threads.chains.push({ root: echoIds[start], tail: echoIds[prev], depth: CHAIN_DEPTH });
+  }
+  let replies = THREAD_REPLIES + CHAINS * CHAIN_DEPTH;
+  for (let i = 1; i < N.echos; i++) {
+    if (used.has(i) || trand() >= 0.05) continue;
+    reply(i, Math.max(0, i - 1 - tint(Math.min(i, 2000))));
+    replies++;
+  }
+  db.exec("BEGIN");
+  const setReply = db.prepare("UPDATE echos SET parent_id = ?, root_id = ? WHERE id = ?");
+  for (let i = 0; i < N.echos; i++) if (parentOf[i] >= 0) setReply.run(echoIds[parentOf[i]], echoIds[rootOf[i]], echoIds[i]);
+  db.exec("COMMIT");
+  threads.replies = replies;
+  phase(`threads: ${replies} replies (one conversation of ${THREAD_REPLIES}, ${threads.chains.length} chains ${CHAIN_DEPTH} deep)`);
+}
+
 // ── 6. counters, set-based (what the triggers would have produced) ───────────────────────────
 const today = Math.floor(now / DAY);
 db.exec("BEGIN");
 db.exec(`
   UPDATE echos SET likes_count = c.n FROM (SELECT echo_id, COUNT(*) AS n FROM likes GROUP BY echo_id) AS c WHERE echos.id = c.echo_id;
   UPDATE echos SET shares_count = c.n FROM (SELECT echo_id, COUNT(*) AS n FROM shares GROUP BY echo_id) AS c WHERE echos.id = c.echo_id;
+  UPDATE echos SET comments_count = c.n FROM (SELECT parent_id, COUNT(*) AS n FROM echos WHERE parent_id IS NOT NULL GROUP BY parent_id) AS c WHERE echos.id = c.parent_id;
   UPDATE echo_tags SET likes_count = e.likes_count FROM echos AS e WHERE e.id = echo_tags.echo_id AND e.likes_count <> 0;
   INSERT INTO tag_days (tag, day, count) SELECT tag, day, COUNT(*) FROM echo_tags GROUP BY tag, day;
   INSERT INTO tags (name, echo_count, recent_count, created_at) SELECT tag, COUNT(*), 0, 0 FROM echo_tags GROUP BY tag;
@@ -497,6 +556,7 @@ const meta = {
   heavyLiker,
   topAuthor,
   mostLikedEcho: likedEcho,
+  threads,
   scrolls: Object.fromEntries(Object.entries(namedIndex).map(([label, i]) => [label, scrollRows[i].id])),
   following,
   sampleEchoIds: Array.from({ length: 50 }, () => echoIds[int(N.echos)]),

@@ -40,6 +40,7 @@ const js = jsBudget();
 // ── feeds served by their index (decision 020): the sparsest public feed of each order whose
 // index is built, picked from the store before the server starts ─────────────────────────────
 const sparseFeeds = {};
+const threadSample = [];
 {
   const d1Dir = path.join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
   const file = readdirSync(d1Dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
@@ -60,6 +61,14 @@ const sparseFeeds = {};
         .get(sortBy, range);
       if (row) sparseFeeds[`feed index: ${label}`] = row.id;
     }
+  }
+  // threads (issue 31): 200 random replies and 200 random echos with replies, read as threads
+  const hasThreads = store.prepare("SELECT count(*) AS n FROM pragma_table_info('echos') WHERE name = 'parent_id'").get().n > 0;
+  if (hasThreads) {
+    threadSample.push(
+      ...store.prepare("SELECT id FROM echos WHERE parent_id IS NOT NULL ORDER BY random() LIMIT 200").all().map((r) => r.id),
+      ...store.prepare("SELECT id FROM echos WHERE comments_count > 0 ORDER BY random() LIMIT 200").all().map((r) => r.id),
+    );
   }
   store.close();
 }
@@ -155,6 +164,38 @@ try {
   await action("follow a scroll", `/api/scroll/${meta.scrolls["curation: 40 echos"]}/follow`, "POST");
   await action("unfollow a scroll", `/api/scroll/${meta.scrolls["curation: 40 echos"]}/follow`, "DELETE");
   await action("delete an echo", `/api/echo/delete/${postedId}`, "DELETE");
+  // Threads (issue 31, decision 024): the conversation of 5,000 replies walked to its end by
+  // cursor, each chain's tail and root, the echo page, a reply (then deleted), and 400 random
+  // threads of the store: the largest page read and its round trips.
+  const T = meta.threads;
+  if (T) {
+    const threadPages = [];
+    let cursor = null;
+    do {
+      const r = await probe(me.cookie, `/api/echo/${T.big.id}/thread${cursor ? `?cursor=${cursor}` : ""}`);
+      threadPages.push(r);
+      cursor = r.json?.pagination?.nextCursor ?? null;
+    } while (cursor && threadPages.length < 1000);
+    const chainReads = [];
+    for (const chain of T.chains) chainReads.push(await probe(me.cookie, `/api/echo/${chain.tail}/thread`), await probe(me.cookie, `/api/echo/${chain.root}/thread`));
+    const sampled = [];
+    for (const id of threadSample) sampled.push(await probe(me.cookie, `/api/echo/${id}/thread`));
+    const all = [...threadPages, ...chainReads, ...sampled];
+    report.threads = {
+      bigPages: threadPages.length,
+      bigReplies: threadPages.reduce((n, r) => n + (r.json?.replies?.length ?? 0), 0),
+      reads: all.length,
+      failed: all.filter((r) => r.status !== 200).length,
+      maxRows: Math.max(...all.map((r) => r.rows ?? 999)),
+      maxRoundTrips: Math.max(...all.map((r) => r.rt ?? 99)),
+    };
+    await action(`GET /echo/:id (thread of ${T.big.replies} replies)`, `/echo/${T.big.id}`, "GET");
+    await action(`GET thread of ${T.big.replies} replies, page 1`, `/api/echo/${T.big.id}/thread`, "GET");
+    await action(`GET thread of a chain's tail (${T.chains[0]?.depth} deep)`, `/api/echo/${T.chains[0]?.tail}/thread`, "GET");
+    const replied = await action(`reply to the echo with ${T.big.replies} replies`, `/api/echo/${T.big.id}/reply`, "POST", { content: "bench reply", tags: [] });
+    const replyId = replied.json?._id ?? replied.json?.echo?._id;
+    if (replyId) await action("delete a reply", `/api/echo/delete/${replyId}`, "DELETE");
+  }
   for (const p of ["/", `/scroll/${meta.scrolls["feed: any of 1 hot tag, newest"]}`, "/profile", `/user/${meta.topAuthor.id}`, "/community", `/tag/${meta.hotTag.name}`, `/echo/${meta.mostLikedEcho.id}`, "/scrolls", "/api/auth/me", "/api/scroll/all", "/api/community/tags?limit=8", "/api/community/echos/popular?limit=10"]) {
     await action(`GET ${p}`, p, "GET");
   }
@@ -211,6 +252,8 @@ try {
     { name: "search echos: common word (coffee)", path: "/api/search/echos?q=coffee", page: true },
     { name: `search echos: rare term (#${cold})`, path: `/api/search/echos?q=%23${cold}`, page: true },
     ...followingScenarios,
+    ...(meta.threads ? [{ name: `thread of ${meta.threads.big.replies} replies`, path: `/api/echo/${meta.threads.big.id}/thread` }] : []),
+    ...(meta.threads ? [{ name: `SSR echo page (${meta.threads.big.replies} replies)`, path: `/echo/${meta.threads.big.id}`, html: true }] : []),
     { name: "SSR home /", path: "/", html: true, budget: "home" },
     { name: "SSR scroll page", path: `/scroll/${S["feed: any of 1 hot tag, newest"]}`, html: true },
     { name: "constant /api/health @50", path: "/api/health", connections: 50, constant50: true },
@@ -423,6 +466,14 @@ if (report.freshness) {
 const errs = rows.filter((r) => r.errors > 0 || r.total === 0);
 add("zero errors", errs.length === 0, errs.length ? errs.map((r) => `${r.name}: ${r.total === 0 ? "no request completed" : r.errors} (${JSON.stringify(r.statusCodes)})`).join("; ") : "0");
 for (const v of jsVerdicts(js)) add(v.name, v.ok, v.detail);
+if (report.threads) {
+  const th = report.threads;
+  add(
+    "threads: every page ≤ 2 round trips, ≤ 200 rows (5,000 replies to their end, chains, 400 random)",
+    th.failed === 0 && th.maxRoundTrips <= BUDGET.roundTrips && th.maxRows <= 200,
+    `${th.reads} reads (the 5,000-reply thread: ${th.bigPages} pages, ${th.bigReplies} replies), max ${th.maxRows} rows, max ${th.maxRoundTrips} round trips${th.failed ? `, ${th.failed} failed` : ""}`,
+  );
+}
 const actionsOver = report.actions.filter((a) => (a.roundTrips ?? 99) > BUDGET.roundTrips);
 add(`single actions (pages, /api, writes): round trips ≤ ${BUDGET.roundTrips}`, actionsOver.length === 0, actionsOver.length ? actionsOver.map((a) => `${a.action}: ${a.roundTrips}`).join("; ") : "all ≤ 2");
 report.budgets = budgets;
