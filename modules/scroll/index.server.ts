@@ -4,7 +4,8 @@ export { getScroll, scrollWithRule } from "./rows.server";
 export { createScroll, updateScroll, deleteScroll, addEcho, CURATION_MAX_ECHOS, removeEcho, setFollow } from "./writes.server";
 export {
   listMyScrolls,
-  listAllMyScrolls,
+  listMyScrollsOfType,
+  SCROLLS_PAGE,
   findMyScroll,
   myScrollsQuery,
   MY_SCROLLS_LIMIT,

@@ -65,14 +65,28 @@ export async function listMyScrolls(
 }
 
 /**
- * Every own and followed scroll, for the /scrolls lists only (they show them all and have no
- * paging yet): this still reads every scroll of a prolific creator, as every page once did.
+ * Scrolls per page of /scrolls (own and followed, merged as GET /scroll/all does: at most
+ * 2 × 51 + 3 rows) and of /scrolls/feeds and /scrolls/curations (own of one type: 51 rows);
+ * with the layout's sidebar (≤ 23) a page stays within 200 rows (issue 28: they read every
+ * scroll of their viewer). Older ones are a cursor away ("Older scrolls").
  */
-export async function listAllMyScrolls(app: AppContext, viewerId: string): Promise<Scroll[]> {
-  const mine = sql`(s.creator_id = ${viewerId} OR (s.is_private = 0 AND s.id IN
-    (SELECT f.scroll_id FROM scroll_follows f WHERE f.user_id = ${viewerId})))`;
-  const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE ${mine} ORDER BY s.id DESC`)]);
-  return rows.map((r) => toScroll(r, viewerId));
+export const SCROLLS_PAGE = 50;
+
+/** The viewer's own scrolls of one type, newest first, a page by keyset cursor (index scrolls_creator_type). */
+export async function listMyScrollsOfType(
+  app: AppContext,
+  viewerId: string,
+  type: "feed" | "curation",
+  { cursor = null, limit = SCROLLS_PAGE }: { cursor?: string | null; limit?: number } = {},
+): Promise<MyScrollsPage> {
+  const before = cursor ?? "~"; // ids are lower-case base32: every id sorts below "~"
+  const [rows] = await batch(app.db, [
+    scrollSelect(viewerId, sql`WHERE s.creator_id = ${viewerId} AND s.type = ${type} AND s.id < ${before} ORDER BY s.id DESC LIMIT ${limit + 1}`),
+  ]);
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  const nextCursor = rows.length > limit && last ? encodeCursor({ id: last.id }) : null;
+  return { scrolls: shown.map((r) => toScroll(r, viewerId)), nextCursor };
 }
 
 /** GET /scroll/all's query: an opaque cursor (bad ones are a 400) and a limit clamped to 1..95 (default 95). */
