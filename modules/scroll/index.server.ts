@@ -12,6 +12,7 @@ export {
   PUBLIC_SCROLLS_MAX,
   type MyScrollsPage,
   listUserScrolls,
+  SAVED_SCROLLS_MAX,
   listPublicScrolls,
 } from "./lists.server";
 export { searchPublicScrolls } from "./search.server";
