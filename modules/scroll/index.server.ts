@@ -4,13 +4,15 @@ export { getScroll, scrollWithRule } from "./rows.server";
 export { createScroll, updateScroll, deleteScroll, addEcho, CURATION_MAX_ECHOS, removeEcho, setFollow } from "./writes.server";
 export {
   listMyScrolls,
-  listAllMyScrolls,
+  listMyScrollsOfType,
+  SCROLLS_PAGE,
   findMyScroll,
   myScrollsQuery,
   MY_SCROLLS_LIMIT,
   PUBLIC_SCROLLS_MAX,
   type MyScrollsPage,
   listUserScrolls,
+  SAVED_SCROLLS_MAX,
   listPublicScrolls,
 } from "./lists.server";
 export { searchPublicScrolls } from "./search.server";

@@ -65,14 +65,28 @@ export async function listMyScrolls(
 }
 
 /**
- * Every own and followed scroll, for the /scrolls lists only (they show them all and have no
- * paging yet): this still reads every scroll of a prolific creator, as every page once did.
+ * Scrolls per page of /scrolls (own and followed, merged as GET /scroll/all does: at most
+ * 2 × 51 + 3 rows) and of /scrolls/feeds and /scrolls/curations (own of one type: 51 rows);
+ * with the layout's sidebar (≤ 23) a page stays within 200 rows (issue 28: they read every
+ * scroll of their viewer). Older ones are a cursor away ("Older scrolls").
  */
-export async function listAllMyScrolls(app: AppContext, viewerId: string): Promise<Scroll[]> {
-  const mine = sql`(s.creator_id = ${viewerId} OR (s.is_private = 0 AND s.id IN
-    (SELECT f.scroll_id FROM scroll_follows f WHERE f.user_id = ${viewerId})))`;
-  const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE ${mine} ORDER BY s.id DESC`)]);
-  return rows.map((r) => toScroll(r, viewerId));
+export const SCROLLS_PAGE = 50;
+
+/** The viewer's own scrolls of one type, newest first, a page by keyset cursor (index scrolls_creator_type). */
+export async function listMyScrollsOfType(
+  app: AppContext,
+  viewerId: string,
+  type: "feed" | "curation",
+  { cursor = null, limit = SCROLLS_PAGE }: { cursor?: string | null; limit?: number } = {},
+): Promise<MyScrollsPage> {
+  const before = cursor ?? "~"; // ids are lower-case base32: every id sorts below "~"
+  const [rows] = await batch(app.db, [
+    scrollSelect(viewerId, sql`WHERE s.creator_id = ${viewerId} AND s.type = ${type} AND s.id < ${before} ORDER BY s.id DESC LIMIT ${limit + 1}`),
+  ]);
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  const nextCursor = rows.length > limit && last ? encodeCursor({ id: last.id }) : null;
+  return { scrolls: shown.map((r) => toScroll(r, viewerId)), nextCursor };
 }
 
 /** GET /scroll/all's query: an opaque cursor (bad ones are a 400) and a limit clamped to 1..95 (default 95). */
@@ -92,7 +106,14 @@ export async function findMyScroll(app: AppContext, viewerId: string, id: string
   return rows[0] ? toScroll(rows[0], viewerId) : null;
 }
 
-/** Profile scrolls: those a user created (others see only public ones) or follows (public). */
+/**
+ * Profile scrolls: those a user created (others see only public ones) or follows (public).
+ * Created: the creator index, one row per scroll (two when the viewer follows it), counted by the
+ * user's counter. Saved: the user's follow entries newest first, then each scroll by its key
+ * (three rows per scroll when the viewer follows it too), so its largest page is
+ * SAVED_SCROLLS_MAX and its total what is known so far (no count over the follows: 100 followed
+ * scrolls read 645 rows with the count and an IN list, issue 28).
+ */
 export async function listUserScrolls(
   app: AppContext,
   viewerId: string,
@@ -101,30 +122,35 @@ export async function listUserScrolls(
   req: PageRequest,
 ): Promise<{ scrolls: Scroll[]; pagination: ReturnType<typeof pagination> }> {
   if (!isId(userId)) throw notFound("User not found");
-  req = { ...req, limit: Math.min(req.limit, PUBLIC_SCROLLS_MAX) };
-  const visible = userId === viewerId ? sql`1` : sql`s.is_private = 0`;
-  const filter =
-    type === "created"
-      ? sql`s.creator_id = ${userId} AND ${visible}`
-      : sql`s.is_private = 0 AND s.id IN (SELECT f.scroll_id FROM scroll_follows f WHERE f.user_id = ${userId})`;
+  req = { ...req, limit: Math.min(req.limit, type === "saved" ? SAVED_SCROLLS_MAX : PUBLIC_SCROLLS_MAX) };
   // pages go on by cursor (the last scroll's id), or by page number
   const after = listCursor(req);
   const offset = after ? 0 : (req.page - 1) * req.limit;
+  const page = sql`ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
   const { users } = tables;
+  const created = sql`s.creator_id = ${userId} AND ${userId === viewerId ? sql`1` : sql`s.is_private = 0`}`;
   const [counts, rows] = await batch(app.db, [
     type === "created"
       ? select({ n: userId === viewerId ? users.scrollsCount : users.publicScrollsCount }, sql`FROM users WHERE id = ${userId}`)
-      : select({ n: sql<number>`COUNT(*)` }, sql`FROM scrolls s WHERE ${filter}`),
-    scrollSelect(
-      viewerId,
-      sql`WHERE ${filter} ${after ? sql`AND s.id < ${after.id}` : sql``} ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
-    ),
+      : select({ n: sql<number>`NULL` }, sql``),
+    type === "created"
+      ? scrollSelect(viewerId, sql`WHERE ${created} ${after ? sql`AND s.id < ${after.id}` : sql``} ${page}`)
+      : select(
+          scrollColumns(viewerId),
+          sql`FROM scroll_follows sf CROSS JOIN scrolls s ON s.id = sf.scroll_id
+            WHERE sf.user_id = ${userId} AND s.is_private = 0 ${after ? sql`AND sf.scroll_id < ${after.id}` : sql``}
+            ORDER BY sf.scroll_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
+        ),
   ]);
   const scrolls = rows.slice(0, req.limit).map((r) => toScroll(r, viewerId));
   const hasMore = rows.length > req.limit;
   const nextCursor = hasMore ? encodeCursor({ id: scrolls[scrolls.length - 1]!._id }) : null;
-  return { scrolls, pagination: { ...pagination(req.page, req.limit, counts[0]?.n ?? 0, hasMore), nextCursor } };
+  const total = counts[0]?.n ?? offset + scrolls.length + (hasMore ? 1 : 0);
+  return { scrolls, pagination: { ...pagination(req.page, req.limit, total, hasMore), nextCursor } };
 }
+
+/** The largest page of a profile's saved (followed) scrolls: 61 × 3 rows at worst. */
+export const SAVED_SCROLLS_MAX = 60;
 
 /**
  * The most scrolls a community list or a profile's scrolls answer at once. Rows read per scroll

@@ -1,6 +1,6 @@
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { ScrollsByType } from "~/modules/scroll/index";
-import { listAllMyScrolls } from "~/modules/scroll/index.server";
+import { listMyScrollsOfType, myScrollsQuery, SCROLLS_PAGE } from "~/modules/scroll/index.server";
 import { appContext } from "~/modules/shared/index.server";
 import type { Route } from "./+types/scrolls-curations";
 
@@ -9,8 +9,10 @@ export const meta: Route.MetaFunction = () => [{ title: "My Curations · Echo" }
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const viewer = { _id: await requirePageViewerId(app, request) };
-  const scrolls = await listAllMyScrolls(app, viewer._id);
-  return { scrolls, viewerId: viewer._id };
+  // a page of them (issue 28: every scroll was read); `?cursor` pages on, a bad one is a 400
+  const { cursor } = myScrollsQuery(request);
+  const page = await listMyScrollsOfType(app, viewer._id, "curation", { cursor, limit: SCROLLS_PAGE });
+  return { scrolls: page.scrolls, nextCursor: page.nextCursor, isFirstPage: cursor === null, viewerId: viewer._id };
 }
 
 export default function ScrollsOfType({ loaderData }: Route.ComponentProps) {

@@ -32,11 +32,30 @@ function Group({ title, scrolls, render, manage }: {
   );
 }
 
+/** A page of the viewer's scrolls (the loaders read one page: SCROLLS_PAGE, newest first). */
+type Paged = { nextCursor: string | null; isFirstPage: boolean };
+
+/** Links to the older page and back to the newest: a plain link works before hydration too. */
+function Pager({ nextCursor, isFirstPage }: Paged) {
+  const { pathname } = useLocation();
+  if (!nextCursor && isFirstPage) return null;
+  return (
+    <nav className="scroll-pager" aria-label="More scrolls">
+      {!isFirstPage && <Link to={pathname}>Newest scrolls</Link>}
+      {nextCursor && (
+        <Link to={`${pathname}?cursor=${encodeURIComponent(nextCursor)}`} className="btn">
+          Older scrolls
+        </Link>
+      )}
+    </nav>
+  );
+}
+
 /** History state /scroll/new leaves on its way to /scrolls: the scroll just created. */
 export type CreatedState = { createdScroll: string };
 
 /** /scrolls (spec §2): followed scrolls (others') and mine, each split into feeds and curations. */
-export function ScrollsOverview({ scrolls, viewerId }: { scrolls: Scroll[]; viewerId: string }) {
+export function ScrollsOverview({ scrolls, viewerId, ...paged }: { scrolls: Scroll[]; viewerId: string } & Paged) {
   const onDelete = useDelete();
   const followed = scrolls.filter((s) => s.creator._id !== viewerId);
   const mine = scrolls.filter((s) => s.creator._id === viewerId);
@@ -72,7 +91,7 @@ export function ScrollsOverview({ scrolls, viewerId }: { scrolls: Scroll[]; view
           Your {created.type} “<bdi>{created.name}</bdi>” is created. <Link to={`/scroll/${created._id}`}>Open it</Link>
         </p>
       )}
-      {scrolls.length === 0 ? (
+      {scrolls.length === 0 && paged.isFirstPage ? (
         <EmptyState title="No scrolls yet" detail="Create a feed or a curation, or follow one from the community.">
           <Link to="/scroll/new" className="btn btn-primary">
             Create Scroll
@@ -98,6 +117,7 @@ export function ScrollsOverview({ scrolls, viewerId }: { scrolls: Scroll[]; view
               manage={{ to: "/scrolls/curations", label: "Manage curations" }}
             />
           </section>
+          <Pager {...paged} />
         </>
       )}
     </div>
@@ -105,7 +125,7 @@ export function ScrollsOverview({ scrolls, viewerId }: { scrolls: Scroll[]; view
 }
 
 /** /scrolls/feeds and /scrolls/curations: own scrolls of one type with edit, delete, create. */
-export function ScrollsByType({ scrolls, type, viewerId }: { scrolls: Scroll[]; type: ScrollType; viewerId: string }) {
+export function ScrollsByType({ scrolls, type, viewerId, ...paged }: { scrolls: Scroll[]; type: ScrollType; viewerId: string } & Paged) {
   const onDelete = useDelete();
   const mine = scrolls.filter((s) => s.creator._id === viewerId && s.type === type);
   const title = type === "feed" ? "My Feeds" : "My Curations";
@@ -117,7 +137,7 @@ export function ScrollsByType({ scrolls, type, viewerId }: { scrolls: Scroll[]; 
           {type === "feed" ? "Create Feed" : "Create Curation"}
         </Link>
       </header>
-      {mine.length === 0 ? (
+      {mine.length === 0 && paged.isFirstPage ? (
         <EmptyState title="No scrolls yet" detail={type === "feed" ? "A feed shows every echo that matches its rules." : "A curation holds echos you pick."} />
       ) : (
         <div className="scroll-grid">
@@ -139,6 +159,7 @@ export function ScrollsByType({ scrolls, type, viewerId }: { scrolls: Scroll[]; 
           ))}
         </div>
       )}
+      <Pager {...paged} />
     </div>
   );
 }

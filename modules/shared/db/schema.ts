@@ -302,6 +302,8 @@ export const scrolls = sqliteTable(
   (t) => [
     // GET /scroll/all and profile scrolls: a creator's scrolls newest first
     index("scrolls_creator_id").on(t.creatorId, t.id),
+    // /scrolls/feeds and /scrolls/curations: a creator's scrolls of one type newest first (migration 0024)
+    index("scrolls_creator_type").on(t.creatorId, t.type, t.id),
     // community lists: public scrolls of a type, newest first
     index("scrolls_public_type").on(t.type, t.isPrivate, t.id),
     // deleting a scroll clears its forks' forked_from (without it, every delete scans all scrolls)

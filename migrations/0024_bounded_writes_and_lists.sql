@@ -1,3 +1,6 @@
+-- Issue 28, bounded writes and lists: (1) timeline rows leave a deleted echo through the change
+-- stream; (2) an index for a creator's scrolls of one type.
+--
 -- Deleting an echo no longer cascades to the Following timelines (issue 28, decision 013): as a
 -- cascade, an echo in N timelines read ~3 rows each inside the delete's request (3,566 rows for
 -- 1,166 followers). Its rows now leave through the change stream in bounded slices (an
@@ -19,3 +22,7 @@ ALTER TABLE `timeline_entries_new` RENAME TO `timeline_entries`;
 --> statement-breakpoint
 -- serves: an echo's rows in every follower's timeline (the `unfanout` slices, the live check)
 CREATE INDEX `timeline_entries_echo_id` ON `timeline_entries` (`echo_id`);
+--> statement-breakpoint
+-- /scrolls/feeds and /scrolls/curations page a creator's scrolls of one type (issue 28: they read
+-- every scroll of their viewer); without it a page of feeds walks past every curation
+CREATE INDEX `scrolls_creator_type` ON `scrolls` (`creator_id`, `type`, `id`);
