@@ -26,6 +26,11 @@ test.describe("the sidebar picker", () => {
     // the wheel scrolls the list itself to the oldest feed, which a click then chooses
     const last = picker(page).getByRole("option", { name: names[0] });
     await expect(last).not.toBeInViewport({ ratio: 1 });
+    // the ▲/▼ shortcuts say where the frame is: at the top ▲ has nothing to show
+    const up = sidebar(page).getByRole("button", { name: "Previous scrolls" });
+    const down = sidebar(page).getByRole("button", { name: "More scrolls" });
+    await expect(up).toBeDisabled();
+    await expect(down).toBeEnabled();
     await picker(page).hover();
     await page.mouse.wheel(0, 400);
     await expect.poll(() => last.evaluate((el) => {
@@ -33,6 +38,9 @@ test.describe("the sidebar picker", () => {
       const box = el.getBoundingClientRect();
       return box.top >= list.top - 1 && box.bottom <= list.bottom + 1;
     })).toBe(true);
+    // at the end, with every scroll loaded, ▼ has nothing more
+    await expect(down).toBeDisabled();
+    await expect(up).toBeEnabled();
     await last.click();
     await expect(main(page).getByRole("heading", { level: 1 })).toHaveText(names[0]!);
     await expect(last).toHaveAttribute("aria-selected", "true");

@@ -45,6 +45,8 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
   ];
   const selectedIndex = Math.max(0, options.findIndex((o) => o.id === (selectedId ?? ALL_ECHOS)));
   const [active, setActive] = useState(selectedIndex);
+  // the frame is at its top, at its end (nothing more to load): ▲ or ▼ is disabled
+  const [ends, setEnds] = useState([true, false]);
 
   // The server chose from the cookie; if local storage says otherwise (another tab, a cleared
   // cookie), apply the spec's restore rule once and re-render from the server.
@@ -71,7 +73,8 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
     const top = option.offsetTop; // the frame is the options' offsetParent (position: relative)
     if (top < frame.scrollTop) frame.scrollTop = top;
     else if (top + option.offsetHeight > frame.scrollTop + frame.clientHeight) frame.scrollTop = top + option.offsetHeight - frame.clientHeight;
-  }, [active, scrolls]);
+    edges(false);
+  }, [active, scrolls, options.length]);
 
   if (!scrolls) {
     return (
@@ -123,18 +126,22 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
     const frame = list.current;
     if (!frame) return;
     frame.scrollBy({ top: delta * (frame.clientHeight / WINDOW) });
-    if (delta > 0) onScroll();
+    edges(delta > 0);
   }
-  function onScroll() {
+  /** ▲/▼ follow the frame's position; scrolled near the end (`load`), the next page comes. */
+  function edges(load: boolean) {
     const frame = list.current;
-    if (frame && loadMore && frame.scrollTop + 2 * frame.clientHeight >= frame.scrollHeight) void loadMore();
+    if (!frame) return;
+    const below = frame.scrollHeight - frame.scrollTop - frame.clientHeight;
+    if (load && loadMore && below <= frame.clientHeight) void loadMore();
+    setEnds([frame.scrollTop < 1, below < 1 && !loadMore]);
   }
 
   const optionId = (id: string) => `picker-option-${id}`;
   return (
     <div className="picker">
       {/* mouse shortcuts: keyboard users move with the arrow keys inside the listbox */}
-      <button type="button" tabIndex={-1} className="picker-arrow" aria-label="Previous scrolls" onClick={() => slide(-1)}>
+      <button type="button" tabIndex={-1} className="picker-arrow" aria-label="Previous scrolls" disabled={ends[0]} onClick={() => slide(-1)}>
         ▲
       </button>
       <div
@@ -146,7 +153,7 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
         aria-busy={loading}
         aria-activedescendant={optionId(options[active]?.id ?? ALL_ECHOS)}
         onKeyDown={onKeyDown}
-        onScroll={onScroll}
+        onScroll={() => edges(true)}
       >
         {options.map((o, index) => {
           const chosen = onHome && index === selectedIndex;
@@ -166,7 +173,7 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
           );
         })}
       </div>
-      <button type="button" tabIndex={-1} className="picker-arrow" aria-label="More scrolls" onClick={() => slide(1)}>
+      <button type="button" tabIndex={-1} className="picker-arrow" aria-label="More scrolls" disabled={ends[1]} onClick={() => slide(1)}>
         ▼
       </button>
     </div>
