@@ -8,6 +8,8 @@ import { uniqueTag } from "./scroll-helpers";
 
 /** axe (WCAG A/AA, as e2e/axe.spec.ts) on the screen as it stands, light and dark, 1366 and 390 wide. */
 async function expectAxeClean(page: Page) {
+  // four axe runs take 10-15 s on a loaded 2-core machine: time of their own, on top of the test's
+  test.setTimeout(test.info().timeout + 30_000);
   for (const theme of THEMES) {
     // the theme as Settings applies it: the document's data-theme (colours follow it at once)
     await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);

@@ -364,8 +364,11 @@ test.describe("Following", () => {
     await expect(page.getByRole("button", { name: "Follow", exact: true })).toHaveCount(0);
     await expect(meta).toContainText("1 follower");
     await expect(meta).not.toContainText("1 followers");
-    // Following reloads the scroll list: the feed is in the sidebar picker (selected: the only one).
+    // Following reloads the scroll list: the feed is in the sidebar picker. Selected on Home only
+    // (the only feed, so Home's choice); a scroll's page is no feed choice (issue 29).
     await expect(pickerOptions(page)).toHaveText(["All Echos", feed.name]);
+    await expect(picker(page).getByRole("option", { selected: true })).toHaveCount(0);
+    await open(page, "/");
     await expect(picker(page).getByRole("option", { name: feed.name })).toHaveAttribute("aria-selected", "true");
 
     await open(page, `/scroll/${curation._id}`);

@@ -90,7 +90,7 @@ export default function App() {
     <>
       <PageChrome />
       <Outlet key={fresh} />
-      <Toaster position="top-center" />
+      <Toaster position="top-center" containerClassName="toasts" />
     </>
   );
 }

@@ -25,8 +25,9 @@ export function EchoText({ content, run = (text) => text }: { content: string; r
           </a>
         );
       case "mention":
+        // dir="ltr" isolates the handle: in right-to-left text "@alice" would show as "alice@"
         return (
-          <a key={i} href={part.href} className="echo-link">
+          <a key={i} href={part.href} className="echo-link" dir="ltr">
             @<bdi>{run(part.userName, at + 1)}</bdi>
           </a>
         );

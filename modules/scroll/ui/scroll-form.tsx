@@ -17,10 +17,14 @@ import {
 } from "../schema";
 import { AuthorPicker } from "./author-picker";
 import { FeedPreviewPanel } from "./feed-preview";
+import { SegmentedRadios } from "./segmented-radios";
 import type { CreatedState } from "./scrolls-lists";
 
 const SORT_LABELS: Record<SortBy, string> = { newestFirst: "Newest First", oldestFirst: "Oldest First", mostLiked: "Most Liked" };
 const RANGE_LABELS: Record<TimeRange, string> = { "1day": "Last Day", "1month": "Last Month", "1year": "Last Year", allTime: "All Time" };
+
+const TYPE_OPTIONS = [["feed", "Feed"], ["curation", "Curation"]] as const;
+const MATCH_OPTIONS = [["any", "Any tag"], ["all", "All tags"]] as const;
 
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : "");
 
@@ -91,13 +95,7 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
   return (
     <form className="card scroll-form" onSubmit={onSubmit}>
       {!scroll && (
-        <div className="segmented" role="radiogroup" aria-label="Scroll type">
-          {(["feed", "curation"] as const).map((t) => (
-            <button key={t} type="button" role="radio" aria-checked={type === t} className={type === t ? "active" : ""} onClick={() => setType(t)}>
-              {t === "feed" ? "Feed" : "Curation"}
-            </button>
-          ))}
-        </div>
+        <SegmentedRadios label="Scroll type" value={type} options={TYPE_OPTIONS} onChange={setType} />
       )}
       <p className="muted form-intro">
         {type === "feed"
@@ -153,14 +151,7 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
           {included.length > 1 && (
             <div className="field">
               <span>Match</span>
-              <div className="segmented" role="radiogroup" aria-label="Match type">
-                <button type="button" role="radio" aria-checked={matchType === "any"} className={matchType === "any" ? "active" : ""} onClick={() => setMatchType("any")}>
-                  Any tag
-                </button>
-                <button type="button" role="radio" aria-checked={matchType === "all"} className={matchType === "all" ? "active" : ""} onClick={() => setMatchType("all")}>
-                  All tags
-                </button>
-              </div>
+              <SegmentedRadios label="Match type" value={matchType} options={MATCH_OPTIONS} onChange={setMatchType} />
             </div>
           )}
           <TagInput

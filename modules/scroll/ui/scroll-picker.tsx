@@ -1,9 +1,10 @@
-import { useEffect, useState, type KeyboardEvent } from "react";
-import { useNavigate } from "react-router";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useLocation, useNavigate } from "react-router";
 import { api } from "../../shared/index";
 import type { Scroll } from "../schema";
 import { ALL_ECHOS, FOLLOWING, pickSelected, readStoredSelection, storeSelection, useChooseFeed } from "./selection";
 
+/** Spec §2: the picker shows 3 options at once (its height in CSS); the skeleton has as many. */
 const WINDOW = 3;
 
 type Option = { id: string; name: string; title: string };
@@ -14,6 +15,9 @@ type Option = { id: string; name: string; title: string };
  * option tracked by aria-activedescendant, ↑/↓/Home/End to move, Enter or Space to choose,
  * Escape back to the chosen one. "All Echos" comes first, so the unfiltered home stays
  * reachable once the user has feeds; "Following" second, once the user follows anyone.
+ * Every loaded option is in the list, which scrolls (wheel, touch, ▲/▼, the keys) inside a
+ * 3-option frame (issue 29: it used to render only 3 and hide the rest). The choice is Home's
+ * list, so it shows as selected on Home only: elsewhere the page is no feed choice.
  */
 export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, followsAnyone = false }: {
   scrolls: Scroll[] | null;
@@ -27,6 +31,8 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
 }) {
   const navigate = useNavigate();
   const choose = useChooseFeed();
+  const onHome = useLocation().pathname === "/";
+  const list = useRef<HTMLDivElement>(null);
   const { loaded, loadMore, loading } = useMoreScrolls(scrolls, nextCursor);
   const feeds = loaded.filter((s) => s.type === "feed");
   if (selected && !feeds.some((s) => s._id === selected._id)) feeds.push(selected);
@@ -39,7 +45,8 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
   ];
   const selectedIndex = Math.max(0, options.findIndex((o) => o.id === (selectedId ?? ALL_ECHOS)));
   const [active, setActive] = useState(selectedIndex);
-  const [start, setStart] = useState(Math.max(0, Math.min(selectedIndex, options.length - WINDOW)));
+  // the frame is at its top, at its end (nothing more to load): ▲ or ▼ is disabled
+  const [ends, setEnds] = useState([true, false]);
 
   // The server chose from the cookie; if local storage says otherwise (another tab, a cleared
   // cookie), apply the spec's restore rule once and re-render from the server.
@@ -55,9 +62,19 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
     if (wanted !== selectedId) navigate(".", { replace: true, preventScrollReset: true });
   }, [selectedId]); // once per server selection
 
-  // a new selection (or first page) from the server: the active option and the window follow it;
-  // a further page loaded on demand leaves them where the user is
-  useEffect(() => moveTo(selectedIndex), [selectedIndex, scrolls]);
+  // a new selection (or first page) from the server: the active option follows it; a further
+  // page loaded on demand leaves it where the user is
+  useEffect(() => setActive(selectedIndex), [selectedIndex, scrolls]);
+  // the active option stays inside the frame; the list's own scrollTop, so the page never moves
+  useEffect(() => {
+    const frame = list.current;
+    const option = frame?.children[active] as HTMLElement | undefined;
+    if (!frame || !option) return;
+    const top = option.offsetTop; // the frame is the options' offsetParent (position: relative)
+    if (top < frame.scrollTop) frame.scrollTop = top;
+    else if (top + option.offsetHeight > frame.scrollTop + frame.clientHeight) frame.scrollTop = top + option.offsetHeight - frame.clientHeight;
+    edges(false);
+  }, [active, scrolls, options.length]);
 
   if (!scrolls) {
     return (
@@ -83,10 +100,7 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
   function moveTo(index: number) {
     // moving past the last loaded option asks the server for the next page
     if (index >= options.length - 1 && loadMore) void loadMore();
-    const i = Math.max(0, Math.min(options.length - 1, index));
-    setActive(i);
-    // keep the active option inside the 3-option window
-    setStart((s) => (i < s ? i : i >= s + WINDOW ? i - WINDOW + 1 : Math.min(s, Math.max(0, options.length - WINDOW))));
+    setActive(Math.max(0, Math.min(options.length - 1, index)));
   }
 
   function onKeyDown(event: KeyboardEvent) {
@@ -107,30 +121,31 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
     action();
   }
 
-  /** The ▲/▼ buttons slide the window; the active option stays among the shown ones. */
+  /** ▲/▼ (mouse shortcuts) scroll the frame by one option; near its end the next page loads. */
   function slide(delta: number) {
-    if (delta > 0 && start + WINDOW >= options.length - 1 && loadMore) void loadMore();
-    const next = Math.max(0, Math.min(options.length - WINDOW, start + delta));
-    setStart(next);
-    setActive((a) => Math.max(next, Math.min(next + WINDOW - 1, a)));
+    const frame = list.current;
+    if (!frame) return;
+    frame.scrollBy({ top: delta * (frame.clientHeight / WINDOW) });
+    edges(delta > 0);
+  }
+  /** ▲/▼ follow the frame's position; scrolled near the end (`load`), the next page comes. */
+  function edges(load: boolean) {
+    const frame = list.current;
+    if (!frame) return;
+    const below = frame.scrollHeight - frame.scrollTop - frame.clientHeight;
+    if (load && loadMore && below <= frame.clientHeight) void loadMore();
+    setEnds([frame.scrollTop < 1, below < 1 && !loadMore]);
   }
 
   const optionId = (id: string) => `picker-option-${id}`;
-  const visible = options.slice(start, start + WINDOW);
   return (
     <div className="picker">
       {/* mouse shortcuts: keyboard users move with the arrow keys inside the listbox */}
-      <button
-        type="button"
-        tabIndex={-1}
-        className="picker-arrow"
-        aria-label="Previous scrolls"
-        disabled={start === 0}
-        onClick={() => slide(-1)}
-      >
+      <button type="button" tabIndex={-1} className="picker-arrow" aria-label="Previous scrolls" disabled={ends[0]} onClick={() => slide(-1)}>
         ▲
       </button>
       <div
+        ref={list}
         role="listbox"
         aria-label="Feed scrolls"
         tabIndex={0}
@@ -138,16 +153,17 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
         aria-busy={loading}
         aria-activedescendant={optionId(options[active]?.id ?? ALL_ECHOS)}
         onKeyDown={onKeyDown}
+        onScroll={() => edges(true)}
       >
-        {visible.map((o) => {
-          const index = options.indexOf(o);
-          const classes = ["picker-item", index === selectedIndex && "selected", index === active && "active"];
+        {options.map((o, index) => {
+          const chosen = onHome && index === selectedIndex;
+          const classes = ["picker-item", chosen && "selected", index === active && "active"];
           return (
             <div
               key={o.id}
               id={optionId(o.id)}
               role="option"
-              aria-selected={index === selectedIndex}
+              aria-selected={chosen}
               className={classes.filter(Boolean).join(" ")}
               onClick={() => choose(o.id)}
               title={o.title}
@@ -157,14 +173,7 @@ export function ScrollPicker({ scrolls, nextCursor, selected, selectedId, follow
           );
         })}
       </div>
-      <button
-        type="button"
-        tabIndex={-1}
-        className="picker-arrow"
-        aria-label="More scrolls"
-        disabled={start + WINDOW >= options.length && !loadMore}
-        onClick={() => slide(1)}
-      >
+      <button type="button" tabIndex={-1} className="picker-arrow" aria-label="More scrolls" disabled={ends[1]} onClick={() => slide(1)}>
         ▼
       </button>
     </div>
