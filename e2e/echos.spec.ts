@@ -302,6 +302,42 @@ test.describe("Likes", () => {
     await open(page, `/echo/${echo._id}`);
     await expectLikeState(card(page, echo._id), false, 0);
   });
+
+  test("clicks during an in-flight like are queued, not dropped: the last one wins, on screen and on the server", async ({ page }) => {
+    await signedInPage(page, "lq");
+    const echo = await postEcho(page.request, `Like me twice ${unique("t")}`);
+    // hold each like request a while, so the next click lands while it is on its way
+    const sent: string[] = [];
+    await page.route(`**/api/echo/like/${echo._id}`, async (route) => {
+      sent.push(route.request().method());
+      await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    });
+    await open(page, `/echo/${echo._id}`);
+    const detail = card(page, echo._id);
+    await expectLikeState(detail, false, 0);
+    const stored = async () => (await (await page.request.get(`/api/echo/echo/${echo._id}`)).json()).echo as { likes: number; isLiked: boolean };
+    const settled = async (liked: boolean, count: number) => {
+      await expectLikeState(detail, liked, count);
+      await expect.poll(async () => [(await stored()).isLiked, (await stored()).likes], { timeout: 10_000 }).toEqual([liked, count]);
+    };
+    // like, then unlike before the like's answer: ends unliked (the second click used to be lost)
+    await likeButton(detail).click();
+    await likeButton(detail).click();
+    await expectLikeState(detail, false, 0);
+    await settled(false, 0);
+    expect(sent).toEqual(["POST", "DELETE"]);
+    // three fast clicks: liked, with one request for the first wish and none for the two that cancel
+    sent.length = 0;
+    await likeButton(detail).click();
+    await likeButton(detail).click();
+    await likeButton(detail).click();
+    await expectLikeState(detail, true, 1);
+    await settled(true, 1);
+    await page.waitForTimeout(600);
+    await expectLikeState(detail, true, 1);
+    expect(sent).toEqual(["POST"]);
+  });
 });
 
 test.describe("Echo menu", () => {
