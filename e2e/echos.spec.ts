@@ -306,11 +306,14 @@ test.describe("Likes", () => {
   test("clicks during an in-flight like are queued, not dropped: the last one wins, on screen and on the server", async ({ page }) => {
     await signedInPage(page, "lq");
     const echo = await postEcho(page.request, `Like me twice ${unique("t")}`);
-    // hold each like request a while, so the next click lands while it is on its way
+    // each like request waits at a gate the test opens, so the next clicks land while it is on its way
     const sent: string[] = [];
+    let openGate = () => {};
+    let gate = Promise.resolve();
+    const closeGate = () => (gate = new Promise<void>((r) => (openGate = r)));
     await page.route(`**/api/echo/like/${echo._id}`, async (route) => {
       sent.push(route.request().method());
-      await new Promise((r) => setTimeout(r, 400));
+      await gate;
       await route.continue();
     });
     await open(page, `/echo/${echo._id}`);
@@ -322,17 +325,23 @@ test.describe("Likes", () => {
       await expect.poll(async () => [(await stored()).isLiked, (await stored()).likes], { timeout: 10_000 }).toEqual([liked, count]);
     };
     // like, then unlike before the like's answer: ends unliked (the second click used to be lost)
+    closeGate();
     await likeButton(detail).click();
+    await expect.poll(() => sent.length).toBe(1);
     await likeButton(detail).click();
     await expectLikeState(detail, false, 0);
+    openGate();
     await settled(false, 0);
     expect(sent).toEqual(["POST", "DELETE"]);
-    // three fast clicks: liked, with one request for the first wish and none for the two that cancel
+    // three clicks during one request: liked, with one request for the first wish and none for the two that cancel
     sent.length = 0;
+    closeGate();
     await likeButton(detail).click();
+    await expect.poll(() => sent.length).toBe(1);
     await likeButton(detail).click();
     await likeButton(detail).click();
     await expectLikeState(detail, true, 1);
+    openGate();
     await settled(true, 1);
     await page.waitForTimeout(600);
     await expectLikeState(detail, true, 1);
