@@ -26,7 +26,7 @@ export default tseslint.config(
             profile: ["shared", "auth", "shell", "echo", "scroll"],
             community: ["shared", "auth", "shell", "echo", "scroll"],
             // the API's contract reads every module's schemas (decision 018)
-            contract: ["shared", "auth", "echo", "scroll", "profile", "community", "notification", "live"],
+            contract: ["shared", "verticals", "auth", "echo", "scroll", "profile", "community", "notification", "live"],
             live: ["shared", "auth", "echo", "scroll"],
           },
         },

@@ -1,7 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { defineConfig } from "vite";
-import { assetBase, isVertical } from "./modules/verticals/index.ts";
+import { assetBase, isVertical, VERTICAL_PATHS } from "./modules/verticals/index.ts";
 import { reactDomAsciiChunks } from "./scripts/react-dom-ascii-chunks.ts";
 
 // VERTICAL=echos … builds one vertical Worker (docs/decisions/011): its own routes
@@ -13,7 +13,8 @@ const base = isVertical(vertical) ? assetBase(vertical) : "/";
 
 export default defineConfig({
   base,
-  define: { __ECHO_VERTICAL__: JSON.stringify(vertical) },
+  // the URL space's owners, made from the route table here, so the client does not carry the table
+  define: { __ECHO_VERTICAL__: JSON.stringify(vertical), __VERTICAL_PATHS__: JSON.stringify(VERTICAL_PATHS) },
   plugins: [
     cloudflare({
       configPath: vertical ? `verticals/${vertical}/wrangler.toml` : "verticals/dev/wrangler.toml",

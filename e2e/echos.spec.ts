@@ -302,6 +302,51 @@ test.describe("Likes", () => {
     await open(page, `/echo/${echo._id}`);
     await expectLikeState(card(page, echo._id), false, 0);
   });
+
+  test("clicks during an in-flight like are queued, not dropped: the last one wins, on screen and on the server", async ({ page }) => {
+    await signedInPage(page, "lq");
+    const echo = await postEcho(page.request, `Like me twice ${unique("t")}`);
+    // each like request waits at a gate the test opens, so the next clicks land while it is on its way
+    const sent: string[] = [];
+    let openGate = () => {};
+    let gate = Promise.resolve();
+    const closeGate = () => (gate = new Promise<void>((r) => (openGate = r)));
+    await page.route(`**/api/echo/like/${echo._id}`, async (route) => {
+      sent.push(route.request().method());
+      await gate;
+      await route.continue();
+    });
+    await open(page, `/echo/${echo._id}`);
+    const detail = card(page, echo._id);
+    await expectLikeState(detail, false, 0);
+    const stored = async () => (await (await page.request.get(`/api/echo/echo/${echo._id}`)).json()).echo as { likes: number; isLiked: boolean };
+    const settled = async (liked: boolean, count: number) => {
+      await expectLikeState(detail, liked, count);
+      await expect.poll(async () => [(await stored()).isLiked, (await stored()).likes], { timeout: 10_000 }).toEqual([liked, count]);
+    };
+    // like, then unlike before the like's answer: ends unliked (the second click used to be lost)
+    closeGate();
+    await likeButton(detail).click();
+    await expect.poll(() => sent.length).toBe(1);
+    await likeButton(detail).click();
+    await expectLikeState(detail, false, 0);
+    openGate();
+    await settled(false, 0);
+    expect(sent).toEqual(["POST", "DELETE"]);
+    // three clicks during one request: liked, with one request for the first wish and none for the two that cancel
+    sent.length = 0;
+    closeGate();
+    await likeButton(detail).click();
+    await expect.poll(() => sent.length).toBe(1);
+    await likeButton(detail).click();
+    await likeButton(detail).click();
+    await expectLikeState(detail, true, 1);
+    openGate();
+    await settled(true, 1);
+    await page.waitForTimeout(600);
+    await expectLikeState(detail, true, 1);
+    expect(sent).toEqual(["POST"]);
+  });
 });
 
 test.describe("Echo menu", () => {

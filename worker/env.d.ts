@@ -41,6 +41,8 @@ interface RouterBindings {
 
 /** The vertical being built (vite.config.ts `define`); "" when one app serves every route (`npm run dev`). */
 declare const __ECHO_VERTICAL__: string;
+/** modules/verticals' VERTICAL_PATHS, made at build time (vite.config.ts); undefined outside Vite. */
+declare const __VERTICAL_PATHS__: [pattern: string, vertical: import("../modules/verticals/index").Vertical][] | undefined;
 
 declare module "virtual:react-router/server-build" {
   import type { ServerBuild } from "react-router";

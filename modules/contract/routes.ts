@@ -1,8 +1,8 @@
 // The one table of the public API (decision 018): each operation's method, path, summary, whether
 // it needs a session, and the valibot schemas of its input (path, query, body: the same ones the
 // routes parse with) and of its answers. The OpenAPI document (openapi.ts), the reference page
-// and the API tests' contract checks are all made from it; a test fails when routes/routes.ts and
-// this table disagree.
+// and the API tests' contract checks are all made from it; each operation's route is typed by
+// the route table (modules/verticals/table.ts), and a test fails when a route has no operation.
 import * as v from "valibot";
 import { ChangePasswordSchema, CredentialsSchema, DeleteAccountSchema, LoginSchema } from "../auth/index";
 import { PopularQuerySchema, CommunityLimitSchema } from "../community/index";
@@ -11,13 +11,14 @@ import { MuteSchema, ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdatePr
 import { AddEchoSchema, CreateScrollSchema, PreviewSchema, UpdateScrollSchema } from "../scroll/index";
 import { LiveQuerySchema } from "../live/index";
 import { PageQuerySchema } from "../shared/index";
+import type { ApiRoutePath } from "../verticals/index";
 import * as r from "./responses";
 
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
 export type ApiOperation = {
-  /** The route's pattern in routes/routes.ts, under the "api" prefix ("echo/echo/:id"). */
-  route: string;
+  /** The route's pattern in the route table, under the "api" prefix ("echo/echo/:id"). */
+  route: ApiRoutePath;
   method: Method;
   /** Groups the reference page and the document's tags. */
   tag: "auth" | "echos" | "scrolls" | "search" | "community" | "profiles" | "notifications" | "meta";

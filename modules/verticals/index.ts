@@ -1,57 +1,52 @@
-// The micro-frontend cut (docs/decisions/011-micro-frontends.md): which vertical Worker owns each
-// URL. One table serves three readers: routes/routes.ts keeps a vertical's own routes when it is
-// built (VERTICAL=echos …), the router Worker (worker/) sends each request to the owner's service
-// binding, and the client makes a link into another vertical a document navigation. A route added
-// elsewhere needs one line here. No imports: the route config and the router load it as it is.
+// The micro-frontend cut (docs/decisions/011-micro-frontends.md, docs/architecture.md): which
+// vertical Worker owns each URL, read from the one table of routes (./table.ts). routes/routes.ts
+// keeps a vertical's own rows when it is built (VERTICAL=echos …), the router Worker (worker/)
+// sends each request to the owner's service binding, and the client makes a link into another
+// vertical a document navigation. Imports only ./table.ts, with its extension: node scripts and
+// the route config load these files as they are.
+import { ROUTE_TABLE, VERTICALS, type RouteRow, type Vertical } from "./table.ts";
 
-export const VERTICALS = ["echos", "scrolls", "community", "people", "account"] as const;
-export type Vertical = (typeof VERTICALS)[number];
+export { CATCH_ALLS, ROUTE_TABLE, VERTICALS, apiRoutePaths, type ApiRoutePath, type Place, type RouteRow, type Vertical } from "./table.ts";
 
 /** Where unmatched paths go (the not-found page and the API's 404 live in every vertical). */
 export const DEFAULT_VERTICAL: Vertical = "echos";
 
 /**
- * Path patterns, first match wins: a literal segment, `:param` (one segment) or a trailing `*`
- * (the rest, possibly empty: `/echo/*` owns `/echo` and everything below it).
+ * The part of the URL space a route claims for its vertical: its first segment ("/echo/*" for
+ * `echo/:id`; the page itself when it has one segment), two under /api ("/api/echo/*"). A trailing
+ * `*` owns the rest, possibly empty: `/scrolls/*` owns `/scrolls` too.
  */
-export const VERTICAL_PATHS: ReadonlyArray<readonly [pattern: string, vertical: Vertical]> = [
-  ["/", "echos"],
-  ["/new", "echos"],
-  ["/echo/*", "echos"],
-  ["/tag/*", "echos"],
-  ["/create-echo", "echos"],
-  ["/api/echo/*", "echos"],
+function claim(row: RouteRow): string {
+  const segments = (row.place === "api" ? `api/${row.path}` : row.path).split("/").filter(Boolean);
+  const head = segments[0] === "api" ? 2 : 1;
+  return segments.length > head ? `/${segments.slice(0, head).join("/")}/*` : `/${segments.join("/")}`;
+}
 
-  ["/scroll/*", "scrolls"],
-  ["/scrolls/*", "scrolls"],
-  ["/create-scroll", "scrolls"],
-  ["/api/scroll/*", "scrolls"],
-  // live updates (decision 016): the sockets' objects live in the echos Worker, which posts; the
-  // upgrade route sits here, off home's route manifest (its initial JS)
-  ["/api/live", "scrolls"],
+/**
+ * Path patterns and their owner, from a table of routes (first match wins): a literal segment,
+ * `:param` (one segment) or a trailing `*`. Two verticals claiming one pattern is refused, so a
+ * route put under the wrong vertical fails every build and test.
+ */
+export function ownership(table: Readonly<Record<Vertical, readonly RouteRow[]>>): [pattern: string, vertical: Vertical][] {
+  const owner = new Map<string, Vertical>();
+  for (const vertical of VERTICALS) {
+    for (const row of table[vertical]) {
+      const pattern = claim(row);
+      const before = owner.get(pattern);
+      if (before && before !== vertical) throw new Error(`modules/verticals: ${pattern} is claimed by ${before} and ${vertical} (${row.path})`);
+      owner.set(pattern, vertical);
+    }
+  }
+  // `/x/*` owns `/x`: the bare pattern is then redundant
+  return [...owner].filter(([pattern]) => !owner.has(`${pattern}/*`));
+}
 
-  ["/community", "community"],
-  ["/browse-community", "community"],
-  ["/browse/*", "community"],
-  ["/api/community/*", "community"],
-
-  ["/profile", "people"],
-  ["/user/*", "people"],
-  ["/search", "people"],
-  ["/api/profile/*", "people"],
-  ["/api/search/*", "people"],
-  ["/notifications", "people"],
-  ["/api/notifications/*", "people"],
-
-  ["/login", "account"],
-  ["/signup", "account"],
-  ["/logout", "account"],
-  ["/settings", "account"],
-  ["/api/auth/*", "account"],
-  ["/api/health", "account"],
-  ["/api/openapi.json", "account"],
-  ["/developers", "account"],
-];
+/**
+ * In a Vite build the patterns arrive made (vite.config.ts `define`): the client ships them, not
+ * the whole table (about 0.9 KB gzip on every first page); elsewhere they are made here.
+ */
+export const VERTICAL_PATHS: ReadonlyArray<readonly [pattern: string, vertical: Vertical]> =
+  typeof __VERTICAL_PATHS__ === "undefined" ? ownership(ROUTE_TABLE) : __VERTICAL_PATHS__;
 
 /** Each vertical's client assets live under their own prefix (Vite `base`), so the router can tell them apart. */
 export const ASSET_PREFIX = "/_v/";

@@ -114,7 +114,7 @@ const ID_KINDS: Record<string, Kind> = { echo: "echo", scroll: "scroll" };
  * The fuzzer's route table, from the server's published contract (GET /api/openapi.json,
  * decision 018): one template per documented operation, with its path parameters, query keys and
  * body fields; then the extra templates. (tests/api/openapi.test.ts proves the contract lists
- * every /api route of routes/routes.ts.)
+ * every /api route of the route table.)
  */
 function templatesOf(doc: Json): Template[] {
   const templates: Template[] = [];

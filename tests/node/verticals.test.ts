@@ -3,7 +3,7 @@
 // matches what the builds hold.
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_VERTICAL, VERTICALS, isCatchAll, ownerOf, reloadAcrossVerticals, verticalOf } from "../../modules/verticals/index";
+import { DEFAULT_VERTICAL, ROUTE_TABLE, VERTICALS, VERTICAL_PATHS, isCatchAll, ownership, ownerOf, reloadAcrossVerticals, verticalOf } from "../../modules/verticals/index";
 
 async function routesOf(vertical?: string): Promise<RouteConfigEntry[]> {
   vi.resetModules();
@@ -44,6 +44,25 @@ describe("the vertical cut", () => {
 
   it("refuses a build for a vertical that does not exist", async () => {
     await expect(routesOf("nope")).rejects.toThrow(/VERTICAL=nope/);
+  });
+});
+
+describe("the one route table", () => {
+  it("gives each vertical the part of the URL space its routes claim", () => {
+    expect(Object.fromEntries(VERTICALS.map((v) => [v, VERTICAL_PATHS.filter(([, owner]) => owner === v).map(([p]) => p).sort()]))).toEqual({
+      echos: ["/", "/api/echo/*", "/create-echo", "/echo/*", "/new", "/tag/*"],
+      scrolls: ["/api/live", "/api/scroll/*", "/create-scroll", "/scroll/*", "/scrolls/*"],
+      community: ["/api/community/*", "/browse-community", "/browse/*", "/community"],
+      people: ["/api/notifications/*", "/api/profile/*", "/api/search/*", "/notifications", "/profile", "/search", "/user/*"],
+      account: ["/api/auth/*", "/api/health", "/api/openapi.json", "/developers", "/login", "/logout", "/settings", "/signup"],
+    });
+  });
+
+  it("refuses a route put under a vertical whose part of the URL space another owns", () => {
+    const replies = { place: "app", path: "echo/:id/replies", file: "pages/replies.tsx" } as const;
+    expect(() => ownership({ ...ROUTE_TABLE, scrolls: [...ROUTE_TABLE.scrolls, replies] })).toThrow(/\/echo\/\* is claimed by echos and scrolls/);
+    const apiRow = { place: "api", path: "scroll/:id/x", file: "api/x.ts" } as const;
+    expect(() => ownership({ ...ROUTE_TABLE, people: [...ROUTE_TABLE.people, apiRow] })).toThrow(/\/api\/scroll\/\* is claimed by scrolls and people/);
   });
 });
 

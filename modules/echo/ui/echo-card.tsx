@@ -28,7 +28,6 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
   const navigate = useNavigate();
   const [reporting, setReporting] = useState(false);
   const [explaining, setExplaining] = useState(false);
-  const liking = useRef(false);
   const menu = useRef<EchoMenuHandle>(null);
   const like = store.likeOf(echo._id) ?? { likes: echo.likes, isLiked: echo.isLiked };
 
@@ -38,14 +37,9 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
   const marks = extensions.marks;
   const run = marks && ((text: string, from: number) => marks.text(echo, text, from));
 
-  // optimistic (echo-actions.ts); the button stays enabled so keyboard focus stays on it, and a
-  // click while the previous one is on its way is ignored
-  async function onLike() {
-    if (liking.current) return;
-    liking.current = true;
-    await toggleLike(echo._id, like);
-    liking.current = false;
-  }
+  // optimistic and queued (echo-actions.ts): the button stays enabled so keyboard focus stays on
+  // it, and a click while the previous one is on its way counts too
+  const onLike = () => void toggleLike(echo._id, like);
 
   async function onDelete() {
     if (await deleteEcho(echo._id)) onDeleted?.(echo._id);

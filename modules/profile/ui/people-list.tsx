@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { api, toast } from "../../shared/index";
-import type { PersonHit, Profile } from "../schema";
+import type { PersonHit } from "../schema";
+import { useFollowToggle } from "./use-follow-toggle";
 
 /**
  * People found by /search (issue 29): each with their bio and a Follow / Unfollow button (not on
@@ -22,23 +22,7 @@ export function PeopleList({ people, heading, headingId }: { people: PersonHit[]
 
 function Person({ person }: { person: PersonHit }) {
   const [following, setFollowing] = useState(person.isFollowing);
-  const [working, setWorking] = useState(false);
-
-  async function toggle() {
-    setWorking(true);
-    try {
-      const next = await api<Profile>(`/profile/user/${person._id}/follow`, {
-        method: following ? "DELETE" : "POST",
-        fallback: following ? "Failed to unfollow user" : "Failed to follow user",
-      });
-      setFollowing(next.isFollowing);
-      toast.success(next.isFollowing ? `Following @${next.userName}` : `Unfollowed @${next.userName}`);
-    } catch (error) {
-      toast.error((error as Error).message);
-    } finally {
-      setWorking(false);
-    }
-  }
+  const { working, toggle } = useFollowToggle(person._id, following, (next) => setFollowing(next.isFollowing));
 
   return (
     <li className="person">
