@@ -56,6 +56,12 @@ describe("POST /api/echo/:id/reply", () => {
     await reply(ann, parent._id, "see you there");
     expect((await ann.get("/api/notifications")).json.notifications).toHaveLength(notes.length);
     expect(await count(ann, parent._id)).toBe(2);
+    // one's data export says what each reply replied to
+    const exported = (await ann.get("/api/profile/me/export")).json as Json;
+    expect(exported.echos.map((e: Json) => [e.content, e.parentId])).toEqual([
+      ["where shall we meet?", null],
+      ["see you there", parent._id],
+    ]);
   });
 
   it.each([
@@ -130,7 +136,7 @@ describe("GET /api/echo/:id/thread", () => {
     expect(page2.replies.map((r: Json) => r._id)).toEqual(rest.slice(9).map((r) => r._id));
     expect(page2.pagination).toEqual({ limit: 10, hasMore: false, nextCursor: null });
 
-    const fromNested = (await ann.get(`/api/echo/${nested[2]._id}/thread`)).json as Json;
+    const fromNested = (await ann.get(`/api/echo/${nested[2]!._id}/thread`)).json as Json;
     expect(fromNested.ancestors.map((a: Json) => a._id)).toEqual([root._id, first._id]);
 
     // a bad cursor is a clear 400; an unknown echo a 404
@@ -140,8 +146,8 @@ describe("GET /api/echo/:id/thread", () => {
     expect((await ann.get(`/api/echo/00000000000000000000000000/thread`)).status).toBe(404);
 
     // deleting replies keeps the parent's count exact
-    await ann.delete(`/api/echo/delete/${rest[1]._id}`);
-    await ann.delete(`/api/echo/delete/${nested[0]._id}`);
+    await ann.delete(`/api/echo/delete/${rest[1]!._id}`);
+    await ann.delete(`/api/echo/delete/${nested[0]!._id}`);
     expect(await count(ann, root._id)).toBe(12);
     expect(await count(ann, first._id)).toBe(2);
   });
