@@ -200,3 +200,44 @@ describe("GET /api/echo/:id/thread", () => {
     expect(deep.earlierId).toBe(deep.ancestors[0].parentId);
   });
 });
+
+describe("replies elsewhere", () => {
+  it("Following shows a reply only to those who follow both authors (or wrote the parent)", async () => {
+    const { client: ann, user: annUser } = await signedUp("rfa");
+    const { client: bob, user: bobUser } = await signedUp("rfb");
+    const { client: cal, user: calUser } = await signedUp("rfc");
+    expect((await ann.post(`/api/profile/user/${bobUser._id}/follow`)).status).toBe(200);
+    expect((await cal.post(`/api/profile/user/${bobUser._id}/follow`)).status).toBe(200);
+    const bobs = await post(bob, "bob's thought");
+    const cals = await post(cal, "cal's thought");
+    const calToBob = await reply(cal, bobs._id, "cal answers bob");
+    const bobToCal = await reply(bob, cals._id, "bob answers cal");
+    const following = async (client: Client) => ((await client.get("/api/echo/following")).json.echos as Json[]).map((e) => e._id);
+    // ann follows bob only: bob's echo, not his reply to cal (she does not follow cal)
+    expect(await following(ann)).toEqual([bobs._id]);
+    // cal follows bob and wrote the echo bob answered: bob's reply is there, with her own echos
+    expect(await following(cal)).toEqual([bobToCal._id, calToBob._id, cals._id, bobs._id]);
+    // once ann follows cal too, the next reply between them reaches her
+    expect((await ann.post(`/api/profile/user/${calUser._id}/follow`)).status).toBe(200);
+    const again = await reply(bob, cals._id, "bob again");
+    expect((await following(ann))[0]).toBe(again._id);
+    expect(annUser._id).not.toBe(calUser._id);
+  });
+
+  it("deleting an account keeps its replies' places in others' threads", async () => {
+    const { client: cat } = await signedUp("rac");
+    const { client: dan } = await signedUp("rad");
+    const root = await post(cat, "root");
+    const dans = await reply(dan, root._id, "dan's reply");
+    const catsAnswer = await reply(cat, dans._id, "cat answers dan");
+    expect((await dan.request("DELETE", "/api/profile/me", { password: "pass1234" })).status).toBe(200);
+    const thread = (await cat.get(`/api/echo/${root._id}/thread`)).json as Json;
+    expect(thread.echo.echo.commentsCount).toBe(0);
+    expect(thread.replies).toEqual([{ _id: dans._id, parentId: root._id, echo: null, replies: [expect.objectContaining({ _id: catsAnswer._id })], moreReplies: false }]);
+    const fromAnswer = (await cat.get(`/api/echo/${catsAnswer._id}/thread`)).json as Json;
+    expect(fromAnswer.ancestors.map((a: Json) => [a._id, a.echo === null])).toEqual([
+      [root._id, false],
+      [dans._id, true],
+    ]);
+  });
+});
