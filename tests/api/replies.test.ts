@@ -201,6 +201,34 @@ describe("GET /api/echo/:id/thread", () => {
   });
 });
 
+describe("a storm of replies and deletes", () => {
+  it("40 replies from 10 users at once, then 15 deleted at once while 10 more arrive: the count is exact", { timeout: 60_000 }, async () => {
+    const { client: host } = await signedUp("rsh");
+    const parent = await post(host, "ask me anything");
+    const users = await Promise.all(Array.from({ length: 10 }, () => signedUp("rsu")));
+    const sent = await Promise.all(Array.from({ length: 40 }, (_, i) => reply(users[i % 10]!.client, parent._id, `q${i}`)));
+    expect(await count(host, parent._id)).toBe(40);
+    const gone = sent.slice(0, 15);
+    const results = await Promise.all([
+      ...gone.map((e, i) => users[i % 10]!.client.delete(`/api/echo/delete/${e._id}`)),
+      ...Array.from({ length: 10 }, (_, i) => users[i]!.client.post(`/api/echo/${parent._id}/reply`, { content: `late ${i}` })),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([...Array(15).fill(200), ...Array(10).fill(201)].sort());
+    expect(await count(host, parent._id)).toBe(35);
+    // the thread lists exactly the live ones, in order, across its pages
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await host.get(`/api/echo/${parent._id}/thread${cursor ? `?cursor=${cursor}` : ""}`)).json as Json;
+      ids.push(...page.replies.map((r: Json) => r._id));
+      cursor = page.pagination.nextCursor;
+    } while (cursor);
+    expect(ids).toHaveLength(35);
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids.filter((id) => gone.some((g) => g._id === id))).toEqual([]);
+  });
+});
+
 describe("replies elsewhere", () => {
   it("Following shows a reply only to those who follow both authors (or wrote the parent)", async () => {
     const { client: ann, user: annUser } = await signedUp("rfa");
