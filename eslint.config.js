@@ -1,5 +1,6 @@
 import tseslint from "typescript-eslint";
 import moduleBoundaries from "./eslint/module-boundaries.js";
+import noImportCycle from "./eslint/no-import-cycle.js";
 
 const root = import.meta.dirname;
 
@@ -7,7 +8,7 @@ export default tseslint.config(
   { ignores: ["node_modules", "build", ".wrangler", ".react-router", "worker-configuration.d.ts", "test-results", "migrations"] },
   ...tseslint.configs.recommended,
   {
-    plugins: { echo: { rules: { "module-boundaries": moduleBoundaries } } },
+    plugins: { echo: { rules: { "module-boundaries": moduleBoundaries, "no-import-cycle": noImportCycle } } },
     rules: {
       // Which module may use which: acyclic by construction (the rule verifies it).
       "echo/module-boundaries": [
@@ -30,6 +31,8 @@ export default tseslint.config(
           },
         },
       ],
+      // …and no file-level circle inside or across them (eslint/no-import-cycle.js).
+      "echo/no-import-cycle": ["error", { root }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": ["error", { allow: ["error", "warn"] }],
     },

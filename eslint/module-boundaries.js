@@ -1,4 +1,4 @@
-// ESLint rule: the micro-frontend boundaries of docs/architecture (modules/<name>/).
+// ESLint rule: the micro-frontend boundaries of docs/architecture.md (modules/<name>/).
 // 1. Outside modules/<name>/, only its public faces may be imported: index.ts (client-safe)
 //    and index.server.ts (server-only).
 // 2. A module may depend only on the modules its entry in `allow` names. The allow-list is
@@ -57,7 +57,7 @@ export default {
       if (from && !(allow[from.name] ?? []).includes(to.name)) {
         context.report({
           node,
-          message: `modules/${from.name} may not depend on modules/${to.name} (see the allow-list in eslint.config.js)`,
+          message: `modules/${from.name} may not depend on modules/${to.name} (see the allow-list in eslint.config.js and docs/architecture.md "Modules")`,
         });
       }
     }

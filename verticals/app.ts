@@ -20,6 +20,7 @@ import {
 } from "../modules/shared/index.server";
 import { NONCE_HEADER } from "../modules/verticals/index";
 import { consumeChanges } from "../modules/scroll/index.server";
+import { consumeTimelineChanges } from "../modules/echo/index.server";
 import type { Change } from "../modules/shared/index.server";
 import { answerOptions } from "./options";
 import { runScheduled } from "./scheduled";
@@ -111,12 +112,17 @@ export default {
     return response;
   },
 
-  // the change stream's consumer (decision 020): the scrolls vertical keeps the feed indexes; a
+  // the change stream's consumer (decision 020): the scrolls vertical keeps the feed indexes and
+  // the Following timelines past a post's first slice; a
   // batch that throws is delivered again (every step is idempotent)
   queue:
     __ECHO_VERTICAL__ === "scrolls" || __ECHO_VERTICAL__ === ""
       ? async (batch, env, ctx) => {
-          await consumeChanges({ env, ctx }, createDb(env.DB), batch.messages.map((m) => m.body as Change));
+          const changes = batch.messages.map((m) => m.body as Change);
+          const db = createDb(env.DB);
+          await consumeChanges({ env, ctx }, db, changes);
+          // the Following timelines' share (decision 013): fan-outs and a deleted echo's removal
+          await consumeTimelineChanges({ env, ctx }, db, changes);
           batch.ackAll();
         }
       : undefined,

@@ -53,7 +53,9 @@ export async function changePassword(app: AppContext, userId: string, sessionId:
 export async function deleteAccount(app: AppContext, userId: string, password: string): Promise<void> {
   const hash = await checkPassword(app, userId, password, ACCOUNT_MESSAGES.passwordWrong);
   const guard = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND password_hash = ${hash})`;
-  const [, deleted] = await batch(app.db, [
+  const [, , deleted] = await batch(app.db, [
+    // the echos' rows in others' timelines do not cascade (migration 0024)
+    sql`DELETE FROM timeline_entries WHERE echo_id IN (SELECT id FROM echos WHERE author_id = ${userId}) AND ${guard}`,
     sql`UPDATE echos SET shares_count = shares_count - 1
         WHERE id IN (SELECT echo_id FROM shares WHERE user_id = ${userId}) AND author_id <> ${userId} AND ${guard}`,
     returning(sql`DELETE FROM users WHERE id = ${userId} AND password_hash = ${hash}`, { id: users.id }),

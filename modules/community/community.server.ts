@@ -1,7 +1,7 @@
 // Community reads: KV first (the version the last ranking pass published), D1's ranked tables on
 // a miss (then cached with a TTL). Nothing is ranked on the request path. Public scroll lists
 // come straight from D1 (an indexed query), so privacy changes and the viewer's follows show at once.
-import { batch, prepared, sql, type AppContext, select } from "../shared/index.server";
+import { authorVisible, batch, prepared, sql, type AppContext, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "../echo/index.server";
 import { listPublicScrolls, PUBLIC_SCROLLS_MAX } from "../scroll/index.server";
 import type { Echo } from "../echo/index";
@@ -71,6 +71,9 @@ export async function searchTags(app: AppContext, term: string, limit: number): 
   return [...byName.values()].slice(0, limit);
 }
 
+/** How many more ranked ids a popular list hydrates than it shows (decision 026). */
+const POPULAR_SPARE = 5;
+
 /** Popular echos of a period and sort, hydrated for the viewer (like state) in one query. */
 export async function popularEchos(app: AppContext, viewerId: string, period: Period, sort: PopularSort, limit: number): Promise<Echo[]> {
   const list = listKey(period, sort);
@@ -78,17 +81,20 @@ export async function popularEchos(app: AppContext, viewerId: string, period: Pe
     const [r] = await batch(app.db, [rankedListQuery(list)]);
     return r.map((x) => x.echoId);
   });
-  const wanted = ids.slice(0, limit);
+  // a few more than asked for, so that the authors the viewer does not see (issue 32) leave
+  // the list without shortening it (a hidden one costs its echo row, not its hydration)
+  const wanted = ids.slice(0, limit + POPULAR_SPARE);
   if (wanted.length === 0) return [];
   const [rows] = await batch(app.db, [
     select(
       echoColumns(viewerId),
-      sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))`,
+      sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))
+        AND ${authorVisible(viewerId, "e.author_id")}`,
     ),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   // an echo deleted since the pass simply drops out
-  return wanted.flatMap((id) => (byId.has(id) ? [toEcho(byId.get(id)!)] : []));
+  return wanted.flatMap((id) => (byId.has(id) ? [toEcho(byId.get(id)!)] : [])).slice(0, limit);
 }
 
 /**

@@ -6,7 +6,7 @@ import * as v from "valibot";
 import type { Tag } from "../community/index";
 import type { Echo, EchoPage, Thread } from "../echo/index";
 import type { Notification, NotificationPage } from "../notification/index";
-import type { Profile, UserHit } from "../profile/index";
+import type { Profile, SafetyPage, SafetyRelation, UserHit } from "../profile/index";
 import type { Scroll, WhyAnswer } from "../scroll/index";
 import { NOTIFICATION_KINDS } from "../notification/index";
 import { SCROLL_TYPES, MATCH_TYPES, SORTS, TIME_RANGES } from "../scroll/index";
@@ -71,6 +71,8 @@ export const EchoSchema = v.strictObject({
   createdAt: isoTime,
   parentId: v.pipe(v.nullable(id), v.description("The echo this one replies to; null on a top-level echo (decision 024)")),
   highlights: v.optional(HighlightsSchema),
+  editedAt: v.optional(v.pipe(isoTime, v.description("When the author last edited it; absent if never"))),
+  warning: v.optional(v.pipe(v.string(), v.description("The content warning: show it, and the text and tags only when the reader asks"))),
 });
 
 const ThreadItemSchema = v.strictObject({
@@ -99,6 +101,20 @@ export const PaginationSchema = v.pipe(
 );
 /** Lists paged by cursor only (one's scrolls, notifications). */
 export const CursorPaginationSchema = v.strictObject({ limit: count, hasMore: v.boolean(), nextCursor });
+
+/** GET /api/echo/{id}/history (decision 025). */
+export const EchoHistorySchema = v.strictObject({
+  versions: v.array(
+    v.strictObject({
+      version: v.pipe(count, v.description("0 is the echo as posted")),
+      content: v.string(),
+      tags: v.array(v.string()),
+      warning: v.optional(v.string()),
+      createdAt: v.pipe(isoTime, v.description("When this version was written")),
+    }),
+  ),
+  pagination: CursorPaginationSchema,
+});
 
 export const EchoPageSchema = v.strictObject({ echos: v.array(EchoSchema), pagination: PaginationSchema });
 /** A scroll's page: a feed with an index says whether it is built (decision 020). */
@@ -172,6 +188,25 @@ export const WhySchema = v.strictObject({
   reasons: v.array(v.strictObject({ rule: v.string(), passed: v.boolean(), text: v.string() })),
 });
 
+/** Where the viewer stands with a user (issue 32): block and mute, and when a mute ends. */
+export const SafetyRelationSchema = v.strictObject({
+  userId: id,
+  blocked: v.boolean(),
+  muted: v.boolean(),
+  mutedUntil: v.pipe(v.nullable(isoTime), v.description("When the mute ends by itself; null: until unmuted (or not muted)")),
+});
+export const SafetyPageSchema = v.strictObject({
+  users: v.array(
+    v.strictObject({
+      _id: id,
+      userName: v.string(),
+      since: isoTime,
+      until: v.pipe(v.nullable(isoTime), v.description("A mute's end; null for a block or a mute until unmuted")),
+    }),
+  ),
+  pagination: CursorPaginationSchema,
+});
+
 /** `{ ok: true }`: health, logout, a password change, an account deletion. */
 export const OkSchema = v.strictObject({ ok: v.literal(true) });
 export const DeletedSchema = v.strictObject({ deleted: v.literal(true), _id: v.string() });
@@ -208,3 +243,5 @@ agree<Agrees<Tag, typeof TagSchema>>();
 agree<Agrees<Notification, typeof NotificationSchema>>();
 agree<Agrees<NotificationPage, typeof NotificationPageSchema>>();
 agree<Agrees<WhyAnswer, typeof WhySchema>>();
+agree<Agrees<SafetyRelation, typeof SafetyRelationSchema>>();
+agree<Agrees<SafetyPage, typeof SafetyPageSchema>>();

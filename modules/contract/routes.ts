@@ -6,8 +6,8 @@
 import * as v from "valibot";
 import { ChangePasswordSchema, CredentialsSchema, DeleteAccountSchema, LoginSchema } from "../auth/index";
 import { PopularQuerySchema, CommunityLimitSchema } from "../community/index";
-import { AllQuerySchema, PostEchoSchema, ReportSchema, SearchEchosQuerySchema, TagQuerySchema } from "../echo/index";
-import { ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdateProfileSchema } from "../profile/index";
+import { AllQuerySchema, HistoryQuerySchema, PostEchoSchema, ReportSchema, SearchEchosQuerySchema, TagQuerySchema } from "../echo/index";
+import { MuteSchema, ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdateProfileSchema } from "../profile/index";
 import { AddEchoSchema, CreateScrollSchema, PreviewSchema, UpdateScrollSchema } from "../scroll/index";
 import { LiveQuerySchema } from "../live/index";
 import { PageQuerySchema } from "../shared/index";
@@ -70,6 +70,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "echo/:id/reply", method: "POST", tag: "echos", summary: "Reply to an echo: an echo with a parent (the same fields and limits as a post; the post limit counts replies)", auth: true, params: echoId, body: PostEchoSchema, responses: { 201: echo } },
   { route: "echo/:id/thread", method: "GET", tag: "echos", summary: "An echo's thread: the chain above it, the echo, its replies oldest first by cursor (each with its first replies)", auth: true, params: echoId, query: v.object({ cursor: cursorParam }), responses: { 200: r.ThreadSchema } },
   { route: "echo/:id/report", method: "POST", tag: "echos", summary: "Report an echo with a reason (once per user)", auth: true, params: echoId, body: ReportSchema, responses: { 201: v.strictObject({ reported: v.literal(true) }) } },
+  { route: "echo/:id/edit", method: "PATCH", tag: "echos", summary: "Edit one's own echo: the whole new version (text, tags, warning), as a post takes it; the replaced version goes to its history (at most 50 edits)", auth: true, params: echoId, body: PostEchoSchema, responses: { 200: echo } },
+  { route: "echo/:id/history", method: "GET", tag: "echos", summary: "An echo's earlier versions, newest first, 20 a page", auth: true, params: echoId, query: HistoryQuerySchema, responses: { 200: r.EchoHistorySchema } },
   { route: "echo/:id/share", method: "POST", tag: "echos", summary: "Count a share (once per user)", auth: true, params: echoId, responses: { 200: v.strictObject({ shares: v.pipe(v.number(), v.integer()) }) } },
 
   { route: "scroll/create", method: "POST", tag: "scrolls", summary: "Create a scroll: a curation, or a feed with its rules", auth: true, body: CreateScrollSchema, responses: { 201: scroll } },
@@ -103,6 +105,13 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "profile/user/:userId/echos", method: "GET", tag: "profiles", summary: "A user's echos, newest first", auth: true, params: userId, query: pageQuery, responses: { 200: r.EchoPageSchema } },
   { route: "profile/user/:userId/scrolls", method: "GET", tag: "profiles", summary: "A user's scrolls: created (public ones, unless one's own) or saved; at most 80 a page", auth: true, params: userId, query: v.object({ ...ProfileScrollsQuerySchema.entries, ...pageQuery.entries }), responses: { 200: scrollPage } },
   { route: "profile/user/:userId/follow", method: "POST", tag: "profiles", summary: "Follow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
+  { route: "profile/user/:userId/block", method: "GET", tag: "profiles", summary: "Whether the viewer blocks or mutes the user", auth: true, params: userId, responses: { 200: r.SafetyRelationSchema } },
+  { route: "profile/user/:userId/block", method: "POST", tag: "profiles", summary: "Block a user (idempotent): neither sees the other's echos; follows both ways end; they cannot follow, like or mention you", auth: true, params: userId, responses: { 200: r.SafetyRelationSchema } },
+  { route: "profile/user/:userId/block", method: "DELETE", tag: "profiles", summary: "Unblock a user (idempotent)", auth: true, params: userId, responses: { 200: r.SafetyRelationSchema } },
+  { route: "profile/user/:userId/mute", method: "POST", tag: "profiles", summary: "Mute a user: their echos and notifications leave your lists, silently; for a duration or until unmuted (again: the new duration replaces the old)", auth: true, params: userId, body: MuteSchema, responses: { 200: r.SafetyRelationSchema } },
+  { route: "profile/user/:userId/mute", method: "DELETE", tag: "profiles", summary: "Unmute a user (idempotent)", auth: true, params: userId, responses: { 200: r.SafetyRelationSchema } },
+  { route: "profile/me/blocks", method: "GET", tag: "profiles", summary: "The accounts one blocks, newest first, by cursor", auth: true, query: v.object({ limit: pageQuery.entries.limit, cursor: cursorParam }), responses: { 200: r.SafetyPageSchema } },
+  { route: "profile/me/mutes", method: "GET", tag: "profiles", summary: "The accounts one mutes (mutes that have not ended), newest first, by cursor", auth: true, query: v.object({ limit: pageQuery.entries.limit, cursor: cursorParam }), responses: { 200: r.SafetyPageSchema } },
   { route: "profile/user/:userId/follow", method: "DELETE", tag: "profiles", summary: "Unfollow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
 
   { route: "notifications", method: "GET", tag: "notifications", summary: "The viewer's notification groups, newest first, by cursor", auth: true, query: v.object({ cursor: cursorParam }), responses: { 200: r.NotificationPageSchema } },

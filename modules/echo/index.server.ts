@@ -1,8 +1,10 @@
 // Server-only public face of the echo module.
-export { getEcho, postEcho, deleteEcho, setLike, shareEcho, reportEcho, echoColumns, toEcho, type EchoRow } from "./echo.server";
+export { getEcho, postEcho, deleteEcho, setLike, shareEcho, reportEcho } from "./echo.server";
+export { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
+export { editEcho, echoHistory } from "./edit.server";
 export { getThread } from "./thread.server";
 export { listEchos, listTag, dateBounds, type PageRequest } from "./lists.server";
 export { searchEchos, SEARCH_WINDOW, type SearchPage } from "./search.server";
-export { listFollowing, followingIfAny, timelineOwners, backfillFollow, removeFollowee, trimTimelines, TIMELINE_CAP, FOLLOW_BACKFILL, UNFOLLOW_REMOVE } from "./timeline.server";
+export { listFollowing, followingIfAny, timelineOwners, consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, backfillFollow, removeFollowee, trimTimelines, TIMELINE_CAP, FOLLOW_BACKFILL, UNFOLLOW_REMOVE } from "./timeline.server";
 export { webFeedRoute, tagWebFeed, WEB_FEED_ENTRIES, FEED_READER_ID, type WebFeed } from "./web-feed.server";
 export { liveChannel, postChannels, publishLive, LIVE_ALL_SHARDS } from "./live.server";

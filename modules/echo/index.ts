@@ -1,6 +1,11 @@
 // Client-safe public face of the echo module: schemas, constants, types, screens.
 export {
   PostEchoSchema,
+  HistoryQuerySchema,
+  MAX_WARNING,
+  MAX_EDITS,
+  type EchoVersion,
+  type EchoHistory,
   ReportSchema,
   TagQuerySchema,
   TagPageQuerySchema,

@@ -6,6 +6,12 @@ import { textTags } from "./linkify";
 export const MAX_CONTENT = 1000;
 export const MAX_TAGS = 5;
 export const MAX_REPORT_REASON = 500;
+/** A content warning's length (decision 025): a subject line, not a second text. */
+export const MAX_WARNING = 100;
+/** Edits one echo keeps (decision 025): its history stays bounded; the 51st edit is a 409. */
+export const MAX_EDITS = 50;
+/** Versions one page of an echo's history shows. */
+export const HISTORY_PAGE = 20;
 /** Spec §5: the Create Echo suggestions (the first 8 not yet chosen are shown). */
 export const TAG_SUGGESTIONS = [
   "thoughts", "tech", "life", "work", "travel", "food", "books",
@@ -34,7 +40,8 @@ export const tooManyTagsMessage = (count: number) =>
   `at most ${MAX_TAGS} tags per echo, #tags in the text included (this one has ${count})`;
 
 /**
- * POST /api/echo/post. The echo's tags are the chosen `tags` and the `#tags` typed in `content`,
+ * POST /api/echo/post, and PATCH /api/echo/{id}/edit (an edit sends the whole new version: text,
+ * tags, warning; the same rules as a post). The echo's tags are the chosen `tags` and the `#tags` typed in `content`,
  * merged (normalised, once each, chosen first), at most 5 together.
  */
 export const PostEchoSchema = v.pipe(
@@ -46,6 +53,16 @@ export const PostEchoSchema = v.pipe(
           v.trim(),
           v.nonEmpty("content is required"),
           maxChars(MAX_CONTENT, `content must be at most ${MAX_CONTENT} characters`),
+        ),
+        "",
+      ),
+      // optional content warning (decision 025): "" or only spaces is none
+      warning: v.optional(
+        v.pipe(
+          text("warning"),
+          v.trim(),
+          maxChars(MAX_WARNING, `warning must be at most ${MAX_WARNING} characters`),
+          v.transform((w: string) => w || null),
         ),
         "",
       ),
@@ -139,6 +156,10 @@ export type Echo = {
   commentsCount: number;
   shares: number;
   createdAt: string;
+  /** when the text, tags or warning last changed; absent on an echo never edited (decision 025) */
+  editedAt?: string;
+  /** the content warning: the text and tags stay hidden until the reader opens them */
+  warning?: string;
   /** the echo this one replies to (decision 024); null on a top-level echo */
   parentId: string | null;
   /** search results only: what the query matched (GET /api/search/echos) */
@@ -153,6 +174,14 @@ export type EchoPage = {
   pagination: { page: number; limit: number; total: number; totalPages: number; hasMore: boolean; nextCursor: string | null };
 };
 
+/** One earlier version of an echo (GET /api/echo/{id}/history): as it was from `createdAt` on. */
+export type EchoVersion = { version: number; content: string; tags: string[]; warning?: string; createdAt: string };
+export type EchoHistory = { versions: EchoVersion[]; pagination: { limit: number; hasMore: boolean; nextCursor: string | null } };
+
+/** GET /api/echo/{id}/history: a page of versions, newest first; `cursor` the last page's nextCursor. */
+export const HistoryQuerySchema = v.object({
+  cursor: v.optional(v.pipe(text("cursor"), v.regex(/^\d{1,3}$/, "cursor must be a version number"), v.transform(Number))),
+});
 /** The thread page (decision 024): how many ancestors show above an echo, replies a page, and
  * replies under each reply (the rest behind "more replies", as Bluesky does). */
 export const THREAD_ANCESTORS = 10;

@@ -4,8 +4,8 @@
 import * as v from "valibot";
 import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor, pagination } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
-import { echoColumns, toEcho } from "./echo.server";
+import { authorVisible, batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
+import { echoColumns, toEcho } from "./echo-row.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
 import { CLOSE, OPEN, scorer } from "./search-rank";
@@ -100,18 +100,23 @@ function matchedTags(echo: Echo, terms: SearchTerm[]): string[] {
   return echo.tags.map((t) => t.name).filter((name) => wanted.has(name));
 }
 
-/** A window of hits newest first, below a rank when one is given (the cursor's). */
-function windowOf(match: SQL | Placeholder, below: SQL | Placeholder | null) {
+/**
+ * A window of hits newest first, below a rank when one is given (the cursor's): of authors the
+ * viewer sees (issue 32; the hit's `author` column is its author's id), so a window holds
+ * SEARCH_WINDOW visible hits and pages stay full.
+ */
+function windowOf(viewerId: string | Placeholder, match: SQL | Placeholder, below: SQL | Placeholder | null) {
   // CAST: compared with the bare bound number, FTS5 did not seek to the bound and a deeper window
   // re-read every newer hit (measured in workerd: 561 rows read instead of 61 below rowid 500)
   return select(
     windowColumns,
     sql`FROM echo_search WHERE echo_search MATCH (${match}) ${below === null ? sql.raw("") : sql`AND rowid < CAST(${below} AS INTEGER)`}
+      AND ${authorVisible(viewerId, "author")}
       ORDER BY rowid DESC LIMIT ${SEARCH_WINDOW + 1}`,
   );
 }
-const newestWindow = prepared(["match"], (v) => windowOf(v.match, null));
-const olderWindow = prepared(["match", "below"], (v) => windowOf(v.match, v.below));
+const newestWindow = prepared(["viewerId", "match"], (v) => windowOf(v.viewerId, v.match, null));
+const olderWindow = prepared(["viewerId", "match", "below"], (v) => windowOf(v.viewerId, v.match, v.below));
 
 /**
  * The ranked hits' echos, by id, in two shapes: 20 slots (a usual page) or SEARCH_WINDOW, the
@@ -160,10 +165,10 @@ export async function searchEchos(
   const literal = literalMatch(terms);
   const [window] = await batch(app.db, [
     literal === null
-      ? windowOf(matchExpression(terms), at ? sql`${at.h}` : null)
+      ? windowOf(viewerId, matchExpression(terms), at ? sql`${at.h}` : null)
       : at
-        ? olderWindow({ match: literal, below: at.h })
-        : newestWindow({ match: literal }),
+        ? olderWindow({ viewerId, match: literal, below: at.h })
+        : newestWindow({ viewerId, match: literal }),
   ]);
   const olderExist = window.length > SEARCH_WINDOW;
   const hits = window.slice(0, SEARCH_WINDOW);

@@ -4,7 +4,7 @@
 // rows read do not grow with the size of a conversation (5,000 replies) nor its depth.
 import { encodeCursor, isId, notFound } from "../shared/index";
 import { batch, listCursor, select, sql, type AppContext, type SQL } from "../shared/index.server";
-import { echoColumns, toEcho, type EchoRow } from "./echo.server";
+import { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
 import { THREAD_ANCESTORS, THREAD_NESTED, THREAD_PAGE, type Thread, type ThreadItem } from "./schema";
 
 /**

@@ -109,7 +109,7 @@ describe("the Following timeline's cap", () => {
 });
 
 describe("timelineOwners (live updates on Following, decision 016)", () => {
-  it("names the readers whose timeline holds the echo, reading one row per reader, not per follower", async () => {
+  it("names the readers whose timeline holds the echo or will (followers the queue has not reached, the author), reading a few rows per reader, not per follower", async () => {
     const author = await user("tl_live_author");
     const [echo] = await echos(author, 1, Date.now() - 1000);
     // 300 timelines hold the echo (as the post's fan-out writes them); two of them are open readers
@@ -120,13 +120,17 @@ describe("timelineOwners (live updates on Following, decision 016)", () => {
       await batch(app().db, owners.slice(i, i + 100).map((id) => sql`INSERT INTO timeline_entries (owner_id, echo_id) VALUES (${id}, ${echo!})`));
     }
     const stranger = await user("tl_live_stranger");
+    // a follower whose row the change stream has not written yet (a post writes FANOUT_INLINE in its batch)
+    const pending = await user("tl_live_pending");
+    await batch(app().db, [sql`INSERT INTO user_follows (follower_id, followee_id, created_at) VALUES (${pending}, ${author}, 0)`]);
     const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
     const db = createDb(instrumentD1(env.DB, stats));
-    expect(await timelineOwners(db, echo!, [owners[7]!, stranger, owners[250]!])).toEqual(new Set([owners[7], owners[250]]));
+    const readers = [owners[7]!, stranger, owners[250]!, pending, author];
+    expect(await timelineOwners(db, { id: echo!, authorId: author }, readers)).toEqual(new Set([owners[7], owners[250], pending, author]));
     expect(stats.roundTrips).toBe(1);
-    // the readers' list and one primary-key probe each (7 rows here); filtering the echo's
+    // the readers' list and a primary-key probe or two each (5 readers); filtering the echo's
     // timeline rows instead would read all 300 of them
     expect(stats.rowsRead).toBeLessThan(20);
-    expect(await timelineOwners(db, echo!, [])).toEqual(new Set());
+    expect(await timelineOwners(db, { id: echo!, authorId: author }, [])).toEqual(new Set());
   });
 });

@@ -42,8 +42,12 @@ const xmlText = (text: string) => text.replace(NOT_XML, "");
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
-/** An entry's title: the echo's first line, cut at 80 characters (whole code points). */
+/**
+ * An entry's title: the echo's first line, cut at 80 characters (whole code points); an echo with
+ * a content warning is titled by its warning, so a reader's list never shows the text (decision 025).
+ */
 function entryTitle(echo: Echo): string {
+  if (echo.warning) return `CW: ${echo.warning}`;
   const firstLine = echo.content.split("\n", 1)[0]!.trim();
   const chars = [...firstLine];
   return chars.length > 80 ? `${chars.slice(0, 79).join("")}…` : firstLine || `Echo by @${echo.author.userName}`;
@@ -81,9 +85,12 @@ function xmlFeed(feed: WebFeed, origin: string, format: "atom" | "rss"): string 
       title: escapeHtml(xmlText(entryTitle(echo))),
       id: url,
       link: url,
-      date: new Date(echo.createdAt),
+      // an edit updates the entry (Atom <updated>), so readers fetch it again
+      date: new Date(echo.editedAt ?? echo.createdAt),
       published: new Date(echo.createdAt),
-      content: escapeHtml(xmlText(echo.content)).replace(/\n/g, "<br>"),
+      // a warned echo: the warning is the summary (Atom <summary>, RSS <description>), the text only in the content, after it
+      ...(echo.warning && { description: escapeHtml(xmlText(echo.warning)) }),
+      content: contentHtml(echo, (text) => escapeHtml(xmlText(text))),
       author: [{ name: echo.author.userName, link: `${origin}/user/${echo.author._id}` }],
       category: echo.tags.map((t) => ({ name: t.name, term: t.name })),
     });
@@ -105,13 +112,21 @@ function jsonFeed(feed: WebFeed, origin: string): string {
       id: echo._id,
       url: `${origin}/echo/${echo._id}`,
       title: entryTitle(echo),
-      content_text: echo.content,
-      content_html: escapeHtml(echo.content).replace(/\n/g, "<br>"),
+      ...(echo.warning && { summary: echo.warning }),
+      content_text: echo.warning ? `Content warning: ${echo.warning}\n\n${echo.content}` : echo.content,
+      content_html: contentHtml(echo, escapeHtml),
       date_published: echo.createdAt,
+      ...(echo.editedAt && { date_modified: echo.editedAt }),
       authors: [{ name: echo.author.userName, url: `${origin}/user/${echo.author._id}` }],
       tags: echo.tags.map((t) => t.name),
     })),
   });
+}
+
+/** An entry's HTML: the text, after its content warning when it has one. */
+function contentHtml(echo: Echo, escape: (text: string) => string): string {
+  const text = escape(echo.content).replace(/\n/g, "<br>");
+  return echo.warning ? `<p><strong>Content warning: ${escape(echo.warning)}</strong></p><p>${text}</p>` : text;
 }
 
 async function etagOf(body: string): Promise<string> {

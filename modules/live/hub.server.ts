@@ -8,7 +8,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { timelineOwners } from "../echo/index.server";
 import type { FeedRule } from "../scroll/index";
-import { createDb, LIVE_CLOSE, type LiveControl } from "../shared/index.server";
+import { createDb, LIVE_CLOSE, viewersHiding, type LiveControl } from "../shared/index.server";
 import { feedMatches, type LiveFilter } from "./filter";
 
 /** Headers the subscribe request carries from the upgrade route (subscribe.server.ts). */
@@ -194,6 +194,8 @@ export class LiveHub extends DurableObject<Env> {
     const verdicts = new Map<string, boolean>();
     /** Following pages wait for one D1 read after every other socket was served */
     const following: [WebSocket, string][] = [];
+    /** every other page: sent once the authors their viewers hide are known */
+    const others: [WebSocket, string][] = [];
     for (const ws of this.ctx.getWebSockets()) {
       const holder = ws.deserializeAttachment() as Attachment | null;
       if (!holder?.filter) continue;
@@ -213,20 +215,37 @@ export class LiveHub extends DurableObject<Env> {
         }
         if (!verdict) continue;
       }
-      send(ws, message);
+      others.push([ws, holder.viewerId]);
     }
-    if (following.length > 0) await this.publishFollowing(echo._id, following, message);
+    if (others.length > 0) await this.publishVisible(echo.author._id, others, message);
+    if (following.length > 0) await this.publishFollowing({ id: echo._id, authorId: echo.author._id }, following, message);
   }
 
   /**
-   * Following pages: the echo goes to the readers whose timeline holds it (the post's batch wrote
-   * those rows before publishing). One query for all of this object's Following readers, each a
+   * Every page but Following: the echo goes to the readers who see its author (issue 32: not to
+   * one who blocks or mutes them, or whom they block). One D1 read for all of them; when it fails
+   * nobody gets the echo (they see it on their next load), rather than one who must not.
+   */
+  private async publishVisible(authorId: string, sockets: [WebSocket, string][], message: string): Promise<void> {
+    let hiding: Set<string>;
+    try {
+      hiding = await viewersHiding(createDb(this.env.DB), authorId, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
+    } catch (error) {
+      console.warn("live: hidden-author check failed", error);
+      return;
+    }
+    for (const [ws, viewerId] of sockets) if (!hiding.has(viewerId)) send(ws, message);
+  }
+
+  /**
+   * Following pages: the echo goes to the readers whose timeline holds it or will (its author's
+   * followers: the change stream writes the rows past the post's batch's first slice). One query for all of this object's Following readers, each a
    * primary-key probe; the author's follower count does not enter (decision 016).
    */
-  private async publishFollowing(echoId: string, sockets: [WebSocket, string][], message: string): Promise<void> {
+  private async publishFollowing(echo: { id: string; authorId: string }, sockets: [WebSocket, string][], message: string): Promise<void> {
     let owners: Set<string>;
     try {
-      owners = await timelineOwners(createDb(this.env.DB), echoId, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
+      owners = await timelineOwners(createDb(this.env.DB), echo, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
     } catch (error) {
       // D1 unreachable: these readers see the echo on their next load, as when a publish fails
       console.warn("live: following check failed", error);

@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
-import { batch, batchUnderLimit, parseInput, prepared, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
+import { authorVisible, batch, batchUnderLimit, parseInput, prepared, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -93,7 +93,7 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
         JOIN users a ON a.id = g.latest_actor_id
         LEFT JOIN echos e ON e.id = g.echo_id
         LEFT JOIN scrolls s ON s.id = g.scroll_id
-        WHERE g.recipient_id = ${viewerId} ${seek}
+        WHERE g.recipient_id = ${viewerId} ${seek} AND ${authorVisible(viewerId, "g.latest_actor_id")}
         ORDER BY g.latest_at DESC, g.kind DESC, g.group_key DESC
         LIMIT ${limit + 1}`,
     ),

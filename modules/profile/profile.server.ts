@@ -1,8 +1,8 @@
 import { backfillFollow, removeFollowee } from "../echo/index.server";
-import { badRequest, encodeCursor, isId, LEGACY_USER_NAME_PATTERN, notFound, pagination } from "../shared/index";
+import { badRequest, encodeCursor, forbidden, isId, LEGACY_USER_NAME_PATTERN, notFound, pagination } from "../shared/index";
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { batch, batchUnderLimit, listCursor, select, sql, tables, type AppContext, type RowOf } from "../shared/index.server";
+import { batch, batchUnderLimit, blockedBetween, listCursor, select, sql, tables, type AppContext, type RowOf } from "../shared/index.server";
 import type { Profile, UserHit } from "./schema";
 
 const { users, userFollows } = tables;
@@ -84,22 +84,27 @@ export async function setUserFollow(app: AppContext, viewerId: string, userId: s
   // one batch, under the account's follow limit (a refused call writes nothing): the follow, its
   // Following-timeline rows (decision 013: a bounded backfill, or a bounded removal before the
   // follow row goes) and the profile it returns
-  const [, , rows] = await batchUnderLimit(app.db, "follow", viewerId, (within) =>
+  // no follow between two users either of whom blocks the other (issue 32): refused, 403
+  const blocked = blockedBetween(viewerId, userId);
+  const [, , rows, block] = await batchUnderLimit(app.db, "follow", viewerId, (within) =>
     follow
       ? ([
           sql`INSERT INTO user_follows (follower_id, followee_id, created_at)
-            SELECT ${viewerId}, ${userId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM users WHERE id = ${userId}) AND ${within}
+            SELECT ${viewerId}, ${userId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM users WHERE id = ${userId}) AND ${within} AND NOT ${blocked}
             ON CONFLICT DO NOTHING`,
           backfillFollow(viewerId, userId, within),
           profileQuery(viewerId, userId),
+          select({ blocked: sql<number>`${blocked}` }, sql``),
         ] as const)
       : ([
           removeFollowee(viewerId, userId, within),
           app.db.delete(userFollows).where(and(eq(userFollows.followerId, viewerId), eq(userFollows.followeeId, userId), within)),
           profileQuery(viewerId, userId),
+          select({ blocked: sql<number>`0` }, sql``),
         ] as const),
   );
   if (!rows[0]) throw notFound("User not found");
+  if (follow && block[0]?.blocked === 1) throw forbidden("You cannot follow this user");
   return toProfile(rows[0], viewerId);
 }
 

@@ -49,3 +49,37 @@ export type Profile = {
   isFollowing: boolean;
   isMe: boolean;
 };
+
+// ── Blocks and mutes (issue 32, docs/decisions/026-safety.md) ─────────────────────────────────
+
+/** How long a mute lasts: until unmuted, or a while (Mastodon's choices, shorter first). */
+export const MUTE_DURATIONS = ["forever", "1h", "1d", "7d", "30d"] as const;
+export type MuteDuration = (typeof MUTE_DURATIONS)[number];
+export const MUTE_DURATION_MS: Record<Exclude<MuteDuration, "forever">, number> = {
+  "1h": 3_600_000,
+  "1d": 86_400_000,
+  "7d": 7 * 86_400_000,
+  "30d": 30 * 86_400_000,
+};
+export const MUTE_DURATION_LABELS: Record<MuteDuration, string> = {
+  forever: "Until I unmute",
+  "1h": "1 hour",
+  "1d": "1 day",
+  "7d": "7 days",
+  "30d": "30 days",
+};
+
+/** POST /api/profile/user/{userId}/mute: an optional duration (default: until unmuted). */
+export const MuteSchema = v.object(
+  {
+    duration: v.optional(v.picklist(MUTE_DURATIONS, `duration must be one of ${MUTE_DURATIONS.join(", ")}`), "forever"),
+  },
+  "Request body must be a JSON object",
+);
+
+/** Where the viewer stands with a user: whether they block or mute them, and until when. */
+export type SafetyRelation = { userId: string; blocked: boolean; muted: boolean; mutedUntil: string | null };
+
+/** A blocked or muted account in the settings lists: since when, and (mutes) until when. */
+export type SafetyUser = { _id: string; userName: string; since: string; until: string | null };
+export type SafetyPage = { users: SafetyUser[]; pagination: { limit: number; hasMore: boolean; nextCursor: string | null } };

@@ -10,12 +10,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batch, configureRequestDb, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
+import { batch, configureRequestDb, createDb, instrumentD1, sql, testAppContext, type D1Stats } from "../shared/index.server";
 import { forgetIndex, indexStatements } from "./feed-index.server";
 import { findMyScroll } from "./lists.server";
 import { DOCUMENT_CANDIDATE_ROWS, scrollEchos } from "./pages.server";
+import { scrollWebFeed } from "./web-feed.server";
 import { ruleKeyOf } from "./rule.server";
-import type { FeedRule } from "./schema";
+import { feedScroll, thinRule, writeThinMatches } from "./thin-matches.test-support";
 
 const app = () => testAppContext(env);
 const KEPT = 50; // entries the capped index keeps (the third page of 20 crosses its frontier)
@@ -35,34 +36,9 @@ describe("a capped feed index", { timeout: 60_000 }, () => {
     it(`${sortBy}: pages by cursor cross the index's frontier full, every match once in order, within budget`, async () => {
       const tag = `frontier${sortBy.toLowerCase()}`;
       const me = (await signup(app(), { userName: `fr_${sortBy.slice(0, 6).toLowerCase()}`, password: "pass1234" })).user._id;
-      // matches one in two of the tag's echos (the others also carry the excluded tag) (written with SQL: more than the post limit
-      // allows); likes spread so the most-liked order differs from time
-      const matches: { id: string; likes: number }[] = [];
-      const writes: SQL[] = [sql`INSERT INTO tags (name, created_at) VALUES (${tag}, 0), ('noise', 0) ON CONFLICT DO NOTHING`];
-      const start = Date.now() - 1_000_000;
-      for (let i = 0; i < 2 * MATCHES; i++) {
-        const id = newId(start + i * 1000);
-        const tags = JSON.stringify(i % 2 === 0 ? [tag] : [tag, "noise"]);
-        const likes = i % 2 === 0 ? (i * 7) % 23 : 0;
-        if (i % 2 === 0) matches.push({ id, likes });
-        writes.push(
-          sql`INSERT INTO echos (id, author_id, content, tags, created_at, likes_count) VALUES (${id}, ${me}, ${`echo ${i}`}, ${tags}, ${start + i * 1000}, ${likes})`,
-          sql`INSERT INTO echo_tags (tag, echo_id, tags, likes_count) VALUES (${tag}, ${id}, ${tags}, ${likes})`,
-          ...(i % 2 === 0 ? [] : [sql`INSERT INTO echo_tags (tag, echo_id, tags, likes_count) VALUES ('noise', ${id}, ${tags}, ${likes})`]),
-        );
-      }
-      await batch(app().db, writes);
-      const rule: FeedRule = {
-        tagMatchType: "any",
-        includedTags: [tag],
-        excludedTags: ["noise"],
-        authors: [],
-        sortBy,
-        sortTimeRange: "allTime",
-        excludeLikedEchos: false,
-        startDate: null,
-        endDate: null,
-      };
+      // thin matches: a reader's engine window finds fewer than a screen of them
+      const matches = await writeThinMatches(app(), me, tag, MATCHES, Date.now() - 1_000_000);
+      const rule = thinRule(tag, sortBy);
       const rank = (m: { likes: number }) => (sortBy === "mostLiked" ? m.likes : 0);
       const expected = [...matches].sort((a, b) => rank(b) - rank(a) || (a.id < b.id ? 1 : -1));
       // the index as a capped backfill leaves it: the first KEPT matches, ready, incomplete, its
@@ -76,10 +52,7 @@ describe("a capped feed index", { timeout: 60_000 }, () => {
             WHERE rule_key = ${ruleKeyOf(rule)}`,
       ]);
       const scrollId = newId(Date.now());
-      await batch(app().db, [
-        sql`INSERT INTO scrolls (id, creator_id, name, type, created_at, included_tags, excluded_tags, sort_by, rule_key)
-            VALUES (${scrollId}, ${me}, 'capped', 'feed', 0, ${JSON.stringify([tag])}, '["noise"]', ${sortBy}, ${ruleKeyOf(rule)})`,
-      ]);
+      await batch(app().db, [feedScroll(scrollId, me, rule, ruleKeyOf(rule))]);
       // the isolate learns the rule and that its index is built from a first read; the pages
       // after it go in the scroll lookup's round trip, so the engine may continue in a second
       await scrollEchos(app(), me, scrollId, { page: 1, limit: 20 });
@@ -108,10 +81,7 @@ describe("a capped feed index", { timeout: 60_000 }, () => {
       // forgotten) looks the scroll up first: the page that meets the frontier is read in the
       // second round trip, so it ends there with its cursor, and the engine's page follows.
       const other = newId(Date.now() + 1);
-      await batch(app().db, [
-        sql`INSERT INTO scrolls (id, creator_id, name, type, created_at, included_tags, excluded_tags, sort_by, rule_key)
-            VALUES (${other}, ${me}, 'same rule', 'feed', 0, ${JSON.stringify([tag])}, '["noise"]', ${sortBy}, ${ruleKeyOf(rule)})`,
-      ]);
+      await batch(app().db, [feedScroll(other, me, rule, ruleKeyOf(rule))]);
       forgetIndex(ruleKeyOf(rule));
       const cold = await measuredPage(me, other, cursors[2]);
       expect(cold.stats.roundTrips).toBe(2);
@@ -124,6 +94,10 @@ describe("a capped feed index", { timeout: 60_000 }, () => {
       const stored = await findMyScroll(app(), me, other);
       const home = await scrollEchos(app(), me, stored!, { page: 1, limit: 20 }, Date.now(), DOCUMENT_CANDIDATE_ROWS);
       expect(home.echos.map((e) => e._id)).toEqual(expected.slice(0, 20).map((m) => m.id));
+      // a web feed (or any page after getScroll) in such an isolate: the lookup learns it too
+      forgetIndex(ruleKeyOf(rule));
+      const feedXml = await scrollWebFeed(app(), other);
+      expect(feedXml.entries.map((e) => e._id).slice(0, 20)).toEqual(expected.slice(0, 20).map((m) => m.id));
       const next = await measuredPage(me, other, cold.page.pagination.nextCursor ?? "none");
       expect(next.stats.roundTrips).toBeLessThanOrEqual(2);
       expect(next.page.echos.length).toBeGreaterThan(0);

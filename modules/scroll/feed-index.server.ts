@@ -5,7 +5,7 @@
 // many copies of one rule) share it. The engine (feed-rules.server.ts) stays the reference, the
 // backfill's reader, and the server of what the index does not hold.
 import { idFloor, idTime, isId } from "../shared/index";
-import { batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
+import { authorVisible, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
 import { feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
@@ -24,6 +24,14 @@ export const SPARSE_CAP = 10_000;
 const DRAINED = 250;
 /** The page a reader's engine window must fill for a rule to count as dense: a first screen. */
 const SCREEN = 20;
+/**
+ * A rule is dense when a reader's window is expected to hold DENSE_MARGIN screens of its matches:
+ * a window that holds one on average falls short about half the time (measured: 73 of 597 public
+ * feeds of the 100,000-echo store had a short first page from a dense rule's engine window at a
+ * margin of 1). The reader's window is the smaller one of a reader who hides what they liked.
+ */
+const DENSE_MARGIN = 2;
+const readerWindow = (rule: FeedRule) => windowSize({ ...rule, excludeLikedEchos: true });
 /**
  * `cap` of a dense rule's index: its backfill found the rule's matches dense enough for a reader's
  * engine window to fill a screen, so the index keeps no entries, takes no posts or likes (its
@@ -216,20 +224,24 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   const posts = changes.flatMap((c) => (c.type === "post" ? [c.echo] : []));
   const deletes = changes.flatMap((c) => (c.type === "delete" ? c.echoIds : []));
   const liked = [...new Set(changes.flatMap((c) => (c.type === "likes" ? c.echoIds : [])))];
+  // an edited echo leaves every index and enters those its rule checks pass now (decision 025)
+  const edited = [...new Set(changes.flatMap((c) => (c.type === "edit" ? c.echoIds : [])))];
   const inserts: Entry[] = [];
   const moves: Entry[] = [];
   const leaves: [number, string][] = [];
-  if (posts.length > 0 || liked.length > 0) {
+  if (posts.length > 0 || liked.length > 0 || edited.length > 0) {
     const terms = [...new Set(posts.flatMap(echoTerms))];
     const [postCandidates, likedEchos] = await batch(db, [
       candidatesOf(terms),
       select(
         { id: tables.echos.id, authorId: tables.echos.authorId, tags: tables.echos.tags, createdAt: tables.echos.createdAt, likes: tables.echos.likesCount },
-        sql`FROM echos WHERE id IN (SELECT value FROM json_each(${JSON.stringify(liked)}))`,
+        sql`FROM echos WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...liked, ...edited])}))`,
       ),
     ]);
-    const facts = likedEchos;
-    const [likeCandidates] = facts.length > 0 ? await batch(db, [candidatesOf([...new Set(facts.flatMap(likeTerms))])]) : [[]];
+    const facts = likedEchos.filter((e) => liked.includes(e.id));
+    const editedFacts = likedEchos.filter((e) => edited.includes(e.id));
+    const factTerms = [...facts.flatMap(likeTerms), ...editedFacts.flatMap(echoTerms)];
+    const [likeCandidates] = factTerms.length > 0 ? await batch(db, [candidatesOf([...new Set(factTerms)])]) : [[]];
     const matching = function* (echo: ChangedEcho, candidates: Candidate[], mine: Set<string>) {
       for (const c of candidates) {
         if (c.cap === DENSE || !(JSON.parse(c.terms) as string[]).some((t) => mine.has(t))) continue;
@@ -255,10 +267,21 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
         else leaves.push([c.id, e.id]);
       }
     }
+    for (const e of editedFacts) {
+      for (const c of matching(e, likeCandidates as Candidate[], new Set(echoTerms(e)))) {
+        const rule = ruleOfKey(c.ruleKey);
+        const at = { rank: rule.sortBy === "mostLiked" ? e.likes : 0, id: e.id };
+        if (ruleChecks(rule, e, false, now).every((check) => check.passed) && (c.state === "building" || reachesTo(rule, reachOf(c), at))) {
+          inserts.push([c.id, at.rank, e.id]);
+        }
+      }
+    }
     done.posts = posts.length;
     done.likes = facts.length;
   }
   const statements: SQL[] = [];
+  // first, so that the entries the edited echos earn now are written after it
+  if (edited.length > 0) statements.push(sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(edited)}))`);
   // in statements of at most ENTRIES_PER_STATEMENT (a bound value stays far below D1's 2 MB)
   for (const part of chunks(inserts)) statements.push(insertEntries(part));
   // an entry moves by leaving and entering again at its count (one echo, one entry per index)
@@ -267,7 +290,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   if (deletes.length > 0) statements.push(sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(deletes)}))`);
   if (statements.length > 0) await batch(db, statements);
   done.written = inserts.length + moves.length;
-  done.deleted = deletes.length + leaves.length;
+  done.deleted = deletes.length + leaves.length + edited.length;
   // one step per rule however many of its messages came (a resent one, a repeat)
   const building = [...new Set(changes.flatMap((c) => (c.type === "backfill" ? [c.ruleKey] : [])))];
   done.backfills = building.length;
@@ -363,7 +386,7 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): P
     if (!fed.hasMore || after === null) return capped ? markReady(db, rule, index.id, null, now) : keepMostLiked(db, rule, index.id, SPARSE_CAP, now);
     seek = { id: after.id, likes: after.likesCount };
     if (capped && entries >= cap) {
-      const thin = matched * windowSize(rule) < SCREEN * scanned;
+      const thin = matched * readerWindow(rule) < DENSE_MARGIN * SCREEN * scanned;
       // dense: a reader's engine window fills a screen by itself, so the index keeps nothing
       if (cap === INDEX_CAP && !thin) return markDense(db, index.id, now);
       // thin matches: a reader's window would not fill a screen, so the index keeps more
@@ -403,9 +426,9 @@ async function markDense(db: Db, id: number, now: number): Promise<null> {
   await batch(db, [
     sql`DELETE FROM feed_index_entries WHERE index_id = ${id}`,
     sql`DELETE FROM feed_rule_terms WHERE index_id = ${id}`,
-    // never due for the check (nothing to compare): last in its order
+    // never due for the check (nothing to compare; cap 0 keeps it out); judged again after REJUDGE_MS
     sql`UPDATE feed_indexes SET state = 'ready', cap = ${DENSE}, complete = 0, floor = NULL, floor_rank = NULL, cursor = NULL,
-        cursor_rank = NULL, updated_at = ${now}, checked_at = ${Number.MAX_SAFE_INTEGER} WHERE id = ${id}`,
+        cursor_rank = NULL, updated_at = ${now}, checked_at = ${now} WHERE id = ${id}`,
   ]);
   return null;
 }
@@ -472,14 +495,25 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
         AND ${guard} ${fresh}
       ORDER BY ${orderSql(rule, "ie")}`;
   if (!rule.excludeLikedEchos) {
+    // the authors the viewer does not see (issue 32) are left out as the entries are walked, so
+    // the page fills: the entry's echo row is read in the walk (CROSS JOIN keeps the entries as
+    // the outer loop, in the feed's order, so the LIMIT still stops the walk)
     return select(
       { ...echoColumns(viewerId), indexRank: sql<number>`ie.rank`, feedOk: sql<number>`1`, feedN: sql<number>`0` },
-      sql`FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT ${limit + 1}) ie JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
+      sql`FROM (SELECT ie.echo_id, ie.rank FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
+          CROSS JOIN echos hx ON hx.id = ie.echo_id
+          WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
+            AND fi.cap > ${DENSE} AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
+            AND ${guard} ${fresh} AND ${authorVisible(viewerId, "hx.author_id")}
+          ORDER BY ${orderSql(rule, "ie")} LIMIT ${limit + 1}) ie JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
         ORDER BY ${orderSql(rule, "ie")}`,
     );
   }
+  // hide-liked: an entry of an author the viewer does not see is read and not counted, as a liked one
   const numbered = sql`SELECT s.echo_id, s.rank, s.ok, row_number() OVER w AS n, sum(s.ok) OVER w AS k
-      FROM (SELECT ie.echo_id, ie.rank, NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId}) AS ok
+      FROM (SELECT ie.echo_id, ie.rank, NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})
+              AND (NOT EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')
+                OR ${authorVisible(viewerId, sql`(SELECT author_id FROM echos WHERE id = ie.echo_id)`)}) AS ok
             ${entries} LIMIT ${HIDE_LIKED_SCAN}) s
       WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
   return select(
@@ -516,6 +550,13 @@ const REPAIR_DEPTH = 100;
 const REPAIR_CANDIDATES = 5000;
 /** A backfill that has not moved for this long lost its message: it is sent again. */
 const STUCK_MS = 60_000;
+/**
+ * A dense rule is judged again this long after it was last judged (its backfill's first 500
+ * matches decided it; a tag's company changes), up to REJUDGE_PER_PASS a pass: when a reader's
+ * engine window no longer fills a screen, it is built again as a sparse index.
+ */
+const REJUDGE_MS = 86_400_000;
+const REJUDGE_PER_PASS = 5;
 
 export type Repaired = {
   keyed: number;
@@ -528,6 +569,9 @@ export type Repaired = {
   dropped: number;
   aged: number;
   rebuilt: number;
+  /** dense rules judged again, and those of them rebuilt as sparse */
+  rejudged: number;
+  thinned: number;
 };
 
 /** Feeds keyed per pass (FEED_INDEX_KEYS_PER_PASS overrides: `npm run bench:data` keys a whole store). */
@@ -560,7 +604,7 @@ const REPLAY_FIRST = 15 * 60_000;
  * indexes no scroll reads any more are dropped.
  */
 export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db, now = Date.now(), indexes = REPAIR_INDEXES, keys = KEYS_PER_PASS): Promise<Repaired> {
-  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0 };
+  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0, rejudged: 0, thinned: 0 };
   done.replayed = await replayPosts(app, db, now);
   const sc = tables.scrolls;
   const fi = tables.feedIndexes;
@@ -570,11 +614,17 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
       AND index_id IN (SELECT id FROM feed_indexes WHERE rule_key LIKE ${`%"sortBy":"mostLiked","sortTimeRange":"${range}"%`})
       RETURNING index_id`;
   });
-  const [unkeyed, stuck, due, orphans, ...aged] = await batch(db, [
+  const [unkeyed, stuck, due, orphans, dense, ...aged] = await batch(db, [
     select({ id: sc.id, ...ruleColumns(sc) }, sql`FROM scrolls WHERE type = 'feed' AND rule_key IS NULL LIMIT ${keys}`),
     select({ ruleKey: fi.ruleKey }, sql`FROM feed_indexes WHERE state = 'building' AND updated_at < ${now - STUCK_MS} LIMIT 20`),
     select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap }, sql`FROM feed_indexes WHERE state = 'ready' AND cap > ${DENSE} ORDER BY checked_at LIMIT ${indexes}`),
     select({ id: fi.id }, sql`FROM feed_indexes WHERE NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key) LIMIT 5`),
+    // dense rules judged longest ago (those marked before judging again existed carry the largest time)
+    select(
+      { id: fi.id, ruleKey: fi.ruleKey },
+      sql`FROM feed_indexes WHERE state = 'ready' AND cap = ${DENSE} AND (checked_at < ${now - REJUDGE_MS} OR checked_at = ${Number.MAX_SAFE_INTEGER})
+        ORDER BY checked_at LIMIT ${REJUDGE_PER_PASS}`,
+    ),
     ...aging,
   ]);
   const backfills: Change[] = [];
@@ -603,6 +653,13 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
     for (const r of drained as { rule_key: string }[]) backfills.push({ type: "backfill", ruleKey: r.rule_key, cursor: null });
     done.rebuilt = drained.length;
   }
+  for (const index of dense) {
+    done.rejudged++;
+    if (await judgeDense(db, index, now)) {
+      done.thinned++;
+      backfills.push({ type: "backfill", ruleKey: index.ruleKey, cursor: null });
+    }
+  }
   if (backfills.length > 0) sendChanges(app, backfills);
   for (const index of due) {
     const fixed = await checkIndex(db, index, now);
@@ -621,6 +678,28 @@ export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db
     done.dropped = orphans.length;
   }
   return done;
+}
+
+/**
+ * A dense rule judged again: a reader's engine window, from the top, must still fill a screen
+ * (or find every match). If it does not, the index is built again as a sparse one (its terms
+ * back, so posts reach it while it builds; pages read the engine meanwhile). True when rebuilt.
+ */
+async function judgeDense(db: Db, index: { id: number; ruleKey: string }, now: number): Promise<boolean> {
+  const rule = ruleOfKey(index.ruleKey);
+  const window = readerWindow(rule);
+  const [rows] = await batch(db, [feedPageQuery(rule, NO_VIEWER, now, null, SCREEN, 0, window)]);
+  const fed = feedPage(rule, rows, SCREEN, window);
+  if (fed.rows.length >= SCREEN || !fed.hasMore) {
+    await batch(db, [sql`UPDATE feed_indexes SET checked_at = ${now} WHERE id = ${index.id}`]);
+    return false;
+  }
+  await batch(db, [
+    sql`INSERT OR IGNORE INTO feed_rule_terms (term, index_id) SELECT value, ${index.id} FROM json_each(${JSON.stringify(ruleTerms(rule))})`,
+    sql`UPDATE feed_indexes SET state = 'building', cap = ${SPARSE_CAP}, complete = 0, floor = NULL, floor_rank = NULL, cursor = NULL,
+        cursor_rank = NULL, updated_at = ${now}, checked_at = ${now} WHERE id = ${index.id} AND cap = ${DENSE}`,
+  ]);
+  return true;
 }
 
 /** The replay (REPLAY_MAX): the posts since its marker (`stats` row `feed_index_replayed_to`, ms) through the consumer again. */

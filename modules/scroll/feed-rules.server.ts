@@ -16,7 +16,7 @@
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { idCeil, idFloor, isId } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
+import { authorVisibleText, hasHiddenText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
@@ -145,6 +145,16 @@ export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: num
     seekable.push(...[low, high].filter((b) => b !== null));
   }
   if (rule.excludeLikedEchos) tests.push(`NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${s.id} AND l.user_id = ${lit(viewerId)})`);
+  // the authors the viewer does not see (issue 32, decision 026): a rule with tests marks their
+  // entries as misses (the window still bounds the read); one without leaves them out of the
+  // merge, so its plain head stays full. A tag stream's entry has no author: its echo row is
+  // read for it, only for a viewer whose hidden set holds anyone.
+  const visible =
+    s.tags === "e.tags"
+      ? authorVisibleText(lit(viewerId), "e.author_id")
+      : `(NOT ${hasHiddenText(lit(viewerId))} OR ${authorVisibleText(lit(viewerId), `(SELECT author_id FROM echos WHERE id = ${s.id})`)})`;
+  if (tests.length > 0) tests.push(visible);
+  else seekable.push(visible);
   const ok = tests.length ? `(${tests.join(" AND ")})` : "1";
   // the like count only orders most-liked rules; elsewhere reading it would leave the index
   const lk = rule.sortBy === "mostLiked" ? s.likes : "0";

@@ -14,8 +14,15 @@ export type Change =
   | { type: "delete"; echoIds: string[] }
   /** these echos' like counts changed: the consumer reads them now (so order and repeats do not matter) */
   | { type: "likes"; echoIds: string[] }
+  /** these echos' text or tags changed (decision 025): the consumer reads them now and puts each
+   * in the indexes it now matches, and only those */
+  | { type: "edit"; echoIds: string[] }
   /** build (or go on building) the index of a rule, from `cursor` down */
-  | { type: "backfill"; ruleKey: string; cursor: string | null };
+  | { type: "backfill"; ruleKey: string; cursor: string | null }
+  /** the Following timelines (decision 013): the echo joins those of its author's followers after `after` (by id), a slice at a time */
+  | { type: "fanout"; echoId: string; authorId: string; after: string; parentId?: string }
+  /** the Following timelines: the deleted echo's rows leave them, a slice at a time */
+  | { type: "unfanout"; echoId: string };
 
 /**
  * Send after the write's answer is on its way (waitUntil): the write's latency and round trips do

@@ -1,6 +1,5 @@
 import { createContext } from "react-router";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
-import type { D1Stats } from "./d1-stats.server";
 
 /**
  * Queries use Drizzle's query builder and `sql` template over the tables in ./db/schema, not its
@@ -15,6 +14,9 @@ export type Db = DrizzleD1Database & { $client: D1Client };
  * alike, and that is all Drizzle and our batching use.
  */
 export type D1Client = Pick<D1Database, "prepare" | "batch">;
+
+/** A request's D1 costs (d1-stats.server.ts counts them; here because AppContext carries them). */
+export type D1Stats = { roundTrips: number; rowsRead: number; rowsWritten: number };
 
 /** What every loader, action and resource route gets for the request it serves. */
 export type AppContext = {

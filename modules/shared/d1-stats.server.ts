@@ -1,9 +1,7 @@
 // Counts what a request costs D1: round trips (each batch or statement call) and rows read
 // (from D1's result metadata). The benchmark and the budget tests read it from the
 // `Server-Timing` header, which the worker sends only when EXPOSE_D1_STATS is "1".
-import type { D1Client } from "./context.server";
-
-export type D1Stats = { roundTrips: number; rowsRead: number; rowsWritten: number };
+import type { D1Client, D1Stats } from "./context.server";
 
 type Meta = { rows_read?: number; rows_written?: number };
 

@@ -1,5 +1,5 @@
 // Server-only public face of the shared module.
-export { appContext, createDb, memoize, type AppContext, type Db } from "./context.server";
+export { appContext, createDb, memoize, type AppContext, type Db, type D1Stats } from "./context.server";
 export {
   parseJson,
   parseInput,
@@ -23,10 +23,11 @@ export { readCookie, hasCookie } from "./cookies.server";
 export { sql, type SQL } from "drizzle-orm";
 export { batch, select, prepared, preparedAround, returning, columns, toD1, configureRequestDb, registerSessionProbe, confirmSession, type Statement, type Select, type Fields, type Builder, type Result, type RowOf } from "./sql.server";
 export { testAppContext } from "./test-context.server";
-export { instrumentD1, failingD1, failingKV, d1Timing, STREAMED_D1_HEADER, type D1Stats } from "./d1-stats.server";
+export { instrumentD1, failingD1, failingKV, d1Timing, STREAMED_D1_HEADER } from "./d1-stats.server";
 export { sessionStart } from "./replicas.server";
 export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";
 export { trigramSearchable } from "./trigram.server";
 export { boundedCache } from "./bounded-cache";
 export { controlLive, liveUserChannel, LIVE_CLOSE, type LiveControl } from "./live-control.server";
 export { sendChanges, type Change, type ChangedEcho } from "./change-stream.server";
+export { hiddenSet, authorVisible, authorVisibleText, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";

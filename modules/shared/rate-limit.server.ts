@@ -70,9 +70,16 @@ export const WRITE_LIMITS = {
   report: { limit: 60, windowMs: 10 * 60_000 },
   /** follow and unfollow calls, users and scrolls together (a user follow writes timeline rows) */
   follow: { limit: 200, windowMs: 10 * 60_000 },
+  /** block and unblock calls: a long block list taken over in one sitting (a block also ends
+   * follows both ways and their notifications; at most MAX_BLOCKS are kept) */
+  block: { limit: 1_200, windowMs: 60 * 60_000 },
+  /** mute and unmute calls */
+  mute: { limit: 300, windowMs: 10 * 60_000 },
   /** adding and removing echos of one's curations */
   curate: { limit: 600, windowMs: 10 * 60_000 },
   share: { limit: 300, windowMs: 10 * 60_000 },
+  /** echo edits (decision 025): each keeps a version and may rewrite tag links and feed indexes */
+  echoEdit: { limit: 60, windowMs: 10 * 60_000 },
   notificationsRead: { limit: 120, windowMs: 10 * 60_000 },
   /** POST /api/scroll/preview: a read, but a feed page's worth of rows each */
   preview: { limit: 300, windowMs: 10 * 60_000 },

@@ -3,7 +3,7 @@ import { requirePageViewerId } from "~/modules/auth/index.server";
 import { webFeedAlternates } from "~/modules/echo/index";
 import { listEchos } from "~/modules/echo/index.server";
 import { ProfileScreen, UserNotFound } from "~/modules/profile/index";
-import { getProfile } from "~/modules/profile/index.server";
+import { getProfile, getRelation } from "~/modules/profile/index.server";
 import { listUserScrolls } from "~/modules/scroll/index.server";
 import { HttpError } from "~/modules/shared/index";
 import { appContext } from "~/modules/shared/index.server";
@@ -22,22 +22,26 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const userId = params.id ?? viewer._id;
   const first = { page: 1, limit: 10 };
   try {
-    const [profile, echos, scrolls] = await Promise.all([
+    const [profile, echos, scrolls, relation] = await Promise.all([
       getProfile(app, viewer._id, userId),
       listEchos(app, viewer._id, { user: userId }, first),
       listUserScrolls(app, viewer._id, userId, "created", first),
+      // block and mute (issue 32): another's profile only, in the same batch
+      userId === viewer._id ? null : getRelation(app, viewer._id, userId),
     ]);
-    return { viewerId: viewer._id, profile, echos, scrolls };
+    return { viewerId: viewer._id, profile, echos, scrolls, relation };
   } catch (error) {
-    if (error instanceof HttpError && error.status === 404) return data({ viewerId: viewer._id, profile: null, echos: null, scrolls: null }, { status: 404 });
+    if (error instanceof HttpError && error.status === 404) return data({ viewerId: viewer._id, profile: null, echos: null, scrolls: null, relation: null }, { status: 404 });
     throw error;
   }
 }
 
 export default function ProfileRoute({ loaderData }: Route.ComponentProps) {
-  const { profile, echos, scrolls, viewerId } = loaderData;
+  const { profile, echos, scrolls, viewerId, relation } = loaderData;
   if (!profile || !echos || !scrolls) {
     return <UserNotFound />;
   }
-  return <ProfileScreen key={profile._id} profile={profile} echos={echos} scrolls={scrolls} viewerId={viewerId} />;
+  return <ProfileScreen
+      // a block or mute changes what the profile shows: its lists start again from the loader
+      key={`${profile._id}:${relation?.blocked ?? ""}:${relation?.muted ?? ""}`} profile={profile} echos={echos} scrolls={scrolls} viewerId={viewerId} relation={relation} />;
 }

@@ -1,6 +1,7 @@
 import { ChangePasswordForm, DeleteAccountForm } from "~/modules/auth/index";
-import { requirePageViewer } from "~/modules/auth/index.server";
-import { DownloadMyData } from "~/modules/profile/index";
+import { requirePageViewer, requirePageViewerId } from "~/modules/auth/index.server";
+import { DownloadMyData, SafetyList } from "~/modules/profile/index";
+import { safetyList } from "~/modules/profile/index.server";
 import { appContext } from "~/modules/shared/index.server";
 import { SettingsScreen } from "~/modules/shell/index";
 import type { Route } from "./+types/settings";
@@ -8,14 +9,23 @@ import type { Route } from "./+types/settings";
 export const meta: Route.MetaFunction = () => [{ title: "Settings · Echo" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requirePageViewer(context.get(appContext), request);
-  return { account: { userName: viewer.userName, email: viewer.email, createdAt: viewer.createdAt } };
+  const app = context.get(appContext);
+  // the first page of each list rides in the session check's batch (one round trip, issue 32)
+  const viewerId = await requirePageViewerId(app, request);
+  const [viewer, blocks, mutes] = await Promise.all([
+    requirePageViewer(app, request),
+    safetyList(app, viewerId, "blocks", { limit: 20 }),
+    safetyList(app, viewerId, "mutes", { limit: 20 }),
+  ]);
+  return { account: { userName: viewer.userName, email: viewer.email, createdAt: viewer.createdAt }, blocks, mutes };
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
   return (
     <SettingsScreen account={loaderData.account}>
       <ChangePasswordForm />
+      <SafetyList which="blocks" initial={loaderData.blocks} />
+      <SafetyList which="mutes" initial={loaderData.mutes} />
       <DownloadMyData />
       <DeleteAccountForm />
     </SettingsScreen>

@@ -37,7 +37,7 @@ tester.run("module-boundaries", rule, {
       filename: file("modules/auth/auth.ts"),
       code: 'import { x } from "../echo/index";',
       options,
-      errors: [{ message: "modules/auth may not depend on modules/echo (see the allow-list in eslint.config.js)" }],
+      errors: [{ message: 'modules/auth may not depend on modules/echo (see the allow-list in eslint.config.js and docs/architecture.md "Modules")' }],
     },
   ],
 });

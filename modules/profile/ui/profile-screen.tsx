@@ -4,7 +4,8 @@ import { EchoCard, useListMemory, type Echo, type EchoPage } from "../../echo/in
 import { ScrollCard, type Scroll } from "../../scroll/index";
 import { api, charCount, clampChars, type Pagination, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
-import { MAX_BIO, type Profile, type UserHit } from "../schema";
+import { MAX_BIO, type Profile, type SafetyRelation, type UserHit } from "../schema";
+import { SafetyActions } from "./safety-actions";
 
 type ScrollPage = { scrolls: Scroll[]; pagination: Pagination };
 type Tab = "echos" | "scrolls";
@@ -12,11 +13,13 @@ type Tab = "echos" | "scrolls";
 type Loaded = { items: unknown[]; pagination: Pagination };
 
 /** /profile and /user/{id} (spec §2): header, counts, follow, edit, tabs with load more. */
-export function ProfileScreen({ profile: initial, echos, scrolls, viewerId }: {
+export function ProfileScreen({ profile: initial, echos, scrolls, viewerId, relation = null }: {
   profile: Profile;
   echos: EchoPage;
   scrolls: ScrollPage;
   viewerId: string;
+  /** whether the viewer blocks or mutes this user (null on one's own profile) */
+  relation?: SafetyRelation | null;
 }) {
   const [profile, setProfile] = useState(initial);
   const [tab, setTab] = useState<Tab>("echos");
@@ -110,6 +113,7 @@ export function ProfileScreen({ profile: initial, echos, scrolls, viewerId }: {
             <dd>{profile.followingCount}</dd>
           </div>
         </dl>
+        {relation && !profile.isMe && <SafetyActions userName={profile.userName} initial={relation} />}
       </header>
       {editing && <EditProfile profile={profile} onClose={() => setEditing(false)} onSaved={setProfile} />}
       {list && <FollowList userId={profile._id} which={list} onClose={() => setList(null)} />}

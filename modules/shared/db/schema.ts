@@ -85,7 +85,7 @@ export const echos = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     content: text("content").notNull(),
-    // the echo's normalised tag names as a JSON array; echos are immutable, so the list page
+    // the echo's normalised tag names as a JSON array (an edit rewrites it), so the list page
     // needs no join to show tags
     tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
     createdAt: integer("created_at").notNull(),
@@ -93,6 +93,12 @@ export const echos = sqliteTable(
     sharesCount: integer("shares_count").notNull().default(0),
     // the reply count (decision 024): trigger-kept (migrations/0021_replies.sql)
     commentsCount: integer("comments_count").notNull().default(0),
+    // edits (migrations/0022, decision 025): when the text last changed (null: never), how many
+    // times (the number of rows in echo_edits, capped at MAX_EDITS), and the optional content
+    // warning that hides the text until the reader opens it
+    editedAt: integer("edited_at"),
+    editsCount: integer("edits_count").notNull().default(0),
+    warning: text("warning"),
     // a reply's parent and its conversation's first echo (null on a top-level echo). No foreign
     // key: a deleted parent leaves its replies in place, and the thread shows "This echo was
     // deleted" where it was (echo_tombstones keeps its place in the chain).
@@ -144,7 +150,7 @@ export const echoTags = sqliteTable(
     likesCount: integer("likes_count").notNull().default(0),
     // UTC day of the echo (created_at / 86,400,000): feeds tag_days for recent counts
     day: integer("day").notNull().default(0),
-    // copy of the echo's tags (echos are never edited): a feed tests a candidate's other tags
+    // copy of the echo's tags (an edit rewrites it, decision 025): a feed tests a candidate's other tags
     // and exclusions inside the index entry it already read (decision 008)
     tags: text("tags").notNull().default("[]"),
   },
@@ -159,6 +165,24 @@ export const echoTags = sqliteTable(
     // /echo/tag/{name}?orderBy=likes and most-liked feed streams: by likes, then newest (covering)
     index("echo_tags_tag_likes_tags").on(t.tag, t.likesCount, t.echoId, t.tags),
   ],
+);
+
+// An echo's earlier versions (decision 025): version n is the echo as it was before its edit
+// n + 1 (version 0 the posted one), with the time it was written; removed with the echo.
+export const echoEdits = sqliteTable(
+  "echo_edits",
+  {
+    echoId: text("echo_id")
+      .notNull()
+      .references(() => echos.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    content: text("content").notNull(),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
+    warning: text("warning"),
+    createdAt: integer("created_at").notNull(),
+  },
+  // the history page: one echo's versions, newest first (keyset on version)
+  (t) => [primaryKey({ columns: [t.echoId, t.version] })],
 );
 
 export const likes = sqliteTable(
@@ -376,15 +400,14 @@ export const timelineEntries = sqliteTable(
     ownerId: text("owner_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    echoId: text("echo_id")
-      .notNull()
-      .references(() => echos.id, { onDelete: "cascade" }),
+    // no foreign key (migration 0024): a deleted echo's rows leave through the change stream
+    echoId: text("echo_id").notNull(),
   },
   (t) => [
     // GET /echo/following: one owner's entries newest first (keyset on echo id); unfollow and
     // trimming walk one owner's entries too
     primaryKey({ columns: [t.ownerId, t.echoId] }),
-    // echo delete cascade: an echo's rows in every follower's timeline
+    // an echo's rows in every follower's timeline (a delete's removal through the change stream)
     index("timeline_entries_echo_id").on(t.echoId),
   ],
 );
@@ -532,3 +555,62 @@ export const feedRuleTerms = sqliteTable(
   (t) => [primaryKey({ columns: [t.term, t.indexId] })],
 );
 
+
+// ── Safety: blocks and mutes (migration 0023, docs/decisions/026-safety.md) ────────────────────
+
+export const blocks = sqliteTable(
+  "blocks",
+  {
+    blockerId: text("blocker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    blockedId: text("blocked_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    // block idempotence; settings: whom a user blocks, newest first (keyset on created_at, id)
+    primaryKey({ columns: [t.blockerId, t.blockedId] }),
+    index("blocks_blocker_created").on(t.blockerId, t.createdAt, t.blockedId),
+    // a write between two users (follow, like, mention): is either blocked by the other
+    index("blocks_blocked").on(t.blockedId, t.blockerId),
+  ],
+);
+
+export const mutes = sqliteTable(
+  "mutes",
+  {
+    muterId: text("muter_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    mutedId: text("muted_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    /** when the mute ends by itself (ms), or null: until unmuted */
+    expiresAt: integer("expires_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.muterId, t.mutedId] }),
+    // settings: whom a user mutes, newest first
+    index("mutes_muter_created").on(t.muterId, t.createdAt, t.mutedId),
+    // a post's fan-out: the followers who mute its author leave it out of their timelines
+    index("mutes_muted").on(t.mutedId, t.muterId),
+    // the cron: mutes whose time is up
+    index("mutes_expires").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
+  ],
+);
+
+/**
+ * Every author a viewer must not see, as ONE row (trigger-kept from blocks and mutes, migration
+ * 0023): a JSON object author id → 0 (for good: a block either way, a mute without end) or the
+ * time (ms) a mute ends. Lists read it once per statement and test each candidate's author with
+ * json_extract, so 1,000 blocks cost one row read, not 1,000 (decision 026).
+ */
+export const hiddenAuthors = sqliteTable("hidden_authors", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  authors: text("authors").notNull().default("{}"),
+});

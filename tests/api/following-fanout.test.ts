@@ -1,0 +1,67 @@
+// Following's fan-out within the request budget (issue 28, decision 013), over real HTTP: a post by
+// an author with 300 followers read ~1 row per follower in its batch (1,181 for 1,166 in the bench
+// store), and deleting it ~3 per timeline row (3,566) through the cascade. Now the post writes the
+// first 100 followers' rows and the change stream (the queue's consumer) the rest; a delete's rows
+// leave through the stream. Rows and round trips from Server-Timing (EXPOSE_D1_STATS=1).
+import { beforeAll, describe, expect, it } from "vitest";
+import { d1Cost, signedUp, type Client } from "./client";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const FOLLOWERS = 300;
+
+let author: Awaited<ReturnType<typeof signedUp>>;
+const followers: Awaited<ReturnType<typeof signedUp>>[] = [];
+
+/** Each follower's Following page holds `echoId` (or not, with `present` false), polled until the deadline. */
+async function everyTimeline(echoId: string, present: boolean, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  let waiting: Client[] = followers.map((f) => f.client);
+  while (waiting.length > 0) {
+    const still: Client[] = [];
+    for (let i = 0; i < waiting.length; i += 25) {
+      const pages = await Promise.all(waiting.slice(i, i + 25).map(async (c) => [c, await c.get("/api/echo/following?limit=5")] as const));
+      for (const [c, res] of pages) {
+        expect(res.status).toBe(200);
+        const has = (res.json.echos as Json[]).some((e) => e._id === echoId);
+        if (has !== present) still.push(c);
+      }
+    }
+    waiting = still;
+    if (waiting.length > 0 && Date.now() > deadline) break;
+    if (waiting.length > 0) await new Promise((r) => setTimeout(r, 500));
+  }
+  return waiting.length;
+}
+
+beforeAll(async () => {
+  author = await signedUp("fan");
+  for (let i = 0; i < FOLLOWERS; i += 25) {
+    const some = await Promise.all(Array.from({ length: 25 }, () => signedUp("fanf")));
+    for (const res of await Promise.all(some.map((f) => f.client.post(`/api/profile/user/${author.user._id}/follow`)))) expect(res.status).toBe(200);
+    followers.push(...some);
+  }
+}, 600_000);
+
+describe(`an author with ${FOLLOWERS} followers`, () => {
+  it("posts within 200 rows and 2 round trips, every follower's Following gets the echo once the queue ran; deleting it stays within budget and it leaves every timeline", async () => {
+    const posted = await author.client.post("/api/echo/post", { content: "to all of you", tags: [] });
+    expect(posted.status).toBe(201);
+    const post = d1Cost(posted, "the post");
+    expect(post.roundTrips).toBeLessThanOrEqual(2);
+    expect(post.rows).toBeLessThanOrEqual(200);
+    const echoId = posted.json.echo._id as string;
+    // the author's own Following has it at once
+    const own = await author.client.get("/api/echo/following?limit=5");
+    expect((own.json.echos as Json[]).map((e) => e._id)).toContain(echoId);
+    expect(await everyTimeline(echoId, true)).toBe(0);
+
+    const deleted = await author.client.delete(`/api/echo/delete/${echoId}`);
+    expect(deleted.status).toBe(200);
+    const removal = d1Cost(deleted, "the delete");
+    expect(removal.roundTrips).toBeLessThanOrEqual(2);
+    expect(removal.rows).toBeLessThanOrEqual(200);
+    expect(await everyTimeline(echoId, false)).toBe(0);
+    // the measured numbers, for docs/scaling.md
+    console.log(`post: ${post.rows} rows, ${post.roundTrips} rt; delete: ${removal.rows} rows, ${removal.roundTrips} rt`);
+  }, 300_000);
+});
