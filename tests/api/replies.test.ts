@@ -96,6 +96,26 @@ describe("POST /api/echo/:id/reply", () => {
     expect((await client.get(`/api/echo/${gone._id}/reply`)).status).toBe(405);
   });
 
+  it("a block between the two authors refuses a reply either way (403) and writes nothing; unblocked, it goes", async () => {
+    const { client: ann, user: annUser } = await signedUp("rka");
+    const { client: ben, user: benUser } = await signedUp("rkb");
+    const anns = await post(ann, "mine");
+    const bens = await post(ben, "his");
+    expect((await ann.post(`/api/profile/user/${benUser._id}/block`)).status).toBe(200);
+    for (const [client, parent] of [[ben, anns], [ann, bens]] as const) {
+      const res = await client.post(`/api/echo/${parent._id}/reply`, { content: "hello" });
+      expect(res.status).toBe(403);
+      expectErrorShape(res.json);
+      expect(res.json.error).toBe("You cannot reply to this echo");
+    }
+    expect(await count(ann, anns._id)).toBe(0);
+    expect(await count(ann, bens._id)).toBe(0);
+    expect((await ann.delete(`/api/profile/user/${benUser._id}/block`)).status).toBe(200);
+    await reply(ben, anns._id, "hello again");
+    expect(await count(ann, anns._id)).toBe(1);
+    expect(annUser._id).not.toBe(benUser._id);
+  });
+
   it("replies count under the account's post limit (100 per 5 minutes): the refused one writes nothing", { timeout: 120_000 }, async () => {
     const { client } = await signedUp("rpl");
     const parent = await post(client, "a busy one");
