@@ -79,6 +79,7 @@ const ThreadItemSchema = v.strictObject({
   _id: id,
   parentId: v.nullable(id),
   echo: v.pipe(v.nullable(EchoSchema), v.description("null where the echo was deleted: the thread shows \"This echo was deleted\" in its place")),
+  hidden: v.pipe(v.optional(v.literal(true)), v.description("`echo` is null because its author is hidden from the viewer (a block either way, a mute)")),
 });
 
 /** GET /echo/{id}/thread (decision 024). */
