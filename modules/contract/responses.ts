@@ -79,6 +79,7 @@ const ThreadItemSchema = v.strictObject({
   _id: id,
   parentId: v.nullable(id),
   echo: v.pipe(v.nullable(EchoSchema), v.description("null where the echo was deleted: the thread shows \"This echo was deleted\" in its place")),
+  hidden: v.pipe(v.optional(v.literal(true)), v.description("`echo` is null because its author is hidden from the viewer (a block either way, a mute)")),
 });
 
 /** GET /echo/{id}/thread (decision 024). */
@@ -217,7 +218,7 @@ export const ExportSchema = v.strictObject({
   format: v.literal("echo-export/1"),
   exportedAt: isoTime,
   profile: v.strictObject({ _id: id, userName: v.string(), bio: v.string(), email: v.nullable(v.string()), createdAt: isoTime }),
-  echos: v.array(v.strictObject({ _id: id, content: v.string(), tags: v.array(v.string()), createdAt: isoTime, likes: count })),
+  echos: v.array(v.strictObject({ _id: id, content: v.string(), tags: v.array(v.string()), createdAt: isoTime, likes: count, parentId: v.pipe(v.nullable(id), v.description("The echo it replies to; null on a top-level echo")) })),
   likes: v.array(v.strictObject({ echoId: id, likedAt: isoTime })),
   scrolls: v.array(v.looseObject({ _id: id, name: v.string(), type: v.picklist(SCROLL_TYPES) })),
   following: v.array(v.strictObject({ _id: id, userName: v.string(), followedAt: isoTime })),

@@ -50,7 +50,7 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
           SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now} WHERE ${limit.within}`
       : sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, parent_id, root_id)
           SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, p.id, COALESCE(p.root_id, p.id)
-          FROM echos p WHERE p.id = ${parentId} AND ${limit.within}`,
+          FROM echos p WHERE p.id = ${parentId} AND ${limit.within} AND NOT ${blockedBetween(sql`p.author_id`, authorId)}`,
   ];
   for (const tag of input.tags) {
     statements.push(sql`INSERT INTO tags (name, created_at) SELECT ${tag}, ${now} WHERE ${posted} ON CONFLICT (name) DO NOTHING`);
@@ -65,13 +65,17 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
   const mentions = mentionStatement(id, authorId, mentionedNames(input.content), now, posted);
   if (mentions) statements.push(mentions);
   const read = select(echoColumns(authorId), sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`);
-  const results = await batch(app.db, [...statements, fanOut.followers, limit.count, read]);
+  // a reply: whether its parent is there and either author blocks the other (issue 32), to say
+  // why nothing was written
+  const parent = parentId === undefined ? null : select({ blocked: sql<number>`${blockedBetween(sql`p.author_id`, authorId)}` }, sql`FROM echos p WHERE p.id = ${parentId}`);
+  const results = await batch(app.db, [...statements, ...(parent ? [parent] : []), fanOut.followers, limit.count, read]);
   const row = (results[results.length - 1] as Result<typeof read>)[0];
   const followers = (results[results.length - 3] as Result<typeof fanOut.followers>)[0]?.count ?? 0;
   if (!row) {
     const count = (results[results.length - 2] as Result<typeof limit.count>)[0]?.count;
-    // within the limit, only a missing parent leaves nothing written
-    throw limit.exceeded(count) ?? (parentId === undefined ? new Error("posted echo not found") : notFound("Echo not found"));
+    // within the limit, only a missing parent or a block between the two leaves nothing written
+    const state = parent ? (results[statements.length] as Result<typeof parent>)[0] : undefined;
+    throw limit.exceeded(count) ?? (parentId === undefined ? new Error("posted echo not found") : state?.blocked ? forbidden("You cannot reply to this echo") : notFound("Echo not found"));
   }
   const echo = toEcho(row);
   // after the batch committed: open feeds that match show their "new echos" pill (decision 016),

@@ -189,7 +189,13 @@ export const THREAD_PAGE = 10;
 export const THREAD_NESTED = 2;
 
 /** One place in a thread: an echo, or `echo: null` where one was deleted ("This echo was deleted"). */
-export type ThreadItem = { _id: string; parentId: string | null; echo: Echo | null };
+export type ThreadItem = {
+  _id: string;
+  parentId: string | null;
+  echo: Echo | null;
+  /** `echo` is null because its author is hidden from the viewer (a block either way, a mute) */
+  hidden?: true;
+};
 
 /** GET /api/echo/{id}/thread: the chain above the echo, the echo, a page of its replies. */
 export type Thread = {

@@ -139,6 +139,21 @@ describe("replies and threads (real D1)", () => {
     await expectReplyCountsExact();
   });
 
+  it("an author hidden from the viewer (a block) keeps their place in the thread, hidden; others see it", async () => {
+    const ivy = await user("ivy_thread");
+    const hal = await user("hal_thread");
+    const gil = await user("gil_thread");
+    const root = await postEcho(app(), ivy._id, say("root"));
+    const hals = await postEcho(app(), hal._id, say("hal here"), root._id);
+    const under = await postEcho(app(), ivy._id, say("under hal"), hals._id);
+    // gil blocks hal (the safety triggers keep gil's hidden set)
+    await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)").bind(gil._id, hal._id, Date.now()).run();
+    const seenByGil = await getThread(app(), gil._id, root._id);
+    expect(seenByGil.replies).toEqual([{ _id: hals._id, parentId: root._id, echo: null, hidden: true, replies: [expect.objectContaining({ _id: under._id })], moreReplies: false }]);
+    expect((await getThread(app(), gil._id, under._id)).ancestors[1]).toEqual({ _id: hals._id, parentId: root._id, echo: null, hidden: true });
+    expect((await getThread(app(), ivy._id, root._id)).replies[0]!.echo?.content).toBe("hal here");
+  });
+
   it("reading a thread is one batch of ≤ 200 rows: 5,000 replies, and a 60-deep chain", { timeout: 120_000 }, async () => {
     const eve = await user("eve_thread");
     const fay = await user("fay_thread");

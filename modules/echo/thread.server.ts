@@ -3,7 +3,7 @@
 // three reads, each bounded by its own LIMITs and the partial indexes of migrations/0021, so the
 // rows read do not grow with the size of a conversation (5,000 replies) nor its depth.
 import { encodeCursor, isId, notFound } from "../shared/index";
-import { batch, listCursor, select, sql, type AppContext, type SQL } from "../shared/index.server";
+import { authorVisible, batch, listCursor, select, sql, type AppContext, type SQL } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
 import { THREAD_ANCESTORS, THREAD_NESTED, THREAD_PAGE, type Thread, type ThreadItem } from "./schema";
 
@@ -16,8 +16,11 @@ const nodeColumns = (viewerId: string) => ({
   nodeId: sql<string>`n.id`,
   nodeParent: sql<string | null>`n.parent_id`,
   live: sql<number>`e.id IS NOT NULL`,
+  // an author the viewer blocks, is blocked by or mutes (issue 32): the place stays, the echo is
+  // not shown (the viewer's set is read once per statement)
+  visible: sql<number>`${authorVisible(viewerId, "e.author_id")}`,
 });
-type NodeRow = EchoRow & { nodeId: string; nodeParent: string | null; live: number };
+type NodeRow = EchoRow & { nodeId: string; nodeParent: string | null; live: number; visible: number };
 
 /** Hydrate nodes `n` (id, parent_id, …) as echos or tombstones, with their authors. */
 const hydrate = (viewerId: string, nodes: SQL, tail: SQL) =>
@@ -28,6 +31,7 @@ const parentOf = (id: SQL) =>
   sql`COALESCE((SELECT parent_id FROM echos WHERE id = ${id}), (SELECT parent_id FROM echo_tombstones WHERE id = ${id}))`;
 
 function toItem(row: NodeRow): ThreadItem {
+  if (row.live && !row.visible) return { _id: row.nodeId, parentId: row.nodeParent, echo: null, hidden: true };
   return { _id: row.nodeId, parentId: row.nodeParent, echo: row.live ? toEcho(row) : null };
 }
 

@@ -40,7 +40,8 @@ async function* jsonArray<R, T>(rows: AsyncGenerator<R[]>, shape: (row: R) => T 
   yield first ? "]" : "\n]";
 }
 
-const echoColumns = { id: echos.id, content: echos.content, tags: echos.tags, createdAt: echos.createdAt, likesCount: echos.likesCount };
+// a reply says what it replied to (decision 024)
+const echoColumns = { id: echos.id, content: echos.content, tags: echos.tags, createdAt: echos.createdAt, likesCount: echos.likesCount, parentId: echos.parentId };
 const echoPages = (app: AppContext, userId: string) =>
   pages(app, (after: RowOf<typeof echoColumns> | null) =>
     select(
@@ -161,7 +162,7 @@ async function* exportJson(app: AppContext, profile: RowOf<typeof profileColumns
     profile: { _id: userId, userName: profile.userName, bio: profile.bio, email: profile.email, createdAt: iso(profile.createdAt) },
   };
   yield `${JSON.stringify(head).slice(0, -1)},\n"echos":`;
-  yield* jsonArray(echoPages(app, userId), (r) => ({ _id: r.id, content: r.content, tags: r.tags, createdAt: iso(r.createdAt), likes: r.likesCount }));
+  yield* jsonArray(echoPages(app, userId), (r) => ({ _id: r.id, content: r.content, tags: r.tags, createdAt: iso(r.createdAt), likes: r.likesCount, parentId: r.parentId }));
   yield `,\n"likes":`;
   yield* jsonArray(likePages(app, userId), (r) => ({ echoId: r.echoId, likedAt: iso(r.createdAt) }));
   yield `,\n"scrolls":[`;

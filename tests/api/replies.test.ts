@@ -56,6 +56,12 @@ describe("POST /api/echo/:id/reply", () => {
     await reply(ann, parent._id, "see you there");
     expect((await ann.get("/api/notifications")).json.notifications).toHaveLength(notes.length);
     expect(await count(ann, parent._id)).toBe(2);
+    // one's data export says what each reply replied to
+    const exported = (await ann.get("/api/profile/me/export")).json as Json;
+    expect(exported.echos.map((e: Json) => [e.content, e.parentId])).toEqual([
+      ["where shall we meet?", null],
+      ["see you there", parent._id],
+    ]);
   });
 
   it.each([
@@ -88,6 +94,26 @@ describe("POST /api/echo/:id/reply", () => {
     expect((await new Client().post(`/api/echo/${gone._id}/reply`, { content: "hi" })).status).toBe(401);
     // the route reads nothing: GET is 405
     expect((await client.get(`/api/echo/${gone._id}/reply`)).status).toBe(405);
+  });
+
+  it("a block between the two authors refuses a reply either way (403) and writes nothing; unblocked, it goes", async () => {
+    const { client: ann, user: annUser } = await signedUp("rka");
+    const { client: ben, user: benUser } = await signedUp("rkb");
+    const anns = await post(ann, "mine");
+    const bens = await post(ben, "his");
+    expect((await ann.post(`/api/profile/user/${benUser._id}/block`)).status).toBe(200);
+    for (const [client, parent] of [[ben, anns], [ann, bens]] as const) {
+      const res = await client.post(`/api/echo/${parent._id}/reply`, { content: "hello" });
+      expect(res.status).toBe(403);
+      expectErrorShape(res.json);
+      expect(res.json.error).toBe("You cannot reply to this echo");
+    }
+    expect(await count(ann, anns._id)).toBe(0);
+    expect(await count(ann, bens._id)).toBe(0);
+    expect((await ann.delete(`/api/profile/user/${benUser._id}/block`)).status).toBe(200);
+    await reply(ben, anns._id, "hello again");
+    expect(await count(ann, anns._id)).toBe(1);
+    expect(annUser._id).not.toBe(benUser._id);
   });
 
   it("replies count under the account's post limit (100 per 5 minutes): the refused one writes nothing", { timeout: 120_000 }, async () => {
@@ -192,5 +218,74 @@ describe("GET /api/echo/:id/thread", () => {
     const deep = (await eve.get(`/api/echo/${tip._id}/thread`)).json as Json;
     expect(deep.ancestors).toHaveLength(10);
     expect(deep.earlierId).toBe(deep.ancestors[0].parentId);
+  });
+});
+
+describe("a storm of replies and deletes", () => {
+  it("40 replies from 10 users at once, then 15 deleted at once while 10 more arrive: the count is exact", { timeout: 60_000 }, async () => {
+    const { client: host } = await signedUp("rsh");
+    const parent = await post(host, "ask me anything");
+    const users = await Promise.all(Array.from({ length: 10 }, () => signedUp("rsu")));
+    const sent = await Promise.all(Array.from({ length: 40 }, (_, i) => reply(users[i % 10]!.client, parent._id, `q${i}`)));
+    expect(await count(host, parent._id)).toBe(40);
+    const gone = sent.slice(0, 15);
+    const results = await Promise.all([
+      ...gone.map((e, i) => users[i % 10]!.client.delete(`/api/echo/delete/${e._id}`)),
+      ...Array.from({ length: 10 }, (_, i) => users[i]!.client.post(`/api/echo/${parent._id}/reply`, { content: `late ${i}` })),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([...Array(15).fill(200), ...Array(10).fill(201)].sort());
+    expect(await count(host, parent._id)).toBe(35);
+    // the thread lists exactly the live ones, in order, across its pages
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await host.get(`/api/echo/${parent._id}/thread${cursor ? `?cursor=${cursor}` : ""}`)).json as Json;
+      ids.push(...page.replies.map((r: Json) => r._id));
+      cursor = page.pagination.nextCursor;
+    } while (cursor);
+    expect(ids).toHaveLength(35);
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids.filter((id) => gone.some((g) => g._id === id))).toEqual([]);
+  });
+});
+
+describe("replies elsewhere", () => {
+  it("Following shows a reply only to those who follow both authors (or wrote the parent)", async () => {
+    const { client: ann, user: annUser } = await signedUp("rfa");
+    const { client: bob, user: bobUser } = await signedUp("rfb");
+    const { client: cal, user: calUser } = await signedUp("rfc");
+    expect((await ann.post(`/api/profile/user/${bobUser._id}/follow`)).status).toBe(200);
+    expect((await cal.post(`/api/profile/user/${bobUser._id}/follow`)).status).toBe(200);
+    const bobs = await post(bob, "bob's thought");
+    const cals = await post(cal, "cal's thought");
+    const calToBob = await reply(cal, bobs._id, "cal answers bob");
+    const bobToCal = await reply(bob, cals._id, "bob answers cal");
+    const following = async (client: Client) => ((await client.get("/api/echo/following")).json.echos as Json[]).map((e) => e._id);
+    // ann follows bob only: bob's echo, not his reply to cal (she does not follow cal)
+    expect(await following(ann)).toEqual([bobs._id]);
+    // cal follows bob and wrote the echo bob answered: bob's reply is there, with her own echos
+    expect(await following(cal)).toEqual([bobToCal._id, calToBob._id, cals._id, bobs._id]);
+    // once ann follows cal too, the next reply between them reaches her
+    expect((await ann.post(`/api/profile/user/${calUser._id}/follow`)).status).toBe(200);
+    const again = await reply(bob, cals._id, "bob again");
+    expect((await following(ann))[0]).toBe(again._id);
+    expect(annUser._id).not.toBe(calUser._id);
+  });
+
+  it("deleting an account keeps its replies' places in others' threads", async () => {
+    const { client: cat } = await signedUp("rac");
+    const { client: dan } = await signedUp("rad");
+    const root = await post(cat, "root");
+    const dans = await reply(dan, root._id, "dan's reply");
+    const catsAnswer = await reply(cat, dans._id, "cat answers dan");
+    expect((await dan.request("DELETE", "/api/profile/me", { password: "pass1234" })).status).toBe(200);
+    const thread = (await cat.get(`/api/echo/${root._id}/thread`)).json as Json;
+    expect(thread.echo.echo.commentsCount).toBe(0);
+    expect(thread.replies).toEqual([{ _id: dans._id, parentId: root._id, echo: null, replies: [expect.objectContaining({ _id: catsAnswer._id })], moreReplies: false }]);
+    const fromAnswer = (await cat.get(`/api/echo/${catsAnswer._id}/thread`)).json as Json;
+    expect(fromAnswer.ancestors.map((a: Json) => [a._id, a.echo === null])).toEqual([
+      [root._id, false],
+      [dans._id, true],
+    ]);
   });
 });

@@ -18,7 +18,17 @@ function DeletedEcho() {
   );
 }
 
+/** An echo whose author the viewer blocked, is blocked by, or muted: its place only. */
+function HiddenEcho() {
+  return (
+    <article className="echo-card echo-deleted" data-testid="echo-hidden">
+      <p>Hidden: from an account you blocked or muted, or that blocked you</p>
+    </article>
+  );
+}
+
 function Item({ item, viewerId }: { item: ThreadItem; viewerId: string }) {
+  if (item.hidden) return <HiddenEcho />;
   return item.echo ? <EchoCard echo={item.echo} viewerId={viewerId} /> : <DeletedEcho />;
 }
 
@@ -92,7 +102,7 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
       {echo ? (
         <EchoCard echo={{ ...echo, commentsCount: echo.commentsCount + posted.length }} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
       ) : (
-        <DeletedEcho />
+        <Item item={thread.echo} viewerId={viewerId} />
       )}
       {echo && <ReplyForm parent={echo} onPosted={(reply) => setPosted((list) => [reply, ...list])} />}
       <section className="thread-replies" aria-labelledby="replies-heading">
