@@ -10,6 +10,11 @@ import { EchoText } from "./echo-text";
 
 // opened from the menu only: its code loads then
 const ReportDialog = lazyComponent(() => import("./report-dialog").then((m) => m.ReportDialog));
+const EditDialog = lazyComponent(() => import("./edit-dialog").then((m) => m.EditDialog));
+// the detail page only, opened by its reader
+const EchoHistory = lazyComponent(() => import("./echo-history").then((m) => m.EchoHistory));
+
+const fullTime = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 type Props = {
   echo: Echo;
@@ -20,8 +25,14 @@ type Props = {
 };
 
 /** One echo: author, time, text (never HTML), tags, like, share and the menu (spec §2). */
-export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDeleted }: Props) {
+export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, onDeleted }: Props) {
   const store = useEchoStore();
+  // the author's edit on this page shows on every copy (echo-store.ts)
+  const echo = store.editOf(given._id) ?? given;
+  const [editing, setEditing] = useState(false);
+  // a content warning hides text and tags until the reader opens them (decision 025)
+  const [opened, setOpened] = useState(false);
+  const [history, setHistory] = useState(false);
   const extensions = useEchoExtensions();
   const [saving, setSaving] = useState(false);
   const [removed, setRemoved] = useState(false);
@@ -63,6 +74,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
     ...(removeFromScroll
       ? [{ label: "Remove from Scroll", onSelect: async () => (await removeFromScroll(echo)) && setRemoved(true) }]
       : []),
+    ...(isAuthor ? [{ label: "Edit Echo", onSelect: () => setEditing(true) }] : []),
     isAuthor
       ? { label: "Delete Echo", onSelect: () => void onDelete(), danger: true }
       : { label: "Report", onSelect: () => setReporting(true) },
@@ -83,11 +95,27 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         {/* "now" → "1m" can tick between the server's render and hydration (more so under load): the
             server's text stays until the next render instead of failing hydration */}
         <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time" suppressHydrationWarning>
-          {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : relativeTime(echo.createdAt)}
+          {detail ? fullTime(echo.createdAt) : relativeTime(echo.createdAt)}
         </time>
+        {echo.editedAt && (
+          <time dateTime={echo.editedAt} title={`Edited ${new Date(echo.editedAt).toUTCString()}`} className="echo-time" suppressHydrationWarning>
+            · edited {detail ? fullTime(echo.editedAt) : relativeTime(echo.editedAt)}
+          </time>
+        )}
         {/* named by whose echo it is: a list of cards is not a list of identical "Echo menu"s (issue 29) */}
         <EchoMenu ref={menu} items={menuItems} label={`Echo menu, by @${echo.author.userName}`} />
       </header>
+      {echo.warning && (
+        <p className="echo-warning" dir="auto">
+          <span>
+            Content warning: <bdi>{echo.warning}</bdi>
+          </span>{" "}
+          <button type="button" className="btn cw-toggle" aria-expanded={opened} aria-controls={`cw-${echo._id}`} onClick={() => setOpened(!opened)}>
+            {opened ? "Hide" : "Show"}
+          </button>
+        </p>
+      )}
+      <div id={`cw-${echo._id}`} hidden={!!echo.warning && !opened}>
       {detail ? (
         <p className="echo-content" dir="auto">
           <EchoText content={echo.content} run={run} />
@@ -116,6 +144,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           ))}
         </ul>
       )}
+      </div>
       <footer className="echo-actions">
         <button
           type="button"
@@ -136,6 +165,15 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           </a>
         )}
       </footer>
+      {detail && echo.editedAt && (
+        <section className="echo-history" aria-label="Edit history">
+          <button type="button" className="btn cw-toggle" aria-expanded={history} aria-controls="echo-history" onClick={() => setHistory(!history)}>
+            {history ? "Hide edit history" : "Show edit history"}
+          </button>
+          <div id="echo-history">{history && <EchoHistory echoId={echo._id} editedAt={echo.editedAt} />}</div>
+        </section>
+      )}
+      {editing && <EditDialog echo={echo} onClose={closeDialog(() => setEditing(false))} />}
       {reporting && <ReportDialog echoId={echo._id} onClose={closeDialog(() => setReporting(false))} />}
       {saving && extensions.saveToScroll?.(echo, closeDialog(() => setSaving(false)))}
       {explaining && extensions.explain?.dialog(echo, closeDialog(() => setExplaining(false)))}
