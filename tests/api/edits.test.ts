@@ -215,6 +215,19 @@ describe("content warnings", () => {
   });
 });
 
+describe("content warnings in notifications", () => {
+  it("preview a warned echo by its warning, never its text", async () => {
+    const { client } = await signedUp("cn");
+    const { client: friend, user: friendUser } = await signedUp("cm");
+    const secret = uniq("secret");
+    await post(client, { content: `@${friendUser.userName} ${secret}`, warning: "Plot twist" });
+    const list = (await friend.get("/api/notifications")).json;
+    const mention = (list.notifications as Json[]).find((n) => n.kind === "mention");
+    expect(mention?.echo.excerpt).toBe("CW: Plot twist");
+    expect(JSON.stringify(list)).not.toContain(secret);
+  });
+});
+
 describe("content warnings in web feeds", () => {
   it("title and summarise a warned echo by its warning; the text is only in the content, after it", async () => {
     const { client, user } = await signedUp("cf");

@@ -111,7 +111,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
             Content warning: <bdi>{echo.warning}</bdi>
           </span>{" "}
           <button type="button" className="btn cw-toggle" aria-expanded={opened} aria-controls={`cw-${echo._id}`} onClick={() => setOpened(!opened)}>
-            {opened ? "Hide" : "Show"}
+            {opened ? "Hide text" : "Show text"}
           </button>
         </p>
       )}
