@@ -60,11 +60,11 @@ test("the author edits an echo by keyboard: new text, tag and warning; 'edited',
   await expect(region).toBeHidden();
 
   // the history, a disclosure too: the version as posted
-  const history = detail.getByRole("button", { name: "Show edit history" });
+  const history = page.getByRole("button", { name: "Show edit history" });
   await history.focus();
   await page.keyboard.press("Enter");
-  await expect(detail.getByRole("button", { name: "Hide edit history" })).toHaveAttribute("aria-expanded", "true");
-  const versions = detail.getByRole("list", { name: "Earlier versions, newest first" });
+  await expect(page.getByRole("button", { name: "Hide edit history" })).toHaveAttribute("aria-expanded", "true");
+  const versions = page.getByRole("list", { name: "Earlier versions, newest first" });
   await expect(versions.getByRole("listitem")).toHaveCount(1);
   await expect(versions).toContainText("First words");
   await expect(versions).toContainText("#before");
@@ -102,8 +102,8 @@ for (const theme of THEMES) {
     const detail = card(page, echo._id);
     await expect(detail.getByText("The gardener did it")).toBeHidden();
     await detail.getByRole("button", { name: "Show text", exact: true }).click();
-    await detail.getByRole("button", { name: "Show edit history" }).click();
-    await expect(detail.getByRole("list", { name: "Earlier versions, newest first" })).toContainText("The butler did it");
+    await page.getByRole("button", { name: "Show edit history" }).click();
+    await expect(page.getByRole("list", { name: "Earlier versions, newest first" })).toContainText("The butler did it");
     await noSeriousViolations(page);
   });
 }

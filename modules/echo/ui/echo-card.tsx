@@ -3,7 +3,7 @@ import { useNavigate } from "react-router";
 import { followInAppLink, lazyComponent, relativeTime } from "../../shared/index";
 import type { Echo } from "../schema";
 import { copyLink, deleteEcho, shareEcho, toggleLike } from "./echo-actions";
-import { useEchoStore } from "./echo-store";
+import { markEdited, useEchoStore } from "./echo-store";
 import { useEchoExtensions } from "./echo-extensions";
 import { EchoMenu, type EchoMenuHandle, type MenuItem } from "./echo-menu";
 import { EchoText } from "./echo-text";
@@ -11,10 +11,6 @@ import { EchoText } from "./echo-text";
 // opened from the menu only: its code loads then
 const ReportDialog = lazyComponent(() => import("./report-dialog").then((m) => m.ReportDialog));
 const EditDialog = lazyComponent(() => import("./edit-dialog").then((m) => m.EditDialog));
-// the detail page only, opened by its reader
-const EchoHistory = lazyComponent(() => import("./echo-history").then((m) => m.EchoHistory));
-
-const fullTime = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 type Props = {
   echo: Echo;
@@ -32,7 +28,6 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
   const [editing, setEditing] = useState(false);
   // a content warning hides text and tags until the reader opens them (decision 025)
   const [opened, setOpened] = useState(false);
-  const [history, setHistory] = useState(false);
   const extensions = useEchoExtensions();
   const [saving, setSaving] = useState(false);
   const [removed, setRemoved] = useState(false);
@@ -95,11 +90,11 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
         {/* "now" → "1m" can tick between the server's render and hydration (more so under load): the
             server's text stays until the next render instead of failing hydration */}
         <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time" suppressHydrationWarning>
-          {detail ? fullTime(echo.createdAt) : relativeTime(echo.createdAt)}
+          {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : relativeTime(echo.createdAt)}
         </time>
         {echo.editedAt && (
-          <time dateTime={echo.editedAt} title={`Edited ${new Date(echo.editedAt).toUTCString()}`} className="echo-time" suppressHydrationWarning>
-            · edited {detail ? fullTime(echo.editedAt) : relativeTime(echo.editedAt)}
+          <time dateTime={echo.editedAt} className="echo-time" suppressHydrationWarning>
+            · edited {relativeTime(echo.editedAt)}
           </time>
         )}
         {/* named by whose echo it is: a list of cards is not a list of identical "Echo menu"s (issue 29) */}
@@ -165,15 +160,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
           </a>
         )}
       </footer>
-      {detail && echo.editedAt && (
-        <section className="echo-history" aria-label="Edit history">
-          <button type="button" className="btn cw-toggle" aria-expanded={history} aria-controls="echo-history" onClick={() => setHistory(!history)}>
-            {history ? "Hide edit history" : "Show edit history"}
-          </button>
-          <div id="echo-history">{history && <EchoHistory echoId={echo._id} editedAt={echo.editedAt} />}</div>
-        </section>
-      )}
-      {editing && <EditDialog echo={echo} onClose={closeDialog(() => setEditing(false))} />}
+      {editing && <EditDialog echo={echo} onSaved={markEdited} onClose={closeDialog(() => setEditing(false))} />}
       {reporting && <ReportDialog echoId={echo._id} onClose={closeDialog(() => setReporting(false))} />}
       {saving && extensions.saveToScroll?.(echo, closeDialog(() => setSaving(false)))}
       {explaining && extensions.explain?.dialog(echo, closeDialog(() => setExplaining(false)))}

@@ -2,6 +2,7 @@ import { useNavigate } from "react-router";
 import { EmptyState } from "../../shell/index";
 import type { Echo } from "../schema";
 import { EchoCard } from "./echo-card";
+import { EchoHistory } from "./echo-history";
 import { useEchoStore } from "./echo-store";
 
 /** /echo/{id} (spec §2): back button, the echo in full, or the not-found state. */
@@ -22,6 +23,8 @@ export function EchoDetail({ echo, viewerId }: { echo: Echo | null; viewerId: st
       </div>
     );
   }
+  // an edit made on this page shows its history at once (echo-store.ts)
+  const editedAt = (store.editOf(echo._id) ?? echo).editedAt;
   return (
     <div className="page">
       <button type="button" className="btn back-btn" onClick={goBack}>
@@ -29,6 +32,8 @@ export function EchoDetail({ echo, viewerId }: { echo: Echo | null; viewerId: st
       </button>
       <h1 className="visually-hidden">Echo by {echo.author.userName}</h1>
       <EchoCard echo={echo} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
+      {/* here, not in the card: the echo page's code, not home's (decision 025) */}
+      {editedAt && <EchoHistory echoId={echo._id} editedAt={editedAt} />}
     </div>
   );
 }

@@ -9,7 +9,7 @@ const time = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle:
  * shown as text (never HTML); a version's warning is said above its text, which the reader has
  * already chosen to see by opening the history.
  */
-export function EchoHistory({ echoId, editedAt }: { echoId: string; editedAt: string }) {
+function Versions({ echoId, editedAt }: { echoId: string; editedAt: string }) {
   const [versions, setVersions] = useState<EchoVersion[]>([]);
   const [next, setNext] = useState<string | null>(null);
   const [state, setState] = useState<"loading" | "idle" | "failed">("loading");
@@ -62,5 +62,18 @@ export function EchoHistory({ echoId, editedAt }: { echoId: string; editedAt: st
         </button>
       )}
     </div>
+  );
+}
+
+/** The echo page's "Show edit history" disclosure (loaded with the page's first edited echo, off home's JS). */
+export function EchoHistory(props: { echoId: string; editedAt: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <section className="echo-history" aria-label="Edit history">
+      <button type="button" className="btn cw-toggle" aria-expanded={open} aria-controls="echo-history" onClick={() => setOpen(!open)}>
+        {open ? "Hide edit history" : "Show edit history"}
+      </button>
+      <div id="echo-history">{open && <Versions {...props} />}</div>
+    </section>
   );
 }

@@ -2,15 +2,14 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { textTags } from "../linkify";
 import { MAX_CONTENT, MAX_TAGS, MAX_WARNING, tooManyTagsMessage, type Echo } from "../schema";
-import { markEdited } from "./echo-store";
 import { TagInput } from "./tag-input";
 
 /**
  * Edit Echo (decision 025): the author rewrites text, tags and content warning, with the post's
- * limits; the version it replaces stays in the echo's history. Every copy on the page shows the
- * new version (echo-store.ts).
+ * limits; the version it replaces stays in the echo's history. `onSaved` gets the new version
+ * (the card puts it in echo-store.ts, which this chunk does not import: home's JS keeps it inlined).
  */
-export function EditDialog({ echo, onClose }: { echo: Echo; onClose: () => void }) {
+export function EditDialog({ echo, onSaved, onClose }: { echo: Echo; onSaved: (echo: Echo) => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [content, setContent] = useState(echo.content);
   // the chosen tags: those the text does not name itself (those stay derived from the text)
@@ -37,7 +36,7 @@ export function EditDialog({ echo, onClose }: { echo: Echo; onClose: () => void 
     setFailure(null);
     try {
       const result = await api<{ echo: Echo }>(`/echo/${echo._id}/edit`, { method: "PATCH", body: { content, tags, warning }, fallback: "Failed to edit echo" });
-      markEdited(result.echo);
+      onSaved(result.echo);
       toast.success("Echo updated");
       close();
     } catch (error) {
