@@ -99,6 +99,8 @@ for (const theme of THEMES) {
     await expect(listed.getByText("The gardener did it")).toBeVisible();
 
     await open(page, `/echo/${echo._id}`);
+    // the tab's title names the warning, not the text
+    await expect(page).toHaveTitle(/CW: Ending spoiler/);
     const detail = card(page, echo._id);
     await expect(detail.getByText("The gardener did it")).toBeHidden();
     await detail.getByRole("button", { name: "Show text", exact: true }).click();

@@ -9,7 +9,8 @@ import type { Route } from "./+types/echo";
 import type { loader as layoutLoader } from "./app-layout";
 
 export const meta: Route.MetaFunction = ({ loaderData: data }) => [
-  { title: data?.echo ? `@${data.echo.author.userName}: ${isolate(clampChars(data.echo.content, 40))} · Echo` : "Echo not found · Echo" },
+  // a warned echo's title names its warning, never its text (decision 025)
+  { title: data?.echo ? `@${data.echo.author.userName}: ${isolate(clampChars(data.echo.warning ? `CW: ${data.echo.warning}` : data.echo.content, 40))} · Echo` : "Echo not found · Echo" },
 ];
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -102,9 +102,10 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
       </header>
       {echo.warning && (
         <p className="echo-warning" dir="auto">
+          {/* the row's flex gap spaces the label from its button */}
           <span>
             Content warning: <bdi>{echo.warning}</bdi>
-          </span>{" "}
+          </span>
           <button type="button" className="btn cw-toggle" aria-expanded={opened} aria-controls={`cw-${echo._id}`} onClick={() => setOpened(!opened)}>
             {opened ? "Hide text" : "Show text"}
           </button>
