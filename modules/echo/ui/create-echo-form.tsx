@@ -55,7 +55,7 @@ export function CreateEchoForm() {
     setPosting(true);
     setFailure(null);
     try {
-      const { echo } = await api<{ echo: Echo }>("/echo/post", { method: "POST", body: { content, tags, warning }, fallback: "Failed to post echo" });
+      const { echo } = await api<{ echo: Echo }>("/echo/post", { method: "POST", body: { content, tags, ...(warning.trim() && { warning }) }, fallback: "Failed to post echo" });
       toast.success("Echo posted successfully");
       setContent("");
       setTags([]);
