@@ -109,3 +109,18 @@ for (const theme of THEMES) {
     await noSeriousViolations(page);
   });
 }
+
+test("a content warning typed on /new hides the posted echo's text on home until opened", async ({ page }) => {
+  await signedInPage(page, "cn");
+  await open(page, "/new");
+  const warning = `Warned ${unique("w")}`;
+  await page.getByRole("textbox", { name: "What's on your mind?" }).fill("Hidden until opened");
+  await page.getByRole("textbox", { name: "Content warning (optional)" }).fill(warning);
+  await page.getByRole("button", { name: "Post", exact: true }).click();
+  const label = page.getByText(`Content warning: ${warning}`).first();
+  await expect(label).toBeVisible();
+  const row = page.locator(".echo-warning", { has: label }).first();
+  await expect(page.getByText("Hidden until opened").first()).toBeHidden();
+  await row.getByRole("button", { name: "Show text", exact: true }).press("Enter");
+  await expect(page.getByText("Hidden until opened").first()).toBeVisible();
+});
