@@ -407,7 +407,7 @@ test.describe("Echo menu", () => {
     await open(page, "/");
     const listed = await scrollToCard(page, echo._id);
     let menu = await openMenu(listed);
-    await expect(menu.getByRole("menuitem")).toHaveText(["Copy Link", "Save to Scroll", "Delete Echo"]);
+    await expect(menu.getByRole("menuitem")).toHaveText(["Copy Link", "Save to Scroll", "Edit Echo", "Delete Echo"]);
 
     const dialogs: string[] = [];
     page.once("dialog", (dialog) => {

@@ -22,7 +22,7 @@ test("the echo menu: one tab stop, Enter opens on the first item, arrows wrap, H
   await expect(button).toHaveAttribute("aria-expanded", "true");
   await expect(button).toHaveAttribute("aria-controls", (await menu.getAttribute("id")) ?? "missing");
   // items are reached by arrows, not Tab
-  await expect(menu.getByRole("menuitem")).toHaveText(["Copy Link", "Save to Scroll", "Delete Echo"]);
+  await expect(menu.getByRole("menuitem")).toHaveText(["Copy Link", "Save to Scroll", "Edit Echo", "Delete Echo"]);
   for (const item of await menu.getByRole("menuitem").all()) await expect(item).toHaveAttribute("tabindex", "-1");
   await expect(menu.getByRole("menuitem", { name: "Copy Link" })).toBeFocused();
   await page.keyboard.press("ArrowDown");

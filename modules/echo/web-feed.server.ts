@@ -85,8 +85,8 @@ function xmlFeed(feed: WebFeed, origin: string, format: "atom" | "rss"): string 
       title: escapeHtml(xmlText(entryTitle(echo))),
       id: url,
       link: url,
-      // an edit updates the entry (Atom <updated>), so readers fetch it again
-      date: new Date(echo.editedAt ?? echo.createdAt),
+      // an edit updates an Atom entry (<updated>), so readers fetch it again; RSS's pubDate stays the post's
+      date: new Date(format === "atom" ? (echo.editedAt ?? echo.createdAt) : echo.createdAt),
       published: new Date(echo.createdAt),
       // a warned echo: the warning is the summary (Atom <summary>, RSS <description>), the text only in the content, after it
       ...(echo.warning && { description: escapeHtml(xmlText(echo.warning)) }),

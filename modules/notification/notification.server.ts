@@ -33,7 +33,8 @@ const groupColumns = {
   actorId: a.id,
   actorName: a.userName,
   echoId: sql<string | null>`${e.id}`,
-  echoText: sql<string | null>`substr(${e.content}, 1, ${EXCERPT_CHARS + 1})`,
+  // an echo with a content warning is previewed by its warning, never its text (decision 025)
+  echoText: sql<string | null>`CASE WHEN ${e.warning} IS NULL THEN substr(${e.content}, 1, ${EXCERPT_CHARS + 1}) ELSE 'CW: ' || ${e.warning} END`,
   scrollId: sql<string | null>`${s.id}`,
   scrollName: sql<string | null>`${s.name}`,
 };

@@ -10,7 +10,9 @@ import type { loader as layoutLoader } from "./app-layout";
 
 export const meta: Route.MetaFunction = ({ loaderData: data }) => {
   const echo = data?.thread?.echo.echo;
-  return [{ title: echo ? `@${echo.author.userName}: ${isolate(clampChars(echo.content, 40))} · Echo` : data?.thread ? "Deleted echo · Echo" : "Echo not found · Echo" }];
+  // a warned echo's title names its warning, never its text (decision 025)
+  const text = echo ? (echo.warning ? `CW: ${echo.warning}` : echo.content) : "";
+  return [{ title: echo ? `@${echo.author.userName}: ${isolate(clampChars(text, 40))} · Echo` : data?.thread ? "Deleted echo · Echo" : "Echo not found · Echo" }];
 };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -96,6 +96,11 @@ cells("echo/:id/report", "POST", "/api/echo/{newEcho}/report", signedIn(201), { 
 cells("echo/:id/share", "POST", "/api/echo/{newEcho}/share", signedIn(200));
 cells("echo/:id/reply", "POST", "/api/echo/{echo}/reply", signedIn(201), { body: () => ({ content: "a reply" }) });
 cells("echo/:id/thread", "GET", "/api/echo/{echo}/thread", signedIn(200));
+// edits (decision 025): only the author; the history is read by whoever may read the echo
+cells("echo/:id/edit", "PATCH", "/api/echo/{newEcho}/edit", { owner: 200, other: 403, guest: 401 }, { body: () => ({ content: "matrix edit", tags: [] }) });
+cells("echo/:id/edit", "PATCH", "/api/echo/01aaaaaaaaaaaaaaaaaaaaaaaa/edit", { owner: 404, other: 404, guest: 401 }, { body: () => ({ content: "matrix edit" }) });
+cells("echo/:id/history", "GET", "/api/echo/{echo}/history", signedIn(200));
+cells("echo/:id/history", "GET", "/api/echo/01aaaaaaaaaaaaaaaaaaaaaaaa/history", { owner: 404, other: 404, guest: 401 });
 
 // --- scrolls
 cells("scroll/create", "POST", "/api/scroll/create", signedIn(201), { body: () => ({ name: "m", type: "curation" }) });
@@ -185,6 +190,8 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["echo/:id/share", "GET", "/api/echo/{echo}/share"],
   ["echo/:id/reply", "GET", "/api/echo/{echo}/reply"],
   ["echo/:id/thread", "POST", "/api/echo/{echo}/thread"],
+  ["echo/:id/edit", "GET", "/api/echo/{echo}/edit"],
+  ["echo/:id/history", "POST", "/api/echo/{echo}/history"],
   ["scroll/create", "GET", "/api/scroll/create"],
   ["scroll/all", "POST", "/api/scroll/all"],
   ["scroll/:id", "PUT", "/api/scroll/{scroll}"],

@@ -1,6 +1,7 @@
 // Edits with history and content warnings (issue 31, docs/decisions/025-edits-and-warnings.md),
 // over real HTTP: an edit moves the echo between tag pages, counts, search and feeds (through the
 // feed index's change stream), keeps the replaced version, and only the author may make it.
+import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { BASE_URL, Client, d1Cost, expectErrorShape, signedUp } from "./client";
 
@@ -211,5 +212,43 @@ describe("content warnings", () => {
     // in lists too
     const mine = (await reader.get(`/api/echo/tag/film`)).json.echos as Json[];
     expect(mine.find((e) => e._id === echo._id)?.warning).toBeUndefined();
+  });
+});
+
+describe("content warnings in notifications", () => {
+  it("preview a warned echo by its warning, never its text", async () => {
+    const { client } = await signedUp("cn");
+    const { client: friend, user: friendUser } = await signedUp("cm");
+    const secret = uniq("secret");
+    await post(client, { content: `@${friendUser.userName} ${secret}`, warning: "Plot twist" });
+    const list = (await friend.get("/api/notifications")).json;
+    const mention = (list.notifications as Json[]).find((n) => n.kind === "mention");
+    expect(mention?.echo.excerpt).toBe("CW: Plot twist");
+    expect(JSON.stringify(list)).not.toContain(secret);
+  });
+});
+
+describe("content warnings in web feeds", () => {
+  it("title and summarise a warned echo by its warning; the text is only in the content, after it", async () => {
+    const { client, user } = await signedUp("cf");
+    const secret = uniq("secret");
+    const echo = await post(client, { content: `${secret} the ending`, warning: "Ending spoiler" });
+    const guest = new Client();
+    const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@" });
+    const atom = parser.parse((await guest.get(`/user/${user.userName}/feed.atom`)).text).feed.entry;
+    expect(String(atom.title["#text"] ?? atom.title)).toBe("CW: Ending spoiler");
+    expect(String(atom.summary["#text"] ?? atom.summary)).toBe("Ending spoiler");
+    expect(String(atom.content["#text"])).toContain(secret);
+    const rss = parser.parse((await guest.get(`/user/${user.userName}/feed.rss`)).text).rss.channel.item;
+    expect(String(rss.title)).toBe("CW: Ending spoiler");
+    expect(String(rss.description)).toBe("Ending spoiler");
+    expect(String(rss["content:encoded"])).toContain(secret);
+    const json = JSON.parse((await guest.get(`/user/${user.userName}/feed.json`)).text).items[0];
+    expect(json).toMatchObject({ id: echo._id, title: "CW: Ending spoiler", summary: "Ending spoiler" });
+    expect(json.content_text).toBe(`Content warning: Ending spoiler\n\n${secret} the ending`);
+    // an edit shows in the Atom entry's updated time
+    const edited = (await client.patch(`/api/echo/${echo._id}/edit`, { content: "rewritten", warning: "Ending spoiler" })).json.echo;
+    const again = parser.parse((await guest.get(`/user/${user.userName}/feed.atom`)).text).feed.entry;
+    expect(Date.parse(again.updated)).toBe(Date.parse(edited.editedAt));
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type RefObject } from "rea
 import { useBlocker, useNavigate } from "react-router";
 import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { textTags } from "../linkify";
-import { MAX_CONTENT, MAX_TAGS, TAG_SUGGESTIONS, tooManyTagsMessage, type Echo } from "../schema";
+import { MAX_CONTENT, MAX_TAGS, MAX_WARNING, TAG_SUGGESTIONS, tooManyTagsMessage, type Echo } from "../schema";
 import type { PostedState } from "./posted-echo";
 import { TagInput } from "./tag-input";
 
@@ -30,6 +30,7 @@ export function CreateEchoForm() {
   const navigate = useNavigate();
   const [content, setContent] = useState("");
   const [tags, setTags] = useState<string[]>([]);
+  const [warning, setWarning] = useState("");
   const [posting, setPosting] = useState(false);
   // said in the form too: a toast alone is lost when offline (its code may not have loaded)
   const [failure, setFailure] = useState<string | null>(null);
@@ -43,7 +44,8 @@ export function CreateEchoForm() {
   const typedTags = textTags(content).filter((tag) => !tags.includes(tag));
   const tagCount = tags.length + typedTags.length;
   const tooManyTags = tagCount > MAX_TAGS;
-  const blocked = remaining < 0 || tooManyTags;
+  const warningOver = charCount(warning.trim()) > MAX_WARNING;
+  const blocked = remaining < 0 || tooManyTags || warningOver;
   // why Post is disabled, for the button's description (empty text needs no words)
   const reasons = [remaining < 0 && "char-count", tooManyTags && "tag-limit"].filter(Boolean).join(" ") || undefined;
 
@@ -53,10 +55,11 @@ export function CreateEchoForm() {
     setPosting(true);
     setFailure(null);
     try {
-      const { echo } = await api<{ echo: Echo }>("/echo/post", { method: "POST", body: { content, tags }, fallback: "Failed to post echo" });
+      const { echo } = await api<{ echo: Echo }>("/echo/post", { method: "POST", body: { content, tags, ...(warning.trim() && { warning }) }, fallback: "Failed to post echo" });
       toast.success("Echo posted successfully");
       setContent("");
       setTags([]);
+      setWarning("");
       // home shows the new echo even when the selected feed leaves it out (posted-echo.tsx)
       const state: PostedState = { postedEcho: echo };
       posted.current = true; // the draft is saved: leaving needs no confirmation
@@ -111,6 +114,22 @@ export function CreateEchoForm() {
       {tooManyTags && (
         <p className="field-error" id="tag-limit" role="alert">
           {`Too many tags: ${tooManyTagsMessage(tagCount)}. Remove ${tagCount - MAX_TAGS} to post.`}
+        </p>
+      )}
+      <label className="field">
+        <span>Content warning (optional)</span>
+        <input
+          name="warning"
+          value={warning}
+          maxLength={MAX_WARNING * UNITS_PER_CHAR}
+          aria-invalid={warningOver || undefined}
+          placeholder="Hides the text until a reader opens it"
+          onChange={(e) => setWarning(e.target.value)}
+        />
+      </label>
+      {warningOver && (
+        <p className="field-error" role="alert">
+          {`The warning is over ${MAX_WARNING} characters: shorten it to post.`}
         </p>
       )}
       {failure && (

@@ -3,13 +3,14 @@ import { useNavigate } from "react-router";
 import { followInAppLink, lazyComponent, relativeTime } from "../../shared/index";
 import type { Echo } from "../schema";
 import { copyLink, deleteEcho, shareEcho, toggleLike } from "./echo-actions";
-import { useEchoStore } from "./echo-store";
+import { markEdited, useEchoStore } from "./echo-store";
 import { useEchoExtensions } from "./echo-extensions";
 import { EchoMenu, type EchoMenuHandle, type MenuItem } from "./echo-menu";
 import { EchoText } from "./echo-text";
 
 // opened from the menu only: its code loads then
 const ReportDialog = lazyComponent(() => import("./report-dialog").then((m) => m.ReportDialog));
+const EditDialog = lazyComponent(() => import("./edit-dialog").then((m) => m.EditDialog));
 
 type Props = {
   echo: Echo;
@@ -20,8 +21,13 @@ type Props = {
 };
 
 /** One echo: author, time, text (never HTML), tags, like, share and the menu (spec §2). */
-export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDeleted }: Props) {
+export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, onDeleted }: Props) {
   const store = useEchoStore();
+  // the author's edit on this page shows on every copy (echo-store.ts)
+  const echo = store.editOf(given._id) ?? given;
+  const [editing, setEditing] = useState(false);
+  // a content warning hides text and tags until the reader opens them (decision 025)
+  const [opened, setOpened] = useState(false);
   const extensions = useEchoExtensions();
   const [saving, setSaving] = useState(false);
   const [removed, setRemoved] = useState(false);
@@ -57,6 +63,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
     ...(removeFromScroll
       ? [{ label: "Remove from Scroll", onSelect: async () => (await removeFromScroll(echo)) && setRemoved(true) }]
       : []),
+    ...(isAuthor ? [{ label: "Edit Echo", onSelect: () => setEditing(true) }] : []),
     isAuthor
       ? { label: "Delete Echo", onSelect: () => void onDelete(), danger: true }
       : { label: "Report", onSelect: () => setReporting(true) },
@@ -79,6 +86,11 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
         <time dateTime={echo.createdAt} title={new Date(echo.createdAt).toUTCString()} className="echo-time" suppressHydrationWarning>
           {detail ? new Date(echo.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : relativeTime(echo.createdAt)}
         </time>
+        {echo.editedAt && (
+          <time dateTime={echo.editedAt} className="echo-time" suppressHydrationWarning>
+            · edited {relativeTime(echo.editedAt)}
+          </time>
+        )}
         {/* named by whose echo it is: a list of cards is not a list of identical "Echo menu"s (issue 29) */}
         <EchoMenu ref={menu} items={menuItems} label={`Echo menu, by @${echo.author.userName}`} />
       </header>
@@ -87,6 +99,18 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           Replying to an echo
         </a>
       )}
+      {echo.warning && (
+        <p className="echo-warning" dir="auto">
+          {/* the row's flex gap spaces the label from its button */}
+          <span>
+            Content warning: <bdi>{echo.warning}</bdi>
+          </span>
+          <button type="button" className="btn cw-toggle" aria-expanded={opened} aria-controls={`cw-${echo._id}`} onClick={() => setOpened(!opened)}>
+            {opened ? "Hide text" : "Show text"}
+          </button>
+        </p>
+      )}
+      <div id={`cw-${echo._id}`} hidden={!!echo.warning && !opened}>
       {detail ? (
         <p className="echo-content" dir="auto">
           <EchoText content={echo.content} run={run} />
@@ -115,6 +139,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           ))}
         </ul>
       )}
+      </div>
       <footer className="echo-actions">
         <button
           type="button"
@@ -139,6 +164,7 @@ export const EchoCard = memo(function EchoCard({ echo, viewerId, detail, onDelet
           </a>
         )}
       </footer>
+      {editing && <EditDialog echo={echo} onSaved={markEdited} onClose={closeDialog(() => setEditing(false))} />}
       {reporting && <ReportDialog echoId={echo._id} onClose={closeDialog(() => setReporting(false))} />}
       {saving && extensions.saveToScroll?.(echo, closeDialog(() => setSaving(false)))}
       {explaining && extensions.explain?.dialog(echo, closeDialog(() => setExplaining(false)))}

@@ -4,6 +4,7 @@ import { api, followInAppLink, toast } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import type { Echo, Thread, ThreadItem } from "../schema";
 import { EchoCard } from "./echo-card";
+import { EchoHistory } from "./echo-history";
 import { useEchoStore } from "./echo-store";
 import { ReplyForm } from "./reply-form";
 
@@ -78,6 +79,8 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
   }
 
   const author = echo?.author.userName;
+  // an edit made on this page shows its history at once (echo-store.ts)
+  const editedAt = echo ? (store.editOf(echo._id) ?? echo).editedAt : undefined;
   return (
     // the thread's own links (earlier, more replies) go client-side, as a card's do
     <div className="page" onClick={(e) => followInAppLink(e, navigate)}>
@@ -100,7 +103,11 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
         </ol>
       )}
       {echo ? (
-        <EchoCard echo={{ ...echo, commentsCount: echo.commentsCount + posted.length }} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
+        <>
+          <EchoCard echo={{ ...echo, commentsCount: echo.commentsCount + posted.length }} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
+          {/* here, not in the card: the echo page's code, not home's (decision 025) */}
+          {editedAt && <EchoHistory echoId={echo._id} editedAt={editedAt} />}
+        </>
       ) : (
         <Item item={thread.echo} viewerId={viewerId} />
       )}

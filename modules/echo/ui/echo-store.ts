@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import type { Echo } from "../schema";
 
 // Like state shared by every copy of an echo on the page (spec §4: the returned likes and
 // isLiked update every copy). Deleted ids hide every copy too.
@@ -6,6 +7,8 @@ export type LikeState = { likes: number; isLiked: boolean };
 
 const likeState = new Map<string, LikeState>();
 const deleted = new Set<string>();
+// an echo as its author's edit left it (decision 025): every copy on the page shows the new version
+const edited = new Map<string, Echo>();
 const listeners = new Set<() => void>();
 let version = 0;
 
@@ -24,6 +27,11 @@ export function markDeleted(id: string) {
   emit();
 }
 
+export function markEdited(echo: Echo) {
+  edited.set(echo._id, echo);
+  emit();
+}
+
 function subscribe(cb: () => void) {
   listeners.add(cb);
   return () => listeners.delete(cb);
@@ -32,5 +40,5 @@ function subscribe(cb: () => void) {
 /** Re-render when any echo's shared state changes. */
 export function useEchoStore() {
   useSyncExternalStore(subscribe, () => version, () => 0);
-  return { likeOf: (id: string) => likeState.get(id), isDeleted: (id: string) => deleted.has(id) };
+  return { likeOf: (id: string) => likeState.get(id), isDeleted: (id: string) => deleted.has(id), editOf: (id: string) => edited.get(id) };
 }
