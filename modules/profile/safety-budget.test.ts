@@ -90,7 +90,7 @@ describe("blocks and mutes within the budget (real D1)", () => {
       }
       table.push(`| ${row.join(" | ")} |`);
     }
-    console.log(`hidden-author set: ${set!.n} authors, ${set!.bytes} bytes\n${table.join("\n")}`);
+    console.warn(`hidden-author set: ${set!.n} authors, ${set!.bytes} bytes\n${table.join("\n")}`);
     expect(failures).toEqual([]);
   });
 });
