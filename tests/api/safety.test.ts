@@ -113,7 +113,10 @@ describe("every list leaves hidden authors out, pages full, within budget", () =
         const limit = Number(new URL(path, "http://x").searchParams.get("limit"));
         const authors = echos.map((e) => e.author._id);
         if (authors.some((a) => hidden.has(a))) failures.push(`${list.name} p${page}: a hidden author's echo`);
-        if (echos.length !== limit) failures.push(`${list.name} p${page}: ${echos.length} of ${limit}`);
+        // search ranks a window of 60 hits, and hidden authors' hits leave it after ranking (decision
+        // 026): its first page is full, a later page of the window may be short (with more to come)
+        const mayBeShort = list.name === "search" && page > 1 && res.json!.pagination.hasMore === true;
+        if (echos.length !== limit && !mayBeShort) failures.push(`${list.name} p${page}: ${echos.length} of ${limit}`);
         if (res.roundTrips > 2 || res.rows > MAX_ROWS) failures.push(`${list.name} p${page}: ${res.roundTrips} rt, ${res.rows} rows`);
         console.log(`${list.name} p${page}: ${echos.length} echos, ${res.roundTrips} rt, ${res.rows} rows`);
         const next = res.json!.pagination.nextCursor as string | null;
