@@ -1,20 +1,25 @@
 // Cron jobs (verticals/community/wrangler.toml [triggers]): the community vertical runs them.
 // Kept apart from the fetch entry so tests can import it without the virtual server build.
-import { isNotNull, lt, or } from "drizzle-orm";
+import { and, isNotNull, lt, lte, or } from "drizzle-orm";
 import { runRanking } from "../modules/community/index.server";
 import { trimTimelines } from "../modules/echo/index.server";
 import { repairIndexes } from "../modules/scroll/index.server";
 import { createDb, tables } from "../modules/shared/index.server";
 
-/** Prune what can no longer matter: expired or revoked sessions, finished rate-limit windows. */
-export async function pruneSessions(env: Env, now: number): Promise<{ sessions: number; rateLimits: number }> {
+/**
+ * Prune what can no longer matter: expired or revoked sessions, finished rate-limit windows, mutes
+ * that ended (issue 32: their triggers take them out of the hidden-author sets; the lists already
+ * showed the author again at the mute's end).
+ */
+export async function pruneSessions(env: Env, now: number): Promise<{ sessions: number; rateLimits: number; mutes: number }> {
   const db = createDb(env.DB);
-  const { sessions, rateLimits } = tables;
-  const [s, r] = await db.batch([
+  const { sessions, rateLimits, mutes } = tables;
+  const [s, r, m] = await db.batch([
     db.delete(sessions).where(or(lt(sessions.expiresAt, now), isNotNull(sessions.revokedAt))),
     db.delete(rateLimits).where(lt(rateLimits.windowStart, now - 3600_000)),
+    db.delete(mutes).where(and(isNotNull(mutes.expiresAt), lte(mutes.expiresAt, now))),
   ]);
-  return { sessions: s.meta.changes, rateLimits: r.meta.changes };
+  return { sessions: s.meta.changes, rateLimits: r.meta.changes, mutes: m.meta.changes };
 }
 
 /**

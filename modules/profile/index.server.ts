@@ -3,4 +3,4 @@ export { searchUsers, searchPeople } from "./search.server";
 export { getProfile, findUserIdByName, updateProfile, setUserFollow, followList } from "./profile.server";
 export { userWebFeed } from "./web-feed.server";
 export { exportResponse, EXPORT_PAGE } from "./export.server";
-export { setBlock, setMute, getRelation, safetyList, sweepEndedMutes, MAX_BLOCKS, MAX_MUTES } from "./safety.server";
+export { setBlock, setMute, getRelation, safetyList, MAX_BLOCKS, MAX_MUTES } from "./safety.server";

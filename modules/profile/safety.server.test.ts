@@ -8,6 +8,7 @@ import { listEchos, listFollowing, listTag, postEcho, searchEchos, setLike } fro
 import { batch, select, sql, tables, testAppContext } from "../shared/index.server";
 import { setUserFollow } from "./profile.server";
 import { MAX_BLOCKS, safetyList, setBlock, setMute } from "./safety.server";
+import { pruneSessions } from "../../verticals/scheduled";
 
 const app = () => testAppContext(env);
 const user = async (name: string) => (await signup(app(), { userName: name, password: "pass1234" })).user;
@@ -94,6 +95,19 @@ describe("blocks and mutes (real D1)", { timeout: 60_000 }, () => {
     expect((await safetyList(app(), a._id, "mutes", { limit: 10 })).users).toMatchObject([{ userName: "mut_b", until: null }]);
     await setMute(app(), a._id, b._id, false);
     expect(await hiddenSet(a._id)).toEqual({});
+  });
+
+  it("the cron deletes ended mutes, and their entries leave the set", async () => {
+    const a = await user("sweep_a");
+    const b = await user("sweep_b");
+    const c = await user("sweep_c");
+    await setMute(app(), a._id, b._id, "1h");
+    await setMute(app(), a._id, c._id, "1d");
+    await env.DB.prepare("UPDATE mutes SET expires_at = ? WHERE muter_id = ? AND muted_id = ?").bind(Date.now() - 60_000, a._id, b._id).run();
+    const { mutes } = await pruneSessions(env, Date.now());
+    expect(mutes).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(await hiddenSet(a._id))).toEqual([c._id]);
+    expect((await safetyList(app(), a._id, "mutes", { limit: 10 })).users.map((u) => u.userName)).toEqual(["sweep_c"]);
   });
 
   it("a block and a mute of the same user: unblocking leaves the mute", async () => {

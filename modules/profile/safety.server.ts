@@ -142,7 +142,3 @@ export async function safetyList(
     pagination: { limit: req.limit, hasMore, nextCursor: hasMore && last ? encodeCursor({ id: last.id, a: last.since }) : null },
   };
 }
-
-/** The cron: mutes whose time is up leave (their triggers take them out of the hidden sets). */
-export const sweepEndedMutes = (now: number) => sql`DELETE FROM mutes WHERE expires_at IS NOT NULL AND expires_at <= ${now}`;
-

@@ -86,8 +86,17 @@ async function load(data: Dataset) {
     }
   }
   for (const l of data.likes) statements.push(sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${l.echoId}, ${l.userId}, 0)`);
+  // issue 32: the second user does not see the third (for good) nor the fourth (a mute that has
+  // not ended), and sees the first again (a mute that ended); the engine reads this row
+  const [, second, third, fourth] = data.users;
+  const set = { [third!]: 0, [fourth!]: 9_000_000_000_000_000, [data.users[0]!]: 1 };
+  statements.push(sql`INSERT INTO hidden_authors (user_id, authors) VALUES (${second}, ${JSON.stringify(set)})`);
   await batch(app.db, statements);
 }
+
+/** The echos a viewer sees: all, but for the second user's (see load) hidden authors. */
+const seenBy = (data: Dataset, viewer: string) =>
+  viewer === data.users[1] ? data.echos.filter((e) => e.authorId !== data.users[2] && e.authorId !== data.users[3]) : data.echos;
 
 /** Walk the feed the way the client does: page after page by cursor, through short and empty
  * pages while more may come. Also the most rows one page read, and whether a page was short. */
@@ -164,9 +173,16 @@ describe("feed rules engine = reference implementation = why-here", () => {
         fc.asyncProperty(ruleArb(data.users), async ({ viewer, pageSize, window, previewRows, ...rule }) => {
           cases++;
           largest = Math.max(largest, rule.includedTags.length + rule.excludedTags.length + rule.authors.length);
-          const expected = referenceFeed(rule, data.echos, data.likes, viewer, NOW);
+          // the reference over the echos the viewer sees (issue 32: hidden authors leave every list)
+          const expected = referenceFeed(rule, seenBy(data, viewer), data.likes, viewer, NOW);
           const got = await sqlFeed(rule, viewer, pageSize, window);
           expect(got.ids).toEqual(expected);
+          // why-here and the preview's count do not know hidden authors yet (decision 026): they
+          // are checked for the viewers with none
+          if (viewer === data.users[1]) {
+            counts.all++;
+            return;
+          }
           await checkWhy(rule, viewer, data, got.ids);
           // the preview refuses an author who does not exist (as create does); without them, the rule
           const known = { ...rule, authors: rule.authors.filter((a) => data.users.includes(a)) };
@@ -210,7 +226,7 @@ describe("the preview's match count = the reference's count when exact, a lower 
         endDate: fc.constant(null),
       });
       await fc.assert(
-        fc.asyncProperty(dense, fc.constantFrom(...data.users), fc.integer({ min: 1, max: 10 }), smallRows, async (rule, viewer, pageSize, previewRows) => {
+        fc.asyncProperty(dense, fc.constantFrom(...data.users.filter((u) => seenBy(data, u) === data.echos)), fc.integer({ min: 1, max: 10 }), smallRows, async (rule, viewer, pageSize, previewRows) => {
           const expected = referenceFeed(rule, data.echos, data.likes, viewer, NOW);
           const exact = await checkPreview(rule, viewer, pageSize, previewRows, expected, data.users);
           tally[exact ? "exact" : "bound"]++;

@@ -160,6 +160,15 @@ cells("profile/user/:userId/scrolls", "GET", "/api/profile/user/{user}/scrolls?t
 for (const method of ["POST", "DELETE"] as const) {
   cells("profile/user/:userId/follow", method, "/api/profile/user/{user}/follow", { owner: 400, other: 200, guest: 401 });
 }
+// blocks and mutes (issue 32): one's own lists only (no id in the path); oneself is a 400. No
+// cell blocks for real (a block would refuse the follow cells above): unknown users and undoing
+cells("profile/me/blocks", "GET", "/api/profile/me/blocks", signedIn(200));
+cells("profile/me/mutes", "GET", "/api/profile/me/mutes", signedIn(200));
+cells("profile/user/:userId/block", "GET", "/api/profile/user/{user}/block", signedIn(200));
+cells("profile/user/:userId/block", "POST", "/api/profile/user/01aaaaaaaaaaaaaaaaaaaaaaaa/block", { owner: 404, other: 404, guest: 401 });
+cells("profile/user/:userId/block", "DELETE", "/api/profile/user/{user}/block", { owner: 400, other: 200, guest: 401 });
+cells("profile/user/:userId/mute", "POST", "/api/profile/user/{user}/mute", { owner: 400, other: 200, guest: 401 }, { body: () => ({ duration: "1h" }) });
+cells("profile/user/:userId/mute", "DELETE", "/api/profile/user/{user}/mute", { owner: 400, other: 200, guest: 401 });
 
 // --- notifications: everyone reads and marks only their own (no id in the path)
 cells("notifications", "GET", "/api/notifications", signedIn(200));
@@ -216,6 +225,10 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["profile/user/:userId/echos", "PATCH", "/api/profile/user/{user}/echos"],
   ["profile/user/:userId/scrolls", "PUT", "/api/profile/user/{user}/scrolls"],
   ["profile/user/:userId/follow", "GET", "/api/profile/user/{user}/follow"],
+  ["profile/me/blocks", "POST", "/api/profile/me/blocks"],
+  ["profile/me/mutes", "DELETE", "/api/profile/me/mutes"],
+  ["profile/user/:userId/block", "PUT", "/api/profile/user/{user}/block"],
+  ["profile/user/:userId/mute", "GET", "/api/profile/user/{user}/mute"],
   ["notifications", "POST", "/api/notifications"],
   ["notifications/read", "GET", "/api/notifications/read"],
   ["notifications/unread", "POST", "/api/notifications/unread"],

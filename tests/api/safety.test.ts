@@ -1,12 +1,14 @@
 // Blocks and mutes over real HTTP (issue 32, decision 026): every list leaves out the authors the
 // viewer does not see — one they block, one who blocks them, one they mute — and still answers a
 // full page within the budget (≤ 2 D1 round trips, ≤ 200 rows read), for a viewer who blocks
-// 1,000 accounts (BLOCKS, default 1,000). The writes: what a block undoes and refuses, bad input,
+// many accounts (SAFETY_BLOCKS, default 50). The writes: what a block undoes and refuses, bad input,
 // only one's own lists.
 import { beforeAll, describe, expect, it } from "vitest";
 import { Client, expectErrorShape, signedUp, timed } from "./client";
 
-const BLOCKS = Number(process.env.SAFETY_BLOCKS ?? 1000);
+// a sign-up hashes a password (scrypt): 1,000 accounts take over 10 minutes here, so the API test
+// blocks 50 and modules/profile/safety-budget.test.ts measures 1,000 (accounts written directly)
+const BLOCKS = Number(process.env.SAFETY_BLOCKS ?? 50);
 const PER_AUTHOR = 24;
 const MAX_ROWS = 200;
 const uniq = (p: string) => p + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
@@ -40,7 +42,9 @@ async function accounts(n: number, prefix: string): Promise<Person[]> {
 beforeAll(async () => {
   tag = uniq("sf");
   word = uniq("sw");
-  [viewer, blocked, muted, blocker, ...others] = (await accounts(6, "sf")) as [Person, Person, Person, Person, ...Person[]];
+  const people = await accounts(6, "sf");
+  [viewer, blocked, muted, blocker] = people as [Person, Person, Person, Person];
+  others = people.slice(4);
   // the viewer follows all of them first: the block must end it, the mute keep it
   for (const who of [blocked, muted, blocker, ...others]) expect((await viewer.client.post(`/api/profile/user/${who.user._id}/follow`)).status).toBe(200);
   expect((await blocked.client.post(`/api/profile/user/${viewer.user._id}/follow`)).status).toBe(200);
@@ -109,7 +113,10 @@ describe("every list leaves hidden authors out, pages full, within budget", () =
         const limit = Number(new URL(path, "http://x").searchParams.get("limit"));
         const authors = echos.map((e) => e.author._id);
         if (authors.some((a) => hidden.has(a))) failures.push(`${list.name} p${page}: a hidden author's echo`);
-        if (echos.length !== limit) failures.push(`${list.name} p${page}: ${echos.length} of ${limit}`);
+        // search ranks a window of 60 hits, and hidden authors' hits leave it after ranking (decision
+        // 026): its first page is full, a later page of the window may be short (with more to come)
+        const mayBeShort = list.name === "search" && page > 1 && res.json!.pagination.hasMore === true;
+        if (echos.length !== limit && !mayBeShort) failures.push(`${list.name} p${page}: ${echos.length} of ${limit}`);
         if (res.roundTrips > 2 || res.rows > MAX_ROWS) failures.push(`${list.name} p${page}: ${res.roundTrips} rt, ${res.rows} rows`);
         console.log(`${list.name} p${page}: ${echos.length} echos, ${res.roundTrips} rt, ${res.rows} rows`);
         const next = res.json!.pagination.nextCursor as string | null;
@@ -186,7 +193,7 @@ describe("the writes", () => {
 
   it("bad input: a clear 400 or 404 that changes nothing", async () => {
     const { client, user } = await signedUp("sfbad");
-    const target = others[2]!.user._id;
+    const target = others[1]!.user._id;
     const cases: [string, () => Promise<{ status: number; json: { error?: unknown; message?: unknown } }>, number][] = [
       ["block oneself", () => client.post(`/api/profile/user/${user._id}/block`), 400],
       ["mute oneself", () => client.post(`/api/profile/user/${user._id}/mute`), 400],
