@@ -39,6 +39,9 @@ export default defineConfig({
                 // react-router's client modules as one chunk: with no <Link> left in the shell,
                 // the bundler otherwise cut them into three (about 3 KB more gzip on first load)
                 { name: "react-router", test: /[\\/]node_modules[\\/]react-router[\\/]/ },
+                // the echo list's pieces that every feed page loads together, as one file: five small
+                // chunks cost their own gzip headers and import lines on home's first load (decision 009)
+                { name: "echo-list", test: /[\\/]modules[\\/]echo[\\/]ui[\\/](echo-card|echo-feed|echo-text|echo-actions|echo-menu)\.|[\\/]modules[\\/]scroll[\\/]ui[\\/]why-dialog-lazy\./ },
                 { name: "app-common", test: /[\\/]modules[\\/]shared[\\/](?!validation\.|dates\.|pagination\.)|[\\/]modules[\\/]shell[\\/]|[\\/]modules[\\/]scroll[\\/]ui[\\/](counts|selection)\.|[\\/]modules[\\/]echo[\\/]ui[\\/]echo-extensions\./ }],
             },
           },

@@ -1,8 +1,13 @@
 import { memo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { followInAppLink, lazyComponent, relativeTime } from "../../shared/index";
+import { followInAppLink, lazyComponent, relativeTime, toast } from "../../shared/index";
 import type { Echo } from "../schema";
-import { copyLink, deleteEcho, shareEcho, toggleLike } from "./echo-actions";
+import { toggleLike } from "./echo-actions";
+
+/** Share, copy, delete: loaded on first use (echo-more-actions.ts), not with home's first page. */
+type MoreActions = typeof import("./echo-more-actions");
+const more = (use: (actions: MoreActions) => unknown) =>
+  void import("./echo-more-actions").then(use, () => toast.error("Could not load that action: check your connection"));
 import { markEdited, useEchoStore } from "./echo-store";
 import { useEchoExtensions } from "./echo-extensions";
 import { EchoMenu, type EchoMenuHandle, type MenuItem } from "./echo-menu";
@@ -47,9 +52,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
   // it, and a click while the previous one is on its way counts too
   const onLike = () => void toggleLike(echo._id, like);
 
-  async function onDelete() {
-    if (await deleteEcho(echo._id)) onDeleted?.(echo._id);
-  }
+  const onDelete = () => more(async (a) => (await a.deleteEcho(echo._id)) && onDeleted?.(echo._id));
 
   // a dialog opened from the menu gives focus back to the menu button when it closes
   const closeDialog = (close: () => void) => () => {
@@ -57,7 +60,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
     menu.current?.focusButton();
   };
   const menuItems: MenuItem[] = [
-    { label: "Copy Link", onSelect: () => void copyLink(echo._id) },
+    { label: "Copy Link", onSelect: () => more((a) => a.copyLink(echo._id)) },
     ...(extensions.explain ? [{ label: extensions.explain.label, onSelect: () => setExplaining(true) }] : []),
     ...(extensions.saveToScroll ? [{ label: "Save to Scroll", onSelect: () => setSaving(true) }] : []),
     ...(removeFromScroll
@@ -65,7 +68,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
       : []),
     ...(isAuthor ? [{ label: "Edit Echo", onSelect: () => setEditing(true) }] : []),
     isAuthor
-      ? { label: "Delete Echo", onSelect: () => void onDelete(), danger: true }
+      ? { label: "Delete Echo", onSelect: onDelete, danger: true }
       : { label: "Report", onSelect: () => setReporting(true) },
   ];
 
@@ -155,7 +158,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
         <a href={`/echo/${echo._id}#reply`} className="action" aria-label={`Reply, ${echo.commentsCount} repl${echo.commentsCount === 1 ? "y" : "ies"}`}>
           <span aria-hidden="true">↩</span> {echo.commentsCount}
         </a>
-        <button type="button" className="action" aria-label="Share" onClick={() => void shareEcho(echo)}>
+        <button type="button" className="action" aria-label="Share" onClick={() => more((a) => a.shareEcho(echo))}>
           <span aria-hidden="true">↗</span> Share
         </button>
         {!detail && (

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { MAX_REPORT_REASON } from "../schema";
-import { reportEcho } from "./echo-actions";
+import { reportEcho } from "./echo-more-actions";
 
 const REASONS = ["Spam", "Harassment", "Misinformation", "Something else"];
 
