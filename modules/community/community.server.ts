@@ -73,6 +73,11 @@ export async function searchTags(app: AppContext, term: string, limit: number): 
 
 /** How many more ranked ids a popular list hydrates than it shows (decision 026). */
 const POPULAR_SPARE = 5;
+/**
+ * The most popular echos one read hydrates: each costs about 4 rows (the echo, its author, the
+ * viewer's like and hidden-author probes), so 40 + the spare stay within 200 (100 read 402).
+ */
+const POPULAR_MAX = 40;
 
 /** Popular echos of a period and sort, hydrated for the viewer (like state) in one query. */
 export async function popularEchos(app: AppContext, viewerId: string, period: Period, sort: PopularSort, limit: number): Promise<Echo[]> {
@@ -83,6 +88,7 @@ export async function popularEchos(app: AppContext, viewerId: string, period: Pe
   });
   // a few more than asked for, so that the authors the viewer does not see (issue 32) leave
   // the list without shortening it (a hidden one costs its echo row, not its hydration)
+  limit = Math.min(limit, POPULAR_MAX);
   const wanted = ids.slice(0, limit + POPULAR_SPARE);
   if (wanted.length === 0) return [];
   const [rows] = await batch(app.db, [

@@ -451,6 +451,8 @@ export const popularEchos = sqliteTable(
     index("popular_echos_rank").on(t.list, t.score, t.echoId),
     // the cron: entries older than their period leave
     index("popular_echos_age").on(t.list, t.createdAt),
+    // an echo's delete cascades here: without it each delete scanned the lists (3,200 rows, twice)
+    index("popular_echos_echo").on(t.echoId),
   ],
 );
 
