@@ -75,9 +75,9 @@ export async function searchTags(app: AppContext, term: string, limit: number): 
 const POPULAR_SPARE = 5;
 /**
  * The most popular echos one read hydrates: each costs about 4 rows (the echo, its author, the
- * viewer's like and hidden-author probes), so 40 + the spare stay within 200 (100 read 402).
+ * viewer's like and hidden-author probes), so 35 + the spare stay within 200 with the page around them (100 read 402; /browse/popular at 40 read 205).
  */
-const POPULAR_MAX = 40;
+const POPULAR_MAX = 35;
 
 /** Popular echos of a period and sort, hydrated for the viewer (like state) in one query. */
 export async function popularEchos(app: AppContext, viewerId: string, period: Period, sort: PopularSort, limit: number): Promise<Echo[]> {
