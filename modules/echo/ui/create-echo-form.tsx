@@ -4,6 +4,7 @@ import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { textTags } from "../linkify";
 import { MAX_CONTENT, MAX_TAGS, MAX_WARNING, TAG_SUGGESTIONS, tooManyTagsMessage, type Echo } from "../schema";
 import type { PostedState } from "./posted-echo";
+import { WarningField } from "./warning-field";
 import { TagInput } from "./tag-input";
 
 const DISCARD_DRAFT = "Leave this page? Your unposted echo will be lost.";
@@ -116,17 +117,7 @@ export function CreateEchoForm() {
           {`Too many tags: ${tooManyTagsMessage(tagCount)}. Remove ${tagCount - MAX_TAGS} to post.`}
         </p>
       )}
-      <label className="field">
-        <span>Content warning (optional)</span>
-        <input
-          name="warning"
-          value={warning}
-          maxLength={MAX_WARNING * UNITS_PER_CHAR}
-          aria-invalid={warningOver || undefined}
-          placeholder="Hides the text until a reader opens it"
-          onChange={(e) => setWarning(e.target.value)}
-        />
-      </label>
+      <WarningField value={warning} onChange={setWarning} over={warningOver} />
       {warningOver && (
         <p className="field-error" role="alert">
           {`The warning is over ${MAX_WARNING} characters: shorten it to post.`}

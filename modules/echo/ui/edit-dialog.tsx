@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
 import { textTags } from "../linkify";
 import { MAX_CONTENT, MAX_TAGS, MAX_WARNING, tooManyTagsMessage, type Echo } from "../schema";
+import { WarningField } from "./warning-field";
 import { TagInput } from "./tag-input";
 
 /**
@@ -71,17 +72,7 @@ export function EditDialog({ echo, onSaved, onClose }: { echo: Echo; onSaved: (e
             {`Too many tags: ${tooManyTagsMessage(tagCount)}.`}
           </p>
         )}
-        <label className="field">
-          <span>Content warning (optional)</span>
-          <input
-            name="warning"
-            value={warning}
-            maxLength={MAX_WARNING * UNITS_PER_CHAR}
-            aria-invalid={warningOver || undefined}
-            placeholder="Hides the text until a reader opens it"
-            onChange={(e) => setWarning(e.target.value)}
-          />
-        </label>
+        <WarningField value={warning} onChange={setWarning} over={warningOver} />
         {failure && (
           <p className="field-error" role="alert">
             {failure}
