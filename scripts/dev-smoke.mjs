@@ -11,7 +11,10 @@ import os from "node:os";
 import path from "node:path";
 import { env, freePort, root } from "./lib.mjs";
 
-const DEADLINE_MS = 90_000; // the first start on a fresh clone optimizes dependencies
+// The first start on a fresh clone optimizes dependencies: ~20 s on a quiet 2-core machine, but a
+// fresh clone's CI under six other test runs (load ~11) was still optimizing at 90 s. The deadline
+// catches a server that never comes up, not a slow one.
+const DEADLINE_MS = 300_000;
 // The hot reload: a comment appended to a server module on every request's path (the health
 // route), restored byte for byte afterwards (also on failure or Ctrl-C).
 const probe = path.join(root, "routes/api/health.ts");
@@ -122,7 +125,7 @@ export async function devSmoke({ log = console.log } = {}) {
       const since = Date.now();
       what();
       while (!/hmr update|page reload/.test(output.slice(before))) {
-        if (Date.now() - since > 15_000) fail("Vite applied no update within 15 s of a change to routes/api/health.ts");
+        if (Date.now() - since > 60_000) fail("Vite applied no update within 60 s of a change to routes/api/health.ts");
         await new Promise((r) => setTimeout(r, 200));
       }
       return output.slice(before).split("\n").find((l) => /hmr update|page reload/.test(l))?.trim();
