@@ -1,6 +1,7 @@
 // Cron jobs (verticals/community/wrangler.toml [triggers]): the community vertical runs them.
 // Kept apart from the fetch entry so tests can import it without the virtual server build.
 import { and, isNotNull, lt, lte, or } from "drizzle-orm";
+import { consumeAccountPurges } from "../modules/auth/index.server";
 import { runRanking } from "../modules/community/index.server";
 import { consumeTimelineChanges, trimTimelines } from "../modules/echo/index.server";
 import { repairIndexes } from "../modules/scroll/index.server";
@@ -47,6 +48,9 @@ export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext
 export async function replayChains(app: { env: Env; ctx: ExecutionContext }, now: number): Promise<{ replayed: number }> {
   const db = createDb(app.env.DB);
   const changes = await stalledChains(db, now);
-  if (changes.length > 0) await consumeTimelineChanges(app, db, changes);
+  if (changes.length > 0) {
+    await consumeTimelineChanges(app, db, changes);
+    await consumeAccountPurges(app, db, changes);
+  }
   return { replayed: changes.length };
 }

@@ -35,9 +35,12 @@ export type Change =
 export function sendChanges(app: Pick<AppContext, "env" | "ctx">, changes: Change[]): void {
   const queue = app.env.FEED_EVENTS;
   if (!queue || changes.length === 0) return;
-  app.ctx.waitUntil(
-    queue.sendBatch(changes.map((body) => ({ body }))).catch((error: unknown) => console.warn("change stream: send failed", error)),
-  );
+  // a sendBatch takes at most 100 messages (an account's removal step sends up to ~55)
+  for (let i = 0; i < changes.length; i += 100) {
+    app.ctx.waitUntil(
+      queue.sendBatch(changes.slice(i, i + 100).map((body) => ({ body }))).catch((error: unknown) => console.warn("change stream: send failed", error)),
+    );
+  }
 }
 
 /**
