@@ -94,6 +94,12 @@ describe("deleting an account with 2,000 echos, 2,000 likes, 500 follows each wa
       sql`INSERT INTO scroll_follows (scroll_id, user_id, created_at) VALUES (${theirCuration}, ${gone}, 0)`,
       sql`INSERT INTO timeline_entries (owner_id, echo_id) SELECT ${gone}, id FROM echos WHERE author_id <> ${gone} LIMIT 500`,
     ]);
+    // another's feed naming the account (its name stored with the rule, migration 0016)
+    const naming = newId();
+    await batch(db(), [
+      sql`INSERT INTO scrolls (id, name, creator_id, type, created_at, authors, author_names)
+        VALUES (${naming}, 'Names', ${others[3]!}, 'feed', 0, json_array(${gone}, ${others[4]!}), json_array(json_array(${gone}, 'purged'), json_array(${others[4]!}, 'pg_4')))`,
+    ]);
     const exact = { followers: 0, following: 0, likes: 0, shares: 0, replies: 0, tags: 0, scrollFollowers: 0, scrollEchos: 0, groups: 0, total: 0 };
     expect(await counterDrift()).toEqual(exact);
 
@@ -154,6 +160,8 @@ describe("deleting an account with 2,000 echos, 2,000 likes, 500 follows each wa
     expect(await count(sql`FROM users WHERE followers_count > 0 OR following_count > 0`)).toBe(0);
     expect(await count(sql`FROM tags WHERE name = 'purgetag' AND echo_count > 0`), "tag").toBe(0);
     expect(await count(sql`FROM scrolls WHERE id = ${theirCuration} AND echos_count = 0`), "their curation").toBe(1);
+    expect(await count(sql`FROM scrolls WHERE id = ${naming} AND author_names = json_array(json_array(${others[4]!}, 'pg_4'))`), "rule names").toBe(1);
+    expect(await count(sql`FROM scroll_authors WHERE author_id = ${gone}`)).toBe(0);
     // the reply under the account's echo keeps its place under "This echo was deleted"
     expect(await count(sql`FROM echo_tombstones WHERE id = ${mine[1]!.id}`), "tombstone").toBe(1);
     expect(await count(sql`FROM echos WHERE id = ${replyToMine}`), "reply").toBe(1);

@@ -36,6 +36,13 @@ function slices(u: string): { kind: string; limit: number; statement: SQL; id?: 
     sql.raw(`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${col} = `).append(sql`${u}`).append(extra).append(sql.raw(` LIMIT ${limit})`));
   const del = (kind: string, statement: SQL, limit = s) => ({ kind, limit, statement: sql`${statement} AND ${marked}` });
   return [
+    // the rules naming the account forget its name (the users row's delete trigger did it all at
+    // once, migration 0016): the names first, the slice's links after, the same rows by key order
+    del("rule names", sql`UPDATE scrolls SET author_names = (SELECT json_group_array(json(j.value)) FROM json_each(scrolls.author_names) j
+        WHERE json_extract(j.value, '$[0]') != ${u})
+      WHERE id IN (SELECT scroll_id FROM scroll_authors WHERE author_id = ${u} ORDER BY scroll_id LIMIT ${s})`),
+    del("rule authors", sql`DELETE FROM scroll_authors WHERE author_id = ${u}
+      AND scroll_id IN (SELECT scroll_id FROM scroll_authors WHERE author_id = ${u} ORDER BY scroll_id LIMIT ${s})`),
     // the account's likes of others' echos (and of its own): each one's count goes down by trigger
     { ...del("likes", slice("likes", "user_id", "echo_id, user_id")), id: sql<string>`echo_id` },
     // shares have no delete trigger (a share is never undone): the count of each echo in the slice
