@@ -2,7 +2,7 @@
 // (D1 with its round-trip count, KV, the router's CSP nonce) → this vertical's React Router build.
 // The hardening every request needs ran once, in the router Worker (worker/router.ts).
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { carriesSessionCookie } from "../modules/auth/index.server";
+import { carriesSessionCookie, consumeAccountPurges } from "../modules/auth/index.server";
 import {
   appContext,
   bookmarkCookie,
@@ -123,6 +123,8 @@ export default {
           await consumeChanges({ env, ctx }, db, changes);
           // the Following timelines' share (decision 013): fan-outs and a deleted echo's removal
           await consumeTimelineChanges({ env, ctx }, db, changes);
+          // deleted accounts' rows, a slice of each kind a step (decision 032)
+          await consumeAccountPurges({ env, ctx }, db, changes);
           batch.ackAll();
         }
       : undefined,

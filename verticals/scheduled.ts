@@ -1,10 +1,11 @@
 // Cron jobs (verticals/community/wrangler.toml [triggers]): the community vertical runs them.
 // Kept apart from the fetch entry so tests can import it without the virtual server build.
 import { and, isNotNull, lt, lte, or } from "drizzle-orm";
+import { consumeAccountPurges } from "../modules/auth/index.server";
 import { runRanking } from "../modules/community/index.server";
-import { trimTimelines } from "../modules/echo/index.server";
+import { consumeTimelineChanges, trimTimelines } from "../modules/echo/index.server";
 import { repairIndexes } from "../modules/scroll/index.server";
-import { createDb, tables } from "../modules/shared/index.server";
+import { createDb, stalledChains, tables } from "../modules/shared/index.server";
 
 /**
  * Prune what can no longer matter: expired or revoked sessions, finished rate-limit windows, mutes
@@ -35,5 +36,21 @@ export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext
   // (FEED_INDEX_KEYS_PER_PASS: how many unkeyed feeds one pass keys; `npm run bench:data` keys a whole store)
   const keys = Number((env as { FEED_INDEX_KEYS_PER_PASS?: string }).FEED_INDEX_KEYS_PER_PASS) || undefined;
   const feedIndexes = ctx ? await repairIndexes({ env, ctx }, createDb(env.DB), now, undefined, keys) : null;
-  return { ranking, pruned, timelines, feedIndexes };
+  const chains = ctx ? await replayChains({ env, ctx }, now) : null;
+  return { ranking, pruned, timelines, feedIndexes, chains };
+}
+
+/**
+ * The change stream's chains whose message was lost (decision 032): the oldest stalled ones run
+ * their next step here (CHAINS_PER_PASS a pass); that step moves the chain and sends the one after
+ * it, so a chain lost again is picked up again by a later pass.
+ */
+export async function replayChains(app: { env: Env; ctx: ExecutionContext }, now: number): Promise<{ replayed: number }> {
+  const db = createDb(app.env.DB);
+  const changes = await stalledChains(db, now);
+  if (changes.length > 0) {
+    await consumeTimelineChanges(app, db, changes);
+    await consumeAccountPurges(app, db, changes);
+  }
+  return { replayed: changes.length };
 }

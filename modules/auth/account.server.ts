@@ -1,6 +1,7 @@
 // Account changes that need the password again: change it, or delete the account for good.
-import { badRequest, conflict } from "../shared/index";
-import { batch, controlLive, rateLimit, returning, select, sql, tables, type AppContext } from "../shared/index.server";
+import { badRequest, conflict, HttpError } from "../shared/index";
+import { batch, controlLive, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext } from "../shared/index.server";
+import { startPurge } from "./purge.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { ACCOUNT_MESSAGES, type ChangePassword } from "./schema";
 
@@ -11,8 +12,15 @@ const PASSWORD_CHECKS_PER_MINUTE = 10;
 
 /** The stored hash, once the given password matched it (400 otherwise). */
 async function checkPassword(app: AppContext, userId: string, password: string, wrong: string): Promise<string> {
-  await rateLimit(app.db, [{ key: `password-check:${userId}`, limit: PASSWORD_CHECKS_PER_MINUTE, windowMs: 60_000 }]);
-  const [rows] = await batch(app.db, [select({ passwordHash: users.passwordHash }, sql`FROM users WHERE ${users.id} = ${userId}`)]);
+  // one round trip (a deletion is then two in all): the check counted, the hash read within it
+  const limit = inlineLimit(`password-check:${userId}`, PASSWORD_CHECKS_PER_MINUTE, 60_000);
+  const [, rows, counts] = await batch(app.db, [
+    limit.upsert,
+    select({ passwordHash: users.passwordHash }, sql`FROM users WHERE ${users.id} = ${userId} AND ${limit.within}`),
+    limit.count,
+  ]);
+  const tooMany = limit.exceeded(counts[0]?.count);
+  if (tooMany) throw new HttpError(429, tooMany.message.replace("requests", "attempts"), tooMany.headers);
   const hash = rows[0]?.passwordHash;
   if (!hash || !(await verifyPassword(password, hash))) throw badRequest(wrong);
   return hash;
@@ -40,27 +48,31 @@ export async function changePassword(app: AppContext, userId: string, sessionId:
 }
 
 /**
- * Delete the account and everything it made, in one batch (one transaction). Deleting the user
- * row cascades to its sessions, echos (and their likes, tags, shares, reports, rankings, places in
- * curations and in followers' Following timelines), likes, shares, reports, scrolls (and their
- * items and followers), follows both ways, the user's own Following timeline and notifications
- * (sent and received); the counter triggers fire for each cascaded row, so every count stays
- * exact (others' notification groups and unread counts too), and the echos' delete trigger takes
- * them out of the search index (migration 0013). Shares have no delete trigger (a share is never
- * undone), so the user's shares of others' echos are subtracted first. Both statements are
- * guarded by the checked hash: a password changed in between deletes nothing (409).
+ * Delete the account (decision 032): one batch marks it — renamed to a name no route, mention or
+ * sign-in can reach (the old name is free at once), no password, every session gone — and starts
+ * the chain that removes everything it made and did through the change stream, a bounded slice a
+ * step (modules/auth/purge.server.ts), its row last. As one cascade the delete read and wrote
+ * every echo, like, follow and notification of the account in the request. Guarded by the checked
+ * hash: a password changed in between deletes nothing (409).
  */
 export async function deleteAccount(app: AppContext, userId: string, password: string): Promise<void> {
   const hash = await checkPassword(app, userId, password, ACCOUNT_MESSAGES.passwordWrong);
-  const guard = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND password_hash = ${hash})`;
-  const [, , deleted] = await batch(app.db, [
-    // the echos' rows in others' timelines do not cascade (migration 0024)
-    sql`DELETE FROM timeline_entries WHERE echo_id IN (SELECT id FROM echos WHERE author_id = ${userId}) AND ${guard}`,
-    sql`UPDATE echos SET shares_count = shares_count - 1
-        WHERE id IN (SELECT echo_id FROM shares WHERE user_id = ${userId}) AND author_id <> ${userId} AND ${guard}`,
-    returning(sql`DELETE FROM users WHERE id = ${userId} AND password_hash = ${hash}`, { id: users.id }),
+  const now = Date.now();
+  const marked = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND deleted_at = ${now})`;
+  const [deleted] = await batch(app.db, [
+    returning(
+      sql`UPDATE users SET deleted_at = ${now}, user_name = ${DELETED_NAME_PREFIX + userId}, password_hash = '', email = NULL, bio = ''
+        WHERE id = ${userId} AND password_hash = ${hash} AND deleted_at IS NULL`,
+      { id: users.id },
+    ),
+    sql`DELETE FROM sessions WHERE user_id = ${userId} AND ${marked}`,
+    startPurge(userId, now, marked),
   ]);
   if (!deleted[0]) throw conflict("Your password was just changed elsewhere. Please try again.");
+  sendChanges(app, [{ type: "purge", userId }]);
   // every socket the user opened, and every socket watching one of their scrolls, closes
   await controlLive(app, userId, { op: "sessions", userId, sessions: null, deleted: true });
 }
+
+/** A deleted account's name until its row goes: no user name can start with it (USER_NAME_PATTERN). */
+export const DELETED_NAME_PREFIX = "~";

@@ -19,3 +19,4 @@ export { hashPassword, verifyPassword } from "./password.server";
 export { viewerApiRoute } from "./api-route.server";
 export { carriesSessionCookie } from "./signed-in.server";
 export { changePassword, deleteAccount } from "./account.server";
+export { consumeAccountPurges, PURGE_SLICE, PURGE_ECHOS } from "./purge.server";

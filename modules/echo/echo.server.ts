@@ -60,7 +60,7 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
   // the Following timelines (decision 013): the author's and its first followers', atomic with
   // the echo; the rest through the change stream after it committed (fanOutRest). A reply
   // reaches only those who also follow the parent's author (decision 024).
-  const fanOut = fanOutPost(id, authorId, posted, parentId);
+  const fanOut = fanOutPost(id, authorId, posted, now, parentId);
   statements.push(...fanOut.statements);
   const mentions = mentionStatement(id, authorId, mentionedNames(input.content), now, posted);
   if (mentions) statements.push(mentions);

@@ -6,11 +6,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batch, createDb, instrumentD1, select, sql, testAppContext, type Change, type D1Stats } from "../shared/index.server";
+import { batch, CHAIN_STALL_MS, createDb, instrumentD1, select, sql, stalledChains, testAppContext, type Change, type D1Stats } from "../shared/index.server";
 import { deleteEcho, postEcho } from "./echo.server";
 import { consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, listFollowing } from "./timeline.server";
 
 const FOLLOWERS = 2 * FANOUT_SLICE + 300;
+let author = "";
+let followers: string[] = [];
 
 /** An app whose queue is `sent` (what sendChanges hands it), its D1 counted into `stats`. */
 function queued(sent: Change[], stats?: D1Stats) {
@@ -35,8 +37,8 @@ const rowsOf = async (echoId: string) =>
 
 describe("a post's fan-out and a delete's removal through the change stream", () => {
   it(`an author with ${FOLLOWERS} followers: post and delete within 200 rows and 2 round trips; every timeline gets the echo, then loses it`, async () => {
-    const author = (await signup(testAppContext(env), { userName: "fan_author", password: "pass1234" })).user._id;
-    const followers = Array.from({ length: FOLLOWERS }, () => newId()).sort();
+    author = (await signup(testAppContext(env), { userName: "fan_author", password: "pass1234" })).user._id;
+    followers = Array.from({ length: FOLLOWERS }, () => newId()).sort();
     for (let i = 0; i < followers.length; i += 500) {
       const part = JSON.stringify(followers.slice(i, i + 500));
       await batch(createDb(env.DB), [
@@ -79,5 +81,47 @@ describe("a post's fan-out and a delete's removal through the change stream", ()
     await consumeTimelineChanges(queued(sent), createDb(env.DB), [{ type: "fanout", echoId: echo._id, authorId: author, after: "" }]);
     expect(sent).toEqual([]);
     expect(await rowsOf(echo._id)).toBe(0);
+  });
+
+  it("a fan-out whose message is lost (the post's, then a later step's) is finished by the repair pass's replay of its chain", async () => {
+    const chains = async () =>
+      (await batch(createDb(env.DB), [select({ n: sql<number>`count(*)` }, sql`FROM stream_chains WHERE key LIKE 'fanout:%'`)]))[0][0]!.n;
+    const sent: Change[] = [];
+    const echo = await postEcho(queued(sent), author, { content: "lost on its way", tags: [] });
+    expect(sent.some((c) => c.type === "fanout")).toBe(true);
+    // the post's messages are lost
+    sent.length = 0;
+    expect(await rowsOf(echo._id)).toBe(FANOUT_INLINE + 1);
+    const later = Date.now() + CHAIN_STALL_MS + 1;
+    // a chain that moved lately is the stream's: the pass leaves it
+    expect(await stalledChains(createDb(env.DB), Date.now())).toEqual([]);
+    // the pass (verticals/scheduled.ts replayChains) runs the stalled chain's next step: one slice
+    const replay = await stalledChains(createDb(env.DB), later);
+    expect(replay).toEqual([{ type: "fanout", echoId: echo._id, authorId: author, after: "" }]);
+    await consumeTimelineChanges(queued(sent), createDb(env.DB), replay);
+    expect(await rowsOf(echo._id)).toBe(FANOUT_SLICE + 1);
+    // that step's own next message is lost too: a later pass picks the chain up where it stopped
+    sent.length = 0;
+    const again = await stalledChains(createDb(env.DB), Date.now() + CHAIN_STALL_MS + 1);
+    expect(again).toEqual([{ type: "fanout", echoId: echo._id, authorId: author, after: followers[FANOUT_SLICE - 1] }]);
+    await consumeTimelineChanges(queued(sent), createDb(env.DB), again);
+    expect(await drain(sent)).toBe(1);
+    expect(await rowsOf(echo._id)).toBe(FOLLOWERS + 1);
+    // the last step ended the chain: nothing left to replay
+    expect(await chains()).toBe(0);
+    expect(await stalledChains(createDb(env.DB), Date.now() + 3_600_000)).toEqual([]);
+    const last = await listFollowing(testAppContext(env), followers[FOLLOWERS - 1]!, { page: 1, limit: 5 });
+    expect(last.echos.map((e) => e._id)).toEqual([echo._id]);
+  });
+
+  it("an author with few followers starts no chain; a deleted echo's chain ends at its next step", async () => {
+    const few = (await signup(testAppContext(env), { userName: "fan_few", password: "pass1234" })).user._id;
+    await postEcho(queued([]), few, { content: "to nobody", tags: [] });
+    expect(await stalledChains(createDb(env.DB), Date.now() + 3_600_000)).toEqual([]);
+    const sent: Change[] = [];
+    const echo = await postEcho(queued(sent), author, { content: "gone soon", tags: [] });
+    await deleteEcho(queued([]), author, echo._id);
+    await drain(sent);
+    expect(await stalledChains(createDb(env.DB), Date.now() + 3_600_000)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, batch, createDb, returning, select, sendChanges, sql, tables, toD1, WRITE_LIMITS, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { authorVisible, batch, createDb, returning, select, sendChanges, sql, startChain, tables, toD1, WRITE_LIMITS, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { echoColumns } from "./echo-row.server";
 import { knownTotal, newestPages, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
@@ -38,9 +38,12 @@ export const FANOUT_SLICE = 1000;
  * `user_follows` per follower, taken from the same FANOUT_INLINE followers (not scanning on for
  * matches: the rest is the stream's).
  */
-export function fanOutPost(echoId: string, authorId: string, posted: SQL, parentId?: string) {
+export function fanOutPost(echoId: string, authorId: string, posted: SQL, now: number, parentId?: string) {
+  const rest = fanOutRest(echoId, authorId, FANOUT_INLINE + 1, parentId)!;
   return {
     statements: [
+      // the rest's chain (decision 032): if its message is lost, the repair pass replays it
+      startChain(fanoutChain(echoId), rest, now, sql`${posted} AND (SELECT ${tables.users.followersCount} FROM users WHERE ${tables.users.id} = ${authorId}) > ${FANOUT_INLINE}`),
       sql`INSERT INTO timeline_entries (owner_id, echo_id)
         SELECT f.follower_id, ${echoId} FROM
           (SELECT follower_id FROM user_follows WHERE followee_id = ${authorId} AND ${posted} ORDER BY follower_id LIMIT ${FANOUT_INLINE}) f
@@ -50,6 +53,9 @@ export function fanOutPost(echoId: string, authorId: string, posted: SQL, parent
     followers: select({ count: tables.users.followersCount }, sql`FROM users WHERE ${tables.users.id} = ${authorId}`),
   };
 }
+
+/** The key of an echo's fan-out chain in `stream_chains`. */
+const fanoutChain = (echoId: string) => `fanout:${echoId}`;
 
 /**
  * After the post's batch: the message that takes the echo to the followers the batch did not
@@ -91,6 +97,11 @@ export async function consumeTimelineChanges(app: Pick<AppContext, "env" | "ctx"
   if (fanouts.length === 0 && unfanouts.length === 0) return { fanouts: 0, removed: 0 };
   const te = tables.timelineEntries;
   const exists = (echoId: string) => sql`EXISTS (SELECT 1 FROM echos WHERE id = ${echoId})`;
+  const now = Date.now();
+  // the slice's last follower, if the slice was full: where the next step starts
+  const boundary = (f: Extract<Change, { type: "fanout" }>) =>
+    sql`FROM user_follows WHERE followee_id = ${f.authorId} AND follower_id > ${f.after} AND ${exists(f.echoId)}
+      ORDER BY follower_id LIMIT 1 OFFSET ${FANOUT_SLICE - 1}`;
   const statements = [
     ...fanouts.flatMap((f) => [
       sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id)
@@ -98,12 +109,12 @@ export async function consumeTimelineChanges(app: Pick<AppContext, "env" | "ctx"
           (SELECT follower_id FROM user_follows WHERE followee_id = ${f.authorId} AND follower_id > ${f.after} AND ${exists(f.echoId)}
            ORDER BY follower_id LIMIT ${FANOUT_SLICE}) f
         WHERE ${followsParent(f.authorId, f.parentId)}`,
-      // the slice's last follower, if the slice was full: where the next step starts
-      select(
-        { next: tables.userFollows.followerId },
-        sql`FROM user_follows WHERE followee_id = ${f.authorId} AND follower_id > ${f.after} AND ${exists(f.echoId)}
-          ORDER BY follower_id LIMIT 1 OFFSET ${FANOUT_SLICE - 1}`,
-      ),
+      select({ next: tables.userFollows.followerId }, boundary(f)),
+      // the chain (decision 032) moves to the next step, atomic with this one; the last step (no
+      // boundary: the followers, or the echo, are done) ends it
+      sql`UPDATE stream_chains SET change = json_set(change, '$.after', (SELECT follower_id ${boundary(f)})), updated_at = ${now}
+        WHERE key = ${fanoutChain(f.echoId)}`,
+      sql`DELETE FROM stream_chains WHERE key = ${fanoutChain(f.echoId)} AND json_type(change, '$.after') = 'null'`,
     ]),
     ...unfanouts.map((echoId) =>
       returning(
@@ -117,11 +128,11 @@ export async function consumeTimelineChanges(app: Pick<AppContext, "env" | "ctx"
   const next: Change[] = [];
   let removed = 0;
   fanouts.forEach((f, i) => {
-    const boundary = (results[2 * i + 1] as { next: string }[])[0];
-    if (boundary) next.push({ ...f, after: boundary.next });
+    const last = (results[4 * i + 1] as { next: string }[])[0];
+    if (last) next.push({ ...f, after: last.next });
   });
   unfanouts.forEach((echoId, i) => {
-    const gone = results[2 * fanouts.length + i]!.length;
+    const gone = results[4 * fanouts.length + i]!.length;
     removed += gone;
     if (gone === FANOUT_SLICE) next.push({ type: "unfanout", echoId });
   });

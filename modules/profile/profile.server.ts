@@ -26,7 +26,9 @@ const profileColumns = (viewerId: string) => ({
 
 type ProfileRow = RowOf<ReturnType<typeof profileColumns>>;
 
-const profileQuery = (viewerId: string, userId: string) => select(profileColumns(viewerId), sql`FROM users u WHERE ${u.id} = ${userId}`);
+// a deleted account (decision 032) is gone at once, while the stream removes its rows
+const profileQuery = (viewerId: string, userId: string) =>
+  select(profileColumns(viewerId), sql`FROM users u WHERE ${u.id} = ${userId} AND ${u.deletedAt} IS NULL`);
 
 function toProfile(row: ProfileRow, viewerId: string): Profile {
   const isMe = row.id === viewerId;
@@ -90,7 +92,7 @@ export async function setUserFollow(app: AppContext, viewerId: string, userId: s
     follow
       ? ([
           sql`INSERT INTO user_follows (follower_id, followee_id, created_at)
-            SELECT ${viewerId}, ${userId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM users WHERE id = ${userId}) AND ${within} AND NOT ${blocked}
+            SELECT ${viewerId}, ${userId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND deleted_at IS NULL) AND ${within} AND NOT ${blocked}
             ON CONFLICT DO NOTHING`,
           backfillFollow(viewerId, userId, within),
           profileQuery(viewerId, userId),

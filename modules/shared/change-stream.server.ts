@@ -4,7 +4,9 @@
 // later live in other databases. A message can be lost (a send that fails, a local runtime
 // killed before its queue drained) or come twice: consumers are idempotent, and a scheduled
 // repair pass finds and fixes drift from the store.
-import type { AppContext } from "./context.server";
+import { sql, type SQL } from "drizzle-orm";
+import type { AppContext, Db } from "./context.server";
+import { batch, select } from "./sql.server";
 
 /** An echo as the stream carries it: what a feed rule looks at. */
 export type ChangedEcho = { id: string; authorId: string; tags: string[]; createdAt: number };
@@ -22,7 +24,9 @@ export type Change =
   /** the Following timelines (decision 013): the echo joins those of its author's followers after `after` (by id), a slice at a time */
   | { type: "fanout"; echoId: string; authorId: string; after: string; parentId?: string }
   /** the Following timelines: the deleted echo's rows leave them, a slice at a time */
-  | { type: "unfanout"; echoId: string };
+  | { type: "unfanout"; echoId: string }
+  /** a deleted account's rows leave, a slice of each kind a step, the account's row last (decision 032) */
+  | { type: "purge"; userId: string };
 
 /**
  * Send after the write's answer is on its way (waitUntil): the write's latency and round trips do
@@ -31,7 +35,35 @@ export type Change =
 export function sendChanges(app: Pick<AppContext, "env" | "ctx">, changes: Change[]): void {
   const queue = app.env.FEED_EVENTS;
   if (!queue || changes.length === 0) return;
-  app.ctx.waitUntil(
-    queue.sendBatch(changes.map((body) => ({ body }))).catch((error: unknown) => console.warn("change stream: send failed", error)),
-  );
+  // a sendBatch takes at most 100 messages (an account's removal step sends up to ~55)
+  for (let i = 0; i < changes.length; i += 100) {
+    app.ctx.waitUntil(
+      queue.sendBatch(changes.slice(i, i + 100).map((body) => ({ body }))).catch((error: unknown) => console.warn("change stream: send failed", error)),
+    );
+  }
+}
+
+/**
+ * Chains (decision 032): a change whose steps must all run — a post's fan-out past its first
+ * followers, an account's removal — has a `stream_chains` row, written with the write that starts
+ * it and moved by each step (`updated_at`, and the message of its next step), deleted by its last.
+ * A chain whose row has not moved for CHAIN_STALL_MS lost its message (a failed send, a runtime
+ * killed before its queue drained): the repair pass runs its next step itself (stalledChains).
+ */
+export const CHAIN_STALL_MS = 10_000;
+/** Chains the repair pass moves on per pass (each one step: a slice, ≤ ~1,000 rows written). */
+export const CHAINS_PER_PASS = 5;
+
+/** The statement that starts chain `key` at `change`, if `when` holds (in the write's batch). */
+export function startChain(key: string, change: Change, now: number, when: SQL): SQL {
+  return sql`INSERT INTO stream_chains (key, change, updated_at) SELECT ${key}, ${JSON.stringify(change)}, ${now} WHERE ${when}
+    ON CONFLICT (key) DO UPDATE SET change = excluded.change, updated_at = excluded.updated_at`;
+}
+
+/** The oldest chains that have not moved since `now - CHAIN_STALL_MS`: their next steps' messages. */
+export async function stalledChains(db: Db, now: number, limit = CHAINS_PER_PASS): Promise<Change[]> {
+  const [rows] = await batch(db, [
+    select({ change: sql<string>`change` }, sql`FROM stream_chains WHERE updated_at < ${now - CHAIN_STALL_MS} ORDER BY updated_at LIMIT ${limit}`),
+  ]);
+  return rows.map((r) => JSON.parse(r.change) as Change);
 }

@@ -29,5 +29,5 @@ export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";
 export { trigramSearchable } from "./trigram.server";
 export { boundedCache } from "./bounded-cache";
 export { controlLive, liveUserChannel, LIVE_CLOSE, type LiveControl } from "./live-control.server";
-export { sendChanges, type Change, type ChangedEcho } from "./change-stream.server";
+export { sendChanges, startChain, stalledChains, CHAIN_STALL_MS, CHAINS_PER_PASS, type Change, type ChangedEcho } from "./change-stream.server";
 export { hiddenSet, authorVisible, authorVisibleText, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";

@@ -136,12 +136,18 @@ describe("DELETE /api/profile/me", () => {
     expect(deleted.headers.get("set-cookie")).toMatch(/^echo_session=;.*Max-Age=0/);
     for (const res of raced) expect([200, 201, 403, 404], res.text.slice(0, 200)).toContain(res.status);
 
-    // the victim is gone: session, login, profile, echos
+    // the victim is gone at once: session, login, profile; its echos and scrolls once the change
+    // stream has removed them (decision 032: the request only marks the account)
     expect((await victim.client.get("/api/auth/me")).status).toBe(401);
     expect((await login(victim.user.userName, "pass1234")).status).toBe(401);
     expect((await a.client.get(`/api/profile/user/${victim.user._id}`)).status).toBe(404);
-    for (const id of victimEchos) expect((await a.client.get(`/api/echo/echo/${id}`)).status).toBe(404);
-    for (const id of [victimCuration, victimFeed]) expect((await a.client.get(`/api/scroll/${id}`)).status).toBe(404);
+    const paths = [...victimEchos.map((id) => `/api/echo/echo/${id}`), ...[victimCuration, victimFeed].map((id) => `/api/scroll/${id}`)];
+    for (let deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+      if ((await Promise.all(paths.map((path) => a.client.get(path)))).every((res) => res.status === 404)) break;
+    }
+    for (const path of paths) expect((await a.client.get(path)).status, path).toBe(404);
+    // the step that removed them ends by deleting the account's row (what came in between with it)
+    await new Promise((r) => setTimeout(r, 1_000));
 
     // counters against the rows they count (lists), and against what is left
     const echoA0 = (await a.client.get(`/api/echo/echo/${aEchos[0]}`)).json.echo;

@@ -127,6 +127,10 @@ describe("GET /api/echo/following", () => {
     const c1 = await post(cat.client, "leaves with the account");
     expect((await bob.client.delete(`/api/echo/delete/${b2}`)).status).toBe(200);
     expect((await cat.client.request("DELETE", "/api/profile/me", { password: "pass1234" })).status).toBe(200);
+    // the account's echos leave through the change stream (decision 032)
+    for (let deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+      if (ids(await timeline(other.client)).length === 1) break;
+    }
     for (const r of [viewer, other]) expect(ids(await timeline(r.client))).toEqual([b1]);
     expect(c1).not.toBe(b1);
   });

@@ -150,6 +150,10 @@ describe("notifications", () => {
     await post(bob, `hey @${alice.user.userName}`);
     expect((await page(alice)).unreadCount).toBe(3);
     await must(await bob.client.request("DELETE", "/api/profile/me", { password: "pass1234" }));
+    // what the account did leaves through the change stream (decision 032)
+    for (let deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+      if ((await page(alice)).unreadCount === 1) break;
+    }
     const body = await page(alice);
     expect(body.notifications).toMatchObject([{ kind: "like", actor: { _id: carol.user._id }, actorCount: 1 }]);
     expect(body.unreadCount).toBe(1);

@@ -279,6 +279,10 @@ describe("replies elsewhere", () => {
     const dans = await reply(dan, root._id, "dan's reply");
     const catsAnswer = await reply(cat, dans._id, "cat answers dan");
     expect((await dan.request("DELETE", "/api/profile/me", { password: "pass1234" })).status).toBe(200);
+    // the account's echos leave through the change stream (decision 032): wait for its reply to go
+    for (let deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+      if ((await cat.get(`/api/echo/echo/${dans._id}`)).status === 404) break;
+    }
     const thread = (await cat.get(`/api/echo/${root._id}/thread`)).json as Json;
     expect(thread.echo.echo.commentsCount).toBe(0);
     expect(thread.replies).toEqual([{ _id: dans._id, parentId: root._id, echo: null, replies: [expect.objectContaining({ _id: catsAnswer._id })], moreReplies: false }]);

@@ -22,6 +22,9 @@ export const users = sqliteTable(
     // groups are newer than it (trigger-kept)
     notificationsReadAt: integer("notifications_read_at").notNull().default(0),
     unreadNotifications: integer("unread_notifications").notNull().default(0),
+    // set when the account is deleted (migration 0030, decision 032): the account is gone for
+    // everyone at once, and its rows leave through the change stream in bounded steps
+    deletedAt: integer("deleted_at"),
   },
   (t) => [
     // login / signup-conflict lookup by name, case-insensitive: "Ann" and "ann" are one account;
@@ -215,8 +218,12 @@ export const shares = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: integer("created_at").notNull(),
   },
-  // one share counted per user and echo, however often they share it
-  (t) => [primaryKey({ columns: [t.echoId, t.userId] })],
+  (t) => [
+    // one share counted per user and echo, however often they share it
+    primaryKey({ columns: [t.echoId, t.userId] }),
+    // account deletion: a user's shares, a slice at a time (migration 0030)
+    index("shares_user_id").on(t.userId, t.echoId),
+  ],
 );
 
 export const reports = sqliteTable(
@@ -231,8 +238,12 @@ export const reports = sqliteTable(
     reason: text("reason").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  // a user reports an echo once
-  (t) => [primaryKey({ columns: [t.echoId, t.userId] })],
+  (t) => [
+    // a user reports an echo once
+    primaryKey({ columns: [t.echoId, t.userId] }),
+    // account deletion: a user's reports, a slice at a time (migration 0030)
+    index("reports_user_id").on(t.userId, t.echoId),
+  ],
 );
 
 // An echo deleted while it had replies: its place in its thread (decision 024), so the chain above
@@ -454,6 +465,23 @@ export const popularEchos = sqliteTable(
     // an echo's delete cascades here: without it each delete scanned the lists (3,200 rows, twice)
     index("popular_echos_echo").on(t.echoId),
   ],
+);
+
+// Chains of change-stream steps that must reach their end (migration 0030, decision 032): a
+// post's fan-out past its first followers, an account's removal. Written with the step that
+// starts the chain, moved on by each step, deleted by the last; the repair pass replays a chain
+// whose step has not moved it for a while (a lost message).
+export const streamChains = sqliteTable(
+  "stream_chains",
+  {
+    // "fanout:<echo id>", "purge:<user id>"
+    key: text("key").primaryKey(),
+    // the change-stream message (JSON) that takes the chain its next step
+    change: text("change").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  // the repair pass: chains that have not moved lately, oldest first
+  (t) => [index("stream_chains_updated").on(t.updatedAt)],
 );
 
 export const rankState = sqliteTable("rank_state", {
