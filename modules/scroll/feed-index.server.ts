@@ -235,7 +235,14 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
     const [postCandidates, likedEchos] = await batch(db, [
       candidatesOf(terms),
       select(
-        { id: tables.echos.id, authorId: tables.echos.authorId, tags: tables.echos.tags, createdAt: tables.echos.createdAt, likes: tables.echos.likesCount },
+        {
+          id: tables.echos.id,
+          authorId: tables.echos.authorId,
+          tags: tables.echos.tags,
+          createdAt: tables.echos.createdAt,
+          likes: tables.echos.likesCount,
+          parentId: tables.echos.parentId,
+        },
         sql`FROM echos WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...liked, ...edited])}))`,
       ),
     ]);
@@ -714,7 +721,7 @@ async function replayPosts(app: Pick<AppContext, "env" | "ctx">, db: Db, now: nu
   const e = tables.echos;
   const [posted] = await batch(db, [
     select(
-      { id: e.id, authorId: e.authorId, tags: e.tags, createdAt: e.createdAt },
+      { id: e.id, authorId: e.authorId, tags: e.tags, createdAt: e.createdAt, parentId: e.parentId },
       sql`FROM echos WHERE id >= ${idFloor(from)} AND id < ${idFloor(to)} ORDER BY id LIMIT ${REPLAY_MAX}`,
     ),
   ]);

@@ -6,8 +6,10 @@
 // repair pass finds and fixes drift from the store.
 import type { AppContext } from "./context.server";
 
-/** An echo as the stream carries it: what a feed rule looks at. */
-export type ChangedEcho = { id: string; authorId: string; tags: string[]; createdAt: number };
+/** An echo as the stream carries it: what a feed rule looks at (`parentId`: a reply's parent;
+ * absent from messages sent before feeds had the option: read as a top-level echo, and the
+ * repair pass's replay carries it). */
+export type ChangedEcho = { id: string; authorId: string; tags: string[]; createdAt: number; parentId?: string | null };
 
 export type Change =
   | { type: "post"; echo: ChangedEcho }
