@@ -230,7 +230,8 @@ const scrollHolds = (v: Record<"viewerId" | "scrollId" | RuleField, unknown>) =>
         AND ${sc.tagMatchType} = ${v.tagMatchType} AND json(${sc.includedTags}) = json(${v.includedTags})
         AND json(${sc.excludedTags}) = json(${v.excludedTags}) AND json(${sc.authors}) = json(${v.authors})
         AND ${sc.sortBy} = ${v.sortBy} AND ${sc.sortTimeRange} = ${v.sortTimeRange}
-        AND ${sc.excludeLikedEchos} = ${v.excludeLikedEchos} AND ${sc.startDate} IS ${v.startDate} AND ${sc.endDate} IS ${v.endDate})`;
+        AND ${sc.excludeLikedEchos} = ${v.excludeLikedEchos} AND ${sc.startDate} IS ${v.startDate} AND ${sc.endDate} IS ${v.endDate}
+        AND ${sc.replies} = ${v.replies})`;
 
 /** `scrollHolds` with bound values: the scroll `scrollId` still holds `rule` and `viewerId` may see it. */
 export const holdsRule = (scrollId: string, viewerId: string, rule: FeedRule): SQL => scrollHolds({ viewerId, scrollId, ...storedRule(rule) });
