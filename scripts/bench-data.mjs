@@ -433,6 +433,7 @@ db.exec(`
   UPDATE echos SET shares_count = c.n FROM (SELECT echo_id, COUNT(*) AS n FROM shares GROUP BY echo_id) AS c WHERE echos.id = c.echo_id;
   UPDATE echos SET comments_count = c.n FROM (SELECT parent_id, COUNT(*) AS n FROM echos WHERE parent_id IS NOT NULL GROUP BY parent_id) AS c WHERE echos.id = c.parent_id;
   UPDATE echo_tags SET likes_count = e.likes_count FROM echos AS e WHERE e.id = echo_tags.echo_id AND e.likes_count <> 0;
+  UPDATE echo_tags SET reply = 1 FROM echos AS e WHERE e.id = echo_tags.echo_id AND e.parent_id IS NOT NULL;
   INSERT INTO tag_days (tag, day, count) SELECT tag, day, COUNT(*) FROM echo_tags GROUP BY tag, day;
   INSERT INTO tags (name, echo_count, recent_count, created_at) SELECT tag, COUNT(*), 0, 0 FROM echo_tags GROUP BY tag;
   UPDATE tags SET recent_count = c.n FROM (SELECT tag, SUM(count) AS n FROM tag_days WHERE day > ${today - 7} GROUP BY tag) AS c WHERE tags.name = c.tag;

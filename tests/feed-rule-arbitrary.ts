@@ -28,6 +28,7 @@ export function feedRuleArb({ vocab, users, nobody, now }: { vocab: string[]; us
       sortBy: fc.constantFrom("newestFirst" as const, "oldestFirst" as const, "mostLiked" as const),
       sortTimeRange: fc.constantFrom("1day" as const, "1month" as const, "1year" as const, "allTime" as const),
       excludeLikedEchos: fc.boolean(),
+      replies: fc.boolean(),
       startDate: date,
       endDate: date,
       viewer: fc.constantFrom(...users),

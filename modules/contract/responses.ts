@@ -138,6 +138,7 @@ const FeedConfigSchema = v.strictObject({
   sortBy: v.picklist(SORTS),
   sortTimeRange: v.picklist(TIME_RANGES),
   excludeLikedEchos: v.boolean(),
+  replies: v.boolean(),
   dateRange: v.nullable(v.strictObject({ startDate: v.nullable(v.string()), endDate: v.nullable(v.string()) })),
 });
 

@@ -54,8 +54,8 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
   ];
   for (const tag of input.tags) {
     statements.push(sql`INSERT INTO tags (name, created_at) SELECT ${tag}, ${now} WHERE ${posted} ON CONFLICT (name) DO NOTHING`);
-    statements.push(sql`INSERT INTO echo_tags (tag, echo_id, day, tags)
-      SELECT ${tag}, ${id}, ${Math.floor(now / 86_400_000)}, ${JSON.stringify(input.tags)} WHERE ${posted}`);
+    statements.push(sql`INSERT INTO echo_tags (tag, echo_id, day, tags, reply)
+      SELECT ${tag}, ${id}, ${Math.floor(now / 86_400_000)}, ${JSON.stringify(input.tags)}, ${parentId === undefined ? 0 : 1} WHERE ${posted}`);
   }
   // the Following timelines (decision 013): the author's and its first followers', atomic with
   // the echo; the rest through the change stream after it committed (fanOutRest). A reply
@@ -82,7 +82,7 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
   // and the change stream takes it to the feed indexes (decision 020)
   publishLive(app, postChannels(echo), echo);
   const rest = fanOutRest(id, authorId, followers, parentId);
-  sendChanges(app, [{ type: "post", echo: { id, authorId, tags: input.tags, createdAt: now } }, ...(rest ? [rest] : [])]);
+  sendChanges(app, [{ type: "post", echo: { id, authorId, tags: input.tags, createdAt: now, parentId: parentId ?? null } }, ...(rest ? [rest] : [])]);
   return echo;
 }
 

@@ -19,6 +19,6 @@ export type LiveFilter = { kind: "every" } | { kind: "feed"; scrollId: string } 
  * engine does. A new echo has no likes, so "hide echos I liked" never leaves it out.
  */
 export function feedMatches(rule: FeedRule, echo: Echo, now: number): boolean {
-  const facts = { id: echo._id, authorId: echo.author._id, tags: echo.tags.map((t) => t.name), createdAt: idTime(echo._id), likes: echo.likes };
+  const facts = { id: echo._id, authorId: echo.author._id, tags: echo.tags.map((t) => t.name), createdAt: idTime(echo._id), likes: echo.likes, parentId: echo.parentId };
   return ruleChecks(rule, facts, false, now).every((check) => check.passed);
 }

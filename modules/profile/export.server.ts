@@ -76,6 +76,7 @@ const scrollColumns = {
   excludeLikedEchos: scrolls.excludeLikedEchos,
   startDate: scrolls.startDate,
   endDate: scrolls.endDate,
+  replies: scrolls.replies,
 };
 type ScrollRow = RowOf<typeof scrollColumns>;
 

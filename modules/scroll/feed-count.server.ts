@@ -6,7 +6,7 @@
 // - a bounded scan of the rule's streams in id order: exact when the streams end inside it, a
 //   lower bound otherwise.
 import { select, sql, tables, type RowOf, type SQL } from "../shared/index.server";
-import { idBounds, mergeParts, provablyEmpty, streamPart, streams } from "./feed-rules.server";
+import { idBounds, mergeParts, provablyEmpty, streamPart, streams, testsOnEchoRow } from "./feed-rules.server";
 import type { FeedRule } from "./schema";
 
 /** Above this many matches the preview says "10,000+" (the counters know more; a person does
@@ -32,7 +32,9 @@ function untested(rule: FeedRule): boolean {
     rule.startDate === null &&
     rule.endDate === null &&
     (rule.sortBy !== "mostLiked" || rule.sortTimeRange === "allTime") &&
-    !rule.excludeLikedEchos
+    !rule.excludeLikedEchos &&
+    // the counters count replies too: exact only for a rule that shows them
+    rule.replies === true
   );
 }
 
@@ -98,7 +100,7 @@ export function countScanQuery(rule: FeedRule, viewerId: string, now: number, en
  * hide-liked and the echo row when an echos-table stream tests tags. */
 export function scanEntries(rule: FeedRule, rows = COUNT_SCAN_ROWS): number {
   const list = streams(rule);
-  const tagTestOnEcho = list[0]?.tags === "e.tags" && (rule.excludedTags.length > 0 || (rule.authors.length > 0 && rule.includedTags.length > 0));
+  const tagTestOnEcho = testsOnEchoRow(rule);
   const perEntry = 1 + Number(rule.excludeLikedEchos) + Number(tagTestOnEcho);
   const rarest = rule.tagMatchType === "all" && rule.authors.length === 0 ? 2 * rule.includedTags.length + 1 : 0;
   return Math.max(1, Math.floor((rows - list.length - rarest) / perEntry));

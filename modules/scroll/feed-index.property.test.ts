@@ -24,7 +24,7 @@ const indexableRule = (users: string[]) =>
   );
 
 type Op =
-  | { kind: "post"; author: number; tags: string[]; age: number; delivery: "once" | "twice" | "lost" }
+  | { kind: "post"; author: number; tags: string[]; age: number; reply: boolean; delivery: "once" | "twice" | "lost" }
   | { kind: "delete"; pick: number; delivery: "once" | "twice" | "lost" }
   | { kind: "like"; pick: number; by: number; delivery: "once" | "twice" | "lost" }
   | { kind: "edit"; rule: FeedRule };
@@ -39,6 +39,8 @@ const opArb = (users: string[]): fc.Arbitrary<Op> => {
         author: fc.integer({ min: 0, max: USER_COUNT - 1 }),
         tags: fc.uniqueArray(fc.constantFrom(...VOCAB), { maxLength: 4 }),
         age: fc.oneof(fc.integer({ min: 0, max: 2 * 365 * DAY }), fc.integer({ min: 0, max: DAY })),
+        // a reply (to any id: no foreign key) enters only the indexes of rules with replies on
+        reply: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
         delivery,
       }),
     },
@@ -104,13 +106,15 @@ describe("the feed index equals the reference after random streams", () => {
           if (op.kind === "post") {
             const createdAt = NOW - op.age;
             const id = newId(createdAt).slice(0, 10) + (serial++).toString(32).padStart(16, "0");
-            const echo: ChangedEcho = { id, authorId: users[op.author]!, tags: op.tags, createdAt };
+            const parentId = op.reply ? users[0]! : null;
+            const echo: ChangedEcho = { id, authorId: users[op.author]!, tags: op.tags, createdAt, parentId };
             const statements: SQL[] = [
-              sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${id}, ${echo.authorId}, 'x', ${JSON.stringify(op.tags)}, ${createdAt})`,
+              sql`INSERT INTO echos (id, author_id, content, tags, created_at, parent_id, root_id)
+                  VALUES (${id}, ${echo.authorId}, 'x', ${JSON.stringify(op.tags)}, ${createdAt}, ${parentId}, ${parentId})`,
             ];
             for (const t of op.tags) {
               statements.push(sql`INSERT INTO tags (name, created_at) VALUES (${t}, 0) ON CONFLICT DO NOTHING`);
-              statements.push(sql`INSERT INTO echo_tags (tag, echo_id, tags) VALUES (${t}, ${id}, ${JSON.stringify(op.tags)})`);
+              statements.push(sql`INSERT INTO echo_tags (tag, echo_id, tags, reply) VALUES (${t}, ${id}, ${JSON.stringify(op.tags)}, ${op.reply ? 1 : 0})`);
             }
             await batch(app.db, statements);
             echos.push({ ...echo, likes: 0 });

@@ -235,7 +235,14 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
     const [postCandidates, likedEchos] = await batch(db, [
       candidatesOf(terms),
       select(
-        { id: tables.echos.id, authorId: tables.echos.authorId, tags: tables.echos.tags, createdAt: tables.echos.createdAt, likes: tables.echos.likesCount },
+        {
+          id: tables.echos.id,
+          authorId: tables.echos.authorId,
+          tags: tables.echos.tags,
+          createdAt: tables.echos.createdAt,
+          likes: tables.echos.likesCount,
+          parentId: tables.echos.parentId,
+        },
         sql`FROM echos WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...liked, ...edited])}))`,
       ),
     ]);
@@ -463,12 +470,26 @@ export const indexState = (ruleKey: string) =>
 export type IndexRow = EchoRow & { indexRank: number; feedOk: number; feedN: number };
 
 /**
- * Entries a page for a reader who hides what they liked reads at most: each costs about 3 rows
- * (the entry, the like probe, its numbering), the page's echos 2 more each, so 36 entries and a
- * page of 30 stay under 200 rows with the lookups. A reader who liked most of them gets a short
- * page with more to come, as from the engine's window.
+ * Entries a page for a reader who hides what they liked reads at most (decision 020, "Hide-liked
+ * readers"), measured in D1's rows read: an entry costs 1, a liked one 1 more (its likes row),
+ * for a viewer who hides anyone 1 more (the entry's echo row, for its author); each echo of the
+ * page 2 (echo, author); the lookups about 6. A page stops reading once it holds limit+1; a page
+ * short of that read every entry of the scan and also reads the HIDE_LIKED_STEP-th entry (as
+ * many rows) as its frontier. So the worst page, short with a page's worth of echos:
+ * 2 × 76 + 30 + 12 + 6 = 200, and for a viewer who hides anyone 3 × 48 + 30 + 12 + 6 = 192.
+ * A reader who liked up to 46 of the next 76 entries gets a full page of 30 (55 for a page of 20).
  */
-export const HIDE_LIKED_SCAN = 36;
+export const HIDE_LIKED_SCAN = 76;
+export const HIDE_LIKED_SCAN_HIDING = 48;
+/**
+ * Where a short hide-liked page's next page starts at the latest: after its last echo or after
+ * this many entries, whichever is later (all of them were read, and none left to show); the
+ * scan's own last entry would cost as many rows as the scan, this one costs 12.
+ */
+export const HIDE_LIKED_STEP = 12;
+/** `feedN` of that frontier row, and of the last entry the page could reach (no echo of the page has them). */
+const FRONTIER_ROW = -1;
+const LAST_ROW = -2;
 export const HIDE_LIKED_PAGE_MAX = 30;
 
 /**
@@ -477,9 +498,9 @@ export const HIDE_LIKED_PAGE_MAX = 30;
  * since the last repair pass skipped. Read only when the index is ready and holds this depth
  * (`reaches`, in SQL); otherwise it reads the one feed_indexes row and nothing more. `guard` adds
  * the caller's own condition (the scroll still holds the rule, the viewer may see it). For a
- * reader who hides what they liked, at most HIDE_LIKED_SCAN entries are read, numbered as the
- * engine numbers its window: the unliked ones up to the page, and the last entry read as the
- * frontier the next page starts after (its rows come in no order: `indexPage` sorts them).
+ * reader who hides what they liked, at most HIDE_LIKED_SCAN entries are read: the unliked ones up
+ * to the page and, on a short page, the HIDE_LIKED_STEP-th entry as a frontier the next page
+ * starts after at the latest (its rows come in no order: `indexPage` sorts them).
  */
 export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, limit: number, guard: SQL = sql`1`, now = Date.now()): Select<IndexRow> {
   const key = ruleKeyOf(rule);
@@ -490,11 +511,12 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
   const desc = descending(rule);
   const upToFrontier = desc ? sql`(ie.rank, ie.echo_id) >= (fi.floor_rank, fi.floor)` : sql`ie.echo_id <= fi.floor`;
   const reachesAt = desc ? sql`(fi.floor_rank, fi.floor) < (${at.rank}, ${at.id})` : sql`fi.floor > ${at.id}`;
-  const entries = sql`FROM feed_indexes fi JOIN feed_index_entries ie ON ie.index_id = fi.id
+  const where = sql`FROM feed_indexes fi JOIN feed_index_entries ie ON ie.index_id = fi.id
       WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
         AND fi.cap > ${DENSE} AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
-        AND ${guard} ${fresh}
-      ORDER BY ${orderSql(rule, "ie")}`;
+        AND ${guard} ${fresh}`;
+  const entries = sql`${where} ORDER BY ${orderSql(rule, "ie")}`;
+  const entriesBackwards = sql`${where} ORDER BY ${orderSql({ ...rule, sortBy: descending(rule) ? "oldestFirst" : "newestFirst" }, "ie")}`;
   if (!rule.excludeLikedEchos) {
     // the authors the viewer does not see (issue 32) are left out as the entries are walked, so
     // the page fills: the entry's echo row is probed in the walk only for a viewer whose set holds
@@ -512,16 +534,26 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
         ORDER BY ${orderSql(rule, "ie")}`,
     );
   }
-  // hide-liked: an entry of an author the viewer does not see is read and not counted, as a liked one
-  const numbered = sql`SELECT s.echo_id, s.rank, s.ok, row_number() OVER w AS n, sum(s.ok) OVER w AS k
-      FROM (SELECT ie.echo_id, ie.rank, NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})
-              AND (NOT EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')
-                OR ${authorVisible(viewerId, sql`(SELECT author_id FROM echos WHERE id = ie.echo_id)`)}) AS ok
-            ${entries} LIMIT ${HIDE_LIKED_SCAN}) s
-      WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
+  // hide-liked (decision 020, "Hide-liked readers"): the first entries (HIDE_LIKED_SCAN, fewer
+  // for a viewer who hides anyone), as a co-routine the page stops reading once it holds
+  // limit+1; an entry the reader liked is left out by an anti-join on the likes primary key
+  // (echo_id, user_id), an author they do not see by the probe above. No numbering: window
+  // functions buffered every entry (about 5 rows an entry). A page short of limit+1 also reads
+  // the HIDE_LIKED_STEP-th entry (UNION ALL under a LIMIT stops before its second part when the
+  // first filled it).
+  const hides = sql`EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')`;
+  const scan = sql`CASE WHEN ${hides} THEN ${HIDE_LIKED_SCAN_HIDING} ELSE ${HIDE_LIKED_SCAN} END`;
+  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT ${scan}) s
+      LEFT JOIN likes l ON l.echo_id = s.echo_id AND l.user_id = ${viewerId}
+      WHERE l.echo_id IS NULL AND (NOT ${hides} OR ${authorVisible(viewerId, sql`(SELECT author_id FROM echos WHERE id = s.echo_id)`)})
+      LIMIT ${limit + 1}`;
+  const frontier = sql`SELECT f.echo_id, f.rank, 0 AS ok, ${FRONTIER_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT 1 OFFSET ${HIDE_LIKED_STEP - 1}) f`;
+  // and the last entry this page could reach (read backwards: a row or two), so that a page
+  // whose scan met it says there is nothing more (or that the index's frontier is there)
+  const last = sql`SELECT z.echo_id, z.rank, 0 AS ok, ${LAST_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entriesBackwards} LIMIT 1) z`;
   return select(
     { ...echoColumns(viewerId), indexRank: sql<number>`p.rank`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` },
-    sql`FROM (SELECT echo_id, rank, ok AND k <= ${limit + 1} AS ok, n FROM (${numbered}) WHERE (ok AND k <= ${limit + 1}) OR n = ${HIDE_LIKED_SCAN} LIMIT ${limit + 2}) p
+    sql`FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${frontier}) UNION ALL SELECT * FROM (${last}) LIMIT ${limit + 1}) p
       JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id`,
   );
 }
@@ -537,8 +569,17 @@ export function indexPage(rule: FeedRule, rows: IndexRow[], take: number, st: In
   const inOrder = [...rows].sort((a, b) => (before(rule, pos(a), pos(b)) ? -1 : before(rule, pos(b), pos(a)) ? 1 : 0));
   const matches = inOrder.filter((r) => r.feedOk);
   if (matches.length > take) return { rows: matches.slice(0, take), full: true, after: pos(matches[take - 1]!), atFrontier: false };
-  const scanEnd = inOrder.find((r) => r.feedN === HIDE_LIKED_SCAN);
-  if (scanEnd) return { rows: matches, full: false, after: pos(scanEnd), atFrontier: false };
+  // a short hide-liked page: every entry of its scan was read; the next page starts after its
+  // last echo or the frontier row, whichever comes later. Without a frontier row the index
+  // holds fewer entries than HIDE_LIKED_STEP here: the scan read them all.
+  const step = inOrder.find((r) => r.feedN === FRONTIER_ROW);
+  const end = inOrder.find((r) => r.feedN === LAST_ROW);
+  if (step) {
+    const last = matches[matches.length - 1];
+    const after = last && before(rule, pos(step), pos(last)) ? pos(last) : pos(step);
+    // unless the scan met the last entry it could reach: then as a page that read them all
+    if (!end || before(rule, after, pos(end))) return { rows: matches, full: false, after, atFrontier: false };
+  }
   const atFrontier = !st.complete && st.floor !== null;
   return { rows: matches, full: false, after: atFrontier ? st.floor : null, atFrontier };
 }
@@ -714,7 +755,7 @@ async function replayPosts(app: Pick<AppContext, "env" | "ctx">, db: Db, now: nu
   const e = tables.echos;
   const [posted] = await batch(db, [
     select(
-      { id: e.id, authorId: e.authorId, tags: e.tags, createdAt: e.createdAt },
+      { id: e.id, authorId: e.authorId, tags: e.tags, createdAt: e.createdAt, parentId: e.parentId },
       sql`FROM echos WHERE id >= ${idFloor(from)} AND id < ${idFloor(to)} ORDER BY id LIMIT ${REPLAY_MAX}`,
     ),
   ]);

@@ -30,6 +30,8 @@ const datasetArb = fc
         tags: fc.uniqueArray(fc.constantFrom(...VOCAB), { maxLength: 5 }),
         // spread over two years, with clusters inside the last day/month for the time windows
         age: fc.oneof(fc.integer({ min: 0, max: 2 * 365 * DAY }), fc.integer({ min: 0, max: 2 * DAY })),
+        // about one in four is a reply (decision 024: a feed shows replies only when its rule says so)
+        reply: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
       }),
       { minLength: 0, maxLength: 60 },
     ),
@@ -41,7 +43,8 @@ const datasetArb = fc
       const createdAt = NOW - e.age;
       // a fixed random suffix per index keeps ids unique even for equal timestamps
       const id = newId(createdAt).slice(0, 10) + i.toString(32).padStart(16, "0");
-      return { id, authorId: users[e.author]!, tags: e.tags, createdAt, likes: 0 };
+      // a reply's parent: any id (no foreign key); the engine only asks whether there is one
+      return { id, authorId: users[e.author]!, tags: e.tags, createdAt, likes: 0, parentId: e.reply ? users[0]! : null };
     });
     const seen = new Set<string>();
     const refLikes: RefLike[] = [];
@@ -78,11 +81,12 @@ async function load(data: Dataset) {
   );
   for (const e of data.echos) {
     statements.push(
-      sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${e.id}, ${e.authorId}, 'x', ${JSON.stringify(e.tags)}, ${e.createdAt})`,
+      sql`INSERT INTO echos (id, author_id, content, tags, created_at, parent_id, root_id)
+          VALUES (${e.id}, ${e.authorId}, 'x', ${JSON.stringify(e.tags)}, ${e.createdAt}, ${e.parentId ?? null}, ${e.parentId ?? null})`,
     );
     for (const t of e.tags) {
       statements.push(sql`INSERT INTO tags (name, created_at) VALUES (${t}, 0) ON CONFLICT DO NOTHING`);
-      statements.push(sql`INSERT INTO echo_tags (tag, echo_id, tags) VALUES (${t}, ${e.id}, ${JSON.stringify(e.tags)})`);
+      statements.push(sql`INSERT INTO echo_tags (tag, echo_id, tags, reply) VALUES (${t}, ${e.id}, ${JSON.stringify(e.tags)}, ${e.parentId ? 1 : 0})`);
     }
   }
   for (const l of data.likes) statements.push(sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${l.echoId}, ${l.userId}, 0)`);
@@ -253,6 +257,8 @@ describe("a page reads at most its window of index entries, whatever the rule", 
     return { id: newId(createdAt).slice(0, 10) + String(i).padStart(16, "0"), authorId: users[i % 2]!, tags, createdAt, likes: matches ? 0 : 1 + (i % 7) };
   });
   const likes: RefLike[] = echos.filter((e) => e.likes > 0).map((e) => ({ echoId: e.id, userId: users[2]! }));
+  // the same store where the echos passed over are replies, not tagged #news (decision 024)
+  const replies: RefEcho[] = echos.map((e) => (e.tags.includes("news") ? { ...e, tags: ["tech", "art"], parentId: echos[151]!.id } : e));
   const base: FeedRule = { tagMatchType: "any", includedTags: [], excludedTags: [], authors: [], sortBy: "newestFirst", sortTimeRange: "allTime", excludeLikedEchos: false, startDate: null, endDate: null };
   const shapes: [string, Partial<FeedRule>][] = [
     ["one tag, an exclusion", { includedTags: ["tech"], excludedTags: ["news"] }],
@@ -261,12 +267,15 @@ describe("a page reads at most its window of index entries, whatever the rule", 
     ["most liked this month", { includedTags: ["tech"], sortBy: "mostLiked", sortTimeRange: "1month", excludedTags: ["news"] }],
     ["two authors, hide-liked", { authors: users.slice(0, 2), excludeLikedEchos: true }],
     ["all of two tags, an exclusion, most liked", { includedTags: ["tech", "art"], tagMatchType: "all", excludedTags: ["news"], sortBy: "mostLiked" }],
+    ["replies off: one tag", { includedTags: ["tech"] }],
+    ["replies off: two authors, most liked", { authors: users.slice(0, 2), sortBy: "mostLiked", sortTimeRange: "1year" }],
   ];
-  it.each(shapes)("%s", async (_name, shape) => {
-    await load({ users, echos, likes });
+  it.each(shapes)("%s", async (name, shape) => {
+    const store = name.startsWith("replies off") ? replies : echos;
+    await load({ users, echos: store, likes });
     const rule = { ...base, ...shape };
     const app = testAppContext(env);
-    const expected = referenceFeed(rule, echos, likes, users[2]!, NOW);
+    const expected = referenceFeed(rule, store, likes, users[2]!, NOW);
     for (const candidateRows of [30, CANDIDATE_ROWS]) {
       const window = windowSize(rule, candidateRows);
       const query = feedPageQuery(rule, users[2]!, NOW, null, 20, 0, window);

@@ -4,11 +4,12 @@
 // the specification's, and the property test holds it equal to the engine too.
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
-export type RefEcho = { id: string; authorId: string; tags: string[]; createdAt: number; likes: number };
+/** `parentId`: set on a reply (absent or null: a top-level echo). */
+export type RefEcho = { id: string; authorId: string; tags: string[]; createdAt: number; likes: number; parentId?: string | null };
 export type RefLike = { echoId: string; userId: string };
 
 /** The rules that decide whether an echo is in a feed, in the order "why" lists them. */
-export type RuleName = "includedTags" | "excludedTags" | "authors" | "dateRange" | "timeRange" | "excludeLikedEchos";
+export type RuleName = "includedTags" | "excludedTags" | "authors" | "dateRange" | "timeRange" | "excludeLikedEchos" | "replies";
 export type RuleCheck = { rule: RuleName; passed: boolean };
 
 /** Each rule the feed has, and whether the echo meets it: the echo is in the feed when it
@@ -29,6 +30,8 @@ export function ruleChecks(rule: FeedRule, e: RefEcho, likedByViewer: boolean, n
     check("timeRange", e.createdAt >= now - TIME_RANGE_MS[rule.sortTimeRange]);
   }
   if (rule.excludeLikedEchos) check("excludeLikedEchos", !likedByViewer);
+  // a feed shows replies only when its rule says so (decision 024); said of replies only
+  if (!rule.replies && e.parentId) check("replies", false);
   return checks;
 }
 

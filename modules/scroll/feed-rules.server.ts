@@ -37,14 +37,18 @@ const int = (value: number) => {
  * on the tag link) holds the name in double quotes. */
 const hasTagIn = (tags: string, tag: string) => `instr(${tags}, ${lit(JSON.stringify(tag))}) > 0`;
 
-/** One ordered stream of candidates: where it reads, the columns that order it, and where the
- * candidate's tags are (a tag stream reads only its covering index). */
-type Stream = { from: string; key: string[]; id: string; likes: string; tags: string };
+/** One ordered stream of candidates: where it reads, the columns that order it, where the
+ * candidate's tags are (a tag stream reads only its covering index) and, for a rule without
+ * replies, the test that the candidate is not one (null: the stream holds none). */
+type Stream = { from: string; key: string[]; id: string; likes: string; tags: string; notReply: string | null };
 
 export function streams(rule: FeedRule): Stream[] {
   const byLikes = rule.sortBy === "mostLiked";
+  // replies (decision 024): off unless the rule says so; a reply stays one, so the test never moves
+  const noReplies = rule.replies !== true;
   if (rule.authors.length > 0) {
-    // an author's echos: (author_id, id) or (author_id, likes_count, id)
+    // an author's echos: (author_id, id) or (author_id, likes_count, id); "not a reply" is
+    // tested on the echo row (its tags are tested there too)
     const index = byLikes ? "echos_author_likes" : "echos_author_id";
     return rule.authors.map((a) => ({
       from: `echos e INDEXED BY ${index}`,
@@ -52,15 +56,17 @@ export function streams(rule: FeedRule): Stream[] {
       id: "e.id",
       likes: "e.likes_count",
       tags: "e.tags",
+      notReply: noReplies ? "e.parent_id IS NULL" : null,
     }));
   }
   const tagStream = (tagExpr: string): Stream => ({
-    // covering indexes: (tag, echo_id, tags) and (tag, likes_count, echo_id, tags)
+    // covering indexes: (tag, echo_id, tags, reply) and (tag, likes_count, echo_id, tags, reply)
     from: `echo_tags d INDEXED BY ${byLikes ? "echo_tags_tag_likes_tags" : "echo_tags_tag_echo"}`,
     key: [`d.tag = ${tagExpr}`],
     id: "d.echo_id",
     likes: "d.likes_count",
     tags: "d.tags",
+    notReply: noReplies ? "d.reply = 0" : null,
   });
   if (rule.includedTags.length > 0 && rule.tagMatchType === "all") {
     // the rarest included tag drives (tag counters are exact; a tag no echo carries counts 0,
@@ -72,7 +78,12 @@ export function streams(rule: FeedRule): Stream[] {
   }
   // any-of: a tag that is also excluded cannot contribute
   if (rule.includedTags.length > 0) return rule.includedTags.filter((t) => !rule.excludedTags.includes(t)).map((t) => tagStream(lit(t)));
-  return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count", tags: "e.tags" }];
+  // no tag or author: without replies, the partial indexes of top-level echos (every entry matches)
+  if (noReplies) {
+    const index = byLikes ? "echos_top_likes" : "echos_top";
+    return [{ from: `echos e INDEXED BY ${index}`, key: ["e.parent_id IS NULL"], id: "e.id", likes: "e.likes_count", tags: "e.tags", notReply: null }];
+  }
+  return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count", tags: "e.tags", notReply: null }];
 }
 
 /** The bounds on id: the rule's dates and, for most-liked over a window, the window. */
@@ -108,8 +119,16 @@ function rowConditions(rule: FeedRule, s: Stream): string[] {
     else if (authorDriven) where.push(`(${rule.includedTags.map(hasTag).join(" OR ")})`);
   }
   where.push(...rule.excludedTags.map((t) => `NOT ${hasTag(t)}`));
+  if (s.notReply !== null) where.push(s.notReply);
   return where;
 }
+
+/** Whether a candidate's tests read its echo row (an echos-table stream that tests anything):
+ * one more row an entry. */
+export const testsOnEchoRow = (rule: FeedRule): boolean => {
+  const first = streams(rule)[0];
+  return first !== undefined && first.tags === "e.tags" && rowConditions(rule, first).length > 0;
+};
 
 function orderBy(rule: FeedRule, id: string, likes: string): string {
   if (rule.sortBy === "oldestFirst") return `${id} ASC`;
@@ -171,7 +190,7 @@ export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: num
 export function windowSize(rule: FeedRule, candidateRows = CANDIDATE_ROWS): number {
   const list = streams(rule);
   if (list.length === 0) return 1; // provably empty: nothing is read
-  const tagTestOnEcho = list[0]!.tags === "e.tags" && rowConditions(rule, list[0]!).length > 0;
+  const tagTestOnEcho = testsOnEchoRow(rule);
   const perEntry = 3 + Number(list.length > MAX_COMPOUND) + Number(rule.excludeLikedEchos) + Number(tagTestOnEcho);
   const rarest = rule.tagMatchType === "all" && rule.authors.length === 0 ? 2 * rule.includedTags.length + 1 : 0;
   return Math.max(1, Math.floor((candidateRows - list.length - rarest) / perEntry));
@@ -211,7 +230,8 @@ const scrollHolds = (v: Record<"viewerId" | "scrollId" | RuleField, unknown>) =>
         AND ${sc.tagMatchType} = ${v.tagMatchType} AND json(${sc.includedTags}) = json(${v.includedTags})
         AND json(${sc.excludedTags}) = json(${v.excludedTags}) AND json(${sc.authors}) = json(${v.authors})
         AND ${sc.sortBy} = ${v.sortBy} AND ${sc.sortTimeRange} = ${v.sortTimeRange}
-        AND ${sc.excludeLikedEchos} = ${v.excludeLikedEchos} AND ${sc.startDate} IS ${v.startDate} AND ${sc.endDate} IS ${v.endDate})`;
+        AND ${sc.excludeLikedEchos} = ${v.excludeLikedEchos} AND ${sc.startDate} IS ${v.startDate} AND ${sc.endDate} IS ${v.endDate}
+        AND ${sc.replies} = ${v.replies})`;
 
 /** `scrollHolds` with bound values: the scroll `scrollId` still holds `rule` and `viewerId` may see it. */
 export const holdsRule = (scrollId: string, viewerId: string, rule: FeedRule): SQL => scrollHolds({ viewerId, scrollId, ...storedRule(rule) });

@@ -42,10 +42,10 @@ export async function forkScroll(app: AppContext, viewerId: string, id: string):
       // the rule's stored author names are copied with it, and what the fork shows of its original
       // (name, creator, privacy; migrations/0016_scroll_names.sql keeps name and privacy current)
       sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
-        included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date, forked_from, rule_key,
+        included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date, replies, forked_from, rule_key,
         creator_name, author_names, forked_name, forked_creator_id, forked_creator_name, forked_private)
         SELECT ${forkId}, ${viewerId}, ${name}, o.description, 'feed', 1, ${Date.now()}, o.tag_match_type,
-        o.included_tags, o.excluded_tags, o.authors, o.sort_by, o.sort_time_range, o.exclude_liked_echos, o.start_date, o.end_date, o.id, o.rule_key,
+        o.included_tags, o.excluded_tags, o.authors, o.sort_by, o.sort_time_range, o.exclude_liked_echos, o.start_date, o.end_date, o.replies, o.id, o.rule_key,
         cu.user_name, o.author_names, o.name, o.creator_id, o.creator_name, o.is_private
         FROM scrolls o JOIN users cu ON cu.id = ${viewerId}
         WHERE o.id = ${id} AND o.type = 'feed' AND (o.is_private = 0 OR o.creator_id = ${viewerId}) AND ${within}`,

@@ -11,7 +11,7 @@ import { sql, tables, type SQL } from "../shared/index.server";
 import type { FeedConfig, FeedConfigInput, FeedRule, TagRef, UserRef } from "./schema";
 
 /** The rule's fields, in the order the scroll row and the index key keep them. */
-export const RULE_FIELDS = ["tagMatchType", "includedTags", "excludedTags", "authors", "sortBy", "sortTimeRange", "excludeLikedEchos", "startDate", "endDate"] as const;
+export const RULE_FIELDS = ["tagMatchType", "includedTags", "excludedTags", "authors", "sortBy", "sortTimeRange", "excludeLikedEchos", "startDate", "endDate", "replies"] as const;
 export type RuleField = (typeof RULE_FIELDS)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -29,6 +29,7 @@ export const ruleColumns = <T extends Record<RuleField, unknown>>(t: T): Pick<T,
   excludeLikedEchos: t.excludeLikedEchos,
   startDate: t.startDate,
   endDate: t.endDate,
+  replies: t.replies,
 });
 
 /** A scroll row's feed rule (any selection with the rule's columns). */
@@ -43,6 +44,7 @@ export function toRule(row: FeedRule): FeedRule {
     excludeLikedEchos: row.excludeLikedEchos,
     startDate: row.startDate,
     endDate: row.endDate,
+    replies: row.replies === true,
   };
 }
 
@@ -57,6 +59,7 @@ export const storedRule = (rule: FeedRule): Record<RuleField, string | number | 
   excludeLikedEchos: rule.excludeLikedEchos ? 1 : 0,
   startDate: rule.startDate,
   endDate: rule.endDate,
+  replies: rule.replies ? 1 : 0,
 });
 
 /** `column = value` for each of the rule's columns: an UPDATE of the scroll's rule. */
@@ -79,6 +82,7 @@ function defaultConfig(): FeedConfigInput {
     sortBy: "newestFirst",
     sortTimeRange: "allTime",
     excludeLikedEchos: false,
+    replies: false,
     dateRange: null,
   };
 }
@@ -105,6 +109,7 @@ export function ruleOfConfig(input: FeedConfigInput | null | undefined): FeedRul
     excludeLikedEchos: config.excludeLikedEchos,
     startDate: start,
     endDate: end,
+    replies: config.replies,
   };
 }
 
@@ -122,6 +127,7 @@ export function feedConfigOf(rule: FeedRule, names: Map<string, string>): FeedCo
     sortBy: rule.sortBy,
     sortTimeRange: rule.sortTimeRange,
     excludeLikedEchos: rule.excludeLikedEchos,
+    replies: rule.replies === true,
     dateRange: rule.startDate === null && rule.endDate === null ? null : { startDate: iso(rule.startDate), endDate: iso(rule.endDate) },
   };
 }
@@ -139,6 +145,7 @@ export function ruleOfFeedConfig(c: FeedConfig | null): FeedRule {
     excludeLikedEchos: c?.excludeLikedEchos ?? false,
     startDate: ms(c?.dateRange?.startDate),
     endDate: ms(c?.dateRange?.endDate),
+    replies: c?.replies ?? false,
   };
 }
 
@@ -148,7 +155,8 @@ export function ruleOfFeedConfig(c: FeedConfig | null): FeedRule {
 const sorted = (list: string[]) => [...new Set(list)].sort();
 
 /** The rule as its index knows it: sets in order, "hide liked" left to each reader; its fields
- * always in this order, so equal rules have one key. */
+ * always in this order, so equal rules have one key. `replies` is written only when on: a key
+ * made before the option (replies off) names the same rule (decision 024). */
 export function canonicalRule(rule: FeedRule): FeedRule {
   return {
     tagMatchType: rule.includedTags.length === 0 ? "any" : rule.tagMatchType,
@@ -160,6 +168,7 @@ export function canonicalRule(rule: FeedRule): FeedRule {
     excludeLikedEchos: false,
     startDate: rule.startDate,
     endDate: rule.endDate,
+    ...(rule.replies ? { replies: true } : {}),
   };
 }
 

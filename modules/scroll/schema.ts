@@ -62,6 +62,7 @@ export const FeedConfigSchema = v.object(
       "allTime",
     ),
     excludeLikedEchos: v.optional(v.boolean("feedConfig.excludeLikedEchos must be true or false"), false),
+    replies: v.optional(v.boolean("feedConfig.replies must be true or false"), false),
     dateRange: v.optional(
       v.nullable(
         v.object(
@@ -127,6 +128,9 @@ export type FeedRule = {
   excludeLikedEchos: boolean;
   startDate: number | null;
   endDate: number | null;
+  /** whether replies are in the feed (decision 024); absent: off, as in an index key made
+   * before the option (canonicalRule writes it only when on) */
+  replies?: boolean;
 };
 
 export type UserRef = { _id: string; userName: string };
@@ -141,6 +145,7 @@ export type FeedConfig = {
   sortBy: SortBy;
   sortTimeRange: TimeRange;
   excludeLikedEchos: boolean;
+  replies: boolean;
   dateRange: { startDate: string | null; endDate: string | null } | null;
 };
 

@@ -25,6 +25,7 @@ function echoFactColumns(viewerId: string, scrollId: string) {
     authorName: u.userName,
     tags: e.tags,
     likesCount: e.likesCount,
+    parentId: e.parentId,
     liked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${e.id} AND l.user_id = ${viewerId})`,
     inScroll: sql<number>`EXISTS (SELECT 1 FROM scroll_echos se WHERE se.scroll_id = ${scrollId} AND se.echo_id = ${e.id})`,
   };
@@ -75,13 +76,15 @@ function reasonText(rule: FeedRule, name: RuleName, passed: boolean, echo: { tag
     }
     case "excludeLikedEchos":
       return passed ? "you haven't liked it" : "you liked it, and this feed hides echos you liked";
+    case "replies":
+      return "it is a reply, and this feed leaves replies out";
   }
 }
 
 /** A feed's answer for one echo: the reference model's checks, in words. */
 export function explainFeedEcho(rule: FeedRule, facts: EchoFacts, names: Map<string, string>, now: number): Why {
   // the engine bounds dates on the id (ids are time-ordered): the id's time is the one it compares
-  const echo = { id: facts.id, authorId: facts.authorId, tags: facts.tags, createdAt: idTime(facts.id), likes: facts.likesCount };
+  const echo = { id: facts.id, authorId: facts.authorId, tags: facts.tags, createdAt: idTime(facts.id), likes: facts.likesCount, parentId: facts.parentId };
   const checks = ruleChecks(rule, echo, facts.liked === 1, now);
   const reasons: WhyReason[] = checks.map((c) => ({ ...c, text: reasonText(rule, c.rule, c.passed, { ...echo, authorName: facts.authorName }, names) }));
   if (checks.length === 0) reasons.push({ rule: "everything", passed: true, text: "this feed has no filters: it shows every echo" });

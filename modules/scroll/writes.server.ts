@@ -37,11 +37,11 @@ export async function createScroll(app: AppContext, viewerId: string, input: Cre
   await batchUnderLimit(app.db, "scrollCreate", viewerId, (within) => [
     sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
       included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date,
-      creator_name, author_names, rule_key)
+      replies, creator_name, author_names, rule_key)
       SELECT ${id}, ${viewerId}, ${input.name}, ${input.description ?? ""}, ${input.type}, ${input.isPrivate ? 1 : 0},
       ${Date.now()}, ${rule.tagMatchType}, ${rule.includedTags}, ${rule.excludedTags}, ${rule.authors},
       ${rule.sortBy}, ${rule.sortTimeRange}, ${rule.excludeLikedEchos}, ${rule.startDate}, ${rule.endDate},
-      cu.user_name, ${namesOfAuthors(String(rule.authors))}, ${input.type === "feed" ? indexKeyOf(feedRule) : null}
+      ${rule.replies}, cu.user_name, ${namesOfAuthors(String(rule.authors))}, ${input.type === "feed" ? indexKeyOf(feedRule) : null}
       FROM users cu WHERE cu.id = ${viewerId} AND ${within}`,
     // the feed's index (decision 020): shared with every scroll of the same rule
     ...(indexed ? indexStatements(feedRule, within) : []),

@@ -8,8 +8,10 @@ import { sql, type SQL } from "drizzle-orm";
 import type { AppContext, Db } from "./context.server";
 import { batch, select } from "./sql.server";
 
-/** An echo as the stream carries it: what a feed rule looks at. */
-export type ChangedEcho = { id: string; authorId: string; tags: string[]; createdAt: number };
+/** An echo as the stream carries it: what a feed rule looks at (`parentId`: a reply's parent;
+ * absent from messages sent before feeds had the option: read as a top-level echo, and the
+ * repair pass's replay carries it). */
+export type ChangedEcho = { id: string; authorId: string; tags: string[]; createdAt: number; parentId?: string | null };
 
 export type Change =
   | { type: "post"; echo: ChangedEcho }

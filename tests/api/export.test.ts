@@ -105,6 +105,7 @@ describe("GET /api/profile/me/export", () => {
       excludeLikedEchos: true,
       startDate: null,
       endDate: null,
+      replies: false,
     });
     expect(feed.items).toBeUndefined();
     const curation = scrolls.find((s) => s._id === curationId)!;

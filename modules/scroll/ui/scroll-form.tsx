@@ -43,6 +43,7 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
   const [sortBy, setSortBy] = useState<SortBy>(config?.sortBy ?? "newestFirst");
   const [timeRange, setTimeRange] = useState<TimeRange>(config?.sortTimeRange ?? "allTime");
   const [hideLiked, setHideLiked] = useState(config?.excludeLikedEchos ?? false);
+  const [replies, setReplies] = useState(config?.replies ?? false);
   const [useDates, setUseDates] = useState(Boolean(config?.dateRange));
   const [from, setFrom] = useState(day(config?.dateRange?.startDate));
   const [to, setTo] = useState(day(config?.dateRange?.endDate));
@@ -56,6 +57,7 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
     sortBy,
     sortTimeRange: sortBy === "mostLiked" ? timeRange : "allTime",
     excludeLikedEchos: hideLiked,
+    replies,
     dateRange: useDates ? { startDate: from || null, endDate: to || null } : null,
   };
 
@@ -190,6 +192,10 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
           </div>
           <label className="check-row">
             <input type="checkbox" checked={hideLiked} onChange={(e) => setHideLiked(e.target.checked)} /> Hide echos I liked
+          </label>
+          {/* off by default: a feed is a stream of posts unless its rule takes replies in (decision 024) */}
+          <label className="check-row">
+            <input type="checkbox" checked={replies} onChange={(e) => setReplies(e.target.checked)} /> Include replies
           </label>
           <label className="check-row">
             <input type="checkbox" checked={useDates} onChange={(e) => setUseDates(e.target.checked)} /> Only echos from a date range

@@ -120,6 +120,11 @@ export const echos = sqliteTable(
     index("echos_likes").on(t.likesCount, t.id),
     // most-liked feeds with an author rule: one author's echos by likes then newest
     index("echos_author_likes").on(t.authorId, t.likesCount, t.id),
+    // feeds without replies (a rule's `replies` off, migration 0029) that name no tag or author:
+    // top-level echos in id or likes order, so every entry of the stream matches (partial: a
+    // reply writes no entry)
+    index("echos_top").on(t.id).where(sql`parent_id IS NULL`),
+    index("echos_top_likes").on(t.likesCount, t.id).where(sql`parent_id IS NULL`),
   ],
 );
 
@@ -156,6 +161,9 @@ export const echoTags = sqliteTable(
     // copy of the echo's tags (an edit rewrites it, decision 025): a feed tests a candidate's other tags
     // and exclusions inside the index entry it already read (decision 008)
     tags: text("tags").notNull().default("[]"),
+    // 1 when the echo is a reply (migration 0029): a feed without replies tests it inside the
+    // index entry it already read, as it tests tags (a reply stays a reply: never rewritten)
+    reply: integer("reply").notNull().default(0),
   },
   (t) => [
     // one link per tag and echo
@@ -164,9 +172,9 @@ export const echoTags = sqliteTable(
     index("echo_tags_echo_id").on(t.echoId),
     // /echo/tag/{name} newest|oldest and feed streams by tag: a tag's echos in id order, with
     // their tags (covering)
-    index("echo_tags_tag_echo").on(t.tag, t.echoId, t.tags),
+    index("echo_tags_tag_echo").on(t.tag, t.echoId, t.tags, t.reply),
     // /echo/tag/{name}?orderBy=likes and most-liked feed streams: by likes, then newest (covering)
-    index("echo_tags_tag_likes_tags").on(t.tag, t.likesCount, t.echoId, t.tags),
+    index("echo_tags_tag_likes_tags").on(t.tag, t.likesCount, t.echoId, t.tags, t.reply),
   ],
 );
 
@@ -287,6 +295,8 @@ export const scrolls = sqliteTable(
     excludeLikedEchos: integer("exclude_liked_echos", { mode: "boolean" }).notNull().default(false),
     startDate: integer("start_date"),
     endDate: integer("end_date"),
+    // whether the feed shows replies (migration 0029; off by default, decision 024)
+    replies: integer("replies", { mode: "boolean" }).notNull().default(false),
     /** the canonical rule's key in feed_indexes (migration 0017): the index this feed reads */
     ruleKey: text("rule_key"),
     // trigger-kept (migrations/0004_scroll_counters.sql)
