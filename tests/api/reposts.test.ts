@@ -104,6 +104,23 @@ describe("reposts", () => {
   });
 });
 
+describe("the repost limit", () => {
+  it("100 repost and undo calls per 10 minutes per account; the 101st is a 429 that writes nothing", async () => {
+    const ann = await signedUp("rla");
+    const ben = await signedUp("rlb");
+    const echos = await Promise.all(Array.from({ length: 10 }, (_, i) => post(ann.client, `limit ${i}`)));
+    for (let round = 0; round < 10; round++) {
+      const calls = echos.map((e) => (round % 2 === 0 ? ben.client.post(`/api/echo/${e._id}/repost`) : ben.client.delete(`/api/echo/${e._id}/repost`)));
+      expect((await Promise.all(calls)).map((r) => r.status)).toEqual(echos.map(() => 200));
+    }
+    const refused = await ben.client.post(`/api/echo/${echos[0]!._id}/repost`);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expectErrorShape(refused.json);
+    expect(await one(ann.client, echos[0]!._id)).toMatchObject({ reposts: 0 });
+  });
+});
+
 describe("quotes", () => {
   it("a quote is an echo embedding another: tags, count, notification, list; 'deleted' once it goes", async () => {
     const ann = await signedUp("qta");

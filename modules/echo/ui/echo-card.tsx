@@ -47,6 +47,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
   const [repost, setRepost] = useState<{ reposts: number; isReposted: boolean } | null>(null);
   const reposts = repost ?? { reposts: echo.reposts, isReposted: echo.isReposted };
   const [quoting, setQuoting] = useState(false);
+  const quoteButton = useRef<HTMLButtonElement>(null);
   const [quotes, setQuotes] = useState(echo.quotes);
 
   const isAuthor = echo.author._id === viewerId;
@@ -70,7 +71,6 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
   };
   const menuItems: MenuItem[] = [
     { label: "Copy Link", onSelect: () => more((a) => a.copyLink(echo._id)) },
-    { label: "Quote Echo", onSelect: () => setQuoting(true) },
     ...(extensions.explain ? [{ label: extensions.explain.label, onSelect: () => setExplaining(true) }] : []),
     ...(extensions.saveToScroll ? [{ label: "Save to Scroll", onSelect: () => setSaving(true) }] : []),
     ...(removeFromScroll
@@ -187,11 +187,10 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
         >
           <span aria-hidden="true">↻</span> {reposts.reposts}
         </button>
-        {quotes > 0 && (
-          <a href={`/echo/${echo._id}#quotes`} className="action" aria-label={`Quotes, ${quotes} quote${quotes === 1 ? "" : "s"}`}>
-            <span aria-hidden="true">❝</span> {quotes}
-          </a>
-        )}
+        {/* opens the quote dialog; the quotes themselves are listed on the echo's page (#quotes) */}
+        <button ref={quoteButton} type="button" className="action" aria-label={`Quote, ${quotes} quote${quotes === 1 ? "" : "s"}`} aria-haspopup="dialog" onClick={() => setQuoting(true)}>
+          <span aria-hidden="true">❝</span> {quotes}
+        </button>
         <button type="button" className="action" aria-label="Share" onClick={() => more((a) => a.shareEcho(echo))}>
           <span aria-hidden="true">↗</span> Share
         </button>
@@ -202,7 +201,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
         )}
       </footer>
       {editing && <EditDialog echo={echo} onSaved={markEdited} onClose={closeDialog(() => setEditing(false))} />}
-      {quoting && <QuoteDialog echo={echo} onQuoted={() => setQuotes(quotes + 1)} onClose={closeDialog(() => setQuoting(false))} />}
+      {quoting && <QuoteDialog echo={echo} onQuoted={() => setQuotes(quotes + 1)} onClose={() => (setQuoting(false), quoteButton.current?.focus())} />}
       {reporting && <ReportDialog echoId={echo._id} onClose={closeDialog(() => setReporting(false))} />}
       {saving && extensions.saveToScroll?.(echo, closeDialog(() => setSaving(false)))}
       {explaining && extensions.explain?.dialog(echo, closeDialog(() => setExplaining(false)))}
