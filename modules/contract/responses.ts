@@ -4,7 +4,7 @@
 // both ways, so a field added, dropped or retyped on one side fails the typecheck.
 import * as v from "valibot";
 import type { Tag } from "../community/index";
-import type { Echo, EchoPage, Thread } from "../echo/index";
+import type { Echo, EchoPage, RepostersPage, Thread } from "../echo/index";
 import type { Notification, NotificationPage } from "../notification/index";
 import type { Profile, SafetyPage, SafetyRelation, UserHit } from "../profile/index";
 import type { Scroll, WhyAnswer } from "../scroll/index";
@@ -58,6 +58,21 @@ export const HighlightsSchema = v.pipe(
   v.description("Search results only: [start, end) UTF-16 offsets of the matched words in `content`, and the tags matched"),
 );
 
+/** A quote's embedded echo (decision 027). */
+export const QuotedEchoSchema = v.pipe(
+  v.variant("state", [
+    v.strictObject({ _id: id, state: v.literal("ok"), author: UserRefSchema, content: v.string(), warning: v.optional(v.string()), createdAt: isoTime }),
+    v.strictObject({ _id: id, state: v.literal("deleted") }),
+    v.strictObject({ _id: id, state: v.literal("unavailable") }),
+  ]),
+  v.description("The quoted echo: in full (`ok`; with its content warning, if any), `deleted` (\"This echo was deleted\") or `unavailable` (its author is hidden from the viewer: a block either way, a mute)"),
+);
+
+export const RepostSchema = v.pipe(
+  v.strictObject({ _id: id, by: UserRefSchema, createdAt: isoTime }),
+  v.description("Following only: this entry is `by`'s repost of the echo (its `_id` is the entry's place in the timeline)"),
+);
+
 export const EchoSchema = v.strictObject({
   _id: id,
   content: v.string(),
@@ -73,7 +88,21 @@ export const EchoSchema = v.strictObject({
   highlights: v.optional(HighlightsSchema),
   editedAt: v.optional(v.pipe(isoTime, v.description("When the author last edited it; absent if never"))),
   warning: v.optional(v.pipe(v.string(), v.description("The content warning: show it, and the text and tags only when the reader asks"))),
+  reposts: v.pipe(count, v.description("How many people reposted it")),
+  quotes: v.pipe(count, v.description("How many echos quote it")),
+  isReposted: v.pipe(v.boolean(), v.description("The viewer reposted it")),
+  quoted: v.optional(QuotedEchoSchema),
+  repost: v.optional(RepostSchema),
 });
+
+/** GET /echo/{id}/reposts (decision 027). */
+export const RepostersPageSchema = v.strictObject({
+  users: v.array(v.strictObject({ _id: id, userName: v.string(), repostedAt: isoTime })),
+  pagination: v.strictObject({ limit: count, hasMore: v.boolean(), nextCursor: v.pipe(v.nullable(v.string()), v.description("Pass as `cursor` for the next page; null on the last")) }),
+});
+
+/** POST and DELETE /echo/{id}/repost. */
+export const RepostStateSchema = v.strictObject({ reposts: count, isReposted: v.boolean() });
 
 const ThreadItemSchema = v.strictObject({
   _id: id,
@@ -238,6 +267,7 @@ const agree = <_ extends true>() => undefined;
 agree<Agrees<Echo, typeof EchoSchema>>();
 agree<Agrees<EchoPage, typeof EchoPageSchema>>();
 agree<Agrees<Thread, typeof ThreadSchema>>();
+agree<Agrees<RepostersPage, typeof RepostersPageSchema>>();
 agree<Agrees<Scroll, typeof ScrollSchema>>();
 agree<Agrees<Profile, typeof ProfileSchema>>();
 agree<Agrees<UserHit, typeof UserRefSchema>>();

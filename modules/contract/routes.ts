@@ -73,6 +73,11 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "echo/:id/report", method: "POST", tag: "echos", summary: "Report an echo with a reason (once per user)", auth: true, params: echoId, body: ReportSchema, responses: { 201: v.strictObject({ reported: v.literal(true) }) } },
   { route: "echo/:id/edit", method: "PATCH", tag: "echos", summary: "Edit one's own echo: the whole new version (text, tags, warning), as a post takes it; the replaced version goes to its history (at most 50 edits)", auth: true, params: echoId, body: PostEchoSchema, responses: { 200: echo } },
   { route: "echo/:id/history", method: "GET", tag: "echos", summary: "An echo's earlier versions, newest first, 20 a page", auth: true, params: echoId, query: HistoryQuerySchema, responses: { 200: r.EchoHistorySchema } },
+  { route: "echo/:id/repost", method: "POST", tag: "echos", summary: "Repost an echo to one's followers' Following (once; idempotent; refused across a block)", auth: true, params: echoId, responses: { 200: r.RepostStateSchema } },
+  { route: "echo/:id/repost", method: "DELETE", tag: "echos", summary: "Undo one's repost (idempotent): it leaves the timelines", auth: true, params: echoId, responses: { 200: r.RepostStateSchema } },
+  { route: "echo/:id/reposts", method: "GET", tag: "echos", summary: "Who reposted an echo, newest first, 20 a page by cursor", auth: true, params: echoId, query: v.object({ cursor: cursorParam }), responses: { 200: r.RepostersPageSchema } },
+  { route: "echo/:id/quote", method: "POST", tag: "echos", summary: "Quote an echo: an echo of one's own with the quoted one embedded (the same fields and limits as a post; the post limit counts quotes)", auth: true, params: echoId, body: PostEchoSchema, responses: { 201: echo } },
+  { route: "echo/:id/quotes", method: "GET", tag: "echos", summary: "The echos quoting an echo, newest first", auth: true, params: echoId, query: pageQuery, responses: { 200: r.EchoPageSchema } },
   { route: "echo/:id/share", method: "POST", tag: "echos", summary: "Count a share (once per user)", auth: true, params: echoId, responses: { 200: v.strictObject({ shares: v.pipe(v.number(), v.integer()) }) } },
 
   { route: "scroll/create", method: "POST", tag: "scrolls", summary: "Create a scroll: a curation, or a feed with its rules", auth: true, body: CreateScrollSchema, responses: { 201: scroll } },

@@ -33,8 +33,15 @@ export const mentionedNames = (content: string) => linkify(content).flatMap((par
  * otherwise), under the same post limit (a reply is an echo); the parent's count and its
  * author's notification are the triggers' (migrations/0021_replies.sql).
  */
-export async function postEcho(app: AppContext, authorId: string, post: Omit<PostEchoInput, "warning"> & { warning?: string | null }, parentId?: string): Promise<Echo> {
+export async function postEcho(
+  app: AppContext,
+  authorId: string,
+  post: Omit<PostEchoInput, "warning"> & { warning?: string | null },
+  parentId?: string,
+  quoteOfId?: string,
+): Promise<Echo> {
   if (parentId !== undefined) requireEchoId(parentId);
+  if (quoteOfId !== undefined) requireEchoId(quoteOfId);
   // the #tags typed in the text are tags (PostEchoSchema merges them; again here, a no-op then, so
   // whatever calls this stores, indexes, counts and streams the same tags)
   const input = { content: post.content, tags: echoTags(post.tags, post.content), warning: post.warning ?? null };
@@ -45,7 +52,13 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
   const posted = sql`EXISTS (SELECT 1 FROM echos WHERE id = ${id})`;
   const statements: SQL[] = [
     limit.upsert,
-    parentId === undefined
+    quoteOfId !== undefined
+      ? // a quote (decision 027): written only while the quoted echo exists and no block stands
+        // between the two authors; its count and notification are the triggers' (0026)
+        sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, quote_of_id)
+          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, q.id
+          FROM echos q WHERE q.id = ${quoteOfId} AND ${limit.within} AND NOT ${blockedBetween(sql`q.author_id`, authorId)}`
+      : parentId === undefined
       ? sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at)
           SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now} WHERE ${limit.within}`
       : sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, parent_id, root_id)
@@ -67,7 +80,8 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
   const read = select(echoColumns(authorId), sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`);
   // a reply: whether its parent is there and either author blocks the other (issue 32), to say
   // why nothing was written
-  const parent = parentId === undefined ? null : select({ blocked: sql<number>`${blockedBetween(sql`p.author_id`, authorId)}` }, sql`FROM echos p WHERE p.id = ${parentId}`);
+  const target = quoteOfId ?? parentId;
+  const parent = target === undefined ? null : select({ blocked: sql<number>`${blockedBetween(sql`p.author_id`, authorId)}` }, sql`FROM echos p WHERE p.id = ${target}`);
   const results = await batch(app.db, [...statements, ...(parent ? [parent] : []), fanOut.followers, limit.count, read]);
   const row = (results[results.length - 1] as Result<typeof read>)[0];
   const followers = (results[results.length - 3] as Result<typeof fanOut.followers>)[0]?.count ?? 0;
@@ -75,7 +89,7 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
     const count = (results[results.length - 2] as Result<typeof limit.count>)[0]?.count;
     // within the limit, only a missing parent or a block between the two leaves nothing written
     const state = parent ? (results[statements.length] as Result<typeof parent>)[0] : undefined;
-    throw limit.exceeded(count) ?? (parentId === undefined ? new Error("posted echo not found") : state?.blocked ? forbidden("You cannot reply to this echo") : notFound("Echo not found"));
+    throw limit.exceeded(count) ?? (target === undefined ? new Error("posted echo not found") : state?.blocked ? forbidden(`You cannot ${quoteOfId === undefined ? "reply to" : "quote"} this echo`) : notFound("Echo not found"));
   }
   const echo = toEcho(row);
   // after the batch committed: open feeds that match show their "new echos" pill (decision 016),

@@ -3,6 +3,7 @@ export { getEcho, postEcho, deleteEcho, setLike, shareEcho, reportEcho } from ".
 export { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
 export { editEcho, echoHistory } from "./edit.server";
 export { getThread } from "./thread.server";
+export { setRepost, listReposters, listQuotes } from "./repost.server";
 export { listEchos, listTag, dateBounds, type PageRequest } from "./lists.server";
 export { searchEchos, SEARCH_WINDOW, type SearchPage } from "./search.server";
 export { listFollowing, followingIfAny, timelineOwners, consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, backfillFollow, removeFollowee, trimTimelines, TIMELINE_CAP, FOLLOW_BACKFILL, UNFOLLOW_REMOVE } from "./timeline.server";

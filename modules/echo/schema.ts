@@ -164,7 +164,35 @@ export type Echo = {
   parentId: string | null;
   /** search results only: what the query matched (GET /api/search/echos) */
   highlights?: Highlights;
+  /** how many people reposted it, how many echos quote it (decision 027) */
+  reposts: number;
+  quotes: number;
+  /** the viewer reposted it */
+  isReposted: boolean;
+  /** a quote's quoted echo (absent on an echo that quotes nothing) */
+  quoted?: QuotedEcho;
+  /** Following only: this entry is someone's repost of the echo ("↻ @name reposted") */
+  repost?: Repost;
 };
+
+/** A quote's embedded echo: as it is, or why it cannot be shown. */
+export type QuotedEcho =
+  | { _id: string; state: "ok"; author: { _id: string; userName: string }; content: string; warning?: string; createdAt: string }
+  | { _id: string; state: "deleted" }
+  | { _id: string; state: "unavailable" };
+
+/** A repost: its own id (its place in the timelines), who reposted, when. */
+export type Repost = { _id: string; by: { _id: string; userName: string }; createdAt: string };
+
+/** GET /api/echo/{id}/reposts: who reposted an echo, newest first. */
+export type RepostersPage = {
+  users: { _id: string; userName: string; repostedAt: string }[];
+  pagination: { limit: number; hasMore: boolean; nextCursor: string | null };
+};
+
+/** Reposters and quotes one page shows. */
+export const REPOSTS_PAGE = 20;
+export const QUOTES_PAGE = 20;
 
 /** Where a search's words are in `content` (UTF-16 offsets, end exclusive) and which tags matched. */
 export type Highlights = { content: [start: number, end: number][]; tags: string[] };

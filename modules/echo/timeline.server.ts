@@ -3,7 +3,8 @@
 // owner's rows, whatever the number of people followed or how long ago they posted.
 import type { Placeholder } from "drizzle-orm";
 import { authorVisible, batch, createDb, returning, select, sendChanges, sql, startChain, tables, toD1, WRITE_LIMITS, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
-import { echoColumns } from "./echo-row.server";
+import { encodeCursor } from "../shared/index";
+import { echoColumns, type EchoRow } from "./echo-row.server";
 import { knownTotal, newestPages, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
 
@@ -38,8 +39,8 @@ export const FANOUT_SLICE = 1000;
  * `user_follows` per follower, taken from the same FANOUT_INLINE followers (not scanning on for
  * matches: the rest is the stream's).
  */
-export function fanOutPost(echoId: string, authorId: string, posted: SQL, now: number, parentId?: string) {
-  const rest = fanOutRest(echoId, authorId, FANOUT_INLINE + 1, parentId)!;
+export function fanOutPost(echoId: string, authorId: string, posted: SQL, now: number, parentId?: string, repost?: true) {
+  const rest: Change = { ...fanOutRest(echoId, authorId, FANOUT_INLINE + 1, parentId)!, ...(repost ? { repost } : {}) };
   return {
     statements: [
       // the rest's chain (decision 032): if its message is lost, the repair pass replays it
@@ -56,6 +57,13 @@ export function fanOutPost(echoId: string, authorId: string, posted: SQL, now: n
 
 /** The key of an echo's fan-out chain in `stream_chains`. */
 const fanoutChain = (echoId: string) => `fanout:${echoId}`;
+
+/**
+ * Repost (decision 027): the same rows as a post's, the repost's id for the echo's and the
+ * reposter for the author (the reposter's own Following shows it, as one's own echos; followers
+ * who mute the reposter get no row).
+ */
+export const fanOutRepost = (repostId: string, reposterId: string, written: SQL, now: number) => fanOutPost(repostId, reposterId, written, now, undefined, true);
 
 /**
  * After the post's batch: the message that takes the echo to the followers the batch did not
@@ -96,17 +104,18 @@ export async function consumeTimelineChanges(app: Pick<AppContext, "env" | "ctx"
   const unfanouts = [...new Set(changes.flatMap((c) => (c.type === "unfanout" ? [c.echoId] : [])))];
   if (fanouts.length === 0 && unfanouts.length === 0) return { fanouts: 0, removed: 0 };
   const te = tables.timelineEntries;
-  const exists = (echoId: string) => sql`EXISTS (SELECT 1 FROM echos WHERE id = ${echoId})`;
+  const exists = (echoId: string, repost?: true) =>
+    repost ? sql`EXISTS (SELECT 1 FROM reposts WHERE id = ${echoId})` : sql`EXISTS (SELECT 1 FROM echos WHERE id = ${echoId})`;
   const now = Date.now();
   // the slice's last follower, if the slice was full: where the next step starts
   const boundary = (f: Extract<Change, { type: "fanout" }>) =>
-    sql`FROM user_follows WHERE followee_id = ${f.authorId} AND follower_id > ${f.after} AND ${exists(f.echoId)}
+    sql`FROM user_follows WHERE followee_id = ${f.authorId} AND follower_id > ${f.after} AND ${exists(f.echoId, f.repost)}
       ORDER BY follower_id LIMIT 1 OFFSET ${FANOUT_SLICE - 1}`;
   const statements = [
     ...fanouts.flatMap((f) => [
       sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id)
         SELECT f.follower_id, ${f.echoId} FROM
-          (SELECT follower_id FROM user_follows WHERE followee_id = ${f.authorId} AND follower_id > ${f.after} AND ${exists(f.echoId)}
+          (SELECT follower_id FROM user_follows WHERE followee_id = ${f.authorId} AND follower_id > ${f.after} AND ${exists(f.echoId, f.repost)}
            ORDER BY follower_id LIMIT ${FANOUT_SLICE}) f
         WHERE ${followsParent(f.authorId, f.parentId)}`,
       select({ next: tables.userFollows.followerId }, boundary(f)),
@@ -233,14 +242,33 @@ export async function timelineOwners(db: Db, echo: { id: string; authorId: strin
 const timelinePages = (owner: (viewerId: Placeholder) => SQL) =>
   newestPages(["viewerId"], "t.echo_id", (v, where) =>
     select(
-      echoColumns(v.viewerId),
-      sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
+      // an entry is an echo or a repost (decision 027: a probe of `reposts` by its id, which
+      // finds nothing for an echo); a repost shows its echo, and it is the reposter who must be
+      // followed (or the owner) and visible, as well as the echo's author
+      { ...echoColumns(v.viewerId), entryId: sql<string>`t.echo_id`, repostBy: sql<string | null>`r.user_id`, repostAt: sql<number | null>`r.created_at`,
+        repostByName: sql<string | null>`(SELECT ru.user_name FROM users ru WHERE ru.id = r.user_id)` },
+      sql`FROM timeline_entries t LEFT JOIN reposts r ON r.id = t.echo_id JOIN echos e ON e.id = COALESCE(r.echo_id, t.echo_id) JOIN users u ON u.id = e.author_id
         WHERE t.owner_id = ${owner(v.viewerId)} AND ${where} AND ${authorVisible(v.viewerId, "e.author_id")}
-          AND (e.author_id = t.owner_id
-            OR EXISTS (SELECT 1 FROM user_follows uf WHERE uf.follower_id = t.owner_id AND uf.followee_id = e.author_id))
+          AND (r.user_id IS NULL OR ${authorVisible(v.viewerId, "r.user_id")})
+          AND (COALESCE(r.user_id, e.author_id) = t.owner_id
+            OR EXISTS (SELECT 1 FROM user_follows uf WHERE uf.follower_id = t.owner_id AND uf.followee_id = COALESCE(r.user_id, e.author_id)))
         ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,
     ),
   );
+
+type TimelineRow = EchoRow & { entryId: string; repostBy: string | null; repostAt: number | null; repostByName: string | null };
+
+/** A timeline page: a repost's entry carries who reposted; the cursor is the entry's id (a repost sorts by its own time). */
+function timelineShape(rows: TimelineRow[], req: PageRequest): EchoPage {
+  const page = shape(rows, req, knownTotal(rows, req), "newest");
+  page.echos = page.echos.map((echo, i) => {
+    const row = rows[i]!;
+    return row.repostBy === null ? echo : { ...echo, repost: { _id: row.entryId, by: { _id: row.repostBy, userName: row.repostByName ?? "" }, createdAt: new Date(row.repostAt ?? 0).toISOString() } };
+  });
+  const last = rows[Math.min(rows.length, req.limit) - 1];
+  if (page.pagination.nextCursor !== null && last) page.pagination.nextCursor = encodeCursor({ id: last.entryId });
+  return page;
+}
 
 /** A page of the viewer's timeline. */
 const followingPage = timelinePages((viewerId) => sql`${viewerId}`);
@@ -258,7 +286,7 @@ const followingPageIfAny = timelinePages(
  */
 export async function listFollowing(app: AppContext, viewerId: string, req: PageRequest): Promise<EchoPage> {
   const [rows] = await batch(app.db, [followingPage({ viewerId }, req)]);
-  return shape(rows, req, knownTotal(rows, req), "newest");
+  return timelineShape(rows, req);
 }
 
 /**
@@ -270,7 +298,7 @@ export async function listFollowing(app: AppContext, viewerId: string, req: Page
  */
 export async function followingIfAny(app: AppContext, viewerId: string, req: PageRequest, followsAnyone: Promise<boolean>): Promise<EchoPage | null> {
   const [rows] = await batch(app.db, [followingPageIfAny({ viewerId }, req)]);
-  return (await followsAnyone) ? shape(rows, req, knownTotal(rows, req), "newest") : null;
+  return (await followsAnyone) ? timelineShape(rows, req) : null;
 }
 
 /** How far back the cron looks for accounts that followed or unfollowed (its own period is 5 minutes). */

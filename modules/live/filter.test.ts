@@ -41,6 +41,9 @@ const apiEcho = (id: string, authorId: string, tags: string[]): Echo => ({
   commentsCount: 0,
   parentId: null,
   shares: 0,
+  reposts: 0,
+  quotes: 0,
+  isReposted: false,
   createdAt: new Date(NOW).toISOString(),
 });
 

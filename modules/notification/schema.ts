@@ -1,7 +1,7 @@
 // What a notification is on the wire (GET /api/notifications, docs/product-notes.md) and the
 // sentence a person reads for it. Client-safe: the page and the bell use it.
 
-export const NOTIFICATION_KINDS = ["like", "follow", "scroll_follow", "mention", "reply"] as const;
+export const NOTIFICATION_KINDS = ["like", "follow", "scroll_follow", "mention", "reply", "repost", "quote"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** A group of actions of one kind on one thing (an echo, a scroll, a day's follows). */
@@ -36,7 +36,7 @@ export const EXCERPT_CHARS = 60;
 
 export const NOTIFICATION_MESSAGES = {
   empty: "No notifications yet",
-  emptyDetail: "When someone likes your echos, follows you or your scrolls, mentions you or replies to you, it shows here.",
+  emptyDetail: "When someone likes your echos, follows you or your scrolls, mentions you, replies to, reposts or quotes your echos, it shows here.",
   markAllRead: "Mark all as read",
   markFailed: "Failed to mark notifications as read",
   loadMore: "Load more",
@@ -69,6 +69,9 @@ export function notificationParts(n: Pick<Notification, "kind" | "actor" | "acto
     scroll_follow: { action: "followed your scroll", quoted: n.scroll?.name ?? "" },
     mention: { action: "mentioned you in", quoted: n.echo?.excerpt ?? "" },
     reply: { action: "replied", quoted: n.echo?.excerpt ?? "" },
+    // a repost's group is the reposted echo (quoted); a quote's is the quote, whose text is the news
+    repost: { action: "reposted your echo", quoted: n.echo?.excerpt ?? "" },
+    quote: { action: "quoted your echo", quoted: n.echo?.excerpt ?? "" },
   }[n.kind];
   return { actor: n.actor.userName, more, ...said };
 }

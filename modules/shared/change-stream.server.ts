@@ -23,9 +23,10 @@ export type Change =
   | { type: "edit"; echoIds: string[] }
   /** build (or go on building) the index of a rule, from `cursor` down */
   | { type: "backfill"; ruleKey: string; cursor: string | null }
-  /** the Following timelines (decision 013): the echo joins those of its author's followers after `after` (by id), a slice at a time */
-  | { type: "fanout"; echoId: string; authorId: string; after: string; parentId?: string }
-  /** the Following timelines: the deleted echo's rows leave them, a slice at a time */
+  /** the Following timelines (decision 013): the echo joins those of its author's followers after `after` (by id), a slice at a time.
+   * With `repost` (decision 027), `echoId` is a repost's id and `authorId` the reposter */
+  | { type: "fanout"; echoId: string; authorId: string; after: string; parentId?: string; repost?: true }
+  /** the Following timelines: the deleted echo's (or undone repost's) rows leave them, a slice at a time */
   | { type: "unfanout"; echoId: string }
   /** a deleted account's rows leave, a slice of each kind a step, the account's row last (decision 032) */
   | { type: "purge"; userId: string };

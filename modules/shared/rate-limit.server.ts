@@ -78,6 +78,8 @@ export const WRITE_LIMITS = {
   /** adding and removing echos of one's curations */
   curate: { limit: 600, windowMs: 10 * 60_000 },
   share: { limit: 300, windowMs: 10 * 60_000 },
+  /** repost and undo calls (decision 027): each writes up to 101 timeline rows and streams the rest */
+  repost: { limit: 100, windowMs: 10 * 60_000 },
   /** echo edits (decision 025): each keeps a version and may rewrite tag links and feed indexes */
   echoEdit: { limit: 60, windowMs: 10 * 60_000 },
   notificationsRead: { limit: 120, windowMs: 10 * 60_000 },

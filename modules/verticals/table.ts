@@ -49,6 +49,10 @@ export const ROUTE_TABLE = {
     api("echo/:id/thread", "echo/thread.ts"),
     api("echo/:id/edit", "echo/edit.ts"),
     api("echo/:id/history", "echo/history.ts"),
+    api("echo/:id/repost", "echo/repost.ts"),
+    api("echo/:id/reposts", "echo/reposts.ts"),
+    api("echo/:id/quote", "echo/quote.ts"),
+    api("echo/:id/quotes", "echo/quotes.ts"),
   ],
   scrolls: [
     app("scrolls", "scrolls.tsx"),

@@ -101,6 +101,16 @@ cells("echo/:id/edit", "PATCH", "/api/echo/{newEcho}/edit", { owner: 200, other:
 cells("echo/:id/edit", "PATCH", "/api/echo/01aaaaaaaaaaaaaaaaaaaaaaaa/edit", { owner: 404, other: 404, guest: 401 }, { body: () => ({ content: "matrix edit" }) });
 cells("echo/:id/history", "GET", "/api/echo/{echo}/history", signedIn(200));
 cells("echo/:id/history", "GET", "/api/echo/01aaaaaaaaaaaaaaaaaaaaaaaa/history", { owner: 404, other: 404, guest: 401 });
+// reposts and quotes (decision 027): anyone signed in who can see the echo; idempotent
+cells("echo/:id/repost", "POST", "/api/echo/{echo}/repost", signedIn(200));
+cells("echo/:id/repost", "DELETE", "/api/echo/{echo}/repost", signedIn(200));
+cells("echo/:id/repost", "POST", "/api/echo/01aaaaaaaaaaaaaaaaaaaaaaaa/repost", { owner: 404, other: 404, guest: 401 });
+cells("echo/:id/reposts", "GET", "/api/echo/{echo}/reposts", signedIn(200));
+cells("echo/:id/reposts", "GET", "/api/echo/01aaaaaaaaaaaaaaaaaaaaaaaa/reposts", { owner: 404, other: 404, guest: 401 });
+cells("echo/:id/quote", "POST", "/api/echo/{echo}/quote", signedIn(201), { body: () => ({ content: "a quote" }) });
+cells("echo/:id/quote", "POST", "/api/echo/01aaaaaaaaaaaaaaaaaaaaaaaa/quote", { owner: 404, other: 404, guest: 401 }, { body: () => ({ content: "a quote" }) });
+cells("echo/:id/quotes", "GET", "/api/echo/{echo}/quotes", signedIn(200));
+cells("echo/:id/quotes", "GET", "/api/echo/01aaaaaaaaaaaaaaaaaaaaaaaa/quotes", { owner: 404, other: 404, guest: 401 });
 
 // --- scrolls
 cells("scroll/create", "POST", "/api/scroll/create", signedIn(201), { body: () => ({ name: "m", type: "curation" }) });
@@ -201,6 +211,10 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["echo/:id/thread", "POST", "/api/echo/{echo}/thread"],
   ["echo/:id/edit", "GET", "/api/echo/{echo}/edit"],
   ["echo/:id/history", "POST", "/api/echo/{echo}/history"],
+  ["echo/:id/repost", "GET", "/api/echo/{echo}/repost"],
+  ["echo/:id/reposts", "POST", "/api/echo/{echo}/reposts"],
+  ["echo/:id/quote", "GET", "/api/echo/{echo}/quote"],
+  ["echo/:id/quotes", "POST", "/api/echo/{echo}/quotes"],
   ["scroll/create", "GET", "/api/scroll/create"],
   ["scroll/all", "POST", "/api/scroll/all"],
   ["scroll/:id", "PUT", "/api/scroll/{scroll}"],

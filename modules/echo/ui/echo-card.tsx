@@ -16,6 +16,8 @@ import { EchoText } from "./echo-text";
 // opened from the menu only: its code loads then
 const ReportDialog = lazyComponent(() => import("./report-dialog").then((m) => m.ReportDialog));
 const EditDialog = lazyComponent(() => import("./edit-dialog").then((m) => m.EditDialog));
+const QuoteDialog = lazyComponent(() => import("./quote-dialog").then((m) => m.QuoteDialog));
+import { QuotedEcho } from "./quoted-echo";
 
 type Props = {
   echo: Echo;
@@ -41,6 +43,12 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
   const [explaining, setExplaining] = useState(false);
   const menu = useRef<EchoMenuHandle>(null);
   const like = store.likeOf(echo._id) ?? { likes: echo.likes, isLiked: echo.isLiked };
+  // reposts and quotes (decision 027): this copy follows the server's answer
+  const [repost, setRepost] = useState<{ reposts: number; isReposted: boolean } | null>(null);
+  const reposts = repost ?? { reposts: echo.reposts, isReposted: echo.isReposted };
+  const [quoting, setQuoting] = useState(false);
+  const quoteButton = useRef<HTMLButtonElement>(null);
+  const [quotes, setQuotes] = useState(echo.quotes);
 
   const isAuthor = echo.author._id === viewerId;
   if ((store.isDeleted(echo._id) && !detail) || removed) return null;
@@ -51,6 +59,8 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
   // optimistic and queued (echo-actions.ts): the button stays enabled so keyboard focus stays on
   // it, and a click while the previous one is on its way counts too
   const onLike = () => void toggleLike(echo._id, like);
+
+  const onRepost = () => more(async (a) => setRepost((await a.setRepost(echo._id, !reposts.isReposted)) ?? reposts));
 
   const onDelete = () => more(async (a) => (await a.deleteEcho(echo._id)) && onDeleted?.(echo._id));
 
@@ -80,6 +90,15 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
       data-echo-id={echo._id}
       onClick={(e) => followInAppLink(e, navigate)}
     >
+      {echo.repost && (
+        <p className="echo-reposted">
+          <span aria-hidden="true">↻</span>{" "}
+          <a href={`/user/${echo.repost.by._id}`}>
+            @<bdi>{echo.repost.by.userName}</bdi>
+          </a>{" "}
+          reposted
+        </p>
+      )}
       <header className="echo-head">
         <a href={`/user/${echo.author._id}`} className="echo-author">
           @<bdi>{echo.author.userName}</bdi>
@@ -142,6 +161,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
           ))}
         </ul>
       )}
+      {echo.quoted && <QuotedEcho quoted={echo.quoted} quoteId={echo._id} />}
       </div>
       <footer className="echo-actions">
         <button
@@ -158,6 +178,19 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
         <a href={`/echo/${echo._id}#reply`} className="action" aria-label={`Reply, ${echo.commentsCount} repl${echo.commentsCount === 1 ? "y" : "ies"}`}>
           <span aria-hidden="true">↩</span> {echo.commentsCount}
         </a>
+        <button
+          type="button"
+          className={reposts.isReposted ? "action reposted" : "action"}
+          aria-pressed={reposts.isReposted}
+          aria-label={`${reposts.isReposted ? "Undo repost" : "Repost"}, ${reposts.reposts} repost${reposts.reposts === 1 ? "" : "s"}`}
+          onClick={onRepost}
+        >
+          <span aria-hidden="true">↻</span> {reposts.reposts}
+        </button>
+        {/* opens the quote dialog; the quotes themselves are listed on the echo's page (#quotes) */}
+        <button ref={quoteButton} type="button" className="action" aria-label={`Quote, ${quotes} quote${quotes === 1 ? "" : "s"}`} aria-haspopup="dialog" onClick={() => setQuoting(true)}>
+          <span aria-hidden="true">❝</span> {quotes}
+        </button>
         <button type="button" className="action" aria-label="Share" onClick={() => more((a) => a.shareEcho(echo))}>
           <span aria-hidden="true">↗</span> Share
         </button>
@@ -168,6 +201,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
         )}
       </footer>
       {editing && <EditDialog echo={echo} onSaved={markEdited} onClose={closeDialog(() => setEditing(false))} />}
+      {quoting && <QuoteDialog echo={echo} onQuoted={() => setQuotes(quotes + 1)} onClose={() => (setQuoting(false), quoteButton.current?.focus())} />}
       {reporting && <ReportDialog echoId={echo._id} onClose={closeDialog(() => setReporting(false))} />}
       {saving && extensions.saveToScroll?.(echo, closeDialog(() => setSaving(false)))}
       {explaining && extensions.explain?.dialog(echo, closeDialog(() => setExplaining(false)))}

@@ -5,6 +5,7 @@ import { EmptyState } from "../../shell/index";
 import type { Echo, Thread, ThreadItem } from "../schema";
 import { EchoCard } from "./echo-card";
 import { EchoHistory } from "./echo-history";
+import { EchoReposts } from "./echo-reposts";
 import { useEchoStore } from "./echo-store";
 import { ReplyForm } from "./reply-form";
 
@@ -107,6 +108,7 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
           <EchoCard echo={{ ...echo, commentsCount: echo.commentsCount + posted.length }} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
           {/* here, not in the card: the echo page's code, not home's (decision 025) */}
           {editedAt && <EchoHistory echoId={echo._id} editedAt={editedAt} />}
+          <EchoReposts echo={echo} viewerId={viewerId} />
         </>
       ) : (
         <Item item={thread.echo} viewerId={viewerId} />

@@ -8,6 +8,9 @@ import { useFeedMemory } from "./feed-memory";
 import { useEchoStore } from "./echo-store";
 import { useLazyWindowVirtualizer } from "./lazy-virtualizer";
 
+/** A row's identity: a repost in Following is its own row beside the echo itself (decision 027). */
+const rowKey = (e: Echo) => e.repost?._id ?? e._id;
+
 /** Loaded after hydration, out of the page's initial JavaScript (decision 016). */
 const LivePill = lazyComponent(() => import("./live-pill").then((m) => m.LivePill));
 
@@ -81,7 +84,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
     count: visible.length,
     estimateSize: () => 180,
     overscan: 6,
-    getItemKey: (index) => visible[index]?._id ?? index,
+    getItemKey: (index) => (visible[index] ? rowKey(visible[index]) : index),
   });
 
   useFeedMemory(
@@ -102,8 +105,8 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
     try {
       const next = await fetchPage(page + 1, cursor);
       setItems((prev) => {
-        const seen = new Set(prev.map((e) => e._id));
-        return [...prev, ...next.echos.filter((e) => !seen.has(e._id))];
+        const seen = new Set(prev.map(rowKey));
+        return [...prev, ...next.echos.filter((e) => !seen.has(rowKey(e)))];
       });
       setPage(next.pagination.page);
       setCursor(next.pagination.nextCursor);
@@ -137,7 +140,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
   // so hydration swaps nothing and the virtualiser, once on, keeps only nearby rows mounted.
   const rows = virtual
     ? virtual.virtualizer.getVirtualItems()
-    : visible.map((_, index) => ({ index, key: visible[index]!._id, start: 0, end: 0 }));
+    : visible.map((_, index) => ({ index, key: rowKey(visible[index]!), start: 0, end: 0 }));
   const first = rows[0];
   const last = rows[rows.length - 1];
   const padTop = virtual && first ? first.start - virtual.scrollMargin : 0;

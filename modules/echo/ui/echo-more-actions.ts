@@ -65,3 +65,15 @@ export async function reportEcho(id: string, reason: string): Promise<boolean> {
     return false;
   }
 }
+
+/** Repost or undo (decision 027): the server's count and state, or null when it refused (said). */
+export async function setRepost(id: string, on: boolean): Promise<{ reposts: number; isReposted: boolean } | null> {
+  try {
+    const state = await api<{ reposts: number; isReposted: boolean }>(`/echo/${id}/repost`, { method: on ? "POST" : "DELETE", fallback: "Failed to update repost" });
+    toast.success(on ? "Reposted to your followers" : "Repost undone");
+    return state;
+  } catch (error) {
+    toast.error((error as Error).message);
+    return null;
+  }
+}

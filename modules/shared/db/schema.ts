@@ -107,6 +107,12 @@ export const echos = sqliteTable(
     // deleted" where it was (echo_tombstones keeps its place in the chain).
     parentId: text("parent_id"),
     rootId: text("root_id"),
+    // reposts and quotes (decision 027): how many people reposted it and how many echos quote it
+    // (trigger-kept, migrations/0026), and the echo this one quotes (null: not a quote). No
+    // foreign key: a quote outlives the echo it quotes ("This echo was deleted" on its card).
+    repostsCount: integer("reposts_count").notNull().default(0),
+    quotesCount: integer("quotes_count").notNull().default(0),
+    quoteOfId: text("quote_of_id"),
   },
   (t) => [
     // GET /echo/all?user= and profile echos: an author's echos newest first
@@ -116,6 +122,8 @@ export const echos = sqliteTable(
     index("echos_parent").on(t.parentId, t.id).where(sql`parent_id IS NOT NULL`),
     // a whole conversation in order (one range per root), for what reads a thread as a whole
     index("echos_root").on(t.rootId, t.id).where(sql`root_id IS NOT NULL`),
+    // an echo's quotes newest first, by cursor (partial: most echos quote nothing)
+    index("echos_quote").on(t.quoteOfId, t.id).where(sql`quote_of_id IS NOT NULL`),
     // most-liked over all echos (popular, tag-less most-liked feeds): likes then newest
     index("echos_likes").on(t.likesCount, t.id),
     // most-liked feeds with an author rule: one author's echos by likes then newest
@@ -212,6 +220,31 @@ export const likes = sqliteTable(
     primaryKey({ columns: [t.echoId, t.userId] }),
     // isLiked hydration for a page and "hide what I liked" feeds: a user's likes by echo
     index("likes_user_id").on(t.userId, t.echoId),
+  ],
+);
+
+/**
+ * Reposts (decision 027): one per user and echo. `id` is a time-ordered id from the echos' id
+ * space: the repost's entry in the followers' timelines is this id, so it sorts by when it was
+ * reposted among the echos posted meanwhile.
+ */
+export const reposts = sqliteTable(
+  "reposts",
+  {
+    id: text("id").primaryKey(),
+    echoId: text("echo_id")
+      .notNull()
+      .references(() => echos.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    // once per user and echo; isReposted hydration; an account's cascade
+    uniqueIndex("reposts_user_echo").on(t.userId, t.echoId),
+    // who reposted an echo, newest first by cursor; an echo's cascade
+    index("reposts_echo").on(t.echoId, t.id),
   ],
 );
 
