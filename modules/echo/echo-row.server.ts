@@ -3,7 +3,8 @@
 // modules) and the writes (echo.server.ts) both depend on it and not on each other.
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Placeholder } from "drizzle-orm";
-import { sql, tables, type RowOf } from "../shared/index.server";
+import type { MuteContext } from "../shared/index";
+import { sql, tables, warnedWord, type RowOf } from "../shared/index.server";
 import type { Echo } from "./schema";
 
 const e = alias(tables.echos, "e");
@@ -14,7 +15,7 @@ const l = alias(tables.likes, "l");
  * The columns every echo read selects over `echos e JOIN users u`, with the viewer's like
  * state: hydrated in one query. Types and decoding (the tags' JSON) come from the schema.
  */
-export function echoColumns(viewerId: string | Placeholder) {
+export function echoColumns(viewerId: string | Placeholder, mutes?: MuteContext) {
   return {
     id: e.id,
     content: e.content,
@@ -29,6 +30,8 @@ export function echoColumns(viewerId: string | Placeholder) {
     authorId: e.authorId,
     userName: u.userName,
     isLiked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE ${l.echoId} = ${e.id} AND ${l.userId} = ${viewerId})`,
+    // the viewer's "warn" word this echo matches in the list's context (decision 028), or null
+    mutedWord: mutes ? warnedWord(viewerId, mutes) : sql<string | null>`NULL`,
   };
 }
 
@@ -50,5 +53,6 @@ export function toEcho(row: EchoRow): Echo {
     // only when set: an echo never edited and without a warning reads as before (decision 025)
     ...(row.editedAt !== null && { editedAt: new Date(row.editedAt).toISOString() }),
     ...(row.warning !== null && { warning: row.warning }),
+    ...(row.mutedWord !== null && { mutedWord: row.mutedWord }),
   };
 }

@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden, isId, newId, notFound } from "../shared/index";
+import { badRequest, conflict, echoMuteText, forbidden, isId, newId, notFound } from "../shared/index";
 import { batch, batchUnderLimit, blockedBetween, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { linkify } from "./linkify";
@@ -43,13 +43,15 @@ export async function postEcho(app: AppContext, authorId: string, post: Omit<Pos
   const id = newId(now);
   const limit = inlineLimit(`post:${authorId}`, POST_LIMIT.limit, POST_LIMIT.windowMs, now);
   const posted = sql`EXISTS (SELECT 1 FROM echos WHERE id = ${id})`;
+  // what muted words are found in (decision 028)
+  const muteText = echoMuteText(input);
   const statements: SQL[] = [
     limit.upsert,
     parentId === undefined
-      ? sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at)
-          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now} WHERE ${limit.within}`
-      : sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, parent_id, root_id)
-          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, p.id, COALESCE(p.root_id, p.id)
+      ? sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, mute_text)
+          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, ${muteText} WHERE ${limit.within}`
+      : sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, mute_text, parent_id, root_id)
+          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, ${muteText}, p.id, COALESCE(p.root_id, p.id)
           FROM echos p WHERE p.id = ${parentId} AND ${limit.within} AND NOT ${blockedBetween(sql`p.author_id`, authorId)}`,
   ];
   for (const tag of input.tags) {

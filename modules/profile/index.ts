@@ -1,4 +1,5 @@
 // Client-safe public face of the profile module.
+export { AddMutedWordSchema, type MutedWord, type AddMutedWordInput } from "./schema";
 export { MuteSchema, MUTE_DURATIONS, MUTE_DURATION_LABELS, type MuteDuration, type SafetyRelation, type SafetyUser, type SafetyPage } from "./schema";
 export { UpdateProfileSchema, ProfileScrollsQuerySchema, SearchUsersQuerySchema, MAX_BIO, type Profile, type UserHit, type PersonHit } from "./schema";
 export { PeopleList } from "./ui/people-list";
