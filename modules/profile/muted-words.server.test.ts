@@ -4,7 +4,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
-import { editEcho, listEchos, listFollowing, listTag, postEcho } from "../echo/index.server";
+import * as v from "valibot";
+import { editEcho, listEchos, listFollowing, listTag, postEcho, searchEchos } from "../echo/index.server";
+import { CreateScrollSchema } from "../scroll/index";
+import { addEcho, createScroll, scrollEchos } from "../scroll/index.server";
 import { MAX_MUTED_WORDS } from "../shared/index";
 import { createDb, instrumentD1, testAppContext, type D1Stats } from "../shared/index.server";
 import { setUserFollow } from "./profile.server";
@@ -82,6 +85,37 @@ describe("muted words (real D1)", () => {
     expect((await listTag(app(), viewer._id, "mwtag", { orderBy: "newest", timeframe: "all" }, { page: 1, limit: 10 })).echos.some((e) => e.content.startsWith("plain"))).toBe(true);
     const set = await env.DB.prepare("SELECT count(*) AS n FROM muted_word_sets WHERE user_id = ?").bind(viewer._id).first<{ n: number }>();
     expect(set!.n).toBe(0);
+  });
+
+  it("each context: feeds (engine) and curations, search — only where the word applies (notifications: tests/api/muted-words.test.ts)", { timeout: 60_000 }, async () => {
+    const viewer = await user("mw_viewer5");
+    const author = await user("mw_author5");
+    const texts = ["ctxword alpha", "other beta", `ctxword @${viewer.userName} gamma`, `plain @${viewer.userName} delta`];
+    const posted = [];
+    for (const t of texts) posted.push(await postEcho(app(), author._id, { content: t, tags: ["mwctx"] }));
+    const feed = await createScroll(app(), viewer._id, v.parse(CreateScrollSchema, { name: "ctx feed", type: "feed", feedConfig: { includedTags: ["mwctx"] } }));
+    const curation = await createScroll(app(), viewer._id, { name: "ctx curation", type: "curation", description: null, isPrivate: false });
+    for (const e of posted) await addEcho(app(), viewer._id, curation._id, e._id);
+    const feedTexts = async (id: string) => (await scrollEchos(app(), viewer._id, id, { page: 1, limit: 20 })).echos.map((e) => e.content);
+    const searchTexts = async (q = "ctxword") => (await searchEchos(app(), viewer._id, q, { page: 1, limit: 20 })).echos.map((e) => e.content);
+    expect(await feedTexts(feed._id)).toHaveLength(4);
+
+    const w = await addMutedWord(app(), viewer._id, word("ctxword", { contexts: ["feeds"] }));
+    expect(await feedTexts(feed._id)).toEqual(expect.not.arrayContaining(["ctxword alpha"]));
+    expect(await feedTexts(feed._id)).toHaveLength(2);
+    expect(await feedTexts(curation._id)).toHaveLength(2);
+    expect(await searchTexts()).toContain("ctxword alpha"); // not the search context
+
+    await addMutedWord(app(), viewer._id, word("ctxword", { contexts: ["search", "notifications"] }));
+    expect(await feedTexts(feed._id)).toHaveLength(4); // the options replaced: no longer feeds
+    expect(await searchTexts()).toEqual([]);
+    expect(await searchTexts("beta")).toEqual(["other beta"]);
+
+    await addMutedWord(app(), viewer._id, word("ctxword", { action: "warn", contexts: ["feeds"] }));
+    const warned = (await scrollEchos(app(), viewer._id, feed._id, { page: 1, limit: 20 })).echos;
+    expect(warned.filter((e) => e.mutedWord === "ctxword").map((e) => e.content).sort()).toEqual(["ctxword alpha", `ctxword @${viewer.userName} gamma`].sort());
+    await removeMutedWord(app(), viewer._id, w._id);
+    expect(await feedTexts(feed._id)).toHaveLength(4);
   });
 
   it("an edit refolds the echo; words others never typed match nothing", async () => {

@@ -304,7 +304,8 @@ async function curationEchos(
   return echoPage(pageRows, req, await total, hasMore, nextCursor);
 }
 
-const echoPage = (rows: EchoRow[], req: PageRequest, total: number, hasMore: boolean, nextCursor: string | null): ScrollEchoPage => ({
-  echos: rows.map(toEcho),
+// a feed's rows carry `wordHidden` (decision 028): they counted for the cursor, they leave here
+const echoPage = (rows: (EchoRow & { wordHidden?: number })[], req: PageRequest, total: number, hasMore: boolean, nextCursor: string | null): ScrollEchoPage => ({
+  echos: rows.filter((r) => r.wordHidden !== 1).map(toEcho),
   pagination: { ...pagination(req.page, req.limit, total, hasMore), nextCursor },
 });

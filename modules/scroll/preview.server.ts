@@ -64,7 +64,7 @@ export async function previewFeed(
   const pageNumber = key ? req.page : 1;
   const total = (pageNumber - 1) * limit + page.rows.length + (page.hasMore ? 1 : 0);
   return {
-    echos: page.rows.map(toEcho),
+    echos: page.rows.filter((r) => !("wordHidden" in r && r.wordHidden === 1)).map(toEcho),
     pagination: { ...pagination(pageNumber, limit, total, page.hasMore), nextCursor },
     ...count,
   };
