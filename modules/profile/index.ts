@@ -8,3 +8,4 @@ export { UserNotFound } from "./ui/user-not-found";
 export { DownloadMyData, EXPORT_PATH } from "./ui/download-my-data";
 export { SafetyList } from "./ui/safety-lists";
 export { SafetyActions } from "./ui/safety-actions";
+export { MutedWords } from "./ui/muted-words";
