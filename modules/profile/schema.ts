@@ -100,8 +100,9 @@ export type MutedWord = {
 /** POST /api/profile/me/muted-words: a phrase or #tag, what to do, where, for how long. */
 export const AddMutedWordSchema = v.object(
   {
+    // optional only so that a missing phrase gets the phrase's own message ("phrase is required")
     phrase: v.pipe(
-      text("phrase"),
+      v.optional(text("phrase"), ""),
       v.trim(),
       v.minLength(1, "phrase is required"),
       maxChars(MAX_MUTED_WORD, `phrase must be at most ${MAX_MUTED_WORD} characters`),
