@@ -6,7 +6,8 @@ import * as v from "valibot";
 import type { Tag } from "../community/index";
 import type { Echo, EchoPage, RepostersPage, Thread } from "../echo/index";
 import type { Notification, NotificationPage } from "../notification/index";
-import type { Profile, SafetyPage, SafetyRelation, UserHit } from "../profile/index";
+import type { MutedWord, Profile, SafetyPage, SafetyRelation, UserHit } from "../profile/index";
+import { MUTE_CONTEXTS } from "../shared/index";
 import type { Scroll, WhyAnswer } from "../scroll/index";
 import { NOTIFICATION_KINDS } from "../notification/index";
 import { SCROLL_TYPES, MATCH_TYPES, SORTS, TIME_RANGES } from "../scroll/index";
@@ -93,6 +94,7 @@ export const EchoSchema = v.strictObject({
   isReposted: v.pipe(v.boolean(), v.description("The viewer reposted it")),
   quoted: v.optional(QuotedEchoSchema),
   repost: v.optional(RepostSchema),
+  mutedWord: v.optional(v.pipe(v.string(), v.description("The viewer's muted word (warn) this echo matches: show it collapsed with the word, the echo on request"))),
 });
 
 /** GET /echo/{id}/reposts (decision 027). */
@@ -226,6 +228,15 @@ export const SafetyRelationSchema = v.strictObject({
   muted: v.boolean(),
   mutedUntil: v.pipe(v.nullable(isoTime), v.description("When the mute ends by itself; null: until unmuted (or not muted)")),
 });
+export const MutedWordSchema = v.strictObject({
+  _id: id,
+  phrase: v.string(),
+  action: v.picklist(["hide", "warn"]),
+  contexts: v.array(v.picklist(MUTE_CONTEXTS)),
+  createdAt: isoTime,
+  expiresAt: v.pipe(v.nullable(isoTime), v.description("When the word ends by itself; null: until removed")),
+});
+export const MutedWordListSchema = v.strictObject({ words: v.array(MutedWordSchema) });
 export const SafetyPageSchema = v.strictObject({
   users: v.array(
     v.strictObject({
@@ -277,3 +288,4 @@ agree<Agrees<NotificationPage, typeof NotificationPageSchema>>();
 agree<Agrees<WhyAnswer, typeof WhySchema>>();
 agree<Agrees<SafetyRelation, typeof SafetyRelationSchema>>();
 agree<Agrees<SafetyPage, typeof SafetyPageSchema>>();
+agree<Agrees<MutedWord, typeof MutedWordSchema>>();

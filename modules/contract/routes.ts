@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { ChangePasswordSchema, CredentialsSchema, DeleteAccountSchema, LoginSchema } from "../auth/index";
 import { PopularQuerySchema, CommunityLimitSchema } from "../community/index";
 import { AllQuerySchema, HistoryQuerySchema, PostEchoSchema, ReportSchema, SearchEchosQuerySchema, TagQuerySchema } from "../echo/index";
-import { MuteSchema, ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdateProfileSchema } from "../profile/index";
+import { AddMutedWordSchema, MuteSchema, ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdateProfileSchema } from "../profile/index";
 import { AddEchoSchema, CreateScrollSchema, PreviewSchema, UpdateScrollSchema } from "../scroll/index";
 import { LiveQuerySchema } from "../live/index";
 import { PageQuerySchema } from "../shared/index";
@@ -118,6 +118,9 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { route: "profile/user/:userId/mute", method: "DELETE", tag: "profiles", summary: "Unmute a user (idempotent)", auth: true, params: userId, responses: { 200: r.SafetyRelationSchema } },
   { route: "profile/me/blocks", method: "GET", tag: "profiles", summary: "The accounts one blocks, newest first, by cursor", auth: true, query: v.object({ limit: pageQuery.entries.limit, cursor: cursorParam }), responses: { 200: r.SafetyPageSchema } },
   { route: "profile/me/mutes", method: "GET", tag: "profiles", summary: "The accounts one mutes (mutes that have not ended), newest first, by cursor", auth: true, query: v.object({ limit: pageQuery.entries.limit, cursor: cursorParam }), responses: { 200: r.SafetyPageSchema } },
+  { route: "profile/me/muted-words", method: "GET", tag: "profiles", summary: "One's muted words and #tags that have not ended, newest first (at most 100: one page)", auth: true, responses: { 200: r.MutedWordListSchema } },
+  { route: "profile/me/muted-words", method: "POST", tag: "profiles", summary: "Mute a phrase or #tag: hide or warn, in which lists, for how long (the same phrase again replaces its options)", auth: true, body: AddMutedWordSchema, responses: { 200: r.MutedWordSchema } },
+  { route: "profile/me/muted-words/:wordId", method: "DELETE", tag: "profiles", summary: "Unmute a word (idempotent)", auth: true, params: { wordId: "A muted word's id" }, responses: { 200: r.OkSchema } },
   { route: "profile/user/:userId/follow", method: "DELETE", tag: "profiles", summary: "Unfollow a user (idempotent); answers their profile", auth: true, params: userId, responses: { 200: r.ProfileSchema } },
 
   { route: "notifications", method: "GET", tag: "notifications", summary: "The viewer's notification groups, newest first, by cursor", auth: true, query: v.object({ cursor: cursorParam }), responses: { 200: r.NotificationPageSchema } },

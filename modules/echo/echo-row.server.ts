@@ -3,7 +3,8 @@
 // modules) and the writes (echo.server.ts) both depend on it and not on each other.
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, sql, tables, type RowOf } from "../shared/index.server";
+import type { MuteContext } from "../shared/index";
+import { authorVisible, sql, tables, warnedWord, type RowOf } from "../shared/index.server";
 import type { Echo, QuotedEcho } from "./schema";
 
 const e = alias(tables.echos, "e");
@@ -15,7 +16,7 @@ const rp = alias(tables.reposts, "rp");
  * The columns every echo read selects over `echos e JOIN users u`, with the viewer's like
  * state: hydrated in one query. Types and decoding (the tags' JSON) come from the schema.
  */
-export function echoColumns(viewerId: string | Placeholder) {
+export function echoColumns(viewerId: string | Placeholder, mutes?: MuteContext) {
   return {
     id: e.id,
     content: e.content,
@@ -41,6 +42,8 @@ export function echoColumns(viewerId: string | Placeholder) {
         THEN json_object('id', q.id, 'content', q.content, 'warning', q.warning, 'authorId', q.author_id, 'userName', qu.user_name, 'createdAt', q.created_at)
         ELSE json_object('id', q.id, 'hidden', 1) END
       FROM echos q JOIN users qu ON qu.id = q.author_id WHERE q.id = ${e.quoteOfId})`,
+    // the viewer's "warn" word this echo matches in the list's context (decision 028), or null
+    mutedWord: mutes ? warnedWord(viewerId, mutes) : sql<string | null>`NULL`,
   };
 }
 
@@ -84,5 +87,6 @@ export function toEcho(row: EchoRow): Echo {
     // only when set: an echo never edited and without a warning reads as before (decision 025)
     ...(row.editedAt !== null && { editedAt: new Date(row.editedAt).toISOString() }),
     ...(row.warning !== null && { warning: row.warning }),
+    ...(row.mutedWord !== null && { mutedWord: row.mutedWord }),
   };
 }

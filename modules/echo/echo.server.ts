@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden, isId, newId, notFound } from "../shared/index";
+import { badRequest, conflict, echoMuteText, forbidden, isId, newId, notFound } from "../shared/index";
 import { batch, batchUnderLimit, blockedBetween, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { linkify } from "./linkify";
@@ -50,19 +50,21 @@ export async function postEcho(
   const id = newId(now);
   const limit = inlineLimit(`post:${authorId}`, POST_LIMIT.limit, POST_LIMIT.windowMs, now);
   const posted = sql`EXISTS (SELECT 1 FROM echos WHERE id = ${id})`;
+  // what muted words are found in (decision 028)
+  const muteText = echoMuteText(input);
   const statements: SQL[] = [
     limit.upsert,
     quoteOfId !== undefined
       ? // a quote (decision 027): written only while the quoted echo exists and no block stands
         // between the two authors; its count and notification are the triggers' (0026)
-        sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, quote_of_id)
-          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, q.id
+        sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, mute_text, quote_of_id)
+          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, ${muteText}, q.id
           FROM echos q WHERE q.id = ${quoteOfId} AND ${limit.within} AND NOT ${blockedBetween(sql`q.author_id`, authorId)}`
       : parentId === undefined
-      ? sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at)
-          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now} WHERE ${limit.within}`
-      : sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, parent_id, root_id)
-          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, p.id, COALESCE(p.root_id, p.id)
+      ? sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, mute_text)
+          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, ${muteText} WHERE ${limit.within}`
+      : sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, mute_text, parent_id, root_id)
+          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, ${muteText}, p.id, COALESCE(p.root_id, p.id)
           FROM echos p WHERE p.id = ${parentId} AND ${limit.within} AND NOT ${blockedBetween(sql`p.author_id`, authorId)}`,
   ];
   for (const tag of input.tags) {

@@ -2,7 +2,7 @@
 // echo in place — text, tags, warning — so every list, tag page, count and the search index (a
 // trigger, migrations/0022) follow it in the edit's own transaction; the version it replaces is
 // kept in echo_edits first. Feed indexes follow through the change stream (an "edit" message).
-import { badRequest, conflict, forbidden, notFound } from "../shared/index";
+import { badRequest, conflict, echoMuteText, forbidden, notFound } from "../shared/index";
 import { accountLimit, batch, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { mentionedNames, requireEchoId } from "./echo.server";
@@ -36,7 +36,7 @@ export async function editEcho(app: AppContext, viewerId: string, id: string, ed
   ];
   // the echo changes only if its old version was kept just now (a row numbered by its count)
   const update = returning(
-    sql`UPDATE echos SET content = ${edit.content}, tags = ${json}, warning = ${warning}, edited_at = ${now}, edits_count = edits_count + 1
+    sql`UPDATE echos SET content = ${edit.content}, tags = ${json}, warning = ${warning}, mute_text = ${echoMuteText({ content: edit.content, tags, warning })}, edited_at = ${now}, edits_count = edits_count + 1
         WHERE ${mine} AND EXISTS (SELECT 1 FROM echo_edits x WHERE x.echo_id = echos.id AND x.version = echos.edits_count)`,
     { id: tables.echos.id },
   );

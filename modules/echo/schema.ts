@@ -160,6 +160,8 @@ export type Echo = {
   editedAt?: string;
   /** the content warning: the text and tags stay hidden until the reader opens them */
   warning?: string;
+  /** the viewer's muted word ("warn") this echo matches: show it collapsed, "Hidden: matches …" (decision 028) */
+  mutedWord?: string;
   /** the echo this one replies to (decision 024); null on a top-level echo */
   parentId: string | null;
   /** search results only: what the query matched (GET /api/search/echos) */

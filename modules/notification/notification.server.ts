@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
-import { authorVisible, batch, batchUnderLimit, parseInput, prepared, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
+import { authorVisible, wordsVisible, batch, batchUnderLimit, parseInput, prepared, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -95,6 +95,7 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
         LEFT JOIN echos e ON e.id = g.echo_id
         LEFT JOIN scrolls s ON s.id = g.scroll_id
         WHERE g.recipient_id = ${viewerId} ${seek} AND ${authorVisible(viewerId, "g.latest_actor_id")}
+          AND ${wordsVisible(viewerId, "notifications")}
         ORDER BY g.latest_at DESC, g.kind DESC, g.group_key DESC
         LIMIT ${limit + 1}`,
     ),

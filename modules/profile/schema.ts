@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { maxChars, text } from "../shared/index";
+import { MAX_MUTED_WORD, MUTE_CONTEXTS, maxChars, mutePattern, text, type MuteContext } from "../shared/index";
 
 export type UserHit = { _id: string; userName: string };
 /** A person as the /search page lists them: with their bio and the viewer's follow. */
@@ -83,3 +83,41 @@ export type SafetyRelation = { userId: string; blocked: boolean; muted: boolean;
 /** A blocked or muted account in the settings lists: since when, and (mutes) until when. */
 export type SafetyUser = { _id: string; userName: string; since: string; until: string | null };
 export type SafetyPage = { users: SafetyUser[]; pagination: { limit: number; hasMore: boolean; nextCursor: string | null } };
+
+// ── Muted words (issue 32, docs/decisions/028-muted-words.md) ────────────────────────────────
+
+/** A muted phrase or #tag as the settings list shows it. */
+export type MutedWord = {
+  _id: string;
+  phrase: string;
+  action: "hide" | "warn";
+  contexts: MuteContext[];
+  createdAt: string;
+  /** when it ends by itself; null: until removed */
+  expiresAt: string | null;
+};
+
+/** POST /api/profile/me/muted-words: a phrase or #tag, what to do, where, for how long. */
+export const AddMutedWordSchema = v.object(
+  {
+    // optional only so that a missing phrase gets the phrase's own message ("phrase is required")
+    phrase: v.pipe(
+      v.optional(text("phrase"), ""),
+      v.trim(),
+      v.minLength(1, "phrase is required"),
+      maxChars(MAX_MUTED_WORD, `phrase must be at most ${MAX_MUTED_WORD} characters`),
+      v.check((p) => mutePattern(p) !== null, "phrase must contain a letter or a digit"),
+    ),
+    action: v.optional(v.picklist(["hide", "warn"], "action must be hide or warn"), "hide"),
+    contexts: v.optional(
+      v.pipe(
+        v.array(v.picklist(MUTE_CONTEXTS, `contexts must be among ${MUTE_CONTEXTS.join(", ")}`), "contexts must be an array"),
+        v.minLength(1, "contexts must name at least one list"),
+      ),
+      () => [...MUTE_CONTEXTS],
+    ),
+    duration: v.optional(v.picklist(MUTE_DURATIONS, `duration must be one of ${MUTE_DURATIONS.join(", ")}`), "forever"),
+  },
+  "Request body must be a JSON object",
+);
+export type AddMutedWordInput = v.InferOutput<typeof AddMutedWordSchema>;

@@ -5,7 +5,7 @@
 // many copies of one rule) share it. The engine (feed-rules.server.ts) stays the reference, the
 // backfill's reader, and the server of what the index does not hold.
 import { idFloor, idTime, isId } from "../shared/index";
-import { authorVisible, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
+import { authorVisible, wordsVisible, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
 import { feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
@@ -467,7 +467,7 @@ export const indexState = (ruleKey: string) =>
 /** An index page's row: the echo, its entry's rank (where the next page starts), whether it is on
  * the page (`feedOk`: a reader who hides what they liked skips the ones they liked) and, for such
  * a reader's page, its place among the entries read (`feedN`). */
-export type IndexRow = EchoRow & { indexRank: number; feedOk: number; feedN: number };
+export type IndexRow = EchoRow & { indexRank: number; feedOk: number; feedN: number; wordHidden: number };
 
 /**
  * Entries a page for a reader who hides what they liked reads at most (decision 020, "Hide-liked
@@ -523,7 +523,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
     // anyone (the EXISTS is computed once; a probe for everyone read each echo twice: 211 rows for
     // 40 entries). CROSS JOIN keeps the entries as the outer loop, so the LIMIT stops the walk.
     return select(
-      { ...echoColumns(viewerId), indexRank: sql<number>`ie.rank`, feedOk: sql<number>`1`, feedN: sql<number>`0` },
+      { ...echoColumns(viewerId, "feeds"), indexRank: sql<number>`ie.rank`, feedOk: sql<number>`1`, feedN: sql<number>`0`, wordHidden: sql<number>`NOT ${wordsVisible(viewerId, "feeds")}` },
       sql`FROM (SELECT ie.echo_id, ie.rank FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
           WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
             AND fi.cap > ${DENSE} AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
@@ -552,7 +552,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
   // whose scan met it says there is nothing more (or that the index's frontier is there)
   const last = sql`SELECT z.echo_id, z.rank, 0 AS ok, ${LAST_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entriesBackwards} LIMIT 1) z`;
   return select(
-    { ...echoColumns(viewerId), indexRank: sql<number>`p.rank`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` },
+    { ...echoColumns(viewerId, "feeds"), indexRank: sql<number>`p.rank`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n`, wordHidden: sql<number>`NOT ${wordsVisible(viewerId, "feeds")}` },
     sql`FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${frontier}) UNION ALL SELECT * FROM (${last}) LIMIT ${limit + 1}) p
       JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id`,
   );

@@ -16,7 +16,7 @@
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { idCeil, idFloor, isId } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisibleText, hasHiddenText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
+import { authorVisibleText, hasHiddenText, wordsVisible, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
@@ -199,7 +199,14 @@ export function windowSize(rule: FeedRule, candidateRows = CANDIDATE_ROWS): numb
 /** A row of a page statement: a hydrated echo, whether it matches the rule (`feed_ok`) and its
  * place in the window (`feed_n`); the window's last entry comes back even when it does not match,
  * as the frontier the next page starts after. */
-const pageColumns = (viewerId: string | Placeholder) => ({ ...echoColumns(viewerId), feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` });
+// `wordHidden`: the viewer's muted words (decision 028) hide the echo; the page's cursor is
+// worked out with it (it still marks the window's progress), and it leaves the page after
+const pageColumns = (viewerId: string | Placeholder) => ({
+  ...echoColumns(viewerId, "feeds"),
+  feedOk: sql<number>`p.ok`,
+  feedN: sql<number>`p.n`,
+  wordHidden: sql<number>`NOT ${wordsVisible(viewerId, "feeds")}`,
+});
 export type FeedPageRow = RowOf<ReturnType<typeof pageColumns>>;
 
 /** The page's echos, hydrated around the engine's statement: all but that statement is rendered once. */

@@ -1,7 +1,7 @@
 // Lists of scrolls: the viewer's own and followed ones (GET /scroll/all, the sidebar, the picker's
 // stored choice), a profile's created and followed ones, and the community lists.
 import { encodeCursor, isId, notFound, pagination } from "../shared/index";
-import { batch, columns, listCursor, pageRequest, prepared, select, sql, tables, type AppContext } from "../shared/index.server";
+import { authorVisible, batch, columns, listCursor, pageRequest, prepared, select, sql, tables, type AppContext } from "../shared/index.server";
 import type { PageRequest } from "../echo/index.server";
 import { learnIndexes, scrollIndexState } from "./feed-index.server";
 import { scrollColumns, scrollSelect, toScroll } from "./rows.server";
@@ -41,6 +41,7 @@ const myScrollsStatement = prepared(["viewerId", "before", "take"], (v) => {
     UNION ALL
     SELECT ${columns(followed)} FROM scroll_follows f JOIN scrolls s ON s.id = f.scroll_id
       WHERE f.user_id = ${v.viewerId} AND f.scroll_id < ${v.before} AND s.is_private = 0
+        AND ${authorVisible(v.viewerId, "s.creator_id")}
     ORDER BY 1 DESC LIMIT ${v.take}`,
   );
 });
@@ -128,7 +129,8 @@ export async function listUserScrolls(
   const offset = after ? 0 : (req.page - 1) * req.limit;
   const page = sql`ORDER BY s.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
   const { users } = tables;
-  const created = sql`s.creator_id = ${userId} AND ${userId === viewerId ? sql`1` : sql`s.is_private = 0`}`;
+  // a creator the viewer does not see (a block either way, a mute: decision 026) shows no scrolls
+  const created = sql`s.creator_id = ${userId} AND ${userId === viewerId ? sql`1` : sql`s.is_private = 0 AND ${authorVisible(viewerId, "s.creator_id")}`}`;
   const [counts, rows] = await batch(app.db, [
     type === "created"
       ? select({ n: userId === viewerId ? users.scrollsCount : users.publicScrollsCount }, sql`FROM users WHERE id = ${userId}`)
@@ -138,7 +140,8 @@ export async function listUserScrolls(
       : select(
           scrollColumns(viewerId),
           sql`FROM scroll_follows sf CROSS JOIN scrolls s ON s.id = sf.scroll_id
-            WHERE sf.user_id = ${userId} AND s.is_private = 0 ${after ? sql`AND sf.scroll_id < ${after.id}` : sql``}
+            WHERE sf.user_id = ${userId} AND s.is_private = 0 AND ${authorVisible(viewerId, "s.creator_id")}
+              AND ${authorVisible(viewerId, sql`${userId}`)} ${after ? sql`AND sf.scroll_id < ${after.id}` : sql``}
             ORDER BY sf.scroll_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`,
         ),
   ]);
@@ -163,7 +166,8 @@ export const PUBLIC_SCROLLS_MAX = 80;
 
 /** Newest public scrolls of a type (community lists); never private ones. */
 export async function listPublicScrolls(app: AppContext, viewerId: string, type: "feed" | "curation", limit: number): Promise<Scroll[]> {
-  const filter = sql`s.type = ${type} AND s.is_private = 0`;
+  // scrolls of creators the viewer does not see leave the list, which still fills (in the WHERE)
+  const filter = sql`s.type = ${type} AND s.is_private = 0 AND ${authorVisible(viewerId, "s.creator_id")}`;
   const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE ${filter} ORDER BY s.id DESC LIMIT ${limit}`)]);
   return rows.map((r) => toScroll(r, viewerId));
 }

@@ -40,13 +40,16 @@ export async function previewFeed(
   const window = windowSize(rule, rows.candidates);
   const entries = scanEntries(rule, rows.count);
   const empty = provablyEmpty(rule, now);
-  const [counted, counters, pageRows, scan] = await batch(app.db, [
+  const [counted, counters, pageRows, scan, hiding] = await batch(app.db, [
     // the account's counter, bumped and read back in the same round trip (no counter: a no-op read)
     limited ? returning(limited.upsert, { count: tables.rateLimits.count }) : select({ count: sql<number>`0` }, sql``),
     counterQuery(rule),
     feedPageQuery(rule, viewerId, now, feedSeek(key), limit, 0, window),
     // a provably empty rule has no streams to scan
     empty ? emptyScanQuery() : countScanQuery(rule, viewerId, now, entries),
+    // whether the viewer hides any author (decision 026): then the counters, which count every
+    // author's echos, only bound the count from above (the page and the scan leave them out)
+    select({ hides: sql<number>`EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')` }, sql``),
   ]);
   const tooMany = limited?.exceeded(counted[0]?.count);
   if (tooMany) throw tooMany;
@@ -54,7 +57,7 @@ export async function previewFeed(
   const page = feedPage(rule, pageRows, limit, window);
   const nextCursor = page.hasMore && page.after ? feedCursor(rule, page.after) : null;
   const count = matchCount(rule, now, {
-    counters: counters[0],
+    counters: counters[0] && hiding[0]?.hides ? { ...counters[0], exact: 0, lower: 0 } : counters[0],
     scan: scan[0],
     scanEntries: entries,
     pageMatches: key ? 0 : page.rows.length,
@@ -64,7 +67,7 @@ export async function previewFeed(
   const pageNumber = key ? req.page : 1;
   const total = (pageNumber - 1) * limit + page.rows.length + (page.hasMore ? 1 : 0);
   return {
-    echos: page.rows.map(toEcho),
+    echos: page.rows.filter((r) => !("wordHidden" in r && r.wordHidden === 1)).map(toEcho),
     pagination: { ...pagination(pageNumber, limit, total, page.hasMore), nextCursor },
     ...count,
   };

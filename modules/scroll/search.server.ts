@@ -1,6 +1,6 @@
 // Scroll search (the search page's scrolls): public scrolls whose name or description holds a
 // term, a bounded read of the trigram index (migrations/0015_name_search.sql).
-import { batch, sql, trigramSearchable, type AppContext } from "../shared/index.server";
+import { authorVisible, batch, sql, trigramSearchable, type AppContext } from "../shared/index.server";
 import { scrollSelect, toScroll } from "./rows.server";
 import type { Scroll } from "./schema";
 
@@ -19,7 +19,7 @@ export async function searchPublicScrolls(app: AppContext, viewerId: string, ter
   const needle = term.toLowerCase();
   if (!needle) return [];
   if (!trigramSearchable(needle)) {
-    const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE s.is_private = 0 ORDER BY s.id DESC LIMIT ${SEARCH_RECENT}`)]);
+    const [rows] = await batch(app.db, [scrollSelect(viewerId, sql`WHERE s.is_private = 0 AND ${authorVisible(viewerId, "s.creator_id")} ORDER BY s.id DESC LIMIT ${SEARCH_RECENT}`)]);
     return rows
       .filter((r) => r.name.toLowerCase().includes(needle) || r.description.toLowerCase().includes(needle))
       .slice(0, limit)
@@ -33,7 +33,7 @@ export async function searchPublicScrolls(app: AppContext, viewerId: string, ter
       sql`WHERE s.id IN (
           SELECT sid FROM scroll_search WHERE scroll_search MATCH ${`{name description}: ${phrase}`}
           ORDER BY rowid DESC LIMIT ${SEARCH_CANDIDATES})
-        AND s.is_private = 0 ORDER BY s.id DESC LIMIT ${limit}`,
+        AND s.is_private = 0 AND ${authorVisible(viewerId, "s.creator_id")} ORDER BY s.id DESC LIMIT ${limit}`,
     ),
   ]);
   return rows.map((r) => toScroll(r, viewerId));

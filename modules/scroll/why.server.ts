@@ -4,7 +4,7 @@
 // exactly (the property test holds all three equal); it reads a handful of rows whatever the rule.
 import { forbidden, idTime, isId, notFound } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
-import { batch, select, sql, tables, type AppContext, type RowOf } from "../shared/index.server";
+import { authorVisible, batch, select, sql, tables, type AppContext, type RowOf } from "../shared/index.server";
 import { ruleChecks, type RuleName } from "./feed-rules.reference";
 import { toRule } from "./rule.server";
 import { authorNamesOf, scrollSelect } from "./rows.server";
@@ -28,6 +28,9 @@ function echoFactColumns(viewerId: string, scrollId: string) {
     parentId: e.parentId,
     liked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${e.id} AND l.user_id = ${viewerId})`,
     inScroll: sql<number>`EXISTS (SELECT 1 FROM scroll_echos se WHERE se.scroll_id = ${scrollId} AND se.echo_id = ${e.id})`,
+    // whether the viewer sees its author (decision 026): one they block, who blocks them, or
+    // whom they mute has no echo for them, so "why" has none to explain either
+    visible: sql<number>`${authorVisible(viewerId, sql`${e.authorId}`)}`,
   };
 }
 
@@ -109,7 +112,7 @@ export async function whyHere(app: AppContext, viewerId: string, scrollId: strin
   if (!row) throw notFound("Scroll not found");
   if (row.isPrivate && row.creatorId !== viewerId) throw forbidden("This scroll is private");
   const echo = facts[0];
-  if (!echo) throw notFound("Echo not found");
+  if (!echo || echo.visible !== 1) throw notFound("Echo not found");
   if (row.type === "feed") return explainFeedEcho(toRule(row), echo, authorNamesOf(row), now);
   const inFeed = echo.inScroll === 1;
   const text = inFeed ? `@${row.creatorName} added it to this curation` : `@${row.creatorName} has not added it to this curation`;

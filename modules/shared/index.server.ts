@@ -31,3 +31,4 @@ export { boundedCache } from "./bounded-cache";
 export { controlLive, liveUserChannel, LIVE_CLOSE, type LiveControl } from "./live-control.server";
 export { sendChanges, startChain, stalledChains, CHAIN_STALL_MS, CHAINS_PER_PASS, type Change, type ChangedEcho } from "./change-stream.server";
 export { hiddenSet, authorVisible, authorVisibleText, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";
+export { wordsVisible, warnedWord, rebuildMutedWordSet } from "./muted-words.server";

@@ -28,3 +28,4 @@ export { cachedImport, lazyComponent } from "./lazy";
 export { followInAppLink } from "./in-app-links";
 export { MAX_USER_NAME, USER_NAME_PATTERN, LEGACY_USER_NAME_PATTERN, isUserName, mentionedName } from "./user-names";
 export { RETURN_PARAM, safeReturnPath, authPathFor, pagePathOf } from "./return-to";
+export { foldWords, echoMuteText, mutePattern, MUTE_CONTEXTS, MUTE_CONTEXT_LABELS, MUTE_CONTEXT_BITS, MAX_MUTED_WORDS, MAX_MUTED_WORD, type MuteContext } from "./mute-text";

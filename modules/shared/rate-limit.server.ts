@@ -75,6 +75,8 @@ export const WRITE_LIMITS = {
   block: { limit: 1_200, windowMs: 60 * 60_000 },
   /** mute and unmute calls */
   mute: { limit: 300, windowMs: 10 * 60_000 },
+  /** adding and removing muted words (decision 028; at most MAX_MUTED_WORDS are kept) */
+  mutedWord: { limit: 120, windowMs: 10 * 60_000 },
   /** adding and removing echos of one's curations */
   curate: { limit: 600, windowMs: 10 * 60_000 },
   share: { limit: 300, windowMs: 10 * 60_000 },

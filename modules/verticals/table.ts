@@ -101,6 +101,8 @@ export const ROUTE_TABLE = {
     api("profile/me/export", "profile/export.ts"),
     api("profile/me/blocks", "profile/me.blocks.ts"),
     api("profile/me/mutes", "profile/me.mutes.ts"),
+    api("profile/me/muted-words", "profile/me.muted-words.ts"),
+    api("profile/me/muted-words/:wordId", "profile/muted-word.ts"),
     api("profile/user/:userId", "profile/user.ts"),
     api("profile/user/:userId/followers", "profile/followers.ts"),
     api("profile/user/:userId/following", "profile/following.ts"),

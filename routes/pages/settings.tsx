@@ -1,7 +1,7 @@
 import { ChangePasswordForm, DeleteAccountForm } from "~/modules/auth/index";
 import { requirePageViewer, requirePageViewerId } from "~/modules/auth/index.server";
-import { DownloadMyData, SafetyList } from "~/modules/profile/index";
-import { safetyList } from "~/modules/profile/index.server";
+import { DownloadMyData, MutedWords, SafetyList } from "~/modules/profile/index";
+import { listMutedWords, safetyList } from "~/modules/profile/index.server";
 import { appContext } from "~/modules/shared/index.server";
 import { SettingsScreen } from "~/modules/shell/index";
 import type { Route } from "./+types/settings";
@@ -12,12 +12,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   // the first page of each list rides in the session check's batch (one round trip, issue 32)
   const viewerId = await requirePageViewerId(app, request);
-  const [viewer, blocks, mutes] = await Promise.all([
+  const [viewer, blocks, mutes, words] = await Promise.all([
     requirePageViewer(app, request),
     safetyList(app, viewerId, "blocks", { limit: 20 }),
     safetyList(app, viewerId, "mutes", { limit: 20 }),
+    listMutedWords(app, viewerId),
   ]);
-  return { account: { userName: viewer.userName, email: viewer.email, createdAt: viewer.createdAt }, blocks, mutes };
+  return { account: { userName: viewer.userName, email: viewer.email, createdAt: viewer.createdAt }, blocks, mutes, words: words.words };
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
@@ -26,6 +27,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       <ChangePasswordForm />
       <SafetyList which="blocks" initial={loaderData.blocks} />
       <SafetyList which="mutes" initial={loaderData.mutes} />
+      <MutedWords initial={loaderData.words} />
       <DownloadMyData />
       <DeleteAccountForm />
     </SettingsScreen>

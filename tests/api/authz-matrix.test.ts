@@ -174,6 +174,10 @@ for (const method of ["POST", "DELETE"] as const) {
 // cell blocks for real (a block would refuse the follow cells above): unknown users and undoing
 cells("profile/me/blocks", "GET", "/api/profile/me/blocks", signedIn(200));
 cells("profile/me/mutes", "GET", "/api/profile/me/mutes", signedIn(200));
+// muted words (decision 028): one's own list only; an unknown word id removes nothing (idempotent)
+cells("profile/me/muted-words", "GET", "/api/profile/me/muted-words", signedIn(200));
+cells("profile/me/muted-words", "POST", "/api/profile/me/muted-words", signedIn(200), { body: () => ({ phrase: "authz matrix", contexts: ["search"] }) });
+cells("profile/me/muted-words/:wordId", "DELETE", "/api/profile/me/muted-words/01aaaaaaaaaaaaaaaaaaaaaaaa", signedIn(200));
 cells("profile/user/:userId/block", "GET", "/api/profile/user/{user}/block", signedIn(200));
 cells("profile/user/:userId/block", "POST", "/api/profile/user/01aaaaaaaaaaaaaaaaaaaaaaaa/block", { owner: 404, other: 404, guest: 401 });
 cells("profile/user/:userId/block", "DELETE", "/api/profile/user/{user}/block", { owner: 400, other: 200, guest: 401 });
@@ -241,6 +245,8 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["profile/user/:userId/follow", "GET", "/api/profile/user/{user}/follow"],
   ["profile/me/blocks", "POST", "/api/profile/me/blocks"],
   ["profile/me/mutes", "DELETE", "/api/profile/me/mutes"],
+  ["profile/me/muted-words", "DELETE", "/api/profile/me/muted-words"],
+  ["profile/me/muted-words/:wordId", "GET", "/api/profile/me/muted-words/01aaaaaaaaaaaaaaaaaaaaaaaa"],
   ["profile/user/:userId/block", "PUT", "/api/profile/user/{user}/block"],
   ["profile/user/:userId/mute", "GET", "/api/profile/user/{user}/mute"],
   ["notifications", "POST", "/api/notifications"],

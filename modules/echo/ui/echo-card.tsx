@@ -35,6 +35,8 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
   const [editing, setEditing] = useState(false);
   // a content warning hides text and tags until the reader opens them (decision 025)
   const [opened, setOpened] = useState(false);
+  // a muted word set to "warn" (decision 028) collapses the echo to its phrase until opened
+  const [unmuted, setUnmuted] = useState(false);
   const extensions = useEchoExtensions();
   const [saving, setSaving] = useState(false);
   const [removed, setRemoved] = useState(false);
@@ -121,6 +123,17 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
           Replying to an echo
         </a>
       )}
+      {echo.mutedWord && (
+        <p className="echo-warning" dir="auto">
+          <span>
+            Hidden: matches <bdi>{echo.mutedWord}</bdi>
+          </span>
+          <button type="button" className="btn cw-toggle" aria-expanded={unmuted} aria-controls={`mw-${echo._id}`} onClick={() => setUnmuted(!unmuted)}>
+            {unmuted ? "Hide echo" : "Show echo"}
+          </button>
+        </p>
+      )}
+      <div id={`mw-${echo._id}`} hidden={!!echo.mutedWord && !unmuted}>
       {echo.warning && (
         <p className="echo-warning" dir="auto">
           {/* the row's flex gap spaces the label from its button */}
@@ -162,6 +175,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
         </ul>
       )}
       {echo.quoted && <QuotedEcho quoted={echo.quoted} quoteId={echo._id} />}
+      </div>
       </div>
       <footer className="echo-actions">
         <button

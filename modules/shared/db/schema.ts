@@ -113,6 +113,9 @@ export const echos = sqliteTable(
     repostsCount: integer("reposts_count").notNull().default(0),
     quotesCount: integer("quotes_count").notNull().default(0),
     quoteOfId: text("quote_of_id"),
+    // muted words (migration 0027, decision 028): the echo's folded words, warning and tags, each
+    // part fenced, that a viewer's muted phrases are found in with one instr each (shared/mute-text)
+    muteText: text("mute_text"),
   },
   (t) => [
     // GET /echo/all?user= and profile echos: an author's echos newest first
@@ -688,4 +691,44 @@ export const hiddenAuthors = sqliteTable("hidden_authors", {
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
   authors: text("authors").notNull().default("{}"),
+});
+
+/**
+ * Muted words and #tags (issue 32, decision 028): one row each, the truth the settings list
+ * shows. `pattern` is the folded phrase (" hot take ", " #rust "), `contexts` a bit set of the
+ * lists it applies to (MUTE_CONTEXT_BITS), `expiresAt` null for "until I remove it".
+ */
+export const mutedWords = sqliteTable(
+  "muted_words",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    phrase: text("phrase").notNull(),
+    pattern: text("pattern").notNull(),
+    action: text("action", { enum: ["hide", "warn"] }).notNull(),
+    contexts: integer("contexts").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    // one row per phrase (adding it again replaces its options)
+    uniqueIndex("muted_words_pattern").on(t.userId, t.pattern),
+    // the cron: words whose time is up
+    index("muted_words_expires").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
+  ],
+);
+
+/**
+ * A viewer's muted words compiled for the lists, ONE row (rewritten with every change of
+ * muted_words, in its batch): a JSON array of [pattern, end (ms; a far future for none), phrase,
+ * context bits, action]. Lists read it once per statement (decision 028).
+ */
+export const mutedWordSets = sqliteTable("muted_word_sets", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  sets: text("sets").notNull(),
 });

@@ -1,0 +1,71 @@
+// Muted words (issue 32, docs/decisions/028-muted-words.md): the settings list and its writes.
+// muted_words is the truth; every write rewrites the user's compiled row (muted_word_sets) in
+// the same batch, which is what the lists read (shared/muted-words.server.ts).
+import { badRequest, isId, MAX_MUTED_WORDS, MUTE_CONTEXT_BITS, MUTE_CONTEXTS, mutePattern, newId, type MuteContext } from "../shared/index";
+import { batch, batchUnderLimit, rebuildMutedWordSet, select, sql, tables, type AppContext } from "../shared/index.server";
+import { MUTE_DURATION_MS, type AddMutedWordInput, type MutedWord } from "./schema";
+
+const w = tables.mutedWords;
+
+const listQuery = (userId: string, now: number) =>
+  select(
+    { id: w.id, phrase: w.phrase, action: w.action, contexts: w.contexts, createdAt: w.createdAt, expiresAt: w.expiresAt },
+    sql`FROM muted_words WHERE ${w.userId} = ${userId} AND (${w.expiresAt} IS NULL OR ${w.expiresAt} > ${now}) ORDER BY ${w.id} DESC`,
+  );
+
+type Row = { id: string; phrase: string; action: "hide" | "warn"; contexts: number; createdAt: number; expiresAt: number | null };
+
+const toWord = (r: Row): MutedWord => ({
+  _id: r.id,
+  phrase: r.phrase,
+  action: r.action,
+  contexts: MUTE_CONTEXTS.filter((c) => (r.contexts & MUTE_CONTEXT_BITS[c]) !== 0),
+  createdAt: new Date(r.createdAt).toISOString(),
+  expiresAt: r.expiresAt === null ? null : new Date(r.expiresAt).toISOString(),
+});
+
+/** The viewer's muted words that have not ended, newest first (at most MAX_MUTED_WORDS: one page). */
+export async function listMutedWords(app: AppContext, viewerId: string): Promise<{ words: MutedWord[] }> {
+  const [rows] = await batch(app.db, [listQuery(viewerId, Date.now())]);
+  return { words: rows.map(toWord) };
+}
+
+/**
+ * Mute a phrase or #tag. The same phrase again (the same folded pattern: "Café" and "cafe" are
+ * one) replaces its options and keeps its id. Past MAX_MUTED_WORDS: 400, nothing written.
+ */
+export async function addMutedWord(app: AppContext, viewerId: string, input: AddMutedWordInput): Promise<MutedWord> {
+  const pattern = mutePattern(input.phrase);
+  if (pattern === null) throw badRequest("phrase must contain a letter or a digit");
+  const now = Date.now();
+  const expiresAt = input.duration === "forever" ? null : now + MUTE_DURATION_MS[input.duration];
+  const contexts = input.contexts.reduce((bits, c: MuteContext) => bits | MUTE_CONTEXT_BITS[c], 0);
+  const results = await batchUnderLimit(app.db, "mutedWord", viewerId, (within) => [
+    sql`DELETE FROM muted_words WHERE user_id = ${viewerId} AND expires_at IS NOT NULL AND expires_at <= ${now} AND ${within}`,
+    sql`INSERT INTO muted_words (user_id, id, phrase, pattern, action, contexts, created_at, expires_at)
+      SELECT ${viewerId}, ${newId(now)}, ${input.phrase}, ${pattern}, ${input.action}, ${contexts}, ${now}, ${expiresAt}
+      WHERE ${within} AND (EXISTS (SELECT 1 FROM muted_words WHERE user_id = ${viewerId} AND pattern = ${pattern})
+        OR (SELECT count(*) FROM muted_words WHERE user_id = ${viewerId}) < ${MAX_MUTED_WORDS})
+      ON CONFLICT (user_id, pattern) DO UPDATE SET phrase = excluded.phrase, action = excluded.action,
+        contexts = excluded.contexts, expires_at = excluded.expires_at`,
+    ...rebuildMutedWordSet(viewerId, now),
+    select(
+      { id: w.id, phrase: w.phrase, action: w.action, contexts: w.contexts, createdAt: w.createdAt, expiresAt: w.expiresAt },
+      sql`FROM muted_words WHERE ${w.userId} = ${viewerId} AND ${w.pattern} = ${pattern}`,
+    ),
+  ]);
+  const row = results[results.length - 1]![0] as Row | undefined;
+  if (!row) throw badRequest(`You can mute at most ${MAX_MUTED_WORDS} words`);
+  return toWord(row);
+}
+
+/** Unmute a word (idempotent: a word already gone answers the same). */
+export async function removeMutedWord(app: AppContext, viewerId: string, wordId: string): Promise<{ ok: true }> {
+  if (!isId(wordId)) return { ok: true };
+  const now = Date.now();
+  await batchUnderLimit(app.db, "mutedWord", viewerId, (within) => [
+    sql`DELETE FROM muted_words WHERE user_id = ${viewerId} AND id = ${wordId} AND ${within}`,
+    ...rebuildMutedWordSet(viewerId, now),
+  ]);
+  return { ok: true };
+}
