@@ -1,6 +1,6 @@
 // Account changes that need the password again: change it, or delete the account for good.
 import { badRequest, conflict } from "../shared/index";
-import { batch, controlLive, rateLimit, returning, select, sql, tables, type AppContext } from "../shared/index.server";
+import { batch, controlLive, rateLimit, returning, select, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { ACCOUNT_MESSAGES, type ChangePassword } from "./schema";
 
@@ -63,4 +63,21 @@ export async function deleteAccount(app: AppContext, userId: string, password: s
   if (!deleted[0]) throw conflict("Your password was just changed elsewhere. Please try again.");
   // every socket the user opened, and every socket watching one of their scrolls, closes
   await controlLive(app, userId, { op: "sessions", userId, sessions: null, deleted: true });
+}
+
+/**
+ * Delete an account as deleteAccount does, without its password: the cron's end of a suspension
+ * left 30 days (decision 029). `guard` (SQL) must still hold in the batch — the suspension not
+ * lifted in between — or nothing is deleted. Answers whether the account was deleted.
+ */
+export async function purgeAccount(app: Pick<AppContext, "db" | "env">, userId: string, guard: SQL): Promise<boolean> {
+  const [, , deleted] = await batch(app.db, [
+    sql`DELETE FROM timeline_entries WHERE echo_id IN (SELECT id FROM echos WHERE author_id = ${userId}) AND ${guard}`,
+    sql`UPDATE echos SET shares_count = shares_count - 1
+        WHERE id IN (SELECT echo_id FROM shares WHERE user_id = ${userId}) AND author_id <> ${userId} AND ${guard}`,
+    returning(sql`DELETE FROM users WHERE id = ${userId} AND ${guard}`, { id: users.id }),
+  ]);
+  if (!deleted[0]) return false;
+  await controlLive(app, userId, { op: "sessions", userId, sessions: null, deleted: true });
+  return true;
 }

@@ -2,7 +2,7 @@
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, batch, createDb, returning, select, sendChanges, sql, tables, toD1, WRITE_LIMITS, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { authorVisible, moderationVisible, batch, createDb, returning, select, sendChanges, sql, tables, toD1, WRITE_LIMITS, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { echoColumns } from "./echo-row.server";
 import { knownTotal, newestPages, shape, type PageRequest } from "./lists.server";
 import type { EchoPage } from "./schema";
@@ -225,6 +225,7 @@ const timelinePages = (owner: (viewerId: Placeholder) => SQL) =>
       echoColumns(v.viewerId),
       sql`FROM timeline_entries t JOIN echos e ON e.id = t.echo_id JOIN users u ON u.id = e.author_id
         WHERE t.owner_id = ${owner(v.viewerId)} AND ${where} AND ${authorVisible(v.viewerId, "e.author_id")}
+          AND ${moderationVisible(v.viewerId, "e.author_id", "e.id", "personal")}
           AND (e.author_id = t.owner_id
             OR EXISTS (SELECT 1 FROM user_follows uf WHERE uf.follower_id = t.owner_id AND uf.followee_id = e.author_id))
         ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,

@@ -5,7 +5,7 @@
 // many copies of one rule) share it. The engine (feed-rules.server.ts) stays the reference, the
 // backfill's reader, and the server of what the index does not hold.
 import { idFloor, idTime, isId } from "../shared/index";
-import { authorVisible, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
+import { authorVisible, moderationEchoVisibleText, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
 import { feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
@@ -508,6 +508,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
             AND ${guard} ${fresh}
             AND (NOT EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')
               OR ${authorVisible(viewerId, sql`(SELECT author_id FROM echos WHERE id = ie.echo_id)`)})
+            AND ${sql.raw(moderationEchoVisibleText("ie.echo_id"))}
           ORDER BY ${orderSql(rule, "ie")} LIMIT ${limit + 1}) ie JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
         ORDER BY ${orderSql(rule, "ie")}`,
     );
@@ -516,7 +517,8 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
   const numbered = sql`SELECT s.echo_id, s.rank, s.ok, row_number() OVER w AS n, sum(s.ok) OVER w AS k
       FROM (SELECT ie.echo_id, ie.rank, NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})
               AND (NOT EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')
-                OR ${authorVisible(viewerId, sql`(SELECT author_id FROM echos WHERE id = ie.echo_id)`)}) AS ok
+                OR ${authorVisible(viewerId, sql`(SELECT author_id FROM echos WHERE id = ie.echo_id)`)})
+              AND ${sql.raw(moderationEchoVisibleText("ie.echo_id"))} AS ok
             ${entries} LIMIT ${HIDE_LIKED_SCAN}) s
       WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
   return select(

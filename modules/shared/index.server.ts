@@ -31,3 +31,4 @@ export { boundedCache } from "./bounded-cache";
 export { controlLive, liveUserChannel, LIVE_CLOSE, type LiveControl } from "./live-control.server";
 export { sendChanges, type Change, type ChangedEcho } from "./change-stream.server";
 export { hiddenSet, authorVisible, authorVisibleText, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";
+export { moderationVisible, moderationVisibleText, moderationEchoVisibleText, hasModerationText, type ModerationScope } from "./moderated.server";

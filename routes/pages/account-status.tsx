@@ -1,0 +1,4 @@
+// placeholder, replaced below
+export default function Page() {
+  return null;
+}
