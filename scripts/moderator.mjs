@@ -16,7 +16,7 @@ if (!name || !/^[A-Za-z0-9_.-]{1,30}$/.test(name)) {
   console.error("usage: npm run moderator -- <userName> [--remove] [--remote]");
   process.exit(2);
 }
-const sql = `UPDATE users SET is_admin = ${remove ? 0 : 1} WHERE user_name = '${name}' COLLATE NOCASE`;
+const sql = `UPDATE users SET is_admin = ${remove ? 0 : 1} WHERE user_name = '${name}' COLLATE NOCASE RETURNING user_name`;
 const where = remote ? ["--remote"] : ["--local", "--persist-to", stateDir()];
 const result = spawnSync(
   path.join(bin, "wrangler"),
@@ -27,8 +27,9 @@ if (result.status !== 0) {
   console.error(result.stderr || result.stdout);
   process.exit(1);
 }
-const changes = JSON.parse(result.stdout)?.[0]?.meta?.changes ?? 0;
-if (changes === 0) {
+// local D1 reports no `changes`: the RETURNING rows say whether an account matched
+const changed = JSON.parse(result.stdout)?.[0]?.results ?? [];
+if (changed.length === 0) {
   console.error(`No account named "${name}"`);
   process.exit(1);
 }

@@ -185,9 +185,10 @@ export const actionColumns = {
 
 const SET_ROW = sql`(SELECT entries FROM moderation_set WHERE id = 1)`;
 const setRoom = sql`ifnull((SELECT count(*) FROM json_each(${SET_ROW})), 0) < ${MAX_MODERATION_ENTRIES}`;
+// the value is a literal integer: D1 binds numbers as REAL, and the lists compare "[1,null]" (moderated.server.ts)
 const setEntry = (key: SQL, value: number, when: SQL) =>
-  sql`INSERT INTO moderation_set (id, entries) SELECT 1, json_object(${key}, ${value}) WHERE ${when}
-    ON CONFLICT (id) DO UPDATE SET entries = json_set(entries, '$."' || ${key} || '"', ${value})`;
+  sql`INSERT INTO moderation_set (id, entries) SELECT 1, json_object(${key}, ${sql.raw(String(Math.trunc(value)))}) WHERE ${when}
+    ON CONFLICT (id) DO UPDATE SET entries = json_set(entries, '$."' || ${key} || '"', ${sql.raw(String(Math.trunc(value)))})`;
 const dropEntry = (key: SQL, when: SQL) => sql`UPDATE moderation_set SET entries = json_remove(entries, '$."' || ${key} || '"') WHERE id = 1 AND ${when}`;
 
 /** What an account action needs of the account's state, what it sets, and what a refusal says. */

@@ -1,4 +1,0 @@
-// placeholder, replaced below
-export default function Page() {
-  return null;
-}
