@@ -232,7 +232,9 @@ export async function actOnAccount(app: AppContext, moderator: Viewer, userId: s
   if (!user) throw notFound("User not found");
   if (!log[0]) {
     if (user.isAdmin === 1) throw badRequest("Moderators cannot be moderated; take their role away first");
-    if (spec.to && spec.to > 0 && user.modState !== 2) throw badRequest("The moderation set is full");
+    // the state allowed the action, so only the set's bound refused it
+    const allowed = { warn: user.modState !== 2, limit: user.modState === 0, unlimit: user.modState === 1, suspend: user.modState !== 2, unsuspend: user.modState === 2 }[action];
+    if (allowed && spec.to) throw badRequest("The moderation set is full");
     throw conflict(spec.refused);
   }
   if (action === "suspend") await controlLive(app, userId, { op: "sessions", userId, sessions: null });
