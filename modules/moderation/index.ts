@@ -18,3 +18,5 @@ export {
   type ModerationNotice,
   type MyModeration,
 } from "./schema";
+export { ModerationScreen, NotAModerator } from "./ui/moderation-screen";
+export { AccountStatusScreen } from "./ui/account-status";

@@ -123,7 +123,9 @@ export const ROUTE_TABLE = {
     api("auth/login", "auth.login.ts"),
     api("auth/logout", "auth.logout.ts"),
     api("auth/password", "auth.password.ts"),
-    // moderation (issue 32, decision 029): moderators' queue, log and actions; the user's notices and appeals (screens: not yet)
+    // moderation (issue 32, decision 029): moderators' queue, log and actions; the user's notices and appeals
+    app("moderation", "moderation.tsx"),
+    app("account-status", "account-status.tsx"),
     api("moderation/queue", "moderation/queue.ts"),
     api("moderation/case/:id/assign", "moderation/case.assign.ts"),
     api("moderation/case/:id/resolve", "moderation/case.resolve.ts"),
