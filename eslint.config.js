@@ -26,8 +26,9 @@ export default tseslint.config(
             profile: ["shared", "auth", "shell", "echo", "scroll"],
             community: ["shared", "auth", "shell", "echo", "scroll"],
             // the API's contract reads every module's schemas (decision 018)
-            contract: ["shared", "verticals", "auth", "echo", "scroll", "profile", "community", "notification", "live"],
+            contract: ["shared", "verticals", "auth", "echo", "scroll", "profile", "community", "notification", "live", "moderation"],
             live: ["shared", "auth", "echo", "scroll"],
+            moderation: ["shared", "auth", "shell", "echo"],
           },
         },
       ],

@@ -1,6 +1,6 @@
 // Account changes that need the password again: change it, or delete the account for good.
 import { badRequest, conflict, HttpError } from "../shared/index";
-import { batch, controlLive, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext } from "../shared/index.server";
+import { batch, controlLive, inlineLimit, rateLimit, returning, select, sendChanges, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { startPurge } from "./purge.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { ACCOUNT_MESSAGES, type ChangePassword } from "./schema";
@@ -76,3 +76,28 @@ export async function deleteAccount(app: AppContext, userId: string, password: s
 
 /** A deleted account's name until its row goes: no user name can start with it (USER_NAME_PATTERN). */
 export const DELETED_NAME_PREFIX = "~";
+
+/**
+ * Delete an account as deleteAccount does, without its password: the cron's end of a suspension
+ * left 30 days (decision 029). `guard` (SQL) must still hold in the batch — the suspension not
+ * lifted in between — or nothing is deleted. The account is marked and its purge chain started
+ * (decision 032), as a deletion by its owner. Answers whether the account was deleted.
+ */
+export async function purgeAccount(app: Pick<AppContext, "db" | "env"> & { ctx?: ExecutionContext }, userId: string, guard: SQL): Promise<boolean> {
+  const now = Date.now();
+  const marked = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND deleted_at = ${now})`;
+  const [deleted] = await batch(app.db, [
+    returning(
+      sql`UPDATE users SET deleted_at = ${now}, user_name = ${DELETED_NAME_PREFIX + userId}, password_hash = '', email = NULL, bio = ''
+        WHERE id = ${userId} AND deleted_at IS NULL AND ${guard}`,
+      { id: users.id },
+    ),
+    sql`DELETE FROM sessions WHERE user_id = ${userId} AND ${marked}`,
+    startPurge(userId, now, marked),
+  ]);
+  if (!deleted[0]) return false;
+  // without an execution context (a test's pass) the chain's row alone starts it: the replay pass
+  if (app.ctx) sendChanges({ env: app.env, ctx: app.ctx }, [{ type: "purge", userId }]);
+  await controlLive(app, userId, { op: "sessions", userId, sessions: null, deleted: true });
+  return true;
+}

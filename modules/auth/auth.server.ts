@@ -39,7 +39,7 @@ const { users, sessions, rateLimits } = tables;
  * The signed-in user of a request, with what its session check read besides: the bell's unread
  * count rides in the same row (one statement fewer on every signed-in page).
  */
-export type Viewer = User & { sessionId: string; unreadNotifications: number };
+export type Viewer = User & { sessionId: string; unreadNotifications: number; isModerator: boolean };
 
 /** Sign-ups of one name per minute (a taken name fails anyway; this only slows probing). */
 const USER_NAME_LIMIT_PER_MINUTE = 10;
@@ -54,6 +54,9 @@ const NAME_FAILURE_CEILING_PER_MINUTE = 100;
 const LOGIN_WINDOW_MS = 60_000;
 
 type UserRow = typeof users.$inferSelect;
+
+/** What signing in to a suspended account answers (403). */
+export const SUSPENDED_MESSAGE = "Your account is suspended. You can appeal it once with your name and password.";
 
 export function toUser(row: Pick<UserRow, "id" | "userName" | "email" | "bio" | "createdAt" | "followersCount" | "followingCount">): User {
   return {
@@ -131,8 +134,11 @@ function tooManyLogins(now: number): HttpError {
   return new HttpError(429, `Too many attempts. Try again in ${retryAfter} seconds.`, { "Retry-After": String(retryAfter) });
 }
 
-export async function login(app: AppContext, input: Credentials): Promise<{ user: User; cookie: string }> {
-  const now = Date.now();
+/**
+ * The account whose name and password these are, under the login limits (429) or 401: what
+ * signing in and a suspended account's appeal (decision 029) check.
+ */
+export async function checkCredentials(app: AppContext, input: Credentials, now = Date.now()) {
   const ipLimit = Number(app.env.AUTH_IP_LIMIT_PER_MINUTE) || 30;
   const keys = failureKeys(app, input.userName, now);
   const ipWindow = now - (now % LOGIN_WINDOW_MS);
@@ -141,7 +147,7 @@ export async function login(app: AppContext, input: Credentials): Promise<{ user
     returning(countAttempt(`login:ip:${app.ip}`, ipWindow), { count: rateLimits.count }),
     attempts(keys.name, keys.window),
     attempts(keys.client, keys.window),
-    select({ ...userFields, passwordHash: u.passwordHash }, sql`FROM users u WHERE ${u.userName} = ${input.userName} COLLATE NOCASE`),
+    select({ ...userFields, passwordHash: u.passwordHash, modState: u.modState }, sql`FROM users u WHERE ${u.userName} = ${input.userName} COLLATE NOCASE`),
   ]);
   const failedHere = clientFailures[0]?.count ?? 0;
   const underAttack = (nameFailures[0]?.count ?? 0) >= NAME_FAILURE_CEILING_PER_MINUTE;
@@ -155,6 +161,14 @@ export async function login(app: AppContext, input: Credentials): Promise<{ user
     await batch(app.db, [countAttempt(keys.name, keys.window), countAttempt(keys.client, keys.window)]);
     throw new HttpError(401, "Invalid username or password");
   }
+  return row;
+}
+
+export async function login(app: AppContext, input: Credentials): Promise<{ user: User; cookie: string }> {
+  const now = Date.now();
+  const row = await checkCredentials(app, input, now);
+  // a suspended account cannot sign in (decision 029); only the right password learns it
+  if (row.modState === 2) throw new HttpError(403, SUSPENDED_MESSAGE);
   const session = await startSession(app, row.id, now);
   await app.db.insert(sessions).values(session.row);
   return { user: toUser(row), cookie: session.cookie };
@@ -202,10 +216,11 @@ const s = alias(sessions, "s");
 
 const liveSession = prepared(["sessionId", "userId", "now", "idleSince"], (v) =>
   select(
-    { ...userFields, unreadNotifications: u.unreadNotifications, lastSeenAt: s.lastSeenAt },
+    { ...userFields, unreadNotifications: u.unreadNotifications, lastSeenAt: s.lastSeenAt, isAdmin: u.isAdmin },
     sql`FROM sessions s JOIN users u ON ${u.id} = ${s.userId}
       WHERE ${s.id} = ${v.sessionId} AND ${s.userId} = ${v.userId} AND ${s.revokedAt} IS NULL
-        AND ${s.expiresAt} > ${v.now} AND ${s.lastSeenAt} > ${v.idleSince}`,
+        AND ${s.expiresAt} > ${v.now} AND ${s.lastSeenAt} > ${v.idleSince}
+        AND ${u.modState} < 2`,
   ),
 );
 
@@ -254,6 +269,8 @@ export function getViewer(app: AppContext, request: Request): Promise<Viewer | n
       ...toUser(session),
       sessionId: claims.sessionId,
       unreadNotifications: Math.max(0, session.unreadNotifications),
+      // moderation (decision 029): read in the session's own row, no statement of its own
+      isModerator: session.isAdmin === 1,
     };
   });
 }

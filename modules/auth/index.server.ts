@@ -12,11 +12,13 @@ export {
   viewerFollowsAnyone,
   liveSessionOf,
   toUser,
+  checkCredentials,
+  SUSPENDED_MESSAGE,
   type Viewer,
 } from "./auth.server";
 export { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS, sessionCookie, clearedSessionCookie } from "./session.server";
 export { hashPassword, verifyPassword } from "./password.server";
 export { viewerApiRoute } from "./api-route.server";
 export { carriesSessionCookie } from "./signed-in.server";
-export { changePassword, deleteAccount } from "./account.server";
+export { changePassword, deleteAccount, purgeAccount } from "./account.server";
 export { consumeAccountPurges, PURGE_SLICE, PURGE_ECHOS } from "./purge.server";

@@ -1,7 +1,7 @@
 // Community reads: KV first (the version the last ranking pass published), D1's ranked tables on
 // a miss (then cached with a TTL). Nothing is ranked on the request path. Public scroll lists
 // come straight from D1 (an indexed query), so privacy changes and the viewer's follows show at once.
-import { authorVisible, batch, prepared, sql, type AppContext, select } from "../shared/index.server";
+import { authorVisible, moderationVisible, batch, prepared, sql, type AppContext, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "../echo/index.server";
 import { listPublicScrolls, PUBLIC_SCROLLS_MAX } from "../scroll/index.server";
 import type { Echo } from "../echo/index";
@@ -95,7 +95,7 @@ export async function popularEchos(app: AppContext, viewerId: string, period: Pe
     select(
       echoColumns(viewerId),
       sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(wanted)}))
-        AND ${authorVisible(viewerId, "e.author_id")}`,
+        AND ${authorVisible(viewerId, "e.author_id")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", "public")}`,
     ),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -13,6 +13,7 @@ import { LiveQuerySchema } from "../live/index";
 import { PageQuerySchema } from "../shared/index";
 import type { ApiRoutePath } from "../verticals/index";
 import * as r from "./responses";
+import { MODERATION_OPERATIONS } from "./moderation";
 
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -21,7 +22,7 @@ export type ApiOperation = {
   route: ApiRoutePath;
   method: Method;
   /** Groups the reference page and the document's tags. */
-  tag: "auth" | "echos" | "scrolls" | "search" | "community" | "profiles" | "notifications" | "meta";
+  tag: "auth" | "echos" | "scrolls" | "search" | "community" | "profiles" | "notifications" | "moderation" | "meta";
   summary: string;
   /** Needs a signed-in session (the `echo_session` cookie); a guest gets 401. */
   auth: boolean;
@@ -137,6 +138,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     responses: {},
     upgrade: 'Switching Protocols: each new matching echo is one JSON text message `{ "type": "echo", "echo": Echo }` (decision 016)',
   },
+
+  ...MODERATION_OPERATIONS,
 
   { route: "openapi.json", method: "GET", tag: "meta", summary: "This document: the API's contract in OpenAPI 3.1", auth: false, responses: { 200: v.looseObject({ openapi: v.literal("3.1.0") }) } },
 ];

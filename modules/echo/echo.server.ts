@@ -1,5 +1,5 @@
 import { badRequest, conflict, echoMuteText, forbidden, isId, newId, notFound } from "../shared/index";
-import { batch, batchUnderLimit, blockedBetween, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
+import { batch, moderationVisible, batchUnderLimit, blockedBetween, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { linkify } from "./linkify";
 import { echoColumns, toEcho } from "./echo-row.server";
@@ -18,7 +18,8 @@ export function requireEchoId(id: string): string {
 
 export async function getEcho(app: AppContext, viewerId: string, id: string): Promise<Echo> {
   requireEchoId(id);
-  const [rows] = await batch(app.db, [select(echoColumns(viewerId), sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`)]);
+  const [rows] = await batch(app.db, [select(echoColumns(viewerId), sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}
+    AND ${moderationVisible(viewerId, "e.author_id", "e.id", "personal")}`)]);
   if (!rows[0]) throw notFound("Echo not found");
   return toEcho(rows[0]);
 }

@@ -2,7 +2,7 @@
 // Every order is total and stable: by id (= creation time, ties impossible), or by likes then id.
 import { badRequest, CURSOR_INVALID, encodeCursor, idCeil, idFloor, pagination, rangeEnd, rangeStart } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, wordsVisible, batch, listCursor, prepared, sql, tables, type AppContext, type SQL, select, type Select } from "../shared/index.server";
+import { authorVisible, moderationVisible, wordsVisible, batch, listCursor, prepared, sql, tables, type AppContext, type SQL, select, type Select } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
 import { normalizeTag, TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
 
@@ -50,7 +50,7 @@ export function newestPages<const K extends string, R>(
 /** All echos, newest first, and their counter (muted words: the Home context, decision 028). */
 const allEchosPage = newestPages(["viewerId"], "e.id", (v, where) =>
   select(echoColumns(v.viewerId, "home"), sql`FROM echos e JOIN users u ON u.id = e.author_id
-    WHERE ${where} AND ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "home")} ORDER BY e.id DESC LIMIT ${v.limit} OFFSET ${v.offset}`),
+    WHERE ${where} AND ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "home")} AND ${moderationVisible(v.viewerId, "e.author_id", "e.id", "public")} ORDER BY e.id DESC LIMIT ${v.limit} OFFSET ${v.offset}`),
 );
 const echosTotal = prepared([], () => select({ n: tables.stats.value }, sql`FROM stats WHERE key = 'echos'`));
 
@@ -100,12 +100,12 @@ export async function listEchos(
       ? select({ n: sql<number>`COUNT(*)` }, sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.tag = ${tag} ${byUser}`)
       : tagTotal(tag);
     page = select(cols, sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
-      WHERE et.tag = ${tag} ${byUser} AND ${where} AND ${authorVisible(viewerId, "e.author_id")} AND ${wordsVisible(viewerId, "tags")} ORDER BY et.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
+      WHERE et.tag = ${tag} ${byUser} AND ${where} AND ${authorVisible(viewerId, "e.author_id")} AND ${wordsVisible(viewerId, "tags")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", filter.user ? "personal" : "public")} ORDER BY et.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   } else if (filter.user !== undefined) {
     const { where, offset } = seek("newest", "e.id", "e.likes_count", req);
     count = select({ n: sql<number>`COALESCE((SELECT ${tables.users.echosCount} FROM users WHERE ${tables.users.id} = ${filter.user}), 0)` }, sql``);
     page = select(cols, sql`FROM echos e JOIN users u ON u.id = e.author_id
-      WHERE e.author_id = ${filter.user} AND ${where} AND ${authorVisible(viewerId, "e.author_id")} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
+      WHERE e.author_id = ${filter.user} AND ${where} AND ${authorVisible(viewerId, "e.author_id")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", "personal")} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
   } else {
     count = echosTotal({});
     page = allEchosPage({ viewerId }, req);
@@ -148,7 +148,7 @@ export async function listTag(
   // all time: the tag's counter; a time window: no COUNT over it (a lower bound, like feeds)
   const count = tagTotal(tag);
   const page = select(echoColumns(viewerId, "tags"), sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
-    WHERE et.tag = ${tag} ${range} AND ${where} AND ${authorVisible(viewerId, "e.author_id")} AND ${wordsVisible(viewerId, "tags")}
+    WHERE et.tag = ${tag} ${range} AND ${where} AND ${authorVisible(viewerId, "e.author_id")} AND ${wordsVisible(viewerId, "tags")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", "public")}
     ORDER BY ${sql.raw(ORDER_BY[query.orderBy]("et.echo_id", "et.likes_count"))}
     LIMIT ${req.limit + 1} OFFSET ${offset}`);
   const [counts, rows] = await batch(app.db, [count, page]);

@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor, pagination } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, wordsVisible, batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
+import { authorVisible, moderationVisible, wordsVisible, batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "./echo-row.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
@@ -65,7 +65,7 @@ const windowColumns = (viewerId: string | Placeholder) => ({
   // whether the viewer sees the hit's author (issue 32; `author` is the author's id): a column,
   // not a condition, so the window stays SEARCH_WINDOW hits read whatever the viewer hides
   // (stepping over hidden hits cost ~2 rows each: 211 rows for a page of 20 with 2 in 5 hidden)
-  visible: sql<number>`${authorVisible(viewerId, "author")}`,
+  visible: sql<number>`${authorVisible(viewerId, "author")} AND ${moderationVisible(viewerId, "author", "eid", "public")}`,
 });
 type WindowRow = RowOf<ReturnType<typeof windowColumns>>;
 type Cursor = { h: number; o: number };

@@ -2,7 +2,7 @@
 // follower owns rows (owner, echo, author) in timeline_entries; a page is one index walk of the
 // owner's rows, whatever the number of people followed or how long ago they posted.
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, wordsVisible, batch, createDb, returning, select, sendChanges, sql, startChain, tables, toD1, WRITE_LIMITS, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { authorVisible, moderationVisible, wordsVisible, batch, createDb, returning, select, sendChanges, sql, startChain, tables, toD1, WRITE_LIMITS, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { encodeCursor } from "../shared/index";
 import { echoColumns, type EchoRow } from "./echo-row.server";
 import { knownTotal, newestPages, shape, type PageRequest } from "./lists.server";
@@ -249,6 +249,7 @@ const timelinePages = (owner: (viewerId: Placeholder) => SQL) =>
         repostByName: sql<string | null>`(SELECT ru.user_name FROM users ru WHERE ru.id = r.user_id)` },
       sql`FROM timeline_entries t LEFT JOIN reposts r ON r.id = t.echo_id JOIN echos e ON e.id = COALESCE(r.echo_id, t.echo_id) JOIN users u ON u.id = e.author_id
         WHERE t.owner_id = ${owner(v.viewerId)} AND ${where} AND ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "home")}
+          AND ${moderationVisible(v.viewerId, "e.author_id", "e.id", "personal")}
           AND (r.user_id IS NULL OR ${authorVisible(v.viewerId, "r.user_id")})
           AND (COALESCE(r.user_id, e.author_id) = t.owner_id
             OR EXISTS (SELECT 1 FROM user_follows uf WHERE uf.follower_id = t.owner_id AND uf.followee_id = COALESCE(r.user_id, e.author_id)))

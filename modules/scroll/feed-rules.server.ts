@@ -16,7 +16,7 @@
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { idCeil, idFloor, isId } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisibleText, hasHiddenText, wordsVisible, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
+import { authorVisibleText, moderationVisibleText, moderationEchoVisibleText, hasHiddenText, wordsVisible, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
@@ -172,8 +172,12 @@ export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: num
     s.tags === "e.tags"
       ? authorVisibleText(lit(viewerId), "e.author_id")
       : `(NOT ${hasHiddenText(lit(viewerId))} OR ${authorVisibleText(lit(viewerId), `(SELECT author_id FROM echos WHERE id = ${s.id})`)})`;
-  if (tests.length > 0) tests.push(visible);
-  else seekable.push(visible);
+  // moderation (decision 029): an author stream tests the author and the echo (no row); a tag
+  // stream only the echo — its author would cost the echo row for every viewer ("What is left")
+  const moderated =
+    s.tags === "e.tags" ? moderationVisibleText(lit(viewerId), "e.author_id", s.id, "public") : moderationEchoVisibleText(s.id);
+  if (tests.length > 0) tests.push(visible, moderated);
+  else seekable.push(visible, moderated);
   const ok = tests.length ? `(${tests.join(" AND ")})` : "1";
   // the like count only orders most-liked rules; elsewhere reading it would leave the index
   const lk = rule.sortBy === "mostLiked" ? s.likes : "0";

@@ -4,7 +4,7 @@
 // scroll lookup's round trip.
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, encodeCursor, forbidden, isId, notFound, pagination, type ListCursor } from "../shared/index";
-import { authorVisible, wordsVisible, batch, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
+import { authorVisible, moderationVisible, wordsVisible, batch, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import { forgetIndex, HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexable, indexPage, indexPageQuery, indexState, knownIndex, positionOf, reachOf, reaches, rememberIndex, type Position } from "./feed-index.server";
@@ -267,7 +267,7 @@ const curationPage = (byCursor: boolean) =>
       sql`FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
         JOIN users u ON u.id = e.author_id
         WHERE se.scroll_id = (SELECT id FROM scrolls WHERE id = ${v.id} AND type = 'curation' AND (is_private = 0 OR creator_id = ${v.viewerId}))
-          AND ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "feeds")}
+          AND ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "feeds")} AND ${moderationVisible(v.viewerId, "e.author_id", "e.id", "public")}
         ${byCursor ? sql`AND se.added_at <= ${v.addedAt} AND (se.added_at < ${v.addedAt} OR se.echo_id < ${v.echoId})` : sql``}
         ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${v.take} OFFSET ${v.offset}`,
     ),

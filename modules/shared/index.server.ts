@@ -32,3 +32,4 @@ export { controlLive, liveUserChannel, LIVE_CLOSE, type LiveControl } from "./li
 export { sendChanges, startChain, stalledChains, CHAIN_STALL_MS, CHAINS_PER_PASS, type Change, type ChangedEcho } from "./change-stream.server";
 export { hiddenSet, authorVisible, authorVisibleText, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";
 export { wordsVisible, warnedWord, rebuildMutedWordSet } from "./muted-words.server";
+export { moderationVisible, moderationVisibleText, moderationEchoVisibleText, hasModerationText, type ModerationScope } from "./moderated.server";

@@ -89,6 +89,10 @@ export const WRITE_LIMITS = {
   preview: { limit: 300, windowMs: 10 * 60_000 },
   /** GET /api/profile/me/export: a round trip per 200 rows of the whole history */
   export: { limit: 10, windowMs: 60 * 60_000 },
+  /** moderator actions (decision 029): assign, resolve, hide, warn, limit, suspend and their lifting */
+  moderate: { limit: 600, windowMs: 10 * 60_000 },
+  /** appeals of moderator actions (each action is appealable once anyway) */
+  appeal: { limit: 10, windowMs: 60 * 60_000 },
   /** GET /api/live handshakes (each one registers the socket with two live objects) */
   liveHandshake: { limit: 60, windowMs: 60_000 },
 } as const;

@@ -129,6 +129,18 @@ export const ROUTE_TABLE = {
     api("auth/login", "auth.login.ts"),
     api("auth/logout", "auth.logout.ts"),
     api("auth/password", "auth.password.ts"),
+    // moderation (issue 32, decision 029): moderators' queue, log and actions; the user's notices and appeals
+    app("moderation", "moderation.tsx"),
+    app("account-status", "account-status.tsx"),
+    api("moderation/queue", "moderation/queue.ts"),
+    api("moderation/case/:id/assign", "moderation/case.assign.ts"),
+    api("moderation/case/:id/resolve", "moderation/case.resolve.ts"),
+    api("moderation/log", "moderation/log.ts"),
+    api("moderation/echo/:id", "moderation/echo.ts"),
+    api("moderation/user/:userId", "moderation/user.ts"),
+    api("moderation/me", "moderation/me.ts"),
+    api("moderation/appeal/:actionId", "moderation/appeal.ts"),
+    api("moderation/appeal-suspension", "moderation/appeal-suspension.ts"),
   ],
 } as const satisfies Record<Vertical, readonly RouteRow[]>;
 

@@ -3,7 +3,7 @@ import { apiRoute, methodNotAllowed } from "~/modules/shared/index.server";
 import type { Route } from "./+types/auth.me";
 
 export const loader = apiRoute<Route.LoaderArgs>(async ({ app, request }) => {
-  const { sessionId: _, unreadNotifications: __, ...user } = await requireApiViewer(app, request);
+  const { sessionId: _, unreadNotifications: __, isModerator: ___, ...user } = await requireApiViewer(app, request);
   return user;
 });
 

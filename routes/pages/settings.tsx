@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { ChangePasswordForm, DeleteAccountForm } from "~/modules/auth/index";
 import { requirePageViewer, requirePageViewerId } from "~/modules/auth/index.server";
 import { DownloadMyData, MutedWords, SafetyList } from "~/modules/profile/index";
@@ -28,6 +29,12 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       <SafetyList which="blocks" initial={loaderData.blocks} />
       <SafetyList which="mutes" initial={loaderData.mutes} />
       <MutedWords initial={loaderData.words} />
+      <section className="card" aria-labelledby="status-title">
+        <h2 id="status-title">Account status</h2>
+        <p>
+          <Link to="/account-status">Your account's standing and what moderators did</Link>
+        </p>
+      </section>
       <DownloadMyData />
       <DeleteAccountForm />
     </SettingsScreen>

@@ -184,6 +184,24 @@ cells("profile/user/:userId/block", "DELETE", "/api/profile/user/{user}/block", 
 cells("profile/user/:userId/mute", "POST", "/api/profile/user/{user}/mute", { owner: 400, other: 200, guest: 401 }, { body: () => ({ duration: "1h" }) });
 cells("profile/user/:userId/mute", "DELETE", "/api/profile/user/{user}/mute", { owner: 400, other: 200, guest: 401 });
 
+// --- moderation (issue 32, decision 029): moderators only — 403 for everyone else (owner and other
+// are no moderators), 401 signed out; what a moderator gets is in tests/api/moderation.test.ts.
+// The checks run before the body is read: a non-moderator learns nothing from validation.
+const moderatorOnly = { owner: 403, other: 403, guest: 401 };
+cells("moderation/queue", "GET", "/api/moderation/queue", moderatorOnly);
+cells("moderation/log", "GET", "/api/moderation/log", moderatorOnly);
+cells("moderation/case/:id/assign", "POST", "/api/moderation/case/{echo}/assign", moderatorOnly);
+cells("moderation/case/:id/resolve", "POST", "/api/moderation/case/{echo}/resolve", moderatorOnly, { body: () => ({ note: "matrix" }) });
+cells("moderation/echo/:id", "POST", "/api/moderation/echo/{echo}", moderatorOnly, { body: () => ({ hidden: true, reason: "matrix" }) });
+cells("moderation/user/:userId", "POST", "/api/moderation/user/{user}", moderatorOnly, { body: () => ({ action: "suspend", reason: "matrix" }) });
+// one's own notices; an appeal of an action that is not one's own is a 404
+cells("moderation/me", "GET", "/api/moderation/me", signedIn(200));
+cells("moderation/appeal/:actionId", "POST", "/api/moderation/appeal/01aaaaaaaaaaaaaaaaaaaaaaaa", { owner: 404, other: 404, guest: 401 }, { body: () => ({ text: "matrix" }) });
+// no session: the name and password are the credentials; an account not suspended has nothing to appeal
+cells("moderation/appeal-suspension", "POST", "/api/moderation/appeal-suspension", { owner: 404, other: 404, guest: 404 }, {
+  body: (f) => ({ userName: f.ownerName, password: PASSWORD, text: "matrix" }),
+});
+
 // --- notifications: everyone reads and marks only their own (no id in the path)
 cells("notifications", "GET", "/api/notifications", signedIn(200));
 cells("notifications/read", "POST", "/api/notifications/read", signedIn(200));
@@ -252,6 +270,15 @@ const wrongMethods: [string, Row["method"], string][] = [
   ["notifications", "POST", "/api/notifications"],
   ["notifications/read", "GET", "/api/notifications/read"],
   ["notifications/unread", "POST", "/api/notifications/unread"],
+  ["moderation/queue", "POST", "/api/moderation/queue"],
+  ["moderation/log", "DELETE", "/api/moderation/log"],
+  ["moderation/case/:id/assign", "GET", "/api/moderation/case/{echo}/assign"],
+  ["moderation/case/:id/resolve", "GET", "/api/moderation/case/{echo}/resolve"],
+  ["moderation/echo/:id", "GET", "/api/moderation/echo/{echo}"],
+  ["moderation/user/:userId", "GET", "/api/moderation/user/{user}"],
+  ["moderation/me", "POST", "/api/moderation/me"],
+  ["moderation/appeal/:actionId", "GET", "/api/moderation/appeal/01aaaaaaaaaaaaaaaaaaaaaaaa"],
+  ["moderation/appeal-suspension", "GET", "/api/moderation/appeal-suspension"],
 ];
 for (const [route, method, path] of wrongMethods) {
   cells(route, method, path, { owner: 405, other: 405, guest: 405 }, { visibilities: path.includes("{scroll}") || path.includes("{feed}") ? ["public"] : ["-"] });

@@ -107,8 +107,9 @@ const EXTRA_TEMPLATES: Template[] = [
 /** Sign-up, login, logout and a password change never act through a shared session (see clientFor). */
 const AUTH_ROUTES = new Set(["auth/signup", "auth/login", "auth/logout", "auth/password"]);
 /** What each path parameter names, so that real ids are drawn for it; `id` by the route's family. */
-const PARAM_KINDS: Record<string, Kind> = { echoId: "echo", userId: "user", name: "tag", type: "type" };
-const ID_KINDS: Record<string, Kind> = { echo: "echo", scroll: "scroll" };
+// moderation (decision 029): a case's id is its echo's (or an appealed action's: an unknown id, 404)
+const PARAM_KINDS: Record<string, Kind> = { echoId: "echo", userId: "user", name: "tag", type: "type", actionId: "echo" };
+const ID_KINDS: Record<string, Kind> = { echo: "echo", scroll: "scroll", moderation: "echo" };
 
 /**
  * The fuzzer's route table, from the server's published contract (GET /api/openapi.json,
@@ -155,6 +156,10 @@ const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
   content: fc.constantFrom("fuzz", "  fuzz with spaces  ", "<b>bold</b> & 'quotes'", "😀 ok"),
   tags: fc.subarray([...RUN_TAGS, "#Tech", "fuzz", " Life "]),
   reason: fc.constantFrom("spam", "abuse"),
+  // moderation: the fuzz users are no moderators (403), appeals find no action of theirs (404)
+  action: fc.constantFrom("warn", "limit", "suspend", "unsuspend", "ban"),
+  hidden: fc.boolean(),
+  note: fc.constantFrom("resolved", ""),
   name: fc.constantFrom("fuzz scroll", "n"),
   description: fc.constantFrom("", "desc"),
   type: fc.constantFrom("feed", "curation"),

@@ -25,11 +25,20 @@ export const users = sqliteTable(
     // set when the account is deleted (migration 0030, decision 032): the account is gone for
     // everyone at once, and its rows leave through the change stream in bounded steps
     deletedAt: integer("deleted_at"),
+    // moderation (migrations/0028, decision 029): a moderator (made from the command line,
+    // `npm run moderator`), and what moderators did to the account: 0 nothing, 1 limited (its
+    // echos leave public lists), 2 suspended (cannot sign in, content hidden; deleted by the cron
+    // 30 days after suspended_at unless lifted)
+    isAdmin: integer("is_admin").notNull().default(0),
+    modState: integer("mod_state").notNull().default(0),
+    suspendedAt: integer("suspended_at"),
   },
   (t) => [
     // login / signup-conflict lookup by name, case-insensitive: "Ann" and "ann" are one account;
     // also user search's prefix matches (a NOCASE range, modules/profile/search.server.ts)
     uniqueIndex("users_user_name_nocase").on(sql`${t.userName} COLLATE NOCASE`),
+    // the cron: suspensions past their 30 days, whose accounts it deletes (decision 029)
+    index("users_suspended_at").on(t.suspendedAt).where(sql`suspended_at IS NOT NULL`),
   ],
 );
 // User and scroll search's substring matches live outside Drizzle: migrations/0015_name_search.sql
@@ -732,3 +741,74 @@ export const mutedWordSets = sqliteTable("muted_word_sets", {
     .references(() => users.id, { onDelete: "cascade" }),
   sets: text("sets").notNull(),
 });
+
+// ── Moderation (issue 32, migrations/0028, docs/decisions/029-moderation.md) ─────────────────
+
+/**
+ * What every list tests besides the viewer's own hidden authors: ONE row (id 1, written on the
+ * first moderator action) holding a JSON object "u:<user id>" → 1 (limited) or 2 (suspended),
+ * "e:<echo id>" → 1 (hidden by a moderator). Read once per statement, like hidden_authors.
+ */
+export const moderationSet = sqliteTable("moderation_set", {
+  id: integer("id").primaryKey(),
+  entries: text("entries").notNull().default("{}"),
+});
+
+/**
+ * The audit log: every moderator action (who, what, when, why), and what the affected user sees
+ * of it (warn, limit, suspend, hide and their lifting) with their one appeal. No foreign keys:
+ * the log outlives the accounts and echos it names.
+ */
+export const moderationActions = sqliteTable(
+  "moderation_actions",
+  {
+    // time-sortable: the log's order
+    id: text("id").primaryKey(),
+    moderatorId: text("moderator_id").notNull(),
+    moderatorName: text("moderator_name").notNull(),
+    action: text("action").notNull(),
+    targetUserId: text("target_user_id"),
+    targetUserName: text("target_user_name"),
+    echoId: text("echo_id"),
+    caseId: text("case_id"),
+    reason: text("reason").notNull(),
+    createdAt: integer("created_at").notNull(),
+    // the affected user's one appeal of this action
+    appeal: text("appeal"),
+    appealedAt: integer("appealed_at"),
+  },
+  (t) => [
+    // the affected user's notices, newest first
+    index("moderation_actions_target").on(t.targetUserId, t.id),
+  ],
+);
+
+/**
+ * The queue: one case per reported echo (id = the echo's id, kept by a trigger on reports) or per
+ * appeal (id = the appealed action's id). A new report reopens a resolved echo case.
+ */
+export const reportCases = sqliteTable(
+  "report_cases",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    echoId: text("echo_id").references(() => echos.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reportsCount: integer("reports_count").notNull().default(0),
+    latestReason: text("latest_reason").notNull(),
+    latestAt: integer("latest_at").notNull(),
+    assigneeId: text("assignee_id"),
+    resolvedAt: integer("resolved_at"),
+    resolvedBy: text("resolved_by"),
+    note: text("note"),
+  },
+  (t) => [
+    // the open queue, newest report first, by cursor
+    index("report_cases_open").on(t.latestAt, t.id).where(sql`resolved_at IS NULL`),
+    // the cascades of an echo's and an account's deletion; a queue grouped by account
+    index("report_cases_echo").on(t.echoId).where(sql`echo_id IS NOT NULL`),
+    index("report_cases_user").on(t.userId, t.latestAt),
+  ],
+);

@@ -1,0 +1,42 @@
+// What moderators took out of the lists (issue 32, docs/decisions/029-moderation.md): echos hidden
+// from everyone but their author, limited accounts (their echos leave the public lists) and
+// suspended ones (their echos leave every list). All of it is ONE row, `moderation_set` (id 1), a
+// JSON object "u:<user id>" → 1 limited / 2 suspended, "e:<echo id>" → 1 hidden, written by the
+// moderator actions in their own batch (modules/moderation).
+//
+// As with the viewer's hidden authors (hidden.server.ts), a list tests each candidate in its WHERE,
+// before its LIMIT: the row is an uncorrelated subquery that SQLite reads once per statement (one
+// row read, none at all before the first moderator action ever), and json_extract reads no table,
+// so pages stay full and a list costs at most one row more.
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
+
+/** Where a list shows: public lists (All, tags, search, feeds, popular, curations) leave limited accounts out too. */
+export type ModerationScope = "public" | "personal";
+
+const SET = "ifnull((SELECT entries FROM moderation_set WHERE id = 1), '{}')";
+/** Both of a candidate's entries in one json_extract (one subquery in the statement): "[author,echo]". */
+const SHOWN: Record<ModerationScope, string> = { public: "('[null,null]')", personal: "('[null,null]','[1,null]')" };
+
+const col = (c: string | SQL) => (typeof c === "string" ? sql.raw(c) : c);
+
+/**
+ * Whether a candidate (author column, echo id column) may show to the viewer: the viewer's own
+ * echos always do (an author sees their hidden echo, with its reason, decision 029).
+ */
+export const moderationVisible = (
+  viewerId: string | Placeholder | SQL,
+  authorCol: string | SQL,
+  echoCol: string | SQL,
+  scope: ModerationScope,
+): SQL =>
+  sql`(${col(authorCol)} = ${viewerId} OR json_extract(${sql.raw(SET)}, '$."u:' || ${col(authorCol)} || '"', '$."e:' || ${col(echoCol)} || '"') IN ${sql.raw(SHOWN[scope])})`;
+
+/** The same test as SQL text (the feed engine's statements): `viewerLiteral` an escaped SQL string literal. */
+export const moderationVisibleText = (viewerLiteral: string, authorExpr: string, echoExpr: string, scope: ModerationScope): string =>
+  `(${authorExpr} = ${viewerLiteral} OR json_extract(${SET}, '$."u:' || ${authorExpr} || '"', '$."e:' || ${echoExpr} || '"') IN ${SHOWN[scope]})`;
+
+/** Only the echo's own entry (no author at hand): hidden echos leave, limited accounts' stay (decision 029). */
+export const moderationEchoVisibleText = (echoExpr: string): string => `json_type(${SET}, '$."e:' || ${echoExpr} || '"') IS NULL`;
+
+/** Whether any moderation entry exists (a statement may skip probes that only moderation needs). */
+export const hasModerationText = (): string => `EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND entries <> '{}')`;
