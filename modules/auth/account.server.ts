@@ -1,6 +1,6 @@
 // Account changes that need the password again: change it, or delete the account for good.
 import { badRequest, conflict, HttpError } from "../shared/index";
-import { batch, controlLive, inlineLimit, rateLimit, returning, select, sendChanges, sql, tables, type AppContext, type SQL } from "../shared/index.server";
+import { batch, controlLive, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { startPurge } from "./purge.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { ACCOUNT_MESSAGES, type ChangePassword } from "./schema";
