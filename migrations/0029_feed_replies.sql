@@ -3,23 +3,22 @@
 -- before replies came (migration 0021), and its index key stays valid (the canonical rule gains
 -- `"replies":true` only when set). What it needs:
 --   scrolls.replies            the rule's option
---   echo_tags.reply            "is a reply", copied on each tag link like `tags`, inside the tag
---                              streams' covering indexes: the test costs no row
---   echos_top, echos_top_likes top-level echos only (partial): a rule with no tag or author walks
---                              them, so every entry it reads matches
+--   echo_tags.reply            "is a reply", copied on each tag link like `tags`
+--   echo_tags_top_echo, echo_tags_top_likes, echos_top, echos_top_likes
+--                              the tag streams' covering indexes and the echos' order indexes of
+--                              top-level echos only (partial): a rule without replies walks them,
+--                              so every entry it reads matches (a test marking replies as misses
+--                              made every plain tag feed a windowed one: 15 of 20 and 219 rows
+--                              for a reader who hides authors)
 ALTER TABLE `scrolls` ADD `replies` integer DEFAULT false NOT NULL;
 --> statement-breakpoint
 ALTER TABLE `echo_tags` ADD `reply` integer DEFAULT 0 NOT NULL;
 --> statement-breakpoint
 UPDATE `echo_tags` SET `reply` = 1 WHERE `echo_id` IN (SELECT `id` FROM `echos` WHERE `parent_id` IS NOT NULL);
 --> statement-breakpoint
-DROP INDEX `echo_tags_tag_echo`;
+CREATE INDEX `echo_tags_top_echo` ON `echo_tags` (`tag`, `echo_id`, `tags`) WHERE reply = 0;
 --> statement-breakpoint
-CREATE INDEX `echo_tags_tag_echo` ON `echo_tags` (`tag`, `echo_id`, `tags`, `reply`);
---> statement-breakpoint
-DROP INDEX `echo_tags_tag_likes_tags`;
---> statement-breakpoint
-CREATE INDEX `echo_tags_tag_likes_tags` ON `echo_tags` (`tag`, `likes_count`, `echo_id`, `tags`, `reply`);
+CREATE INDEX `echo_tags_top_likes` ON `echo_tags` (`tag`, `likes_count`, `echo_id`, `tags`) WHERE reply = 0;
 --> statement-breakpoint
 CREATE INDEX `echos_top` ON `echos` (`id`) WHERE parent_id IS NULL;
 --> statement-breakpoint

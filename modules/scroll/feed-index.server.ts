@@ -618,6 +618,9 @@ export type Repaired = {
   /** dense rules judged again, and those of them rebuilt as sparse */
   rejudged: number;
   thinned: number;
+  /** entries the rank sweep looked at, and the echos it found out of step (lost like or delete messages) */
+  swept: number;
+  resynced: number;
 };
 
 /** Feeds keyed per pass (FEED_INDEX_KEYS_PER_PASS overrides: `npm run bench:data` keys a whole store). */
@@ -650,8 +653,9 @@ const REPLAY_FIRST = 15 * 60_000;
  * indexes no scroll reads any more are dropped.
  */
 export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db, now = Date.now(), indexes = REPAIR_INDEXES, keys = KEYS_PER_PASS): Promise<Repaired> {
-  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0, rejudged: 0, thinned: 0 };
+  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0, rejudged: 0, thinned: 0, swept: 0, resynced: 0 };
   done.replayed = await replayPosts(app, db, now);
+  Object.assign(done, await sweepRanks(app, db, now));
   const sc = tables.scrolls;
   const fi = tables.feedIndexes;
   const aging = (["1day", "1month", "1year"] as const).map((range) => {
@@ -746,6 +750,48 @@ async function judgeDense(db: Db, index: { id: number; ruleKey: string }, now: n
         cursor_rank = NULL, updated_at = ${now}, checked_at = ${now} WHERE id = ${index.id} AND cap = ${DENSE}`,
   ]);
   return true;
+}
+
+/**
+ * The rank sweep: lost like messages. A like's message only says "this echo's count moved"; lost,
+ * the echo stands at its old count in the most-liked indexes (the check compares only their first
+ * REPAIR_DEPTH matches). Each pass walks the next RANK_SWEEP entries of all indexes in echo order
+ * (the entries' echo index, from the stats marker `feed_index_rank_swept_to`, an id's time, back
+ * to the start past the last) and sends each echo whose entry's rank is not its like count now
+ * — or whose echo is gone — through the consumer again, as a repeated `likes` (`delete`) message
+ * would: it moves, enters or leaves every index it belongs to. A whole 0.1 store's 2.4 M entries
+ * take about 1,200 passes (4 days at one pass per 5 minutes): a lost like near the top is the
+ * check's, deeper ones the sweep's.
+ */
+const RANK_SWEEP = 2000;
+async function sweepRanks(app: Pick<AppContext, "env" | "ctx">, db: Db, now: number): Promise<{ swept: number; resynced: number }> {
+  const [marker] = await batch(db, [select({ value: tables.stats.value }, sql`FROM stats WHERE key = 'feed_index_rank_swept_to'`)]);
+  const from = idFloor(marker[0]?.value ?? 0);
+  const [walked] = await batch(db, [
+    select(
+      {
+        echoId: sql<string>`w.echo_id`,
+        gone: sql<number>`e.id IS NULL`,
+        stale: sql<number>`fi.rule_key LIKE '%"sortBy":"mostLiked"%' AND w.rank <> coalesce(e.likes_count, -1)`,
+      },
+      sql`FROM (SELECT echo_id, index_id, rank FROM feed_index_entries INDEXED BY feed_index_entries_echo WHERE echo_id >= ${from} ORDER BY echo_id LIMIT ${RANK_SWEEP}) w
+        JOIN feed_indexes fi ON fi.id = w.index_id LEFT JOIN echos e ON e.id = w.echo_id`,
+    ),
+  ]);
+  const gone = [...new Set(walked.filter((r) => r.gone).map((r) => r.echoId))];
+  const moved = [...new Set(walked.filter((r) => !r.gone && r.stale).map((r) => r.echoId))];
+  const changes: Change[] = [];
+  if (gone.length > 0) changes.push({ type: "delete", echoIds: gone });
+  for (let i = 0; i < moved.length; i += 100) changes.push({ type: "likes", echoIds: moved.slice(i, i + 100) });
+  for (const change of changes) await consumeChanges(app, db, [change], now);
+  // on from the last echo walked (its other entries are walked again: an echo's entries share its
+  // id), or from the start once the walk found fewer than a sweep's worth
+  // (a millisecond holding more than a sweep's worth of entries is stepped over)
+  const last = walked.reduce((max, r) => (r.echoId > max ? r.echoId : max), "");
+  const at = marker[0]?.value ?? 0;
+  const next = walked.length < RANK_SWEEP ? 0 : idTime(last) > at ? idTime(last) : idTime(last) + 1;
+  await batch(db, [sql`INSERT INTO stats (key, value) VALUES ('feed_index_rank_swept_to', ${next}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`]);
+  return { swept: walked.length, resynced: gone.length + moved.length };
 }
 
 /** The replay (REPLAY_MAX): the posts since its marker (`stats` row `feed_index_replayed_to`, ms) through the consumer again. */

@@ -60,13 +60,14 @@ export function streams(rule: FeedRule): Stream[] {
     }));
   }
   const tagStream = (tagExpr: string): Stream => ({
-    // covering indexes: (tag, echo_id, tags, reply) and (tag, likes_count, echo_id, tags, reply)
-    from: `echo_tags d INDEXED BY ${byLikes ? "echo_tags_tag_likes_tags" : "echo_tags_tag_echo"}`,
-    key: [`d.tag = ${tagExpr}`],
+    // covering indexes: (tag, echo_id, tags) and (tag, likes_count, echo_id, tags); without
+    // replies their partial copies of top-level echos, so replies cost no read and no test
+    from: `echo_tags d INDEXED BY ${noReplies ? (byLikes ? "echo_tags_top_likes" : "echo_tags_top_echo") : byLikes ? "echo_tags_tag_likes_tags" : "echo_tags_tag_echo"}`,
+    key: [`d.tag = ${tagExpr}`, ...(noReplies ? ["d.reply = 0"] : [])],
     id: "d.echo_id",
     likes: "d.likes_count",
     tags: "d.tags",
-    notReply: noReplies ? "d.reply = 0" : null,
+    notReply: null,
   });
   if (rule.includedTags.length > 0 && rule.tagMatchType === "all") {
     // the rarest included tag drives (tag counters are exact; a tag no echo carries counts 0,

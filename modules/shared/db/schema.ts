@@ -181,8 +181,8 @@ export const echoTags = sqliteTable(
     // copy of the echo's tags (an edit rewrites it, decision 025): a feed tests a candidate's other tags
     // and exclusions inside the index entry it already read (decision 008)
     tags: text("tags").notNull().default("[]"),
-    // 1 when the echo is a reply (migration 0029): a feed without replies tests it inside the
-    // index entry it already read, as it tests tags (a reply stays a reply: never rewritten)
+    // 1 when the echo is a reply (migration 0029): the partial indexes below leave replies out
+    // (a reply stays a reply: never rewritten)
     reply: integer("reply").notNull().default(0),
   },
   (t) => [
@@ -192,9 +192,13 @@ export const echoTags = sqliteTable(
     index("echo_tags_echo_id").on(t.echoId),
     // /echo/tag/{name} newest|oldest and feed streams by tag: a tag's echos in id order, with
     // their tags (covering)
-    index("echo_tags_tag_echo").on(t.tag, t.echoId, t.tags, t.reply),
+    index("echo_tags_tag_echo").on(t.tag, t.echoId, t.tags),
     // /echo/tag/{name}?orderBy=likes and most-liked feed streams: by likes, then newest (covering)
-    index("echo_tags_tag_likes_tags").on(t.tag, t.likesCount, t.echoId, t.tags, t.reply),
+    index("echo_tags_tag_likes_tags").on(t.tag, t.likesCount, t.echoId, t.tags),
+    // the same, of top-level echos only (partial, migration 0029): a feed without replies walks
+    // them, so every entry it reads matches and its pages stay the plain merge
+    index("echo_tags_top_echo").on(t.tag, t.echoId, t.tags).where(sql`reply = 0`),
+    index("echo_tags_top_likes").on(t.tag, t.likesCount, t.echoId, t.tags).where(sql`reply = 0`),
   ],
 );
 

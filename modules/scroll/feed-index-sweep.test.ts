@@ -1,0 +1,61 @@
+// Lost like messages (decision 020, "Nothing lost"): a like's count moved but its message never
+// reached the consumer, deep in a most-liked index where the check (its first 100 matches) does
+// not look; an unlike lost at the top; a delete lost. The repair pass's rank sweep finds each
+// entry out of step with its echo and sends it through the consumer again: the index's order is
+// the engine's again after one pass (the check is off here, so the sweep alone must do it).
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { signup } from "../auth/index.server";
+import { batch, sql, testAppContext } from "../shared/index.server";
+import { indexPage, indexPageQuery, indexStatements, repairIndexes } from "./feed-index.server";
+import { ruleKeyOf } from "./rule.server";
+import { newId } from "../shared/index";
+import { feedScroll, thinRule, writeThinMatches } from "./thin-matches.test-support";
+
+const app = () => testAppContext(env);
+
+describe("the repair pass's rank sweep", () => {
+  it("puts echos whose like messages were lost back in their place, and removes one deleted", async () => {
+    const me = (await signup(app(), { userName: "sweeper", password: "pass1234" })).user._id;
+    const matches = await writeThinMatches(app(), me, "sweep", 150, Date.now() - 10_000_000);
+    const rule = thinRule("sweep", "mostLiked");
+    const order = (list: { id: string; likes: number }[]) => [...list].sort((a, b) => b.likes - a.likes || (a.id < b.id ? 1 : -1));
+    const inOrder = order(matches);
+    await batch(app().db, [
+      ...indexStatements(rule, sql`1`),
+      ...inOrder.map((m) => sql`INSERT INTO feed_index_entries (index_id, rank, echo_id) SELECT id, ${m.likes}, ${m.id} FROM feed_indexes WHERE rule_key = ${ruleKeyOf(rule)}`),
+      sql`UPDATE feed_indexes SET state = 'ready', complete = 1, cap = 10000 WHERE rule_key = ${ruleKeyOf(rule)}`,
+      // a scroll reads it (the pass drops indexes none reads)
+      feedScroll(newId(Date.now()), me, rule, ruleKeyOf(rule)),
+    ]);
+    // counts moved as the likes triggers move them, and no message came: deep ones gained likes
+    // (still below the first 100), the top one lost all of its; one echo deleted
+    const moved = new Map<string, number>([
+      [inOrder[140]!.id, inOrder[110]!.likes + 1],
+      [inOrder[130]!.id, inOrder[105]!.likes + 1],
+      [inOrder[0]!.id, 0],
+    ]);
+    const gone = inOrder[120]!.id;
+    await batch(app().db, [
+      ...[...moved].flatMap(([id, likes]) => [
+        sql`UPDATE echos SET likes_count = ${likes} WHERE id = ${id}`,
+        sql`UPDATE echo_tags SET likes_count = ${likes} WHERE echo_id = ${id}`,
+      ]),
+      sql`DELETE FROM echos WHERE id = ${gone}`,
+    ]);
+    const now = matches.map((m) => ({ ...m, likes: moved.get(m.id) ?? m.likes })).filter((m) => m.id !== gone);
+    const expected = order(now).map((m) => m.id);
+    const indexed = async () => {
+      const [rows] = await batch(app().db, [indexPageQuery(rule, me, null, 500)]);
+      return indexPage(rule, rows, 500, { complete: true, floor: null }).rows.map((r) => r.id);
+    };
+    expect(await indexed()).not.toEqual(expected);
+    // one pass, no index checked (indexes 0) and no feed keyed: only the sweep (and the replay)
+    const done = await repairIndexes(app(), app().db, Date.now(), 0, 0);
+    expect(await indexed()).toEqual(expected);
+    expect(done.swept).toBe(150);
+    expect(done.resynced).toBe(4);
+    // the next pass finds nothing out of step
+    expect((await repairIndexes(app(), app().db, Date.now(), 0, 0)).resynced).toBe(0);
+  });
+});
