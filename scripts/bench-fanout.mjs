@@ -13,6 +13,8 @@ const FOLLOWERS = Number(process.env.FANOUT_FOLLOWERS || "50000");
 const POSTS = 5;
 const dir = mkdtempSync(path.join(os.tmpdir(), "echo-fanout-"));
 const vars = { EXPOSE_D1_STATS: "1", AUTH_IP_LIMIT_PER_MINUTE: "1000000" };
+// FANOUT_PORT: a fixed port for the server (a machine shared with other servers); else a free one
+const port = process.env.FANOUT_PORT ? Number(process.env.FANOUT_PORT) : undefined;
 
 async function call(base, cookie, method, p, body) {
   const t = performance.now();
@@ -31,7 +33,7 @@ const signup = async (base, userName) => (await call(base, null, "POST", "/api/a
 
 try {
   // 1. the two authors and a reader, through the API (real password hashes, real sessions)
-  let server = await startServer({ stateDir: dir, vars });
+  let server = await startServer({ stateDir: dir, vars, port });
   const popular = await signup(server.baseUrl, "fanoutpopular");
   const lonely = await signup(server.baseUrl, "fanoutlonely");
   const reader = await signup(server.baseUrl, "fanoutreader");
@@ -53,7 +55,7 @@ try {
   db.close();
 
   // 3. the measurements, on the restarted server
-  server = await startServer({ stateDir: dir, vars });
+  server = await startServer({ stateDir: dir, vars, port });
   const base = server.baseUrl;
   const rows = [];
   const measure = async (what, who, method, p, body) => {
@@ -68,6 +70,22 @@ try {
   await measure("follow (backfill + trim)", reader, "POST", `/api/profile/user/${popular.json._id}/follow`);
   await measure("Following timeline page 1", reader, "GET", "/api/echo/following?limit=20");
   await measure("unfollow (removal)", reader, "DELETE", `/api/profile/user/${popular.json._id}/follow`);
+  // the author's account goes (decision 032): the request marks it, the change stream removes its
+  // follows (and the rest) a slice a step. The reader follows it again: its id sorts after the
+  // bench's followers, so its following count reaching 0 says the stream got through them all
+  await measure("follow again", reader, "POST", `/api/profile/user/${popular.json._id}/follow`);
+  const started = performance.now();
+  await measure(`delete the account, ${FOLLOWERS} followers`, popular, "DELETE", "/api/profile/me", { password: "pass1234" });
+  let drained = null;
+  while (performance.now() - started < 15 * 60_000) {
+    const me = await call(base, reader.cookie, "GET", `/api/profile/user/${reader.json._id}`);
+    if (me.json.followingCount === 0) {
+      drained = Math.round(performance.now() - started);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  rows.push({ what: `account removal drained (${FOLLOWERS} follows)`, ms: drained ?? -1, roundTrips: 0, rowsRead: 0, rowsWritten: 0 });
   await server.stop();
 
   const summary = {};
