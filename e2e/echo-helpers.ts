@@ -28,8 +28,9 @@ export function card(page: Page, id: string): Locator {
   return page.locator(`[data-testid="echo-card"][data-echo-id="${id}"]`);
 }
 
+/** The like toggle: the first pressed-state button of the card's actions (the repost toggle follows it). */
 export function likeButton(echoCard: Locator): Locator {
-  return echoCard.locator(".echo-actions button[aria-pressed]");
+  return echoCard.locator(".echo-actions button[aria-pressed]").first();
 }
 
 /** The like button's state: pressed, its accessible name and the count it shows. */

@@ -425,6 +425,41 @@ const threads = {};
   phase(`threads: ${replies} replies (one conversation of ${THREAD_REPLIES}, ${threads.chains.length} chains ${CHAIN_DEPTH} deep)`);
 }
 
+// ── 5c. reposts and quotes (issue 31, decision 027). One echo reposted by 5,000 people (its
+// "who reposted" pages), and about one repost per 20 echos by people drawn at random; 1 % of the
+// echos quote one of the 2,000 echos before them. A separate generator, as threads'. Reposts are
+// not fanned into the bench timelines (the Following scenarios keep their shape); the counts are
+// set below with the others (the triggers are dropped during the load).
+const reposts = {};
+{
+  const rrand = mulberry32(SEED + 27);
+  const rint = (n) => Math.floor(rrand() * n);
+  const hot = Math.floor(N.echos / 3);
+  const insRepost = db.prepare("INSERT OR IGNORE INTO reposts (id, echo_id, user_id, created_at) VALUES (?, ?, ?, ?)");
+  const setQuote = db.prepare("UPDATE echos SET quote_of_id = ? WHERE id = ? AND parent_id IS NULL");
+  const hotAt = Number(db.prepare("SELECT created_at AS t FROM echos WHERE id = ?").get(echoIds[hot]).t);
+  let written = 0;
+  db.exec("BEGIN");
+  const hotReposters = Math.min(5_000, N.users);
+  for (let u = 0; u < hotReposters; u++) {
+    const at = hotAt + 1 + rint(Math.max(1, now - hotAt - 1));
+    written += insRepost.run(newId(at), echoIds[hot], userIds[u], at).changes;
+  }
+  for (let k = 0; k < Math.round(N.echos / 20); k++) {
+    const i = rint(N.echos);
+    const at = Math.min(now, Number(db.prepare("SELECT created_at AS t FROM echos WHERE id = ?").get(echoIds[i]).t) + 1 + rint(DAY));
+    written += insRepost.run(newId(at), echoIds[i], userIds[rint(N.users)], at).changes;
+  }
+  let quotes = 0;
+  for (let i = 1; i < N.echos; i++) {
+    if (rrand() >= 0.01) continue;
+    quotes += setQuote.run(echoIds[Math.max(0, i - 1 - rint(Math.min(i, 2000)))], echoIds[i]).changes;
+  }
+  db.exec("COMMIT");
+  Object.assign(reposts, { hot: { id: echoIds[hot], reposts: hotReposters }, reposts: written, quotes });
+  phase(`reposts: ${written} (one echo with ${hotReposters}), quotes: ${quotes}`);
+}
+
 // ── 6. counters, set-based (what the triggers would have produced) ───────────────────────────
 const today = Math.floor(now / DAY);
 db.exec("BEGIN");
@@ -432,6 +467,8 @@ db.exec(`
   UPDATE echos SET likes_count = c.n FROM (SELECT echo_id, COUNT(*) AS n FROM likes GROUP BY echo_id) AS c WHERE echos.id = c.echo_id;
   UPDATE echos SET shares_count = c.n FROM (SELECT echo_id, COUNT(*) AS n FROM shares GROUP BY echo_id) AS c WHERE echos.id = c.echo_id;
   UPDATE echos SET comments_count = c.n FROM (SELECT parent_id, COUNT(*) AS n FROM echos WHERE parent_id IS NOT NULL GROUP BY parent_id) AS c WHERE echos.id = c.parent_id;
+  UPDATE echos SET reposts_count = c.n FROM (SELECT echo_id, COUNT(*) AS n FROM reposts GROUP BY echo_id) AS c WHERE echos.id = c.echo_id;
+  UPDATE echos SET quotes_count = c.n FROM (SELECT quote_of_id, COUNT(*) AS n FROM echos WHERE quote_of_id IS NOT NULL GROUP BY quote_of_id) AS c WHERE echos.id = c.quote_of_id;
   UPDATE echo_tags SET likes_count = e.likes_count FROM echos AS e WHERE e.id = echo_tags.echo_id AND e.likes_count <> 0;
   UPDATE echo_tags SET reply = 1 FROM echos AS e WHERE e.id = echo_tags.echo_id AND e.parent_id IS NOT NULL;
   INSERT INTO tag_days (tag, day, count) SELECT tag, day, COUNT(*) FROM echo_tags GROUP BY tag, day;
@@ -519,6 +556,8 @@ for (let i = 0; i < 200; i++) {
   check(`scroll ${s} echos`, one("SELECT echos_count FROM scrolls WHERE id = ?", s), one("SELECT COUNT(*) FROM scroll_echos WHERE scroll_id = ?", s));
   check(`scroll ${s} followers`, one("SELECT followers_count FROM scrolls WHERE id = ?", s), one("SELECT COUNT(*) FROM scroll_follows WHERE scroll_id = ?", s));
 }
+check("reposts counted", one("SELECT SUM(reposts_count) FROM echos"), one("SELECT COUNT(*) FROM reposts"));
+check("quotes counted", one("SELECT SUM(quotes_count) FROM echos"), one("SELECT COUNT(*) FROM echos WHERE quote_of_id IS NOT NULL"));
 check("stats echos", one("SELECT value FROM stats WHERE key = 'echos'"), one("SELECT COUNT(*) FROM echos"));
 check("tags orphans", one("SELECT COUNT(*) FROM tags WHERE echo_count <= 0"), 0);
 check("tag_days total", one("SELECT SUM(count) FROM tag_days"), one("SELECT COUNT(*) FROM echo_tags"));
@@ -526,7 +565,7 @@ if (mismatches.length) throw new Error(`counter mismatches:\n${mismatches.slice(
 
 // What the benchmark needs to know about this store.
 const counts = {};
-for (const t of ["users", "echos", "echo_tags", "tags", "likes", "scrolls", "scroll_echos", "scroll_follows", "user_follows", "tag_days", "popular_echos", "timeline_entries"]) {
+for (const t of ["users", "echos", "echo_tags", "tags", "likes", "scrolls", "scroll_echos", "scroll_follows", "user_follows", "tag_days", "popular_echos", "timeline_entries", "reposts"]) {
   counts[t] = one(`SELECT COUNT(*) FROM ${t}`);
 }
 const heavyLiker = db.prepare("SELECT u.user_name AS name, u.id, COUNT(*) AS n FROM likes l JOIN users u ON u.id = l.user_id GROUP BY l.user_id ORDER BY n DESC LIMIT 1").get();
@@ -558,6 +597,7 @@ const meta = {
   topAuthor,
   mostLikedEcho: likedEcho,
   threads,
+  reposts,
   scrolls: Object.fromEntries(Object.entries(namedIndex).map(([label, i]) => [label, scrollRows[i].id])),
   following,
   sampleEchoIds: Array.from({ length: 50 }, () => echoIds[int(N.echos)]),

@@ -649,6 +649,11 @@ describe("fuzzing every /api route", () => {
       expect(views.every((v) => v.status === 200)).toBe(true);
       const liked = views.filter((v) => v.json.echo.isLiked).length;
       expect(views[0]!.json.echo.likes, `likes of ${echo._id}`).toBe(liked);
+      // reposts likewise (decision 027); quotes: the counter equals the list of quoting echos
+      const reposted = views.filter((v) => v.json.echo.isReposted).length;
+      expect(views[0]!.json.echo.reposts, `reposts of ${echo._id}`).toBe(reposted);
+      const quotes = await listAll(viewer, `/api/echo/${echo._id}/quotes`, "echos");
+      expect(views[0]!.json.echo.quotes, `quotes of ${echo._id}`).toBe(quotes.length);
     }
     // run tags: the tag page's total equals the fuzz users' own echos that carry the tag
     for (const tag of RUN_TAGS) {

@@ -104,6 +104,32 @@ describe("reposts", () => {
   });
 });
 
+describe("who reposted, paged; a Following page of reposts", () => {
+  it("25 reposters: 20 then 5 by cursor, newest first; the reader's Following of 25 reposts: each within budget", async () => {
+    const ann = await signedUp("rwa");
+    const reader = await signedUp("rwr");
+    const echo = await post(ann.client, "popular");
+    const people = [];
+    for (let i = 0; i < 25; i++) people.push(await signedUp(`rw${i}`));
+    // followed first: a follow brings the followee's newest echos, not their reposts (decision 027)
+    for (const p of people) {
+      await follow(reader.client, p.user._id);
+      expect((await p.client.post(`/api/echo/${echo._id}/repost`)).status).toBe(200);
+    }
+    const first = await ann.client.get(`/api/echo/${echo._id}/reposts`);
+    const firstCost = within(first, "who reposted, page 1");
+    expect(first.json.users.map((u: Json) => u._id)).toEqual(people.slice(5).reverse().map((p) => p.user._id));
+    const second = await ann.client.get(`/api/echo/${echo._id}/reposts?cursor=${first.json.pagination.nextCursor}`);
+    const secondCost = within(second, "who reposted, page 2");
+    expect(second.json.users.map((u: Json) => u._id)).toEqual(people.slice(0, 5).reverse().map((p) => p.user._id));
+    expect(second.json.pagination.hasMore).toBe(false);
+    const feed = await reader.client.get("/api/echo/following?limit=20");
+    const feedCost = within(feed, "Following of reposts");
+    expect(feed.json.echos.map((e: Json) => e.repost.by._id)).toEqual(people.slice(5).reverse().map((p) => p.user._id));
+    console.log(`who reposted: ${firstCost.roundTrips} rt, ${firstCost.rows} rows; page 2 ${secondCost.rows} rows; Following of 20 reposts: ${feedCost.roundTrips} rt, ${feedCost.rows} rows`);
+  }, 120_000);
+});
+
 describe("the repost limit", () => {
   it("100 repost and undo calls per 10 minutes per account; the 101st is a 429 that writes nothing", async () => {
     const ann = await signedUp("rla");
