@@ -210,7 +210,7 @@ describe("feed rules engine = reference implementation = why-here", () => {
         `most rows read by a page per window ${JSON.stringify(maxByWindow)}; preview counts exact ${counts.exact}/${counts.all} (${counts.nonEmpty} rules match something)`,
     );
     expect(cases).toBe(DATASETS * RULES_PER_DATASET);
-  }, 240_000);
+  }, 360_000);
 });
 
 // The random rules above mostly match nothing on 60 echos; these denser ones (few tags, one
