@@ -1,7 +1,7 @@
 // Account changes that need the password again: change it, or delete the account for good.
 import { badRequest, conflict } from "../shared/index";
 import { batch, controlLive, rateLimit, returning, select, sql, tables, type AppContext } from "../shared/index.server";
-import { hashPassword, verifyPassword } from "./password.server";
+import { hashCostOf, hashPassword, verifyPassword } from "./password.server";
 import { ACCOUNT_MESSAGES, type ChangePassword } from "./schema";
 
 const { users, sessions } = tables;
@@ -24,7 +24,7 @@ async function checkPassword(app: AppContext, userId: string, password: string, 
  */
 export async function changePassword(app: AppContext, userId: string, sessionId: string, input: ChangePassword): Promise<void> {
   const oldHash = await checkPassword(app, userId, input.currentPassword, ACCOUNT_MESSAGES.currentPasswordWrong);
-  const newHash = await hashPassword(input.newPassword);
+  const newHash = await hashPassword(input.newPassword, hashCostOf(app.env));
   const [changed, revoked] = await batch(app.db, [
     returning(sql`UPDATE users SET password_hash = ${newHash} WHERE id = ${userId} AND password_hash = ${oldHash}`, { id: users.id }),
     returning(

@@ -200,3 +200,15 @@ describe("login limits never lock the owner out (issue 12)", () => {
     for (let i = 0; i < 12; i++) expect(await attempt("203.0.113.30", "svc_regular", "pass1234")).toBe(200);
   });
 });
+
+describe("the test server's cheap hashes (FAULT_INJECTION=1 only)", () => {
+  it("production hashes at full cost; the test server's hashes name their cost and verify", async () => {
+    const { hashCostOf } = await import("./password.server");
+    expect(hashCostOf({ FAULT_INJECTION: "0" })).toEqual({ n: 16384, r: 8, p: 5 });
+    expect(hashCostOf({})).toEqual({ n: 16384, r: 8, p: 5 });
+    const cheap = await hashPassword("pass1234", hashCostOf({ FAULT_INJECTION: "1" }));
+    expect(cheap.startsWith("scrypt$1024$8$1$")).toBe(true);
+    expect(await verifyPassword("pass1234", cheap)).toBe(true);
+    expect(await verifyPassword("pass12345", cheap)).toBe(false);
+  });
+});

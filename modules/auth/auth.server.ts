@@ -3,7 +3,7 @@ import { redirect } from "react-router";
 import { authPathFor, conflict, HttpError, newId, pagePathOf, unauthorized } from "../shared/index";
 import { batch, controlLive, rateLimit, returning, countAttempt, attempts, select, sql, tables, type AppContext } from "../shared/index.server";
 import { MESSAGES, type Credentials, type User } from "./schema";
-import { DUMMY_HASH, hashPassword, verifyPassword } from "./password.server";
+import { DUMMY_HASH, hashCostOf, hashPassword, verifyPassword } from "./password.server";
 import { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS, clearedSessionCookie, sessionCookie, signSessionToken } from "./session.server";
 import { getClaims, getViewer, invalidSession, sessionCheck, type Claims, type Viewer } from "./session-check.server";
 import { toUser, u, userFields } from "./user-row.server";
@@ -51,7 +51,7 @@ export async function signup(app: AppContext, input: Credentials): Promise<{ use
     .get();
   if (taken) throw conflict(MESSAGES.userNameTaken);
   const now = Date.now();
-  const row = { id: newId(now), userName: input.userName, passwordHash: await hashPassword(input.password), createdAt: now };
+  const row = { id: newId(now), userName: input.userName, passwordHash: await hashPassword(input.password, hashCostOf(app.env)), createdAt: now };
   const session = await startSession(app, row.id, now);
   try {
     await app.db.batch([app.db.insert(users).values(row), app.db.insert(sessions).values(session.row)]);
