@@ -1,6 +1,7 @@
 // Account changes that need the password again: change it, or delete the account for good.
+import { and, eq, exists, isNull, ne } from "drizzle-orm";
 import { badRequest, conflict } from "../shared/index";
-import { batch, controlLive, rateLimit, returning, select, sql, tables, type AppContext } from "../shared/index.server";
+import { batch, built, controlLive, qb, rateLimit, returning, sql, tables, type AppContext } from "../shared/index.server";
 import { hashCostOf, hashPassword, verifyPassword } from "./password.server";
 import { ACCOUNT_MESSAGES, type ChangePassword } from "./schema";
 
@@ -12,7 +13,8 @@ const PASSWORD_CHECKS_PER_MINUTE = 10;
 /** The stored hash, once the given password matched it (400 otherwise). */
 async function checkPassword(app: AppContext, userId: string, password: string, wrong: string): Promise<string> {
   await rateLimit(app.db, [{ key: `password-check:${userId}`, limit: PASSWORD_CHECKS_PER_MINUTE, windowMs: 60_000 }]);
-  const [rows] = await batch(app.db, [select({ passwordHash: users.passwordHash }, sql`FROM users WHERE ${users.id} = ${userId}`)]);
+  const fields = { passwordHash: users.passwordHash };
+  const [rows] = await batch(app.db, [built(fields, qb.select(fields).from(users).where(eq(users.id, userId)))]);
   const hash = rows[0]?.passwordHash;
   if (!hash || !(await verifyPassword(password, hash))) throw badRequest(wrong);
   return hash;
@@ -26,12 +28,21 @@ export async function changePassword(app: AppContext, userId: string, sessionId:
   const oldHash = await checkPassword(app, userId, input.currentPassword, ACCOUNT_MESSAGES.currentPasswordWrong);
   const newHash = await hashPassword(input.newPassword, hashCostOf(app.env));
   const [changed, revoked] = await batch(app.db, [
-    returning(sql`UPDATE users SET password_hash = ${newHash} WHERE id = ${userId} AND password_hash = ${oldHash}`, { id: users.id }),
-    returning(
-      sql`UPDATE sessions SET revoked_at = ${Date.now()}
-        WHERE user_id = ${userId} AND id <> ${sessionId} AND revoked_at IS NULL
-          AND EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND password_hash = ${newHash})`,
+    built({ id: users.id }, app.db.update(users).set({ passwordHash: newHash }).where(and(eq(users.id, userId), eq(users.passwordHash, oldHash))).returning({ id: users.id })),
+    built(
       { id: sessions.id },
+      app.db
+        .update(sessions)
+        .set({ revokedAt: Date.now() })
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            ne(sessions.id, sessionId),
+            isNull(sessions.revokedAt),
+            exists(qb.select({ one: sql`1` }).from(users).where(and(eq(users.id, userId), eq(users.passwordHash, newHash)))),
+          ),
+        )
+        .returning({ id: sessions.id }),
     ),
   ]);
   if (!changed[0]) throw conflict("Your password was just changed elsewhere. Please try again.");

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { redirect } from "react-router";
 import { authPathFor, conflict, HttpError, newId, pagePathOf, unauthorized } from "../shared/index";
-import { batch, controlLive, rateLimit, returning, countAttempt, attempts, select, sql, tables, type AppContext } from "../shared/index.server";
+import { batch, built, controlLive, qb, rateLimit, returning, countAttempt, attempts, sql, tables, type AppContext } from "../shared/index.server";
 import { MESSAGES, type Credentials, type User } from "./schema";
 import { DUMMY_HASH, hashCostOf, hashPassword, verifyPassword } from "./password.server";
 import { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS, clearedSessionCookie, sessionCookie, signSessionToken } from "./session.server";
 import { getClaims, getViewer, invalidSession, sessionCheck, type Claims, type Viewer } from "./session-check.server";
-import { toUser, u, userFields } from "./user-row.server";
+import { toUser, userFieldsOf } from "./user-row.server";
 
 const { users, sessions, rateLimits } = tables;
 
@@ -79,12 +79,13 @@ export async function login(app: AppContext, input: Credentials): Promise<{ user
   const ipLimit = Number(app.env.AUTH_IP_LIMIT_PER_MINUTE) || 30;
   const keys = failureKeys(app, input.userName, now);
   const ipWindow = now - (now % LOGIN_WINDOW_MS);
+  const userColumns = { ...userFieldsOf(users), passwordHash: users.passwordHash };
   // one round trip: count this attempt against the IP, read the name's failures, find the user
   const [ip, nameFailures, clientFailures, found] = await batch(app.db, [
     returning(countAttempt(`login:ip:${app.ip}`, ipWindow), { count: rateLimits.count }),
     attempts(keys.name, keys.window),
     attempts(keys.client, keys.window),
-    select({ ...userFields, passwordHash: u.passwordHash }, sql`FROM users u WHERE ${u.userName} = ${input.userName} COLLATE NOCASE`),
+    built(userColumns, qb.select(userColumns).from(users).where(sql`${users.userName} = ${input.userName} COLLATE NOCASE`)),
   ]);
   const failedHere = clientFailures[0]?.count ?? 0;
   const underAttack = (nameFailures[0]?.count ?? 0) >= NAME_FAILURE_CEILING_PER_MINUTE;

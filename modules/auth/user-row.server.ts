@@ -18,14 +18,18 @@ export function toUser(row: Pick<UserRow, "id" | "userName" | "email" | "bio" | 
   };
 }
 
-/** A user's public columns, for statements written as SQL over `users u`. */
+/** A user's public columns, of `users` or of an alias of it. */
+export const userFieldsOf = <T extends Pick<typeof tables.users, "id" | "userName" | "email" | "bio" | "createdAt" | "followersCount" | "followingCount">>(t: T) => ({
+  id: t.id,
+  userName: t.userName,
+  email: t.email,
+  bio: t.bio,
+  createdAt: t.createdAt,
+  followersCount: t.followersCount,
+  followingCount: t.followingCount,
+});
+
+/** For statements written as SQL over `users u` (the session check's join). */
 export const u = alias(tables.users, "u");
-export const userFields = {
-  id: u.id,
-  userName: u.userName,
-  email: u.email,
-  bio: u.bio,
-  createdAt: u.createdAt,
-  followersCount: u.followersCount,
-  followingCount: u.followingCount,
-};
+// the cast is of types only: an alias's columns differ from the table's in their table name's type
+export const userFields = userFieldsOf(u as unknown as typeof tables.users);

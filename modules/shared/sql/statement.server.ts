@@ -4,10 +4,13 @@
 // fails to compile).
 import { Column, getTableName, SQL, sql } from "drizzle-orm";
 import type { SelectResultFields } from "drizzle-orm/query-builders/select.types";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { QueryBuilder, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { decoderOf, type Fields } from "./decode.server";
 
 export const dialect = new SQLiteAsyncDialect();
+
+/** Drizzle's select builder without a database: for reads built once (`prepared`) or sent by `batch`. */
+export const qb = new QueryBuilder();
 
 export type { Fields };
 
