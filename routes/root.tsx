@@ -12,29 +12,30 @@ import {
   usePrerenderActivation,
 } from "~/modules/shell/index";
 import { HttpError, Toaster } from "~/modules/shared/index";
-import { staleSessionCookie } from "~/modules/auth/index.server";
-import { appContext, confirmSession, toErrorResponse } from "~/modules/shared/index.server";
+import { confirmSession, staleSessionCookie } from "~/modules/auth/index.server";
+import { appContext, toErrorResponse, type AppContext } from "~/modules/shared/index.server";
 import { reloadAcrossVerticals } from "~/modules/verticals/index";
 import type { Route } from "./+types/root";
 
 export const meta: Route.MetaFunction = () => [{ title: "Echo" }];
 
 /**
- * Reads check the session inside their first D1 batch (docs/decisions/007). A read answered
- * without any batch (from KV, say) must not skip it: after the route ran, confirm the session
- * and answer 401 / a redirect to /login instead when it does not hold.
+ * The session check (auth's, modules/auth/session-check.server.ts) rides in a read's first D1
+ * batch (docs/decisions/007) and answers nothing itself: after the route ran, confirm the session
+ * and answer 401 / a redirect to /login instead when it does not hold — whatever the route read,
+ * or if it read nothing from D1 (from KV, say).
  */
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }, next) => {
     const app = context.get(appContext);
-    const response = clearStaleCookie(await confirmedResponse(app.db, await next()), await staleSessionCookie(app, request));
+    const response = clearStaleCookie(await confirmedResponse(app, await next()), await staleSessionCookie(app, request));
     // a redirect to another vertical's page (a guest sent to /login, say) reloads the document
     return reloadAcrossVerticals(response, __ECHO_VERTICAL__, new URL(request.url).origin);
   },
 ];
 
-async function confirmedResponse(db: Parameters<typeof confirmSession>[0], response: Response): Promise<Response> {
-  const check = await confirmSession(db);
+async function confirmedResponse(app: AppContext, response: Response): Promise<Response> {
+  const check = await confirmSession(app);
   if (!check) return response;
   if (check.failure instanceof Response) return check.failure;
   // the route already answered with an error page or body: keep it

@@ -9,6 +9,7 @@ import {
   verticalOf,
   type Vertical,
 } from "../modules/verticals/index";
+import { errorBody } from "../modules/shared/index";
 import { apiErrorShape, checkOrigin, clientIpHeaders, limitBody, newNonce, refuseUnknownMethod, requireJsonBody, securityHeaders } from "./security";
 
 /** Sends a request to a vertical: a service binding in production, the in-process app in `npm run dev`. */
@@ -25,7 +26,7 @@ export type RouteOptions = {
 /** The `LOCAL_RUNTIME` var as the router reads it. */
 export const isLocalRuntime = (value: unknown) => String(value ?? "") === "1";
 
-const noSuchApiRoute = () => Response.json({ error: "No such API route", message: "No such API route" }, { status: 404 });
+const noSuchApiRoute = () => Response.json(errorBody("No such API route"), { status: 404 });
 
 /**
  * `/_v/<vertical>/assets/x.js` → that vertical, as `/assets/x.js` (its build's asset directory
@@ -86,7 +87,7 @@ export async function route(request: Request, forward: Forward, { localRuntime =
   // /api always answers JSON: a path the api splat cannot match (an encoded newline, say)
   // must not fall through to the HTML not-found page.
   if (isApi && (response.headers.get("Content-Type") ?? "").startsWith("text/html")) response = noSuchApiRoute();
-  if (isApi) response = await apiErrorShape(response);
+  if (isApi) response = apiErrorShape(response);
   if (url.pathname.startsWith(ASSET_PREFIX) && response.status === 200) response = immutable(response);
   return finish(response);
 }

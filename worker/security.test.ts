@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ERROR_SHAPE_HEADER, errorResponse } from "../modules/shared/index";
 import { apiErrorShape, checkOrigin, DRAIN_CAP_BYTES, isJsonContentType, limitBody, MAX_BODY_BYTES, refuseUnknownMethod, requireJsonBody, securityHeaders } from "./security";
 import { clearedSessionCookie, sessionCookie } from "../modules/auth/index.server";
 
@@ -171,15 +172,21 @@ describe("every error is the API's error shape (issue 12)", () => {
     }
   });
 
-  it("an /api error in another shape is reshaped, keeping its status; API errors and successes pass", async () => {
-    const foreign = await apiErrorShape(Response.json({ message: "Unexpected Server Error" }, { status: 405, statusText: "Method Not Allowed" }));
+  it("an /api error not made by errorResponse is reshaped, keeping its status; ours pass unread, unmarked; successes pass", async () => {
+    const foreign = apiErrorShape(Response.json({ message: "Unexpected Server Error" }, { status: 405, statusText: "Method Not Allowed" }));
     expect(foreign.status).toBe(405);
     expect(await foreign.json()).toEqual({ error: "Method Not Allowed", message: "Method Not Allowed" });
-    const text = await apiErrorShape(new Response("Error: at /work/x.ts:1", { status: 500 }));
+    const text = apiErrorShape(new Response("Error: at /work/x.ts:1", { status: 500 }));
     expect(await text.json()).toEqual({ error: "Something went wrong", message: "Something went wrong" });
-    const ours = Response.json({ error: "Not signed in", message: "Not signed in" }, { status: 401 });
-    expect(await apiErrorShape(ours)).toBe(ours);
+    // in the shape but not marked: not ours, so shaped again (the body is never read)
+    const lookalike = apiErrorShape(Response.json({ error: "x", message: "x" }, { status: 409, statusText: "Conflict" }));
+    expect(await lookalike.json()).toEqual({ error: "Conflict", message: "Conflict" });
+    const ours = apiErrorShape(errorResponse(401, "Not signed in", { "WWW-Authenticate": "x" }));
+    expect(ours.status).toBe(401);
+    expect(ours.headers.has(ERROR_SHAPE_HEADER)).toBe(false);
+    expect(ours.headers.get("WWW-Authenticate")).toBe("x");
+    expect(await ours.json()).toEqual({ error: "Not signed in", message: "Not signed in" });
     const ok = Response.json({ ok: true });
-    expect(await apiErrorShape(ok)).toBe(ok);
+    expect(apiErrorShape(ok)).toBe(ok);
   });
 });

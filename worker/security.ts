@@ -1,10 +1,13 @@
 // Request and response hardening that applies to every route.
+import { ERROR_SHAPE_HEADER, errorBody } from "../modules/shared/index";
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+// the router's own refusals: the API's shape, written by the same function as every other one
+// (unmarked: they are the last word, nothing below reads them)
 function json(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ error: message, message }, { status, headers });
+  return Response.json(errorBody(message), { status, headers });
 }
 
 /** A WebSocket handshake: a GET, but one that opens a channel carrying the cookie's identity. */
@@ -58,18 +61,19 @@ export function refuseUnknownMethod(request: Request): Response | null {
 }
 
 /**
- * Safety net for /api: an error that is not in the API's shape (`{ error, message }`), from
- * something below our routes (React Router's own answers), is given that shape with the same
- * status. Success bodies pass untouched; error bodies are small.
+ * Safety net for /api: an error answer not made by `errorResponse` (React Router's own answers, a
+ * runtime's text 500) is given the API's shape (`{ error, message }`) with the same status; ours
+ * carry a mark, removed here. Neither body is read: an error is shaped once, where it is made.
  */
-export async function apiErrorShape(response: Response): Promise<Response> {
-  if (response.status < 400) return response;
-  const isJson = (response.headers.get("Content-Type") ?? "").startsWith("application/json");
-  const body = isJson ? ((await response.clone().json().catch(() => null)) as { error?: unknown; message?: unknown } | null) : null;
-  if (body && typeof body.error === "string" && body.error === body.message) return response;
+export function apiErrorShape(response: Response): Response {
+  if (response.status < 400 && !response.headers.has(ERROR_SHAPE_HEADER)) return response;
+  const headers = new Headers(response.headers);
+  headers.delete(ERROR_SHAPE_HEADER);
+  if (response.headers.has(ERROR_SHAPE_HEADER) || response.status < 400) {
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
   const message =
     response.status === 404 ? "No such API route" : response.status >= 500 ? "Something went wrong" : response.statusText || "Request refused";
-  const headers = new Headers(response.headers);
   headers.delete("Content-Length");
   headers.set("Content-Type", "application/json");
   return new Response(JSON.stringify({ error: message, message }), { status: response.status, headers });

@@ -1,8 +1,9 @@
 // Account changes that need the password again: change it, or delete the account for good.
+import { and, eq, exists, isNull, ne } from "drizzle-orm";
 import { badRequest, conflict, HttpError } from "../shared/index";
-import { batch, controlLive, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type SQL } from "../shared/index.server";
+import { batch, built, controlLive, inlineLimit, qb, returning, select, sendChanges, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { startPurge } from "./purge.server";
-import { hashPassword, verifyPassword } from "./password.server";
+import { hashCostOf, hashPassword, verifyPassword } from "./password.server";
 import { ACCOUNT_MESSAGES, type ChangePassword } from "./schema";
 
 const { users, sessions } = tables;
@@ -32,14 +33,23 @@ async function checkPassword(app: AppContext, userId: string, password: string, 
  */
 export async function changePassword(app: AppContext, userId: string, sessionId: string, input: ChangePassword): Promise<void> {
   const oldHash = await checkPassword(app, userId, input.currentPassword, ACCOUNT_MESSAGES.currentPasswordWrong);
-  const newHash = await hashPassword(input.newPassword);
+  const newHash = await hashPassword(input.newPassword, hashCostOf(app.env));
   const [changed, revoked] = await batch(app.db, [
-    returning(sql`UPDATE users SET password_hash = ${newHash} WHERE id = ${userId} AND password_hash = ${oldHash}`, { id: users.id }),
-    returning(
-      sql`UPDATE sessions SET revoked_at = ${Date.now()}
-        WHERE user_id = ${userId} AND id <> ${sessionId} AND revoked_at IS NULL
-          AND EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND password_hash = ${newHash})`,
+    built({ id: users.id }, app.db.update(users).set({ passwordHash: newHash }).where(and(eq(users.id, userId), eq(users.passwordHash, oldHash))).returning({ id: users.id })),
+    built(
       { id: sessions.id },
+      app.db
+        .update(sessions)
+        .set({ revokedAt: Date.now() })
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            ne(sessions.id, sessionId),
+            isNull(sessions.revokedAt),
+            exists(qb.select({ one: sql`1` }).from(users).where(and(eq(users.id, userId), eq(users.passwordHash, newHash)))),
+          ),
+        )
+        .returning({ id: sessions.id }),
     ),
   ]);
   if (!changed[0]) throw conflict("Your password was just changed elsewhere. Please try again.");

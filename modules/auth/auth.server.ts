@@ -1,45 +1,14 @@
 import { eq } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
 import { redirect } from "react-router";
 import { authPathFor, conflict, HttpError, newId, pagePathOf, unauthorized } from "../shared/index";
-import {
-  batch,
-  controlLive,
-  hasCookie,
-  memoize,
-  prepared,
-  rateLimit,
-  readCookie,
-  registerSessionProbe,
-  returning,
-  countAttempt,
-  attempts,
-  select,
-  sql,
-  tables,
-  type AppContext,
-} from "../shared/index.server";
+import { batch, built, controlLive, qb, rateLimit, returning, countAttempt, attempts, sql, tables, type AppContext } from "../shared/index.server";
 import { MESSAGES, type Credentials, type User } from "./schema";
-import { DUMMY_HASH, hashPassword, verifyPassword } from "./password.server";
-import {
-  ABSOLUTE_LIFETIME_MS,
-  IDLE_LIFETIME_MS,
-  TOUCH_AFTER_MS,
-  clearedSessionCookie,
-  sessionCookie,
-  sessionCookieOf,
-  SessionTokenSchema,
-  signSessionToken,
-  verifySessionToken,
-} from "./session.server";
+import { DUMMY_HASH, hashCostOf, hashPassword, verifyPassword } from "./password.server";
+import { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS, clearedSessionCookie, sessionCookie, signSessionToken } from "./session.server";
+import { getClaims, getViewer, invalidSession, sessionCheck, type Claims, type Viewer } from "./session-check.server";
+import { toUser, userFieldsOf } from "./user-row.server";
 
 const { users, sessions, rateLimits } = tables;
-
-/**
- * The signed-in user of a request, with what its session check read besides: the bell's unread
- * count rides in the same row (one statement fewer on every signed-in page).
- */
-export type Viewer = User & { sessionId: string; unreadNotifications: number; isModerator: boolean };
 
 /** Sign-ups of one name per minute (a taken name fails anyway; this only slows probing). */
 const USER_NAME_LIMIT_PER_MINUTE = 10;
@@ -53,22 +22,8 @@ const NAME_IP_FAILURES_PER_MINUTE = 10;
 const NAME_FAILURE_CEILING_PER_MINUTE = 100;
 const LOGIN_WINDOW_MS = 60_000;
 
-type UserRow = typeof users.$inferSelect;
-
 /** What signing in to a suspended account answers (403). */
 export const SUSPENDED_MESSAGE = "Your account is suspended. You can appeal it once with your name and password.";
-
-export function toUser(row: Pick<UserRow, "id" | "userName" | "email" | "bio" | "createdAt" | "followersCount" | "followingCount">): User {
-  return {
-    _id: row.id,
-    userName: row.userName,
-    email: row.email,
-    bio: row.bio,
-    createdAt: new Date(row.createdAt).toISOString(),
-    followersCount: row.followersCount,
-    followingCount: row.followingCount,
-  };
-}
 
 async function limitSignup(app: AppContext, userName: string) {
   const ipLimit = Number(app.env.AUTH_IP_LIMIT_PER_MINUTE) || 30;
@@ -99,7 +54,7 @@ export async function signup(app: AppContext, input: Credentials): Promise<{ use
     .get();
   if (taken) throw conflict(MESSAGES.userNameTaken);
   const now = Date.now();
-  const row = { id: newId(now), userName: input.userName, passwordHash: await hashPassword(input.password), createdAt: now };
+  const row = { id: newId(now), userName: input.userName, passwordHash: await hashPassword(input.password, hashCostOf(app.env)), createdAt: now };
   const session = await startSession(app, row.id, now);
   try {
     await app.db.batch([app.db.insert(users).values(row), app.db.insert(sessions).values(session.row)]);
@@ -117,18 +72,6 @@ function failureKeys(app: AppContext, userName: string, now: number) {
   return { name: `login-fail:name:${name}`, client: `login-fail:client:${name}:${app.ip}`, window: now - (now % LOGIN_WINDOW_MS) };
 }
 
-/** A user's public columns, for statements written as SQL over `users u`. */
-const u = alias(users, "u");
-const userFields = {
-  id: u.id,
-  userName: u.userName,
-  email: u.email,
-  bio: u.bio,
-  createdAt: u.createdAt,
-  followersCount: u.followersCount,
-  followingCount: u.followingCount,
-};
-
 function tooManyLogins(now: number): HttpError {
   const retryAfter = Math.max(1, Math.ceil((LOGIN_WINDOW_MS - (now % LOGIN_WINDOW_MS)) / 1000));
   return new HttpError(429, `Too many attempts. Try again in ${retryAfter} seconds.`, { "Retry-After": String(retryAfter) });
@@ -142,12 +85,13 @@ export async function checkCredentials(app: AppContext, input: Credentials, now 
   const ipLimit = Number(app.env.AUTH_IP_LIMIT_PER_MINUTE) || 30;
   const keys = failureKeys(app, input.userName, now);
   const ipWindow = now - (now % LOGIN_WINDOW_MS);
+  const userColumns = { ...userFieldsOf(users), passwordHash: users.passwordHash, modState: users.modState };
   // one round trip: count this attempt against the IP, read the name's failures, find the user
   const [ip, nameFailures, clientFailures, found] = await batch(app.db, [
     returning(countAttempt(`login:ip:${app.ip}`, ipWindow), { count: rateLimits.count }),
     attempts(keys.name, keys.window),
     attempts(keys.client, keys.window),
-    select({ ...userFields, passwordHash: u.passwordHash, modState: u.modState }, sql`FROM users u WHERE ${u.userName} = ${input.userName} COLLATE NOCASE`),
+    built(userColumns, qb.select(userColumns).from(users).where(sql`${users.userName} = ${input.userName} COLLATE NOCASE`)),
   ]);
   const failedHere = clientFailures[0]?.count ?? 0;
   const underAttack = (nameFailures[0]?.count ?? 0) >= NAME_FAILURE_CEILING_PER_MINUTE;
@@ -185,100 +129,13 @@ export async function logout(app: AppContext, request: Request): Promise<string>
   return clearedSessionCookie(app);
 }
 
-type Claims = { userId: string; sessionId: string; expiresAt: number };
-
-/** The verified token's claims (signature and expiry only; no database). */
-function getClaims(app: AppContext, request: Request): Promise<Claims | null> {
-  return memoize(app, "claims", async () => {
-    const token = await readCookie(request, sessionCookieOf(app), SessionTokenSchema);
-    return token ? verifySessionToken(app.env, token) : null;
-  });
-}
-
 const isRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
 
 /**
- * What a request whose session does not hold answers: a redirect to /login on pages that need a
- * viewer, 401 on the API, and nothing at all (null) when no route asked for one (/login, /signup,
- * logout): there a stale cookie is just no cookie (issue 12).
- */
-function invalidSession(app: AppContext): unknown {
-  if (!app.authFailure) return null;
-  return app.authFailure === "page" ? redirect(authPathFor("/login", app.returnTo)) : unauthorized();
-}
-
-/**
- * The session check as a statement: the live (not revoked, not expired, not idle) session row
- * joined with its user. On reads it rides in the request's first D1 batch (no round trip of its
- * own); on writes it runs alone before anything is written.
- */
-const s = alias(sessions, "s");
-
-const liveSession = prepared(["sessionId", "userId", "now", "idleSince"], (v) =>
-  select(
-    { ...userFields, unreadNotifications: u.unreadNotifications, lastSeenAt: s.lastSeenAt, isAdmin: u.isAdmin },
-    sql`FROM sessions s JOIN users u ON ${u.id} = ${s.userId}
-      WHERE ${s.id} = ${v.sessionId} AND ${s.userId} = ${v.userId} AND ${s.revokedAt} IS NULL
-        AND ${s.expiresAt} > ${v.now} AND ${s.lastSeenAt} > ${v.idleSince}
-        AND ${u.modState} < 2`,
-  ),
-);
-
-function sessionProbe(app: AppContext, claims: Claims) {
-  const now = Date.now();
-  const stmt = liveSession({ sessionId: claims.sessionId, userId: claims.userId, now, idleSince: now - IDLE_LIFETIME_MS });
-  const probe = registerSessionProbe(app.db, stmt, () => invalidSession(app));
-  return memoize(app, "session-touch", async () => {
-    const row = await probe;
-    if (row && now - row.lastSeenAt > TOUCH_AFTER_MS) {
-      app.ctx.waitUntil(
-        app.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, claims.sessionId)).then(() => undefined),
-      );
-    }
-    return row;
-  });
-}
-
-/**
- * The clearing Set-Cookie for a request that carried a session cookie which is no session (bad
- * signature, malformed, revoked, idle or expired), or null. Call after the routes ran: it reuses
- * their session check and asks nothing of D1 itself.
- */
-export async function staleSessionCookie(app: AppContext, request: Request): Promise<string | null> {
-  if (!(await hasCookie(request, sessionCookieOf(app)))) return null;
-  if (await getClaims(app, request)) {
-    const check = app.memo.get("session-touch");
-    if (!check) return null; // no route looked at the session: nothing known about it
-    const row = await check.catch(() => undefined);
-    if (row !== null) return null; // live, or the check failed (storage): keep the cookie
-  }
-  return clearedSessionCookie(app);
-}
-
-/** The signed-in user of this request, or null: verified token + live session row. */
-export function getViewer(app: AppContext, request: Request): Promise<Viewer | null> {
-  return memoize(app, "viewer", async () => {
-    const claims = await getClaims(app, request);
-    if (!claims) return null;
-    const row = sessionProbe(app, claims);
-    // flush now (a read shares the batch with whatever else is queued in this tick)
-    await batch(app.db, []).catch(() => undefined);
-    const session = await row;
-    if (!session) return null;
-    return {
-      ...toUser(session),
-      sessionId: claims.sessionId,
-      unreadNotifications: Math.max(0, session.unreadNotifications),
-      // moderation (decision 029): read in the session's own row, no statement of its own
-      isModerator: session.isAdmin === 1,
-    };
-  });
-}
-
-/**
  * The viewer's id for a read, without waiting for the database: the token is verified here and
- * the session check rides in the caller's own batch, which fails (401 / redirect) if it is not
- * valid. Writes wait for the full check first.
+ * the session check rides in the caller's own batch, and the request answers 401 / a redirect
+ * instead if it does not hold (`confirmSession`, after the routes ran). Writes wait for the full
+ * check first.
  */
 async function viewerId(app: AppContext, request: Request, failure: "api" | "page"): Promise<string> {
   app.authFailure = failure;
@@ -290,7 +147,7 @@ async function viewerId(app: AppContext, request: Request, failure: "api" | "pag
   }
   const claims = await getClaims(app, request);
   if (!claims) throw invalidSession(app);
-  void sessionProbe(app, claims);
+  void sessionCheck(app, claims);
   return claims.userId;
 }
 

@@ -3,19 +3,17 @@ export {
   signup,
   login,
   logout,
-  getViewer,
-  staleSessionCookie,
   requireApiViewer,
   requirePageViewer,
   requireApiViewerId,
   requirePageViewerId,
   viewerFollowsAnyone,
   liveSessionOf,
-  toUser,
   checkCredentials,
   SUSPENDED_MESSAGE,
-  type Viewer,
 } from "./auth.server";
+export { getViewer, staleSessionCookie, confirmSession, type Viewer } from "./session-check.server";
+export { toUser } from "./user-row.server";
 export { ABSOLUTE_LIFETIME_MS, IDLE_LIFETIME_MS, sessionCookie, clearedSessionCookie } from "./session.server";
 export { hashPassword, verifyPassword } from "./password.server";
 export { viewerApiRoute } from "./api-route.server";

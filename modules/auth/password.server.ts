@@ -17,10 +17,23 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number)
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** A hash's cost: production's, or the test server's (below). */
+export type HashCost = { n: number; r: number; p: number };
+const PRODUCTION: HashCost = { n: N, r: R, p: P };
+/**
+ * The test server's cost (FAULT_INJECTION=1, which no deployment sets: docs/security.md): a
+ * signup's hash was most of the API suite's server CPU (hundreds of users a run). A hash names
+ * its own cost, so logins verify either kind; the production cost is held by the module test.
+ */
+const TEST_SERVER: HashCost = { n: 2 ** 10, r: 8, p: 1 };
+
+/** The cost new hashes get on this deployment. */
+export const hashCostOf = (env: { FAULT_INJECTION?: unknown }): HashCost => (String(env.FAULT_INJECTION) === "1" ? TEST_SERVER : PRODUCTION);
+
+export async function hashPassword(password: string, { n, r, p }: HashCost = PRODUCTION): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P);
-  return `scrypt$${N}$${R}$${P}$${salt.toString("base64")}$${key.toString("base64")}`;
+  const key = await derive(password, salt, n, r, p);
+  return `scrypt$${n}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -8,6 +8,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { timelineOwners } from "../echo/index.server";
 import type { FeedRule } from "../scroll/index";
+import { errorResponse } from "../shared/index";
 import { createDb, LIVE_CLOSE, viewersHiding, type LiveControl } from "../shared/index.server";
 import { feedMatches, type LiveFilter } from "./filter";
 
@@ -272,7 +273,7 @@ export class LiveHub extends DurableObject<Env> {
 /** The answer to a handshake whose access ended on its way: the API's error shape. */
 function refusal(code: number): Response {
   const [status, message] = code === LIVE_CLOSE.sessionEnded ? [401, "Not signed in"] : [403, "This scroll is private"];
-  return Response.json({ error: message, message }, { status });
+  return errorResponse(status, message);
 }
 
 function closeSocket(ws: WebSocket, code: number): void {

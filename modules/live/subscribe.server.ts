@@ -3,8 +3,8 @@
 import { LIVE_ALL_SHARDS, liveChannel } from "../echo/index.server";
 import { scrollWithRule } from "../scroll/index.server";
 import { HttpError } from "../shared/index";
-import { liveSessionOf } from "../auth/index.server";
-import { accountLimit, batch, confirmSession, liveUserChannel, parseInput, queryOf, returning, tables, type AppContext } from "../shared/index.server";
+import { confirmSession, liveSessionOf } from "../auth/index.server";
+import { accountLimit, batch, liveUserChannel, parseInput, queryOf, returning, tables, type AppContext } from "../shared/index.server";
 import type { FeedRule } from "../scroll/index";
 import type { LiveFilter } from "./filter";
 import { FILTER_HEADER, HOLDER_HEADER, RULE_HEADER, type Holder } from "./hub.server";
@@ -43,7 +43,7 @@ export async function openLiveSocket(app: AppContext, viewerId: string, request:
   if (!live) throw new HttpError(503, "Live updates are not available here");
   // the session must hold before a socket opens (a read served without D1 checks it only after
   // the route ran, and a 101 cannot be taken back)
-  const check = await confirmSession(app.db);
+  const check = await confirmSession(app);
   if (check) throw check.failure;
   const session = await liveSessionOf(app, request);
   const holder: Holder = { viewerId, sessionId: session.sessionId, expiresAt: session.expiresAt, ...target.scroll };

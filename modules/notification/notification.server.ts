@@ -3,8 +3,9 @@
 // and scroll follow; mentions ride in the echo post's batch (mentionStatement below).
 import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
+import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { authorVisible, wordsVisible, batch, batchUnderLimit, parseInput, prepared, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
+import { authorVisible, wordsVisible, batch, batchUnderLimit, built, parseInput, prepared, qb, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -16,7 +17,8 @@ import {
 } from "./schema";
 
 const g = alias(tables.notificationGroups, "g");
-const a = alias(tables.users, "a");
+const { users } = tables;
+const a = alias(users, "a");
 const e = alias(tables.echos, "e");
 const s = alias(tables.scrolls, "s");
 
@@ -60,8 +62,9 @@ function parseCursor(cursor: string | undefined): Key | null {
 
 /** The viewer's unread count (one row: a counter the triggers keep), for the notifications page. */
 const unreadQuery = prepared(["viewerId"], (v) => {
-  const { notificationsReadAt, unreadNotifications } = tables.users;
-  return select({ readAt: notificationsReadAt, unread: unreadNotifications }, sql`FROM users WHERE id = ${v.viewerId}`);
+  const { notificationsReadAt, unreadNotifications } = users;
+  const fields = { readAt: notificationsReadAt, unread: unreadNotifications };
+  return built(fields, qb.select(fields).from(users).where(eq(users.id, v.viewerId)));
 });
 
 function toNotification(row: GroupRow, readAt: number): Notification {
@@ -118,10 +121,14 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
 export async function markAllRead(app: AppContext, viewerId: string): Promise<{ unreadCount: number }> {
   // under the account's limit, in the same batch (a refused call changes nothing)
   await batchUnderLimit(app.db, "notificationsRead", viewerId, (within) => [
-    sql`UPDATE users SET unread_notifications = 0,
-          notifications_read_at = MAX(notifications_read_at,
-            COALESCE((SELECT MAX(latest_at) FROM notification_groups WHERE recipient_id = ${viewerId}), 0))
-        WHERE id = ${viewerId} AND ${within}`,
+    app.db
+      .update(users)
+      .set({
+        unreadNotifications: 0,
+        // the newest group's time, never back (a template: SQLite's two-argument MAX)
+        notificationsReadAt: sql`MAX(${users.notificationsReadAt}, COALESCE((SELECT MAX(latest_at) FROM notification_groups WHERE recipient_id = ${viewerId}), 0))`,
+      })
+      .where(and(eq(users.id, viewerId), within)),
   ]);
   return { unreadCount: 0 };
 }

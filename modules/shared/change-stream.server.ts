@@ -6,7 +6,8 @@
 // repair pass finds and fixes drift from the store.
 import { sql, type SQL } from "drizzle-orm";
 import type { AppContext, Db } from "./context.server";
-import { batch, select } from "./sql.server";
+import { batch } from "./sql/batch.server";
+import { select } from "./sql/statement.server";
 
 /** An echo as the stream carries it: what a feed rule looks at (`parentId`: a reply's parent;
  * absent from messages sent before feeds had the option: read as a top-level echo, and the

@@ -9,7 +9,8 @@
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "./context.server";
 import { hiddenAuthors } from "./db/schema";
-import { batch, select } from "./sql.server";
+import { select } from "./sql/statement.server";
+import { batch } from "./sql/batch.server";
 
 /** The viewer's set (NULL when they never blocked, muted nor were blocked). */
 export const hiddenSet = (viewerId: string | Placeholder | SQL): SQL => sql`(SELECT authors FROM hidden_authors WHERE user_id = ${viewerId})`;

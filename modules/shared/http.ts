@@ -19,6 +19,13 @@ export function errorBody(message: string) {
   return { error: message, message };
 }
 
+/**
+ * Marks an error answer made here, in the API's shape: the edge router passes a marked answer on
+ * (removing the mark) and gives anything else of status ≥ 400 on /api the shape, without reading
+ * either's body (worker/security.ts `apiErrorShape`). Every error answer of ours comes from here.
+ */
+export const ERROR_SHAPE_HEADER = "X-Echo-Error-Shape";
+
 export function errorResponse(status: number, message: string, headers: Record<string, string> = {}) {
-  return Response.json(errorBody(message), { status, headers });
+  return Response.json(errorBody(message), { status, headers: { ...headers, [ERROR_SHAPE_HEADER]: "1" } });
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batch, returning, select, type Result, type Statement } from "./sql.server";
+import { returning, select, type Result, type Statement } from "./sql/statement.server";
+import { batch } from "./sql/batch.server";
 import type { Db } from "./context.server";
 import { rateLimits } from "./db/schema";
 import { HttpError } from "./http";

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useBlocker, useNavigate } from "react-router";
-import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
-import { textTags } from "../linkify";
-import { MAX_CONTENT, MAX_TAGS, MAX_WARNING, TAG_SUGGESTIONS, tooManyTagsMessage, type Echo } from "../schema";
+import { api, charCount, toast } from "../../shared/index";
+import { MAX_TAGS, MAX_WARNING, TAG_SUGGESTIONS, tooManyTagsMessage, type Echo } from "../schema";
 import type { PostedState } from "./posted-echo";
+import { CharCount, useComposer } from "./composer";
 import { WarningField } from "./warning-field";
 import { TagInput } from "./tag-input";
 
@@ -29,26 +29,21 @@ function useDraftGuard(dirty: boolean, posted: RefObject<boolean>) {
 /** /new (spec §5): content up to 1000 with a counter, up to 5 tags, Post → toast, clear, go to /. */
 export function CreateEchoForm() {
   const navigate = useNavigate();
-  const [content, setContent] = useState("");
   const [tags, setTags] = useState<string[]>([]);
+  // the #tags typed in the text are the echo's tags too, shown with the chosen ones and counted toward the 5
+  const { content, setContent, remaining, over, empty, typedTags, textarea } = useComposer("", tags);
   const [warning, setWarning] = useState("");
   const [posting, setPosting] = useState(false);
   // said in the form too: a toast alone is lost when offline (its code may not have loaded)
   const [failure, setFailure] = useState<string | null>(null);
   const posted = useRef(false);
   useDraftGuard(content.trim().length > 0 || tags.length > 0, posted);
-  // characters as a person counts them (an emoji is one), as the server counts them
-  const remaining = MAX_CONTENT - charCount(content);
-  const empty = content.trim().length === 0;
-  // the #tags typed in the text are the echo's tags too (as the server merges them), shown with
-  // the chosen ones and counted toward the 5
-  const typedTags = textTags(content).filter((tag) => !tags.includes(tag));
   const tagCount = tags.length + typedTags.length;
   const tooManyTags = tagCount > MAX_TAGS;
   const warningOver = charCount(warning.trim()) > MAX_WARNING;
-  const blocked = remaining < 0 || tooManyTags || warningOver;
+  const blocked = over || tooManyTags || warningOver;
   // why Post is disabled, for the button's description (empty text needs no words)
-  const reasons = [remaining < 0 && "char-count", tooManyTags && "tag-limit"].filter(Boolean).join(" ") || undefined;
+  const reasons = [over && "char-count", tooManyTags && "tag-limit"].filter(Boolean).join(" ") || undefined;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -77,30 +72,9 @@ export function CreateEchoForm() {
     <form className="card create-echo-form" onSubmit={onSubmit}>
       <label className="field">
         <span>What's on your mind?</span>
-        <textarea
-          name="content"
-          value={content}
-          // maxLength counts UTF-16 units (an emoji is 2 to 14): only the storage bound here. Text
-          // over the limit in characters is kept, never cut (issue 29): the counter says by how
-          // much, and Post waits until it is trimmed
-          maxLength={MAX_CONTENT * UNITS_PER_CHAR}
-          rows={6}
-          placeholder="Share your thoughts..."
-          aria-invalid={remaining < 0 || undefined}
-          aria-describedby="char-count"
-          onChange={(e) => setContent(e.target.value)}
-        />
+        <textarea {...textarea("char-count")} rows={6} placeholder="Share your thoughts..." />
       </label>
-      <p
-        id="char-count"
-        className={remaining < 0 ? "char-count over" : remaining < 50 ? "char-count warning" : "char-count"}
-        aria-live="polite"
-        data-testid="char-count"
-      >
-        {remaining < 0
-          ? `${-remaining} ${remaining === -1 ? "character" : "characters"} over the ${MAX_CONTENT}-character limit: remove ${-remaining === 1 ? "it" : "them"} to post`
-          : `${remaining} characters remaining`}
-      </p>
+      <CharCount id="char-count" remaining={remaining} testId="char-count" />
       <TagInput
         id="echo-tags"
         label={`Tags (${tagCount}/${MAX_TAGS})`}

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
+import { api, charCount, toast } from "../../shared/index";
 import { textTags } from "../linkify";
-import { MAX_CONTENT, MAX_TAGS, MAX_WARNING, tooManyTagsMessage, type Echo } from "../schema";
+import { MAX_TAGS, MAX_WARNING, tooManyTagsMessage, type Echo } from "../schema";
+import { CharCount, useComposer } from "./composer";
 import { WarningField } from "./warning-field";
 import { TagInput } from "./tag-input";
 
@@ -12,9 +13,9 @@ import { TagInput } from "./tag-input";
  */
 export function EditDialog({ echo, onSaved, onClose }: { echo: Echo; onSaved: (echo: Echo) => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const [content, setContent] = useState(echo.content);
   // the chosen tags: those the text does not name itself (those stay derived from the text)
   const [tags, setTags] = useState(() => echo.tags.map((t) => t.name).filter((t) => !textTags(echo.content).includes(t)));
+  const { content, over, empty, typedTags, remaining, textarea } = useComposer(echo.content, tags);
   const [warning, setWarning] = useState(echo.warning ?? "");
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -24,11 +25,9 @@ export function EditDialog({ echo, onSaved, onClose }: { echo: Echo; onSaved: (e
   }, []);
   const close = () => ref.current?.close();
 
-  const remaining = MAX_CONTENT - charCount(content);
-  const typedTags = textTags(content).filter((tag) => !tags.includes(tag));
   const tagCount = tags.length + typedTags.length;
   const warningOver = charCount(warning.trim()) > MAX_WARNING;
-  const blocked = content.trim().length === 0 || remaining < 0 || tagCount > MAX_TAGS || warningOver;
+  const blocked = empty || over || tagCount > MAX_TAGS || warningOver;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -53,19 +52,9 @@ export function EditDialog({ echo, onSaved, onClose }: { echo: Echo; onSaved: (e
         <h2 id="edit-title">Edit echo</h2>
         <label className="field">
           <span>Text</span>
-          <textarea
-            name="content"
-            value={content}
-            maxLength={MAX_CONTENT * UNITS_PER_CHAR}
-            rows={5}
-            aria-invalid={remaining < 0 || undefined}
-            aria-describedby="edit-char-count"
-            onChange={(e) => setContent(e.target.value)}
-          />
+          <textarea {...textarea("edit-char-count")} rows={5} />
         </label>
-        <p id="edit-char-count" className={remaining < 0 ? "char-count over" : "char-count"} aria-live="polite">
-          {remaining < 0 ? `${-remaining} characters over the ${MAX_CONTENT}-character limit` : `${remaining} characters remaining`}
-        </p>
+        <CharCount id="edit-char-count" remaining={remaining} />
         <TagInput id="edit-tags" label={`Tags (${tagCount}/${MAX_TAGS})`} tags={tags} fromText={typedTags} onChange={setTags} max={MAX_TAGS} showSuggestions={false} />
         {tagCount > MAX_TAGS && (
           <p className="field-error" role="alert">

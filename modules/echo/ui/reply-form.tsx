@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useLocation } from "react-router";
-import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
-import { MAX_CONTENT, type Echo } from "../schema";
+import { api, toast } from "../../shared/index";
+import type { Echo } from "../schema";
+import { CharCount, useComposer } from "./composer";
 
 /** The address a card's Reply link opens: the echo's page with its reply box focused. */
 export const REPLY_ANCHOR = "reply";
@@ -12,7 +13,7 @@ export const REPLY_ANCHOR = "reply";
  * A reply's tags are the #tags typed in it, as a post's are.
  */
 export function ReplyForm({ parent, onPosted }: { parent: Echo; onPosted: (echo: Echo) => void }) {
-  const [content, setContent] = useState("");
+  const { content, setContent, remaining, over, empty, textarea } = useComposer();
   const [posting, setPosting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
@@ -21,12 +22,10 @@ export function ReplyForm({ parent, onPosted }: { parent: Echo; onPosted: (echo:
     if (location.hash === `#${REPLY_ANCHOR}`) box.current?.focus();
   }, [location.key, location.hash]);
 
-  const remaining = MAX_CONTENT - charCount(content);
-  const empty = content.trim().length === 0;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (empty || posting || remaining < 0) return;
+    if (empty || posting || over) return;
     setPosting(true);
     setFailure(null);
     try {
@@ -48,29 +47,16 @@ export function ReplyForm({ parent, onPosted }: { parent: Echo; onPosted: (echo:
         <span>
           Reply to @<bdi>{parent.author.userName}</bdi>
         </span>
-        <textarea
-          id={REPLY_ANCHOR}
-          ref={box}
-          name="content"
-          value={content}
-          maxLength={MAX_CONTENT * UNITS_PER_CHAR}
-          rows={3}
-          placeholder="Write your reply..."
-          aria-invalid={remaining < 0 || undefined}
-          aria-describedby="reply-count"
-          onChange={(e) => setContent(e.target.value)}
-        />
+        <textarea id={REPLY_ANCHOR} ref={box} {...textarea("reply-count")} rows={3} placeholder="Write your reply..." />
       </label>
-      <p id="reply-count" className={remaining < 0 ? "char-count over" : "char-count"} aria-live="polite">
-        {remaining < 0 ? `${-remaining} over the ${MAX_CONTENT}-character limit` : `${remaining} characters remaining`}
-      </p>
+      <CharCount id="reply-count" remaining={remaining} />
       {failure && (
         <p className="field-error" role="alert">
           {failure}
         </p>
       )}
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={empty || posting || remaining < 0}>
+        <button type="submit" className="btn btn-primary" disabled={empty || posting || over}>
           {posting ? "Replying..." : "Reply"}
         </button>
       </div>

@@ -4,11 +4,13 @@ import { env } from "cloudflare:workers";
 import { sql, type SQL } from "drizzle-orm";
 import { alias, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { echos, scrolls, users } from "./db/schema";
-import { boundedCache } from "./bounded-cache";
-import { createDb } from "./context.server";
-import { batch, columns, prepared, preparedAround, select, sharedReads } from "./sql.server";
-import { testAppContext } from "./test-context.server";
+import { echos, scrolls, users } from "../db/schema";
+import { boundedCache } from "../bounded-cache";
+import { createDb } from "../context.server";
+import { batch, sharedReads } from "./batch.server";
+import { prepared, preparedAround } from "./prepared.server";
+import { columns, select } from "./statement.server";
+import { testAppContext } from "../test-context.server";
 
 const dialect = new SQLiteAsyncDialect();
 const asDrizzleWritesIt = (fields: Record<string, unknown>) =>
