@@ -1,7 +1,7 @@
 // Change password and delete account (issue 12), over real HTTP. Deleting an account removes
 // everything the user made and did; every counter others see must still equal what it counts.
 import { describe, expect, it } from "vitest";
-import { Client, expectErrorShape, signedUp, uniqueName } from "./client";
+import { Client, d1Cost, expectErrorShape, signedUp, uniqueName } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Res = Awaited<ReturnType<Client["request"]>>;
@@ -134,6 +134,11 @@ describe("DELETE /api/profile/me", () => {
     expectOk(deleted);
     expect(deleted.json).toEqual({ ok: true });
     expect(deleted.headers.get("set-cookie")).toMatch(/^echo_session=;.*Max-Age=0/);
+    // bounded whatever the account holds (decision 032): the session check, the password check,
+    // the marking batch; the rest leaves through the change stream
+    const cost = d1Cost(deleted, "the deletion");
+    expect(cost.roundTrips).toBeLessThanOrEqual(3);
+    expect(cost.rows).toBeLessThanOrEqual(200);
     for (const res of raced) expect([200, 201, 403, 404], res.text.slice(0, 200)).toContain(res.status);
 
     // the victim is gone at once: session, login, profile; its echos and scrolls once the change
