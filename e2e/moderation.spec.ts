@@ -19,6 +19,8 @@ async function expectAxeClean(page: Page, theme: "light" | "dark") {
 for (const theme of ["light", "dark"] as const) {
   test(`a moderator hides a reported echo from the queue; its author reads why and appeals (${theme})`, async ({ page, browser, playwright, baseURL }) => {
     test.skip(!stateDir, "needs the test server's store (TEST_STATE_DIR) to make a moderator");
+    // the command line starts wrangler (~10 s on this machine) besides three sign-ups
+    test.setTimeout(120_000);
     await useTheme(page, theme);
     const moderator = await signedInPage(page, "emo");
     const made = spawnSync(process.execPath, ["scripts/moderator.mjs", moderator.userName], { env: { ...process.env, STATE_DIR: stateDir }, encoding: "utf8" });
