@@ -40,24 +40,26 @@ for (const theme of ["light", "dark"] as const) {
 
     // from the keyboard: the field, then Tab to the actions
     await card.getByLabel("Reason or note").focus();
-    await page.keyboard.type("Spam links");
+    const reason = `Spam links ${theme} ${Date.now()}`;
+    await page.keyboard.type(reason);
     await card.getByRole("button", { name: "Hide echo" }).focus();
     await page.keyboard.press("Enter");
     await expect(toast(page, "Echo hidden")).toBeVisible();
-    await card.getByLabel("Reason or note").fill("Hidden for spam");
+    await card.getByLabel("Reason or note").fill(`Hidden for spam ${theme}`);
     await card.getByRole("button", { name: "Resolve" }).click();
     await expect(toast(page, "Case resolved")).toBeVisible();
-    await expect(card.getByText(/^Resolved .*: Hidden for spam$/)).toBeVisible();
+    await expect(card.getByText(new RegExp(`^Resolved .*: Hidden for spam ${theme}$`))).toBeVisible();
     const log = page.getByRole("region", { name: "Audit log" });
-    await expect(log.getByText("Spam links")).toBeVisible();
+    await expect(log.getByText(reason)).toBeVisible();
     await expectAxeClean(page, theme);
 
     // the author: the notice with its reason, one appeal
     await open(author.page, "/account-status");
     const notice = author.page.getByRole("listitem").filter({ hasText: "A moderator hid one of your echos from everyone but you" });
-    await expect(notice.getByText("Spam links")).toBeVisible();
+    await expect(notice.getByText(reason)).toBeVisible();
     await expectAxeClean(author.page, theme);
-    await notice.getByLabel("Appeal (once)").fill("It was not spam");
+    const appeal = `It was not spam ${theme} ${Date.now()}`;
+    await notice.getByLabel("Appeal (once)").fill(appeal);
     await notice.getByRole("button", { name: "Send appeal" }).click();
     await expect(toast(author.page, "Appeal sent")).toBeVisible();
     await expect(notice.getByText("You appealed:")).toBeVisible();
@@ -65,7 +67,7 @@ for (const theme of ["light", "dark"] as const) {
 
     // the appeal is a case in the queue
     await open(page, "/moderation");
-    await expect(page.getByRole("listitem").filter({ hasText: "It was not spam" }).getByText(`Appeal by`)).toBeVisible();
+    await expect(page.getByRole("listitem").filter({ hasText: appeal }).getByText("Appeal by")).toBeVisible();
     await author.context.close();
     await reporter.request.dispose();
   });
