@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { postEcho } from "./echo-helpers";
-import { apiUser, open, otherUser, signedInPage, toast, useTheme } from "./helpers";
+import { apiUser, open, otherUser, PASSWORD, signedInPage, skipSplash, toast, useTheme } from "./helpers";
 
 const stateDir = process.env.TEST_STATE_DIR;
 
@@ -72,6 +72,39 @@ for (const theme of ["light", "dark"] as const) {
     await reporter.request.dispose();
   });
 }
+
+test("a suspended account is told at log in, and appeals once on /appeal without a session", async ({ page, playwright, baseURL }) => {
+  test.skip(!stateDir, "needs the test server's store (TEST_STATE_DIR) to make a moderator");
+  test.setTimeout(120_000);
+  const mod = await apiUser(playwright, baseURL, "emq");
+  const made = spawnSync(process.execPath, ["scripts/moderator.mjs", mod.user.userName], { env: { ...process.env, STATE_DIR: stateDir }, encoding: "utf8" });
+  expect(made.status, made.stderr).toBe(0);
+  const target = await apiUser(playwright, baseURL, "ems");
+  expect((await mod.request.post(`/api/moderation/user/${target.user._id}`, { data: { action: "suspend", reason: "Spam ring" } })).status()).toBe(200);
+
+  await skipSplash(page.context());
+  await open(page, "/login");
+  await page.getByLabel("Username").fill(target.user.userName);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(toast(page, "Your account is suspended. You can appeal it once at /appeal.")).toBeVisible();
+
+  await open(page, "/appeal");
+  await expect(page.getByRole("heading", { name: "Appeal a suspension" })).toBeVisible();
+  await page.getByLabel("Username").fill(target.user.userName);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByLabel("Your appeal").fill("Not a spam ring");
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+    await expectAxeClean(page, theme);
+  }
+  await page.getByRole("button", { name: "Send appeal" }).click();
+  await expect(page.getByRole("heading", { name: "Appeal sent" })).toBeVisible();
+  const queue = await mod.request.get(`/api/moderation/queue?user=${target.user._id}`);
+  expect((await queue.json()).cases[0]).toMatchObject({ kind: "appeal", latestReason: "Not a spam ring" });
+  await mod.request.dispose();
+  await target.request.dispose();
+});
 
 test("someone who is no moderator sees no queue", async ({ page }) => {
   await signedInPage(page, "emn");

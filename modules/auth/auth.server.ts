@@ -56,7 +56,7 @@ const LOGIN_WINDOW_MS = 60_000;
 type UserRow = typeof users.$inferSelect;
 
 /** What signing in to a suspended account answers (403). */
-export const SUSPENDED_MESSAGE = "Your account is suspended. You can appeal it once with your name and password.";
+export const SUSPENDED_MESSAGE = "Your account is suspended. You can appeal it once at /appeal.";
 
 export function toUser(row: Pick<UserRow, "id" | "userName" | "email" | "bio" | "createdAt" | "followersCount" | "followingCount">): User {
   return {
