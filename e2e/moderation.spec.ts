@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { postEcho } from "./echo-helpers";
-import { apiUser, open, otherUser, signedInPage, toast, useTheme } from "./helpers";
+import { apiUser, open, otherUser, PASSWORD, signedInPage, skipSplash, toast, useTheme } from "./helpers";
 
 const stateDir = process.env.TEST_STATE_DIR;
 
@@ -19,6 +19,8 @@ async function expectAxeClean(page: Page, theme: "light" | "dark") {
 for (const theme of ["light", "dark"] as const) {
   test(`a moderator hides a reported echo from the queue; its author reads why and appeals (${theme})`, async ({ page, browser, playwright, baseURL }) => {
     test.skip(!stateDir, "needs the test server's store (TEST_STATE_DIR) to make a moderator");
+    // the command line starts wrangler (~10 s on this machine) besides three sign-ups
+    test.setTimeout(120_000);
     await useTheme(page, theme);
     const moderator = await signedInPage(page, "emo");
     const made = spawnSync(process.execPath, ["scripts/moderator.mjs", moderator.userName], { env: { ...process.env, STATE_DIR: stateDir }, encoding: "utf8" });
@@ -38,24 +40,26 @@ for (const theme of ["light", "dark"] as const) {
 
     // from the keyboard: the field, then Tab to the actions
     await card.getByLabel("Reason or note").focus();
-    await page.keyboard.type("Spam links");
+    const reason = `Spam links ${theme} ${Date.now()}`;
+    await page.keyboard.type(reason);
     await card.getByRole("button", { name: "Hide echo" }).focus();
     await page.keyboard.press("Enter");
     await expect(toast(page, "Echo hidden")).toBeVisible();
-    await card.getByLabel("Reason or note").fill("Hidden for spam");
+    await card.getByLabel("Reason or note").fill(`Hidden for spam ${theme}`);
     await card.getByRole("button", { name: "Resolve" }).click();
     await expect(toast(page, "Case resolved")).toBeVisible();
-    await expect(card.getByText(/^Resolved .*: Hidden for spam$/)).toBeVisible();
+    await expect(card.getByText(new RegExp(`^Resolved .*: Hidden for spam ${theme}$`))).toBeVisible();
     const log = page.getByRole("region", { name: "Audit log" });
-    await expect(log.getByText("Spam links")).toBeVisible();
+    await expect(log.getByText(reason)).toBeVisible();
     await expectAxeClean(page, theme);
 
     // the author: the notice with its reason, one appeal
     await open(author.page, "/account-status");
     const notice = author.page.getByRole("listitem").filter({ hasText: "A moderator hid one of your echos from everyone but you" });
-    await expect(notice.getByText("Spam links")).toBeVisible();
+    await expect(notice.getByText(reason)).toBeVisible();
     await expectAxeClean(author.page, theme);
-    await notice.getByLabel("Appeal (once)").fill("It was not spam");
+    const appeal = `It was not spam ${theme} ${Date.now()}`;
+    await notice.getByLabel("Appeal (once)").fill(appeal);
     await notice.getByRole("button", { name: "Send appeal" }).click();
     await expect(toast(author.page, "Appeal sent")).toBeVisible();
     await expect(notice.getByText("You appealed:")).toBeVisible();
@@ -63,11 +67,44 @@ for (const theme of ["light", "dark"] as const) {
 
     // the appeal is a case in the queue
     await open(page, "/moderation");
-    await expect(page.getByRole("listitem").filter({ hasText: "It was not spam" }).getByText(`Appeal by`)).toBeVisible();
+    await expect(page.getByRole("listitem").filter({ hasText: appeal }).getByText("Appeal by")).toBeVisible();
     await author.context.close();
     await reporter.request.dispose();
   });
 }
+
+test("a suspended account is told at log in, and appeals once on /appeal without a session", async ({ page, playwright, baseURL }) => {
+  test.skip(!stateDir, "needs the test server's store (TEST_STATE_DIR) to make a moderator");
+  test.setTimeout(120_000);
+  const mod = await apiUser(playwright, baseURL, "emq");
+  const made = spawnSync(process.execPath, ["scripts/moderator.mjs", mod.user.userName], { env: { ...process.env, STATE_DIR: stateDir }, encoding: "utf8" });
+  expect(made.status, made.stderr).toBe(0);
+  const target = await apiUser(playwright, baseURL, "ems");
+  expect((await mod.request.post(`/api/moderation/user/${target.user._id}`, { data: { action: "suspend", reason: "Spam ring" } })).status()).toBe(200);
+
+  await skipSplash(page.context());
+  await open(page, "/login");
+  await page.getByLabel("Username").fill(target.user.userName);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(toast(page, "Your account is suspended. You can appeal it once at /appeal.")).toBeVisible();
+
+  await open(page, "/appeal");
+  await expect(page.getByRole("heading", { name: "Appeal a suspension" })).toBeVisible();
+  await page.getByLabel("Username").fill(target.user.userName);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByLabel("Your appeal").fill("Not a spam ring");
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+    await expectAxeClean(page, theme);
+  }
+  await page.getByRole("button", { name: "Send appeal" }).click();
+  await expect(page.getByRole("heading", { name: "Appeal sent" })).toBeVisible();
+  const queue = await mod.request.get(`/api/moderation/queue?user=${target.user._id}`);
+  expect((await queue.json()).cases[0]).toMatchObject({ kind: "appeal", latestReason: "Not a spam ring" });
+  await mod.request.dispose();
+  await target.request.dispose();
+});
 
 test("someone who is no moderator sees no queue", async ({ page }) => {
   await signedInPage(page, "emn");

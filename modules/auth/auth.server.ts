@@ -23,7 +23,7 @@ const NAME_FAILURE_CEILING_PER_MINUTE = 100;
 const LOGIN_WINDOW_MS = 60_000;
 
 /** What signing in to a suspended account answers (403). */
-export const SUSPENDED_MESSAGE = "Your account is suspended. You can appeal it once with your name and password.";
+export const SUSPENDED_MESSAGE = "Your account is suspended. You can appeal it once at /appeal.";
 
 async function limitSignup(app: AppContext, userName: string) {
   const ipLimit = Number(app.env.AUTH_IP_LIMIT_PER_MINUTE) || 30;

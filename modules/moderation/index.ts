@@ -20,3 +20,4 @@ export {
 } from "./schema";
 export { ModerationScreen, NotAModerator } from "./ui/moderation-screen";
 export { AccountStatusScreen } from "./ui/account-status";
+export { SuspensionAppealForm } from "./ui/suspension-appeal";

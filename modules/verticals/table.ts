@@ -132,6 +132,7 @@ export const ROUTE_TABLE = {
     // moderation (issue 32, decision 029): moderators' queue, log and actions; the user's notices and appeals
     app("moderation", "moderation.tsx"),
     app("account-status", "account-status.tsx"),
+    guest("appeal", "appeal.tsx"),
     api("moderation/queue", "moderation/queue.ts"),
     api("moderation/case/:id/assign", "moderation/case.assign.ts"),
     api("moderation/case/:id/resolve", "moderation/case.resolve.ts"),

@@ -187,7 +187,7 @@ describe.skipIf(!stateDir)("moderation", () => {
     expect((await other.get("/api/auth/me")).status).toBe(401);
     const refused = await new Client().post("/api/auth/login", login);
     expect(refused.status).toBe(403);
-    expect(refused.json.error).toBe("Your account is suspended. You can appeal it once with your name and password.");
+    expect(refused.json.error).toBe("Your account is suspended. You can appeal it once at /appeal.");
     // a wrong password learns nothing
     expect((await new Client().post("/api/auth/login", { ...login, password: "wrong123" })).status).toBe(401);
     const gone = echos.suspended![0]!;
