@@ -54,7 +54,8 @@ describe("the one route table", () => {
       scrolls: ["/api/live", "/api/scroll/*", "/create-scroll", "/scroll/*", "/scrolls/*"],
       community: ["/api/community/*", "/browse-community", "/browse/*", "/community"],
       people: ["/api/notifications/*", "/api/profile/*", "/api/search/*", "/notifications", "/profile", "/search", "/user/*"],
-      account: ["/api/auth/*", "/api/health", "/api/openapi.json", "/developers", "/login", "/logout", "/settings", "/signup"],
+      // moderation (decision 029) lives with the account: the moderator's queue, the user's status and appeal
+      account: ["/account-status", "/api/auth/*", "/api/health", "/api/moderation/*", "/api/openapi.json", "/appeal", "/developers", "/login", "/logout", "/moderation", "/settings", "/signup"],
     });
   });
 
