@@ -107,8 +107,10 @@ const EXTRA_TEMPLATES: Template[] = [
 /** Sign-up, login, logout and a password change never act through a shared session (see clientFor). */
 const AUTH_ROUTES = new Set(["auth/signup", "auth/login", "auth/logout", "auth/password"]);
 /** What each path parameter names, so that real ids are drawn for it; `id` by the route's family. */
-// moderation (decision 029): a case's id is its echo's (or an appealed action's: an unknown id, 404)
-const PARAM_KINDS: Record<string, Kind> = { echoId: "echo", userId: "user", name: "tag", type: "type", actionId: "echo" };
+// moderation (decision 029): a case's id is its echo's (or an appealed action's: an unknown id, 404);
+// a muted word's id (decision 028) is an id of the same shape: an echo's id names no word (unmuting
+// it is the idempotent 200), and the kind's bad values are the ids a client can get wrong
+const PARAM_KINDS: Record<string, Kind> = { echoId: "echo", userId: "user", name: "tag", type: "type", actionId: "echo", wordId: "echo" };
 const ID_KINDS: Record<string, Kind> = { echo: "echo", scroll: "scroll", moderation: "echo" };
 
 /**
