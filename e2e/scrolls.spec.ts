@@ -172,6 +172,8 @@ test.describe("Create a feed (/scroll/new)", () => {
         sortBy: "mostLiked",
         sortTimeRange: "1year",
         excludeLikedEchos: false,
+        // "Include replies" left unchecked (decision 024: a feed leaves replies out unless asked)
+        replies: false,
         dateRange: { startDate: isoDay(-1), endDate: isoDay(1) },
       },
     });
@@ -191,6 +193,7 @@ test.describe("Create a feed (/scroll/new)", () => {
       sortBy: "mostLiked",
       sortTimeRange: "1year",
       excludeLikedEchos: false,
+      replies: false,
       dateRange: { startDate: `${isoDay(-1)}T00:00:00.000Z`, endDate: `${isoDay(1)}T23:59:59.999Z` },
     });
 
