@@ -100,6 +100,40 @@ test("the report dialog and the save-to-scroll dialog give focus back to the men
   await ctx.close();
 });
 
+test("opening the menu starts loading the dialog; a dialog whose code cannot load closes, and choosing it again opens it", async ({ page, browser, baseURL }) => {
+  await signedInPage(page, "dl");
+  const ctx = await browser.newContext({ baseURL });
+  expect((await ctx.request.post("/api/auth/signup", { data: { userName: unique("dla"), password: "pass1234" } })).status()).toBe(201);
+  const echo = await postEcho(ctx.request, `Load me ${unique("t")}`);
+  await ctx.close();
+  // the dialog's chunk fails while the network is "down"
+  let down = true;
+  const dialogChunk = /\/assets\/report-dialog-[^/]+\.js$/;
+  const asked: string[] = [];
+  await page.route(dialogChunk, (route) => {
+    asked.push(route.request().url());
+    return down ? route.abort("internetdisconnected") : route.continue();
+  });
+  await open(page, `/echo/${echo._id}`);
+  const detail = card(page, echo._id);
+  const button = detail.getByRole("button", { name: "Echo menu" });
+  await button.click();
+  await expect(detail.getByRole("menu")).toBeVisible();
+  // asked for on opening, before anything is chosen
+  await expect.poll(() => asked.length).toBeGreaterThan(0);
+  await detail.getByRole("menuitem", { name: "Report" }).click();
+  const report = page.getByRole("dialog", { name: "Report echo" });
+  // said, not silently dropped; focus stays on the menu button
+  await expect(page.getByText("Could not load that action: check your connection")).toBeVisible();
+  await expect(button).toBeFocused();
+  await expect(report).toHaveCount(0);
+  // back online: Report again opens it (the failed load was not kept)
+  down = false;
+  await button.click();
+  await detail.getByRole("menuitem", { name: "Report" }).click();
+  await expect(report).toBeVisible();
+});
+
 test.describe("narrow screen drawer", () => {
   test.use({ viewport: { width: 390, height: 800 } });
 

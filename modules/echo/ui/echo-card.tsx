@@ -6,17 +6,17 @@ import { toggleLike } from "./echo-actions";
 
 /** Share, copy, delete: loaded on first use (echo-more-actions.ts), not with home's first page. */
 type MoreActions = typeof import("./echo-more-actions");
-const more = (use: (actions: MoreActions) => unknown) =>
-  void import("./echo-more-actions").then(use, () => toast.error("Could not load that action: check your connection"));
+const failed = () => toast.error("Could not load that action: check your connection");
+const more = (use: (actions: MoreActions) => unknown) => void import("./echo-more-actions").then(use, failed);
 import { markEdited, useEchoStore } from "./echo-store";
 import { useEchoExtensions } from "./echo-extensions";
 import { EchoMenu, type EchoMenuHandle, type MenuItem } from "./echo-menu";
 import { EchoText } from "./echo-text";
 
 // opened from the menu only: its code loads then
-const ReportDialog = lazyComponent(() => import("./report-dialog").then((m) => m.ReportDialog));
-const EditDialog = lazyComponent(() => import("./edit-dialog").then((m) => m.EditDialog));
-const QuoteDialog = lazyComponent(() => import("./quote-dialog").then((m) => m.QuoteDialog));
+const ReportDialog = lazyComponent(() => import("./report-dialog").then((m) => m.ReportDialog), failed);
+const EditDialog = lazyComponent(() => import("./edit-dialog").then((m) => m.EditDialog), failed);
+const QuoteDialog = lazyComponent(() => import("./quote-dialog").then((m) => m.QuoteDialog), failed);
 import { QuotedEcho } from "./quoted-echo";
 
 type Props = {
@@ -116,7 +116,12 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
           </time>
         )}
         {/* named by whose echo it is: a list of cards is not a list of identical "Echo menu"s (issue 29) */}
-        <EchoMenu ref={menu} items={menuItems} label={`Echo menu, by @${echo.author.userName}`} />
+        <EchoMenu
+          ref={menu}
+          items={menuItems}
+          label={`Echo menu, by @${echo.author.userName}`}
+          onOpen={() => (isAuthor ? EditDialog : ReportDialog).preload()}
+        />
       </header>
       {echo.parentId && !detail && (
         <a href={`/echo/${echo.parentId}`} className="echo-reply-to">

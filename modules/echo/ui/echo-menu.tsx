@@ -11,7 +11,18 @@ export type EchoMenuHandle = { focusButton: () => void };
  * jump, Escape closes and gives focus back to the button, Tab closes and moves on; a click
  * outside closes it.
  */
-export function EchoMenu({ items, label = "Echo menu", ref }: { items: MenuItem[]; label?: string; ref?: Ref<EchoMenuHandle> }) {
+export function EchoMenu({
+  items,
+  label = "Echo menu",
+  ref,
+  onOpen,
+}: {
+  items: MenuItem[];
+  label?: string;
+  ref?: Ref<EchoMenuHandle>;
+  /** runs when the menu opens: the card starts loading the dialogs its items open */
+  onOpen?: () => void;
+}) {
   const [open, setOpen] = useState(false);
   // which item takes focus when the menu opens: first (click, Enter, ↓) or last (↑)
   const [initial, setInitial] = useState<"first" | "last">("first");
@@ -34,6 +45,7 @@ export function EchoMenu({ items, label = "Echo menu", ref }: { items: MenuItem[
 
   useEffect(() => {
     if (!open) return;
+    onOpen?.();
     const list = menuItems();
     (initial === "last" ? list[list.length - 1] : list[0])?.focus();
     const onPointerDown = (e: PointerEvent) => {
@@ -41,6 +53,7 @@ export function EchoMenu({ items, label = "Echo menu", ref }: { items: MenuItem[
     };
     document.addEventListener("pointerdown", onPointerDown);
     return () => document.removeEventListener("pointerdown", onPointerDown);
+    // onOpen runs once per opening, whatever its identity (not a dependency)
   }, [open, initial]);
 
   function openAt(where: "first" | "last") {
