@@ -1,8 +1,9 @@
 // Account changes that need the password again: change it, or delete the account for good.
 import { and, eq, exists, isNull, ne } from "drizzle-orm";
-import { badRequest, conflict, HttpError } from "../shared/index";
+import { badRequest, conflict, HttpError, unauthorized } from "../shared/index";
 import { batch, built, controlLive, inlineLimit, qb, returning, select, sendChanges, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { startPurge } from "./purge.server";
+import { sessionCondition, type Claims } from "./session-check.server";
 import { hashCostOf, hashPassword, verifyPassword } from "./password.server";
 import { ACCOUNT_MESSAGES, type ChangePassword } from "./schema";
 
@@ -11,15 +12,21 @@ const { users, sessions } = tables;
 /** Password checks of a signed-in account: a stolen session cannot guess the password quickly. */
 const PASSWORD_CHECKS_PER_MINUTE = 10;
 
-/** The stored hash, once the given password matched it (400 otherwise). */
-async function checkPassword(app: AppContext, userId: string, password: string, wrong: string): Promise<string> {
-  // one round trip (a deletion is then two in all): the check counted, the hash read within it
-  const limit = inlineLimit(`password-check:${userId}`, PASSWORD_CHECKS_PER_MINUTE, 60_000);
-  const [, rows, counts] = await batch(app.db, [
+/**
+ * The stored hash, once the request's session held and the given password matched it (401 or
+ * 400 otherwise). One round trip: the session check rides in this batch (its statements do
+ * nothing for a session that does not hold), so a password change or a deletion is two in all.
+ */
+async function checkPassword(app: AppContext, claims: Claims, password: string, wrong: string): Promise<string> {
+  const session = sessionCondition(claims);
+  const limit = inlineLimit(`password-check:${claims.userId}`, PASSWORD_CHECKS_PER_MINUTE, 60_000, Date.now(), session.holds);
+  const [live, , rows, counts] = await batch(app.db, [
+    session.statement,
     limit.upsert,
-    select({ passwordHash: users.passwordHash }, sql`FROM users WHERE ${users.id} = ${userId} AND ${limit.within}`),
+    select({ passwordHash: users.passwordHash }, sql`FROM users WHERE ${users.id} = ${claims.userId} AND ${limit.within} AND ${session.holds}`),
     limit.count,
   ]);
+  if (!session.held(live)) throw unauthorized();
   const tooMany = limit.exceeded(counts[0]?.count);
   if (tooMany) throw new HttpError(429, tooMany.message.replace("requests", "attempts"), tooMany.headers);
   const hash = rows[0]?.passwordHash;
@@ -31,8 +38,9 @@ async function checkPassword(app: AppContext, userId: string, password: string, 
  * Change the password and revoke every other session of the user (the current one stays). One
  * batch, guarded by the hash that was checked: a concurrent change makes this one a 409.
  */
-export async function changePassword(app: AppContext, userId: string, sessionId: string, input: ChangePassword): Promise<void> {
-  const oldHash = await checkPassword(app, userId, input.currentPassword, ACCOUNT_MESSAGES.currentPasswordWrong);
+export async function changePassword(app: AppContext, claims: Claims, input: ChangePassword): Promise<void> {
+  const { userId, sessionId } = claims;
+  const oldHash = await checkPassword(app, claims, input.currentPassword, ACCOUNT_MESSAGES.currentPasswordWrong);
   const newHash = await hashPassword(input.newPassword, hashCostOf(app.env));
   const [changed, revoked] = await batch(app.db, [
     built({ id: users.id }, app.db.update(users).set({ passwordHash: newHash }).where(and(eq(users.id, userId), eq(users.passwordHash, oldHash))).returning({ id: users.id })),
@@ -65,8 +73,9 @@ export async function changePassword(app: AppContext, userId: string, sessionId:
  * every echo, like, follow and notification of the account in the request. Guarded by the checked
  * hash: a password changed in between deletes nothing (409).
  */
-export async function deleteAccount(app: AppContext, userId: string, password: string): Promise<void> {
-  const hash = await checkPassword(app, userId, password, ACCOUNT_MESSAGES.passwordWrong);
+export async function deleteAccount(app: AppContext, claims: Claims, password: string): Promise<void> {
+  const { userId } = claims;
+  const hash = await checkPassword(app, claims, password, ACCOUNT_MESSAGES.passwordWrong);
   const now = Date.now();
   const marked = sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND deleted_at = ${now})`;
   const [deleted] = await batch(app.db, [

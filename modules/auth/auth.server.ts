@@ -162,6 +162,18 @@ export async function liveSessionOf(app: AppContext, request: Request): Promise<
   return { ...claims, expiresAt: Math.min(claims.expiresAt, Date.now() + IDLE_LIFETIME_MS) };
 }
 
+/**
+ * The request's verified token claims, for the writes whose own first batch carries the session
+ * check (account.server.ts's password check): the session itself is NOT checked here, so a
+ * caller must not write before that batch has said it holds.
+ */
+export async function requireApiClaims(app: AppContext, request: Request): Promise<Claims> {
+  app.authFailure = "api";
+  const claims = await getClaims(app, request);
+  if (!claims) throw unauthorized();
+  return claims;
+}
+
 export const requireApiViewerId = (app: AppContext, request: Request) => viewerId(app, request, "api");
 export const requirePageViewerId = (app: AppContext, request: Request) => viewerId(app, request, "page");
 

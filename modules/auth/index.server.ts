@@ -6,6 +6,7 @@ export {
   requireApiViewer,
   requirePageViewer,
   requireApiViewerId,
+  requireApiClaims,
   requirePageViewerId,
   viewerFollowsAnyone,
   liveSessionOf,

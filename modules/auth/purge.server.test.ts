@@ -105,7 +105,9 @@ describe("deleting an account with 2,000 echos, 2,000 likes, 500 follows each wa
 
     const sent: Change[] = [];
     const request = newStats();
-    await deleteAccount(queued(sent, request), gone, "pass1234");
+    const [session] = await batch(db(), [sql`SELECT id FROM sessions WHERE user_id = ${gone}`]);
+    const claims = { userId: gone, sessionId: (session as { id: string }[])[0]!.id, expiresAt: Date.now() + 60_000 };
+    await deleteAccount(queued(sent, request), claims, "pass1234");
     expect(request.roundTrips).toBeLessThanOrEqual(2);
     expect(request.rowsRead).toBeLessThanOrEqual(200);
     expect(request.rowsWritten).toBeLessThanOrEqual(200);

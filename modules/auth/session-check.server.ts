@@ -45,16 +45,35 @@ export function invalidSession(app: AppContext): unknown {
 const s = alias(sessions, "s");
 
 /** The live session row joined with its user: rendered once per isolate (decision 019). */
+/** What makes a session live, over `sessions s JOIN users u` (values or placeholders). */
+const liveWhere = (v: Record<"sessionId" | "userId" | "now" | "idleSince", unknown>) =>
+  // a suspended account's sessions hold no more (decision 029: mod_state 2)
+  sql`${s.id} = ${v.sessionId} AND ${s.userId} = ${v.userId} AND ${s.revokedAt} IS NULL
+    AND ${s.expiresAt} > ${v.now} AND ${s.lastSeenAt} > ${v.idleSince}
+    AND ${u.modState} < 2`;
+
 const liveSession = prepared(["sessionId", "userId", "now", "idleSince"], (v) =>
   select(
     { ...userFields, unreadNotifications: u.unreadNotifications, lastSeenAt: s.lastSeenAt, isAdmin: u.isAdmin },
-    // a suspended account's sessions hold no more (decision 029: mod_state 2)
-    sql`FROM sessions s JOIN users u ON ${u.id} = ${s.userId}
-      WHERE ${s.id} = ${v.sessionId} AND ${s.userId} = ${v.userId} AND ${s.revokedAt} IS NULL
-        AND ${s.expiresAt} > ${v.now} AND ${s.lastSeenAt} > ${v.idleSince}
-        AND ${u.modState} < 2`,
+    sql`FROM sessions s JOIN users u ON ${u.id} = ${s.userId} WHERE ${liveWhere(v)}`,
   ),
 );
+
+/**
+ * The session check as a condition that statements of a write's own batch carry, for the few
+ * writes that must read before they write (a password check, issue 28): they ask nothing of a
+ * session that does not hold, and the request saves the check's own round trip. The caller
+ * answers 401 when `held(rows)` — the rows of `statement` in the same batch — is false.
+ */
+export function sessionCondition(claims: Claims) {
+  const now = Date.now();
+  const values = { sessionId: claims.sessionId, userId: claims.userId, now, idleSince: now - IDLE_LIFETIME_MS };
+  return {
+    statement: select({ one: sql<number>`1` }, sql`FROM sessions s JOIN users u ON ${u.id} = ${s.userId} WHERE ${liveWhere(values)}`),
+    holds: sql`EXISTS (SELECT 1 FROM sessions s JOIN users u ON ${u.id} = ${s.userId} WHERE ${liveWhere(values)})`,
+    held: (rows: unknown[]) => rows.length > 0,
+  };
+}
 
 const CHECK = "session-check";
 

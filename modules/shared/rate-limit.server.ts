@@ -5,10 +5,14 @@ import type { Db } from "./context.server";
 import { rateLimits } from "./db/schema";
 import { HttpError } from "./http";
 
-/** Count one attempt on a fixed-window counter (created at 1). */
-export const countAttempt = (key: string, windowStart: number) =>
-  sql`INSERT INTO ${rateLimits} (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
-    ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1`;
+/** Count one attempt on a fixed-window counter (created at 1); with `guard`, only where it holds. */
+export const countAttempt = (key: string, windowStart: number, guard?: SQL) =>
+  guard
+    ? // SQLite's upsert from a SELECT needs its WHERE (here the guard) to parse
+      sql`INSERT INTO ${rateLimits} (key, window_start, count) SELECT ${key}, ${windowStart}, 1 WHERE ${guard}
+        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1`
+    : sql`INSERT INTO ${rateLimits} (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
+        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1`;
 
 /** How many attempts a counter holds in its window. */
 export const attempts = (key: string, windowStart: number) =>
@@ -45,10 +49,10 @@ export async function rateLimit(db: Db, limits: [Limit, ...Limit[]], now = Date.
  * `within` is a SQL condition the write statements carry, `count` reads the counter back so the
  * caller can answer 429 when the write was skipped.
  */
-export function inlineLimit(key: string, limit: number, windowMs: number, now = Date.now()) {
+export function inlineLimit(key: string, limit: number, windowMs: number, now = Date.now(), guard?: SQL) {
   const windowStart = now - (now % windowMs);
   return {
-    upsert: countAttempt(key, windowStart),
+    upsert: countAttempt(key, windowStart, guard),
     within: sql`(SELECT count FROM rate_limits WHERE key = ${key} AND window_start = ${windowStart}) <= ${limit}`,
     count: attempts(key, windowStart),
     exceeded(count: number | undefined): HttpError | null {

@@ -52,6 +52,31 @@ describe("POST /api/auth/password", () => {
   });
 });
 
+describe("the password check carries the session check (two round trips)", () => {
+  it("a signed-out session's attempts get 401, change nothing and count no attempt against the owner", async () => {
+    const { client, user } = await signedUp("pwrev");
+    const stolen = new Client();
+    expectOk(await stolen.post("/api/auth/login", { userName: user.userName, password: "pass1234" }));
+    const kept = stolen.cookie;
+    expectOk(await stolen.post("/api/auth/logout"));
+    stolen.cookie = kept; // the signed-out session's cookie, replayed
+    // more tries than the owner's password checks allow in a minute (10)
+    for (let i = 0; i < 12; i++) {
+      const tries = [
+        await stolen.post("/api/auth/password", { currentPassword: "pass1234", newPassword: `taken-${i}-pw` }),
+        await stolen.request("DELETE", "/api/profile/me", { password: "pass1234" }),
+      ];
+      for (const res of tries) expect(res.status, res.text.slice(0, 200)).toBe(401);
+    }
+    expectOk(await login(user.userName, "pass1234"));
+    // the owner's own checks are not used up, and each costs two round trips
+    const changed = await client.post("/api/auth/password", { currentPassword: "pass1234", newPassword: "owner-pass-1" });
+    expectOk(changed);
+    expect(d1Cost(changed, "a password change").roundTrips).toBeLessThanOrEqual(2);
+    expectOk(await login(user.userName, "owner-pass-1"));
+  });
+});
+
 describe("DELETE /api/profile/me", () => {
   it("a wrong or missing password is a clear 400 and deletes nothing", async () => {
     const { client, user } = await signedUp("delbad");
@@ -134,10 +159,10 @@ describe("DELETE /api/profile/me", () => {
     expectOk(deleted);
     expect(deleted.json).toEqual({ ok: true });
     expect(deleted.headers.get("set-cookie")).toMatch(/^echo_session=;.*Max-Age=0/);
-    // bounded whatever the account holds (decision 032): the session check, the password check,
-    // the marking batch; the rest leaves through the change stream
+    // bounded whatever the account holds (decision 032): the password check (the session check
+    // rides in it), the marking batch; the rest leaves through the change stream
     const cost = d1Cost(deleted, "the deletion");
-    expect(cost.roundTrips).toBeLessThanOrEqual(3);
+    expect(cost.roundTrips).toBeLessThanOrEqual(2);
     expect(cost.rows).toBeLessThanOrEqual(200);
     for (const res of raced) expect([200, 201, 403, 404], res.text.slice(0, 200)).toContain(res.status);
 
