@@ -50,7 +50,8 @@ export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext
   // the feed indexes' repair pass (decision 020): what a lost message missed, stuck backfills
   // (FEED_INDEX_KEYS_PER_PASS: how many unkeyed feeds one pass keys; `npm run bench:data` keys a whole store)
   const keys = Number((env as { FEED_INDEX_KEYS_PER_PASS?: string }).FEED_INDEX_KEYS_PER_PASS) || undefined;
-  const feedIndexes = ctx ? await repairIndexes({ env, ctx }, createDb(env.DB), now, undefined, keys) : null;
+  // the echos the ranking pass found liked since the last pass: a lost like message is among them
+  const feedIndexes = ctx ? await repairIndexes({ env, ctx }, createDb(env.DB), now, undefined, keys, ranking.echoIds) : null;
   const chains = ctx ? await replayChains({ env, ctx }, now) : null;
   return { ranking, pruned, suspendedDeleted, timelines, feedIndexes, chains };
 }

@@ -48,7 +48,14 @@ export const rankedListQuery = (list: string) =>
     sql`FROM popular_echos WHERE list = ${list} ORDER BY score DESC, echo_id DESC LIMIT ${CACHED_POPULAR}`,
   );
 
-export type RankingResult = { changed: number; rowsRead: number; rowsWritten: number; version: number };
+export type RankingResult = {
+  changed: number;
+  rowsRead: number;
+  rowsWritten: number;
+  version: number;
+  /** the echos of the change log (liked, unliked, shared or posted since the last pass): the feed index's repair pass relays their likes */
+  echoIds: string[];
+};
 
 export async function runRanking(env: Env, now = Date.now()): Promise<RankingResult> {
   const db = createDb(env.DB);
@@ -142,6 +149,7 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
     rowsRead: meta.reduce((n, m) => n + (m.rows_read ?? 0), 0),
     rowsWritten: meta.reduce((n, m) => n + (m.rows_written ?? 0), 0),
     version,
+    echoIds,
   };
 }
 

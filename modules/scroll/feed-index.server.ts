@@ -621,6 +621,8 @@ export type Repaired = {
   /** entries the rank sweep looked at, and the echos it found out of step (lost like or delete messages) */
   swept: number;
   resynced: number;
+  /** echos whose like count moved since the last pass, sent through the consumer again (relayLikes) */
+  relayed: number;
 };
 
 /** Feeds keyed per pass (FEED_INDEX_KEYS_PER_PASS overrides: `npm run bench:data` keys a whole store). */
@@ -652,9 +654,17 @@ const REPLAY_FIRST = 15 * 60_000;
  * message was lost, a like count that moved) is fixed — and trimmed back to their cap;
  * indexes no scroll reads any more are dropped.
  */
-export async function repairIndexes(app: Pick<AppContext, "env" | "ctx">, db: Db, now = Date.now(), indexes = REPAIR_INDEXES, keys = KEYS_PER_PASS): Promise<Repaired> {
-  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0, rejudged: 0, thinned: 0, swept: 0, resynced: 0 };
+export async function repairIndexes(
+  app: Pick<AppContext, "env" | "ctx">,
+  db: Db,
+  now = Date.now(),
+  indexes = REPAIR_INDEXES,
+  keys = KEYS_PER_PASS,
+  moved: readonly string[] = [],
+): Promise<Repaired> {
+  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0, rejudged: 0, thinned: 0, swept: 0, resynced: 0, relayed: 0 };
   done.replayed = await replayPosts(app, db, now);
+  done.relayed = await relayLikes(app, db, moved, now);
   Object.assign(done, await sweepRanks(app, db, now));
   const sc = tables.scrolls;
   const fi = tables.feedIndexes;
@@ -792,6 +802,20 @@ async function sweepRanks(app: Pick<AppContext, "env" | "ctx">, db: Db, now: num
   const next = walked.length < RANK_SWEEP ? 0 : idTime(last) > at ? idTime(last) : idTime(last) + 1;
   await batch(db, [sql`INSERT INTO stats (key, value) VALUES ('feed_index_rank_swept_to', ${next}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`]);
   return { swept: walked.length, resynced: gone.length + moved.length };
+}
+
+/**
+ * The likes' replay: the echos whose like count moved since the last pass (the ranking pass's
+ * change log, `rank_dirty`, which the likes triggers fill in the like's own batch) go through the
+ * consumer again as a repeated `likes` message, up to REPLAY_MAX a pass. The rank sweep walks only
+ * the entries an index holds: a lost like that should lift an echo INTO a capped most-liked index
+ * (above its frontier) left no entry to find, and only the check of the top REPAIR_DEPTH saw it.
+ * Costs reading every liked echo's candidate indexes twice, as the posts' replay does.
+ */
+async function relayLikes(app: Pick<AppContext, "env" | "ctx">, db: Db, moved: readonly string[], now: number): Promise<number> {
+  const echoIds = [...new Set(moved)].slice(0, REPLAY_MAX);
+  for (let i = 0; i < echoIds.length; i += 100) await consumeChanges(app, db, [{ type: "likes", echoIds: echoIds.slice(i, i + 100) }], now);
+  return echoIds.length;
 }
 
 /** The replay (REPLAY_MAX): the posts since its marker (`stats` row `feed_index_replayed_to`, ms) through the consumer again. */
