@@ -196,7 +196,7 @@ function useMoreScrolls(first: Scroll[] | null, firstCursor: string | null) {
           try {
             const page = await api<{ scrolls: Scroll[]; pagination: { nextCursor: string | null } }>(
               `/scroll/all?limit=10&cursor=${encodeURIComponent(cursor)}`,
-              { fallback: "Failed to load scrolls" },
+              { fallback: "Failed to fetch scrolls" },
             );
             setMore((m) => ({ scrolls: [...m.scrolls, ...page.scrolls], cursor: page.pagination.nextCursor }));
           } catch {
