@@ -234,6 +234,38 @@ export async function timelineOwners(db: Db, echo: { id: string; authorId: strin
 }
 
 /**
+ * Live updates of a repost on Following (decision 027): which of these readers get the repost
+ * entry on their Following page, each with their own like and repost state of the echo (the
+ * message is the reposter's read, decision 016). A reader gets it when the timeline holds the
+ * repost or will (the reposter's followers: the change stream writes past the first 100), or is
+ * the reposter — and sees both the echo's author and the reposter, as the page itself requires.
+ * As timelineOwners: the readers' list is the outer loop, a few primary-key probes each.
+ */
+export async function repostReaders(
+  db: Db,
+  repost: { id: string; reposterId: string; echoId: string; authorId: string },
+  ownerIds: readonly string[],
+): Promise<Map<string, { isLiked: boolean; isReposted: boolean }>> {
+  if (ownerIds.length === 0) return new Map();
+  const reader = sql`r.value`;
+  const [rows] = await batch(db, [
+    select(
+      {
+        id: sql<string>`r.value`,
+        liked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${repost.echoId} AND l.user_id = r.value)`,
+        reposted: sql<number>`EXISTS (SELECT 1 FROM reposts x WHERE x.user_id = r.value AND x.echo_id = ${repost.echoId})`,
+      },
+      sql`FROM json_each(${JSON.stringify(ownerIds)}) r
+      WHERE (r.value = ${repost.reposterId}
+          OR EXISTS (SELECT 1 FROM timeline_entries t WHERE t.owner_id = r.value AND t.echo_id = ${repost.id})
+          OR EXISTS (SELECT 1 FROM user_follows f WHERE f.follower_id = r.value AND f.followee_id = ${repost.reposterId}))
+        AND ${authorVisible(reader, sql`${repost.authorId}`)} AND ${authorVisible(reader, sql`${repost.reposterId}`)}`,
+    ),
+  ]);
+  return new Map(rows.map((r) => [r.id, { isLiked: r.liked === 1, isReposted: r.reposted === 1 }]));
+}
+
+/**
  * A page of a timeline whose owner `owner` names (it may be NULL: then no row is read). Only
  * the owner's own echos and those of authors the owner follows: an unfollow removes a bounded
  * number of the followee's rows at once, the cron the rest (one primary-key probe of
