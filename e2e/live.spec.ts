@@ -72,6 +72,34 @@ test.describe("Live updates", () => {
     await stranger.request.dispose();
   });
 
+  test("Home on Following: an edit shows at once on the open card; a followed account's repost shows the pill (decisions 025, 027)", async ({ page, playwright, baseURL }) => {
+    await signedInPage(page, "le");
+    const author = await apiUser(playwright, baseURL, "lk");
+    const reposter = await apiUser(playwright, baseURL, "lr");
+    const echo = await postEcho(author.request, `Before the edit ${unique("o")}`, []);
+    for (const who of [author, reposter]) expect((await page.request.post(`/api/profile/user/${who.user._id}/follow`)).status()).toBe(200);
+    await open(page, "/");
+    await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText("Following");
+    await expect(pill(page)).toHaveAttribute("data-state", "open");
+    await expect.poll(() => cardIds(page)).toEqual([echo._id]);
+
+    const text = `After the edit ${unique("n")}`;
+    expect((await author.request.patch(`/api/echo/${echo._id}/edit`, { data: { content: text, tags: [] } })).status()).toBe(200);
+    const shown = page.locator(`[data-echo-id="${echo._id}"]`);
+    await expect(shown.locator(".echo-content")).toHaveText(text, { timeout: 2000 });
+    await expect(shown).toContainText("edited");
+    // an edit is not news: no pill
+    await expect(pill(page).getByRole("button")).toHaveCount(0);
+
+    expect((await reposter.request.post(`/api/echo/${echo._id}/repost`)).status()).toBe(200);
+    await pill(page).getByRole("button", { name: "1 new echo", exact: true }).click({ timeout: 2000 });
+    // the repost is a row of its own above the echo, saying who passed it on
+    await expect.poll(() => cardIds(page)).toEqual([echo._id, echo._id]);
+    await expect(page.locator(".echo-reposted").first()).toContainText(`@${reposter.user.userName} reposted`);
+    await author.request.dispose();
+    await reposter.request.dispose();
+  });
+
   test("scrolled down, clicking the pill takes the reader up to the new echos", async ({ page, browser, baseURL }) => {
     await signedInPage(page, "la");
     const writer = await otherUser(browser, baseURL, "lb");

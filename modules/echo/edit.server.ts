@@ -7,6 +7,7 @@ import { accountLimit, batch, returning, select, sendChanges, sql, tables, type 
 import { mentionStatement } from "../notification/index.server";
 import { mentionedNames, requireEchoId } from "./echo.server";
 import { echoColumns, toEcho } from "./echo-row.server";
+import { publishEdit } from "./live.server";
 import { echoTags, HISTORY_PAGE, MAX_EDITS, MAX_TAGS, tooManyTagsMessage, type Echo, type EchoHistory, type PostEchoInput } from "./schema";
 
 /**
@@ -53,7 +54,12 @@ export async function editEcho(app: AppContext, viewerId: string, id: string, ed
   const mentions = mentionStatement(id, viewerId, mentionedNames(edit.content), now, sql`EXISTS (SELECT 1 FROM echos WHERE ${mine} AND edited_at = ${now})`);
   if (mentions) after.push(mentions);
   const read = select(
-    { ...echoColumns(viewerId), editsCount: sql<number>`e.edits_count` },
+    {
+      ...echoColumns(viewerId),
+      editsCount: sql<number>`e.edits_count`,
+      // the tags of the version just replaced: their tag pages may show the echo (live, below)
+      tagsBefore: sql<string | null>`(SELECT x.tags FROM echo_edits x WHERE x.echo_id = e.id AND x.version = e.edits_count - 1)`,
+    },
     sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`,
   );
   const results = await batch(app.db, [...statements, update, ...after, limit.count, read]);
@@ -68,7 +74,12 @@ export async function editEcho(app: AppContext, viewerId: string, id: string, ed
     throw conflict(`This echo has been edited ${MAX_EDITS} times, the most an echo can be`);
   }
   // feed indexes add or remove it as its new tags match their rules (decision 020)
-  if (edited) sendChanges(app, [{ type: "edit", echoIds: [id] }]);
+  if (edited) {
+    sendChanges(app, [{ type: "edit", echoIds: [id] }]);
+    // open pages showing it follow at once: the text, tags, warning and "edited" (decision 025)
+    const { _id, content, tags: newTags, editedAt, warning: cw, author } = echo;
+    publishEdit(app, { _id, content, tags: newTags, editedAt, warning: cw, author: { _id: author._id } }, row.tagsBefore ? (JSON.parse(row.tagsBefore) as string[]) : []);
+  }
   return echo;
 }
 

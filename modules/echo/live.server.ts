@@ -19,9 +19,17 @@ export const liveChannel = {
 
 /** The channels a newly posted echo reaches: every "all" shard and one per tag. */
 export function postChannels(echo: Echo): string[] {
-  const all = Array.from({ length: LIVE_ALL_SHARDS }, (_, shard) => liveChannel.all(shard));
-  return [...all, ...echo.tags.map((t) => liveChannel.tag(t.name))];
+  return [...allChannels(), ...echo.tags.map((t) => liveChannel.tag(t.name))];
 }
+
+/** Every "all" shard: All echos, every feed scroll and every Following page listen there. */
+export const allChannels = () => Array.from({ length: LIVE_ALL_SHARDS }, (_, shard) => liveChannel.all(shard));
+
+/**
+ * What an edit changes on a card (decision 025): the text, tags, warning and "edited". Sent as
+ * `{ type: "edit", echo }`; a page patches the copies of that echo it holds and ignores the rest.
+ */
+export type LiveEdit = Pick<Echo, "_id" | "content" | "tags" | "editedAt" | "warning"> & { author: Pick<Echo["author"], "_id"> };
 
 /**
  * Hand the echo to each channel's object once the response is on its way (waitUntil): the
@@ -29,9 +37,34 @@ export function postChannels(echo: Echo): string[] {
  * costs the writer nothing (readers then catch up on their next load or poll).
  */
 export function publishLive(app: AppContext, channels: string[], echo: Echo, visibleTo?: string): void {
+  sendLive(app, channels, { type: "echo", echo }, visibleTo);
+}
+
+/**
+ * A repost (decision 027) to the Following pages of the reposter's followers: the echo carries
+ * `repost` (who, when, the entry's id), and the "all" objects send it to Following sockets only,
+ * each reader with their own like and repost state (hub.server.ts).
+ */
+export function publishRepost(app: AppContext, echo: Echo & { repost: NonNullable<Echo["repost"]> }): void {
+  // the reposter's view of the echo: its mute note is theirs, not the readers'
+  const { mutedWord: _mine, ...shared } = echo;
+  sendLive(app, allChannels(), { type: "echo", echo: { ...shared, isLiked: false, isReposted: false } });
+}
+
+/**
+ * An edit (decision 025) to every page that may show the echo: the "all" shards (All echos,
+ * feeds, Following) and the tag pages of its tags before and after. Curations and the echo's
+ * own page have no channel that names the echo: they show the edit on their next load.
+ */
+export function publishEdit(app: AppContext, edit: LiveEdit, tagsBefore: readonly string[]): void {
+  const tags = new Set([...tagsBefore, ...edit.tags.map((t) => t.name)]);
+  sendLive(app, [...allChannels(), ...[...tags].map(liveChannel.tag)], { type: "edit", echo: edit });
+}
+
+function sendLive(app: AppContext, channels: string[], message: { type: "echo" | "edit"; echo: unknown }, visibleTo?: string): void {
   const live = app.env.LIVE;
   if (!live || channels.length === 0) return;
-  const body = JSON.stringify({ type: "echo", echo });
+  const body = JSON.stringify(message);
   // `visibleTo`: only that viewer's sockets get it (an add to a private curation)
   const headers: Record<string, string> = visibleTo ? { "X-Live-Visible-To": visibleTo } : {};
   const sends = channels.map((channel) =>

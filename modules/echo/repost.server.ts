@@ -4,7 +4,8 @@
 // author's notification are triggers (migrations/0026_reposts_quotes.sql).
 import { encodeCursor, forbidden, newId, notFound } from "../shared/index";
 import { accountLimit, authorVisible, batch, blockedBetween, listCursor, returning, select, sendChanges, sql, tables, type AppContext, type Result } from "../shared/index.server";
-import { echoColumns } from "./echo-row.server";
+import { echoColumns, toEcho } from "./echo-row.server";
+import { publishRepost } from "./live.server";
 import { requireEchoId } from "./echo.server";
 import { shape, type PageRequest } from "./lists.server";
 import { REPOSTS_PAGE, type EchoPage, type RepostersPage } from "./schema";
@@ -43,15 +44,25 @@ export async function setRepost(app: AppContext, viewerId: string, id: string, o
     },
     sql`FROM echos WHERE id = ${id}`,
   );
-  const results = await batch(app.db, [limit.upsert, ...writes, fanOut.followers, limit.count, state]);
-  const tooMany = limit.exceeded((results[results.length - 2] as Result<typeof limit.count>)[0]?.count);
+  // a repost goes live to its readers' open Following pages (decision 027): the echo as a card
+  // shows it, and who reposted; read only when reposting (about six rows)
+  const echo = select(
+    { ...echoColumns(viewerId), byName: sql<string>`(SELECT ru.user_name FROM users ru WHERE ru.id = ${viewerId})` },
+    sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`,
+  );
+  const tail = [fanOut.followers, limit.count, state] as const;
+  const results = await batch(app.db, [limit.upsert, ...writes, ...tail, ...(on ? [echo] : [])]);
+  const at = 1 + writes.length;
+  const tooMany = limit.exceeded((results[at + 1] as Result<typeof limit.count>)[0]?.count);
   if (tooMany) throw tooMany;
-  const row = (results[results.length - 1] as Result<typeof state>)[0];
+  const row = (results[at + 2] as Result<typeof state>)[0];
   if (!row) throw notFound("Echo not found");
   if (on && row.blocked === 1 && row.isReposted !== 1) throw forbidden("You cannot repost this echo");
   if (on && row.fresh === 1) {
-    const followers = (results[results.length - 3] as Result<typeof fanOut.followers>)[0]?.count ?? 0;
+    const followers = (results[at] as Result<typeof fanOut.followers>)[0]?.count ?? 0;
     if (followers > FANOUT_INLINE) sendChanges(app, [{ type: "fanout", echoId: repostId, authorId: viewerId, after: "", repost: true }]);
+    const read = (results[at + 3] as Result<typeof echo>)[0];
+    if (read) publishRepost(app, { ...toEcho(read), repost: { _id: repostId, by: { _id: viewerId, userName: read.byName }, createdAt: new Date(now).toISOString() } });
   }
   if (!on) {
     const gone = (results[1] as { id: string }[])[0];

@@ -156,20 +156,23 @@ function trimTimeline(ownerId: string): SQL {
 }
 
 /**
- * Drop an owner's entries whose author the owner no longer follows (what an unfollow left past
- * UNFOLLOW_REMOVE): the cron's, about three rows read per entry of the timeline.
+ * Drop an owner's entries whose author — a repost's reposter — the owner no longer follows (what
+ * an unfollow left past UNFOLLOW_REMOVE): the cron's, about three rows read per entry of the timeline.
  */
 function sweepUnfollowed(ownerId: string): SQL {
   return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND echo_id IN (
-    SELECT t.echo_id FROM timeline_entries t CROSS JOIN echos e ON e.id = t.echo_id
-    WHERE t.owner_id = ${ownerId} AND e.author_id != ${ownerId}
-      AND NOT EXISTS (SELECT 1 FROM user_follows f WHERE f.follower_id = ${ownerId} AND f.followee_id = e.author_id))`;
+    SELECT t.echo_id FROM timeline_entries t LEFT JOIN reposts r ON r.id = t.echo_id LEFT JOIN echos e ON e.id = t.echo_id
+    WHERE t.owner_id = ${ownerId} AND COALESCE(r.user_id, e.author_id) != ${ownerId}
+      AND NOT EXISTS (SELECT 1 FROM user_follows f WHERE f.follower_id = ${ownerId} AND f.followee_id = COALESCE(r.user_id, e.author_id)))`;
 }
 
 /**
  * Follow (after the follow row is written, same batch): the followee's newest FOLLOW_BACKFILL
- * echos join the follower's timeline, through `echos_author_id` (≈ FOLLOW_BACKFILL rows read,
- * however much the followee posted). Only while the follow exists, so a follow refused by its
+ * entries join the follower's timeline — their echos and their reposts together (decision 027:
+ * a repost is an entry of its own, and Following shows what the followee posted and passed on,
+ * as Mastodon's home merge and Bluesky's timeline do), the newest of both through
+ * `echos_author_id` and `reposts_user` (≈ 2 × FOLLOW_BACKFILL index entries read, however much
+ * the followee posted or reposted). Only while the follow exists, so a follow refused by its
  * own guard brings nothing; `within` is the account's follow limit (a refused call writes
  * nothing). No trim here: seeking the cap-th entry reads the whole timeline (≈ 500 rows), so
  * the cron trims the timelines of the accounts that followed lately (trimTimelines).
@@ -179,8 +182,10 @@ export function backfillFollow(ownerId: string, followeeId: string, within: SQL 
   // the follower's own newest echos too (a no-op once there: posts add their author's row), so
   // a first follow shows one's own echos from before among the followee's (issue 29)
   return sql`INSERT OR IGNORE INTO timeline_entries (owner_id, echo_id)
-      SELECT * FROM (SELECT ${ownerId}, id FROM echos
-        WHERE author_id = ${followeeId} AND ${within} AND ${follows}
+      SELECT ${ownerId}, id FROM (
+        SELECT id FROM (SELECT id FROM echos WHERE author_id = ${followeeId} AND ${within} AND ${follows} ORDER BY id DESC LIMIT ${FOLLOW_BACKFILL})
+        UNION ALL
+        SELECT id FROM (SELECT id FROM reposts WHERE user_id = ${followeeId} AND ${within} AND ${follows} ORDER BY id DESC LIMIT ${FOLLOW_BACKFILL})
         ORDER BY id DESC LIMIT ${FOLLOW_BACKFILL})
       UNION ALL
       SELECT * FROM (SELECT ${ownerId}, id FROM echos
@@ -205,9 +210,13 @@ export const UNFOLLOW_REMOVE = 30;
  * followee posted nor by the length of the timeline.
  */
 export function removeFollowee(ownerId: string, followeeId: string, within: SQL = sql`1`): SQL {
+  // the followee's entries are their echos and their reposts (decision 027): the newest of both
+  const oldest = sql`(SELECT echo_id FROM timeline_entries WHERE owner_id = ${ownerId} ORDER BY echo_id LIMIT 1)`;
   return sql`DELETE FROM timeline_entries WHERE owner_id = ${ownerId} AND ${within} AND echo_id IN (
-    SELECT id FROM echos WHERE author_id = ${followeeId}
-      AND id >= (SELECT echo_id FROM timeline_entries WHERE owner_id = ${ownerId} ORDER BY echo_id LIMIT 1)
+    SELECT id FROM (
+      SELECT id FROM (SELECT id FROM echos WHERE author_id = ${followeeId} AND id >= ${oldest} ORDER BY id DESC LIMIT ${UNFOLLOW_REMOVE})
+      UNION ALL
+      SELECT id FROM (SELECT id FROM reposts WHERE user_id = ${followeeId} AND id >= ${oldest} ORDER BY id DESC LIMIT ${UNFOLLOW_REMOVE}))
     ORDER BY id DESC LIMIT ${UNFOLLOW_REMOVE})`;
 }
 
@@ -231,6 +240,38 @@ export async function timelineOwners(db: Db, echo: { id: string; authorId: strin
     ),
   ]);
   return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Live updates of a repost on Following (decision 027): which of these readers get the repost
+ * entry on their Following page, each with their own like and repost state of the echo (the
+ * message is the reposter's read, decision 016). A reader gets it when the timeline holds the
+ * repost or will (the reposter's followers: the change stream writes past the first 100), or is
+ * the reposter — and sees both the echo's author and the reposter, as the page itself requires.
+ * As timelineOwners: the readers' list is the outer loop, a few primary-key probes each.
+ */
+export async function repostReaders(
+  db: Db,
+  repost: { id: string; reposterId: string; echoId: string; authorId: string },
+  ownerIds: readonly string[],
+): Promise<Map<string, { isLiked: boolean; isReposted: boolean }>> {
+  if (ownerIds.length === 0) return new Map();
+  const reader = sql`r.value`;
+  const [rows] = await batch(db, [
+    select(
+      {
+        id: sql<string>`r.value`,
+        liked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${repost.echoId} AND l.user_id = r.value)`,
+        reposted: sql<number>`EXISTS (SELECT 1 FROM reposts x WHERE x.user_id = r.value AND x.echo_id = ${repost.echoId})`,
+      },
+      sql`FROM json_each(${JSON.stringify(ownerIds)}) r
+      WHERE (r.value = ${repost.reposterId}
+          OR EXISTS (SELECT 1 FROM timeline_entries t WHERE t.owner_id = r.value AND t.echo_id = ${repost.id})
+          OR EXISTS (SELECT 1 FROM user_follows f WHERE f.follower_id = r.value AND f.followee_id = ${repost.reposterId}))
+        AND ${authorVisible(reader, sql`${repost.authorId}`)} AND ${authorVisible(reader, sql`${repost.reposterId}`)}`,
+    ),
+  ]);
+  return new Map(rows.map((r) => [r.id, { isLiked: r.liked === 1, isReposted: r.reposted === 1 }]));
 }
 
 /**

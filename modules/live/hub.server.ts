@@ -6,7 +6,7 @@
 // passes an access change (`POST /control`, modules/shared/live-control.server.ts) to them, which
 // close the sockets that lost their access ("Sockets follow access" in decision 016).
 import { DurableObject } from "cloudflare:workers";
-import { timelineOwners } from "../echo/index.server";
+import { repostReaders, timelineOwners } from "../echo/index.server";
 import type { FeedRule } from "../scroll/index";
 import { errorResponse } from "../shared/index";
 import { createDb, LIVE_CLOSE, viewersHiding, type LiveControl } from "../shared/index.server";
@@ -187,9 +187,15 @@ export class LiveHub extends DurableObject<Env> {
     return rule;
   }
 
-  /** `message` is the wire text `{ "type": "echo", "echo": … }`, sent as it came. */
+  /**
+   * `message` is the wire text `{ "type": "echo", "echo": … }`, sent as it came; a repost's echo
+   * carries `repost` and goes to Following pages only; `{ "type": "edit", … }` goes to every page
+   * here (a page patches the copies it holds) whose reader sees the author.
+   */
   private async publish(message: string, visibleTo: string | null): Promise<void> {
-    const { echo } = JSON.parse(message) as { echo: Parameters<typeof feedMatches>[1] };
+    const { type, echo } = JSON.parse(message) as { type: string; echo: Parameters<typeof feedMatches>[1] & { repost?: { _id: string; by: { _id: string } } } };
+    if (type === "edit") return this.publishEdit(echo.author._id, message);
+    if (echo.repost) return this.publishRepost({ id: echo.repost._id, reposterId: echo.repost.by._id, echoId: echo._id, authorId: echo.author._id }, message);
     const now = Date.now();
     // a feed's rule is evaluated once per publish, however many of its pages are open
     const verdicts = new Map<string, boolean>();
@@ -253,6 +259,43 @@ export class LiveHub extends DurableObject<Env> {
       return;
     }
     for (const [ws, viewerId] of sockets) if (owners.has(viewerId)) send(ws, message);
+  }
+
+  /** The open sockets whose session has not ended, with their viewer and filter. */
+  private liveSockets(): [WebSocket, Attachment][] {
+    const now = Date.now();
+    return this.ctx.getWebSockets().flatMap((ws) => {
+      const holder = ws.deserializeAttachment() as Attachment | null;
+      return holder?.filter && holder.expiresAt > now ? [[ws, holder] as [WebSocket, Attachment]] : [];
+    });
+  }
+
+  /** An edit: every page here may hold a copy of the echo; those whose reader sees its author get it. */
+  private async publishEdit(authorId: string, message: string): Promise<void> {
+    const sockets = this.liveSockets().map(([ws, holder]): [WebSocket, string] => [ws, holder.viewerId]);
+    if (sockets.length > 0) await this.publishVisible(authorId, sockets, message);
+  }
+
+  /**
+   * A repost (decision 027): to the Following pages whose timeline holds it or will, whose reader
+   * sees both the echo's author and the reposter; each with the reader's own like and repost
+   * state of the echo. One D1 read for all of them (repostReaders); when it fails nobody gets it.
+   */
+  private async publishRepost(repost: { id: string; reposterId: string; echoId: string; authorId: string }, message: string): Promise<void> {
+    const sockets = this.liveSockets().flatMap(([ws, holder]): [WebSocket, string][] => (holder.filter.kind === "following" ? [[ws, holder.viewerId]] : []));
+    if (sockets.length === 0) return;
+    let readers: Awaited<ReturnType<typeof repostReaders>>;
+    try {
+      readers = await repostReaders(createDb(this.env.DB), repost, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
+    } catch (error) {
+      console.warn("live: repost check failed", error);
+      return;
+    }
+    const parsed = JSON.parse(message) as { type: string; echo: Record<string, unknown> };
+    for (const [ws, viewerId] of sockets) {
+      const state = readers.get(viewerId);
+      if (state) send(ws, JSON.stringify({ type: parsed.type, echo: { ...parsed.echo, ...state } }));
+    }
   }
 
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {

@@ -12,7 +12,7 @@ import { toRule } from "../scroll/index.server";
 /** Rows a page statement returns: with the joins it reads at most about twice that. */
 export const EXPORT_PAGE = 200;
 
-const { users, echos, likes, scrolls, scrollEchos, userFollows, scrollFollows } = tables;
+const { users, echos, likes, reposts, scrolls, scrollEchos, userFollows, scrollFollows } = tables;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -40,8 +40,18 @@ async function* jsonArray<R, T>(rows: AsyncGenerator<R[]>, shape: (row: R) => T 
   yield first ? "]" : "\n]";
 }
 
-// a reply says what it replied to (decision 024)
-const echoColumns = { id: echos.id, content: echos.content, tags: echos.tags, createdAt: echos.createdAt, likesCount: echos.likesCount, parentId: echos.parentId };
+// a reply says what it replied to (decision 024), a quote what it quotes (027); the warning is
+// part of what was written (025)
+const echoColumns = {
+  id: echos.id,
+  content: echos.content,
+  tags: echos.tags,
+  createdAt: echos.createdAt,
+  likesCount: echos.likesCount,
+  parentId: echos.parentId,
+  quoteOfId: echos.quoteOfId,
+  warning: echos.warning,
+};
 const echoPages = (app: AppContext, userId: string) =>
   pages(app, (after: RowOf<typeof echoColumns> | null) =>
     select(
@@ -56,6 +66,16 @@ const likePages = (app: AppContext, userId: string) =>
     select(
       likeColumns,
       sql`FROM likes WHERE ${likes.userId} = ${userId} ${after ? sql`AND ${likes.echoId} > ${after.echoId}` : sql``} ORDER BY ${likes.echoId} LIMIT ${EXPORT_PAGE}`,
+    ),
+  );
+
+// one's reposts (decision 027), oldest first: a range of `reposts_user (user_id, id)`
+const repostColumns = { id: reposts.id, echoId: reposts.echoId, createdAt: reposts.createdAt };
+const repostPages = (app: AppContext, userId: string) =>
+  pages(app, (after: RowOf<typeof repostColumns> | null) =>
+    select(
+      repostColumns,
+      sql`FROM reposts WHERE ${reposts.userId} = ${userId} ${after ? sql`AND ${reposts.id} > ${after.id}` : sql``} ORDER BY ${reposts.id} LIMIT ${EXPORT_PAGE}`,
     ),
   );
 
@@ -163,9 +183,11 @@ async function* exportJson(app: AppContext, profile: RowOf<typeof profileColumns
     profile: { _id: userId, userName: profile.userName, bio: profile.bio, email: profile.email, createdAt: iso(profile.createdAt) },
   };
   yield `${JSON.stringify(head).slice(0, -1)},\n"echos":`;
-  yield* jsonArray(echoPages(app, userId), (r) => ({ _id: r.id, content: r.content, tags: r.tags, createdAt: iso(r.createdAt), likes: r.likesCount, parentId: r.parentId }));
+  yield* jsonArray(echoPages(app, userId), (r) => ({ _id: r.id, content: r.content, tags: r.tags, createdAt: iso(r.createdAt), likes: r.likesCount, parentId: r.parentId, quoteOfId: r.quoteOfId, warning: r.warning }));
   yield `,\n"likes":`;
   yield* jsonArray(likePages(app, userId), (r) => ({ echoId: r.echoId, likedAt: iso(r.createdAt) }));
+  yield `,\n"reposts":`;
+  yield* jsonArray(repostPages(app, userId), (r) => ({ echoId: r.echoId, repostedAt: iso(r.createdAt) }));
   yield `,\n"scrolls":[`;
   let first = true;
   for await (const page of scrollPages(app, userId)) {

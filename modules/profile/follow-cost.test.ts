@@ -78,4 +78,26 @@ describe("a follow and an unfollow read a bounded number of rows (decision 013)"
     expect(page.echos).toHaveLength(30);
     expect(page.echos.every((e) => e.author._id === other)).toBe(true);
   });
+
+  it("a followee who reposted 600 echos and posted 600: the follow brings their newest 20 entries of both, the unfollow takes them out, ≤ 200 rows each (decision 027)", async () => {
+    const [reader, sharer, author] = [await user("fc_reader3"), await user("fc_sharer"), await user("fc_author3")];
+    const start = Date.now() - 3_000_000;
+    const theirs = await echos(author, 600, start);
+    const own = await echos(sharer, 600, start + 1);
+    // the sharer's reposts of the author's echos, interleaved in time with the sharer's own echos
+    const reposts = theirs.map((_, i) => newId(start + 2 + i));
+    const inserts = reposts.map((id, i) => sql`INSERT INTO reposts (id, echo_id, user_id, created_at) VALUES (${id}, ${theirs[i]!}, ${sharer}, ${start + 2 + i})`);
+    for (let i = 0; i < inserts.length; i += 200) await batch(app().db, inserts.slice(i, i + 200));
+    const followed = await measured((a) => setUserFollow(a, reader, sharer, true));
+    expect(followed.roundTrips).toBe(1);
+    expect(followed.rowsRead).toBeLessThanOrEqual(200);
+    const newest = [...own, ...reposts].sort().reverse().slice(0, 20);
+    expect(await timeline(reader)).toEqual(newest);
+    // the page shows them: reposts say who passed them on
+    const page = await listFollowing(app(), reader, { page: 1, limit: 20 });
+    expect(page.echos.filter((e) => e.repost?.by._id === sharer)).toHaveLength(10);
+    const unfollowed = await measured((a) => setUserFollow(a, reader, sharer, false));
+    expect(unfollowed.rowsRead).toBeLessThanOrEqual(200);
+    expect(await timeline(reader)).toEqual([]);
+  });
 });

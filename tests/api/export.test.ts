@@ -17,6 +17,14 @@ let feedId: string;
 let curationId: string;
 let followedScrollId: string;
 let file: { status: number; headers: Headers; json: Json };
+let reply: Json;
+let quote: Json;
+
+async function replyTo(user: User, parentId: string, content: string) {
+  const res = await user.client.post(`/api/echo/${parentId}/reply`, { content });
+  expect(res.status).toBe(201);
+  return res.json.echo as Json;
+}
 
 async function post(user: User, content: string, tags: string[] = []) {
   const res = await user.client.post("/api/echo/post", { content, tags });
@@ -48,6 +56,11 @@ beforeAll(async () => {
   followedScrollId = (await friend.client.post("/api/scroll/create", { name: "Friend's", type: "curation" })).json.scroll._id;
   await friend.client.post(`/api/scroll/${followedScrollId}/add-echo`, { echoId: mine[2]!._id });
   await stranger.client.post("/api/scroll/create", { name: "Not mine", type: "feed", feedConfig: {} });
+  // a reply, a quote and two reposts of mine (decision 027); the friend's repost is not mine
+  reply = await replyTo(me, friendEchos[1]!, "my reply");
+  quote = (await me.client.post(`/api/echo/${friendEchos[2]}/quote`, { content: "my quote", warning: "spoilers" })).json.echo as Json;
+  for (const id of [friendEchos[3]!, mine[0]!._id]) expect((await me.client.post(`/api/echo/${id}/repost`)).status).toBe(200);
+  expect((await friend.client.post(`/api/echo/${mine[1]!._id}/repost`)).status).toBe(200);
   expect((await me.client.post(`/api/profile/user/${friend.user._id}/follow`)).status).toBe(200);
   expect((await me.client.post(`/api/scroll/${followedScrollId}/follow`)).status).toBe(200);
   // the friend follows me: not mine to export
@@ -79,8 +92,21 @@ describe("GET /api/profile/me/export", () => {
   it("holds the profile and exactly the user's echos", () => {
     const { profile, echos } = file.json;
     expect(profile).toMatchObject({ _id: me.user._id, userName: me.user.userName, bio: "my bio", email: "me@example.com" });
-    expect(echos.map((e: Json) => [e._id, e.content, e.tags])).toEqual(mine.map((e) => [e._id, e.content, e.tags.map((t: Json) => t.name)]));
+    expect(echos.map((e: Json) => [e._id, e.content, e.tags])).toEqual([...mine, reply, quote].map((e) => [e._id, e.content, e.tags.map((t: Json) => t.name)]));
     expect(echos[0].likes).toBe(1);
+    // what each answered or quoted, and its warning
+    expect(echos.map((e: Json) => [e.parentId, e.quoteOfId, e.warning])).toEqual([
+      [null, null, null],
+      [null, null, null],
+      [null, null, null],
+      [friendEchos[1], null, null],
+      [null, friendEchos[2], "spoilers"],
+    ]);
+  });
+
+  it("holds exactly the user's reposts, oldest first (decision 027)", () => {
+    expect(file.json.reposts.map((r: Json) => r.echoId)).toEqual([friendEchos[3], mine[0]!._id]);
+    for (const r of file.json.reposts) expect(Date.parse(r.repostedAt)).not.toBeNaN();
   });
 
   it("holds exactly the user's likes, past one read page", () => {
@@ -127,9 +153,9 @@ describe("GET /api/profile/me/export", () => {
     expect(timing).toContain("d1-body;");
     expect(Object.keys(file.json).at(-1)).toBe("d1");
     const { d1 } = file.json;
-    // a round trip per page of each list: the profile, echos, 2 pages of likes (205), scrolls, the
-    // curation's items, following, followed scrolls
-    expect(d1.roundTrips).toBe(8);
+    // a round trip per page of each list: the profile, echos, 2 pages of likes (205), reposts,
+    // scrolls, the curation's items, following, followed scrolls
+    expect(d1.roundTrips).toBe(9);
     expect(d1.roundTrips).toBeGreaterThan(Number(head![1]));
     // at least a row per exported item: 3 echos, 205 likes, 3 scrolls, 2 items, 1 follow, 1 followed scroll
     expect(d1.rowsRead).toBeGreaterThanOrEqual(3 + 205 + 3 + 2 + 2 + 2);

@@ -116,6 +116,27 @@ describe("GET /api/echo/following", () => {
     expect(again).toContain(c1);
   });
 
+  it("a follow brings the followee's earlier reposts with their echos, newest first; an unfollow takes both away (decision 027)", async () => {
+    const [viewer, ann, cat] = await Promise.all([signedUp("frv"), signedUp("fra"), signedUp("frc")]);
+    const catEchos: string[] = [];
+    for (let i = 0; i < 3; i++) catEchos.push(await post(cat.client, `cat ${i}`));
+    const annFirst = await post(ann.client, "ann before her reposts");
+    for (const id of catEchos) expect((await ann.client.post(`/api/echo/${id}/repost`)).status).toBe(200);
+    const annLast = await post(ann.client, "ann after her reposts");
+    const res = await viewer.client.post(`/api/profile/user/${ann.user._id}/follow`);
+    expect(res.status).toBe(200);
+    expect(d1Cost(res, "the follow").rows).toBeLessThanOrEqual(200);
+    const page = await timeline(viewer.client);
+    // each entry: the echo and who reposted it (none for ann's own echos), in the order they happened
+    expect((page.echos as Json[]).map((e) => [e._id, e.repost?.by._id ?? null])).toEqual([
+      [annLast, null],
+      ...[...catEchos].reverse().map((id) => [id, ann.user._id]),
+      [annFirst, null],
+    ]);
+    await follow(viewer.client, ann.user._id, false);
+    expect(ids(await timeline(viewer.client))).toEqual([]);
+  });
+
   it("a deleted echo, or a deleted author's account, leaves every follower's timeline", async () => {
     const [viewer, other, bob, cat] = await Promise.all([signedUp("fdv"), signedUp("fdo"), signedUp("fdb"), signedUp("fdc")]);
     for (const r of [viewer, other]) {

@@ -391,6 +391,16 @@ beforeAll(async () => {
       pools.scrolls.push((await must(await client.post("/api/scroll/create", { name: `${type}`, type, isPrivate }), 201)).scroll._id);
     }
   }
+  // a conversation to storm (decisions 024, 027): each fuzz user replies to, quotes and reposts
+  // the next one's seed echos, so the storm's deletes and undos meet rows behind every counter the
+  // invariants compare (comments, quotes, reposts), and its own replies and quotes find parents
+  const seeds = [...pools.echos];
+  for (const [i, { client }] of fuzzUsers.entries()) {
+    const theirs = seeds.slice(((i + 1) % fuzzUsers.length) * 3, ((i + 1) % fuzzUsers.length) * 3 + 3);
+    pools.echos.push((await must(await client.post(`/api/echo/${theirs[0]}/reply`, { content: "seed reply" }), 201)).echo._id);
+    pools.echos.push((await must(await client.post(`/api/echo/${theirs[1]}/quote`, { content: "seed quote" }), 201)).echo._id);
+    await must(await client.post(`/api/echo/${theirs[2]}/repost`), 200);
+  }
 }, 60_000);
 
 describe("fuzzing every /api route", () => {
@@ -666,6 +676,14 @@ describe("fuzzing every /api route", () => {
       expect(views[0]!.json.echo.reposts, `reposts of ${echo._id}`).toBe(reposted);
       const quotes = await listAll(viewer, `/api/echo/${echo._id}/quotes`, "echos");
       expect(views[0]!.json.echo.quotes, `quotes of ${echo._id}`).toBe(quotes.length);
+    }
+    // replies and quotes over every fuzz echo (decision 024, 027): only fuzz users know these ids,
+    // so an echo's live replies and quotes are exactly the fuzz echos that answer or quote it
+    for (const echo of ownEchos) {
+      const replies = ownEchos.filter((e) => e.parentId === echo._id).length;
+      expect(echo.commentsCount, `comments of ${echo._id}`).toBe(replies);
+      const quoting = ownEchos.filter((e) => e.quoted?._id === echo._id).length;
+      expect(echo.quotes, `quotes of ${echo._id} (the quoting echos)`).toBe(quoting);
     }
     // run tags: the tag page's total equals the fuzz users' own echos that carry the tag
     for (const tag of RUN_TAGS) {

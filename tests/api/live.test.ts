@@ -100,6 +100,61 @@ describe("GET /api/live", () => {
     expect((await reader.get("/api/echo/following?limit=1")).json.echos.map((e: Json) => e._id)).toEqual([wanted._id]);
   });
 
+  it("a repost reaches the reposter's followers' open Following pages (decision 027), each with their own state; not All, not others", async () => {
+    const { client: reader } = await signedUp("rr");
+    const { client: reposter, user: reposterUser } = await signedUp("rp");
+    const { client: author, user: authorUser } = await signedUp("ra");
+    const { client: stranger } = await signedUp("rs");
+    const { client: muter } = await signedUp("rm");
+    for (const c of [reader, muter]) expect((await c.post(`/api/profile/user/${reposterUser._id}/follow`)).status).toBe(200);
+    // the muter hides the echo's author: the page would leave the repost out, so must the socket
+    expect((await muter.post(`/api/profile/user/${authorUser._id}/mute`, {})).status).toBe(200);
+    const echo = await post(author, "worth passing on", [uniq()]);
+    expect((await reader.post(`/api/echo/like/${echo._id}`)).status).toBe(200);
+    const following = await live(reader, "following=1");
+    const all = await live(reader, "all=1");
+    const others = [await live(stranger, "following=1"), await live(muter, "following=1")];
+    const res = await reposter.post(`/api/echo/${echo._id}/repost`);
+    expect(res.status).toBe(200);
+    const [message, ...more] = await received(following, [echo._id]);
+    expect(more).toEqual([]);
+    expect(message!.type).toBe("echo");
+    // the reader's like state, not the reposter's; who passed it on
+    expect(message!.echo).toMatchObject({ _id: echo._id, content: echo.content, isLiked: true, isReposted: false, reposts: 1 });
+    expect(message!.echo.repost).toMatchObject({ by: { _id: reposterUser._id, userName: reposterUser.userName } });
+    // exactly the entry the Following page now shows on top
+    const page = (await reader.get("/api/echo/following?limit=1")).json.echos;
+    expect(page.map((e: Json) => [e._id, e.repost?._id])).toEqual([[echo._id, message!.echo.repost._id]]);
+    expect(await received(all, [echo._id], 500)).toEqual([]);
+    for (const socket of others) expect(await received(socket, [echo._id], 300)).toEqual([]);
+    // a repeated repost writes nothing and sends nothing
+    expect((await reposter.post(`/api/echo/${echo._id}/repost`)).status).toBe(200);
+    expect(await received(following, [echo._id], 500)).toEqual([]);
+  });
+
+  it("an edit reaches the open pages that may show the echo: All, Following, the tag pages before and after (decision 025)", async () => {
+    const [before, after, other] = [uniq(), uniq(), uniq()];
+    const { client: reader } = await signedUp("er");
+    const { client: writer, user } = await signedUp("ew");
+    const { client: blocker } = await signedUp("eb");
+    expect((await reader.post(`/api/profile/user/${user._id}/follow`)).status).toBe(200);
+    expect((await blocker.post(`/api/profile/user/${user._id}/block`)).status).toBe(200);
+    const echo = await post(writer, `first words #${before}`, []);
+    const sockets = [await live(reader, "all=1"), await live(reader, "following=1"), await live(reader, `tag=${before}`), await live(reader, `tag=${after}`)];
+    const untouched = await live(reader, `tag=${other}`);
+    const blocked = await live(blocker, "all=1");
+    const res = await writer.patch(`/api/echo/${echo._id}/edit`, { content: `second words #${after}`, tags: [], warning: "spoilers" });
+    expect(res.status).toBe(200);
+    const edited = res.json.echo as Json;
+    const wanted = { type: "edit", echo: { _id: echo._id, content: edited.content, tags: edited.tags, editedAt: edited.editedAt, warning: "spoilers", author: { _id: user._id } } };
+    for (const socket of sockets) expect(await received(socket, [echo._id])).toEqual([wanted]);
+    expect(await received(untouched, [echo._id], 300)).toEqual([]);
+    expect(await received(blocked, [echo._id], 300)).toEqual([]);
+    // an edit that changes nothing sends nothing
+    expect((await writer.patch(`/api/echo/${echo._id}/edit`, { content: edited.content, tags: [after], warning: "spoilers" })).status).toBe(200);
+    expect(await received(sockets[0]!, [echo._id], 500)).toEqual([]);
+  });
+
   it("a private scroll streams to its creator only; others get the scroll API's answer", async () => {
     const tag = uniq();
     const { client: owner } = await signedUp("lo");

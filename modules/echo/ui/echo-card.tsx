@@ -31,7 +31,7 @@ type Props = {
 export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, onDeleted }: Props) {
   const store = useEchoStore();
   // the author's edit on this page shows on every copy (echo-store.ts)
-  const echo = store.editOf(given._id) ?? given;
+  const echo = store.editOf(given);
   const [editing, setEditing] = useState(false);
   // a content warning hides text and tags until the reader opens them (decision 025)
   const [opened, setOpened] = useState(false);

@@ -81,7 +81,7 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
 
   const author = echo?.author.userName;
   // an edit made on this page shows its history at once (echo-store.ts)
-  const editedAt = echo ? (store.editOf(echo._id) ?? echo).editedAt : undefined;
+  const editedAt = echo ? store.editOf(echo).editedAt : undefined;
   return (
     // the thread's own links (earlier, more replies) go client-side, as a card's do
     <div className="page" onClick={(e) => followInAppLink(e, navigate)}>

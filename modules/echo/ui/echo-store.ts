@@ -7,8 +7,10 @@ export type LikeState = { likes: number; isLiked: boolean };
 
 const likeState = new Map<string, LikeState>();
 const deleted = new Set<string>();
-// an echo as its author's edit left it (decision 025): every copy on the page shows the new version
-const edited = new Map<string, Echo>();
+// what an edit changed (decision 025): the author's own, or one that came live. Every copy on the
+// page shows the new version — a patch, so each copy keeps its own repost line and like state
+export type EchoEdit = Pick<Echo, "_id" | "content" | "tags" | "editedAt" | "warning">;
+const edited = new Map<string, EchoEdit>();
 const listeners = new Set<() => void>();
 let version = 0;
 
@@ -27,9 +29,17 @@ export function markDeleted(id: string) {
   emit();
 }
 
-export function markEdited(echo: Echo) {
-  edited.set(echo._id, echo);
+export function markEdited({ _id, content, tags, editedAt, warning }: EchoEdit) {
+  // messages may arrive out of order: the newest version stays ("warning" set even when none)
+  if ((edited.get(_id)?.editedAt ?? "") > (editedAt ?? "")) return;
+  edited.set(_id, { _id, content, tags, editedAt, warning });
   emit();
+}
+
+/** The echo as the newest edit known on the page left it (a copy read later may be newer). */
+function withEdit(echo: Echo): Echo {
+  const edit = edited.get(echo._id);
+  return edit && (edit.editedAt ?? "") >= (echo.editedAt ?? "") ? { ...echo, ...edit } : echo;
 }
 
 function subscribe(cb: () => void) {
@@ -40,5 +50,5 @@ function subscribe(cb: () => void) {
 /** Re-render when any echo's shared state changes. */
 export function useEchoStore() {
   useSyncExternalStore(subscribe, () => version, () => 0);
-  return { likeOf: (id: string) => likeState.get(id), isDeleted: (id: string) => deleted.has(id), editOf: (id: string) => edited.get(id) };
+  return { likeOf: (id: string) => likeState.get(id), isDeleted: (id: string) => deleted.has(id), editOf: withEdit };
 }

@@ -2,7 +2,8 @@
 // (live-socket.ts) and, when clicked, puts the new echos on top of the list and shows them.
 import { useEffect, useLayoutEffect, useRef, useState, type Dispatch, type SetStateAction } from "react";
 import type { Echo } from "../schema";
-import { followLive, type LiveState } from "./live-socket";
+import { markEdited } from "./echo-store";
+import { entryKey, followLive, type LiveState } from "./live-socket";
 
 export type LivePillProps = {
   /** the /api/live query: all=1, tag=<name> or scroll=<id> */
@@ -32,7 +33,7 @@ export function LivePill({ live: query, items: known, setItems }: LivePillProps)
   const [pending, setPending] = useState<Echo[]>([]);
   const [state, setState] = useState<LiveState>("connecting");
   const knownIds = useRef(new Set<string>());
-  knownIds.current = new Set(known.map((e) => e._id));
+  knownIds.current = new Set(known.map(entryKey));
   useEffect(() => {
     /** every echo offered (shown since, or still waiting): a catch-up counts only newer ones */
     const offered = new Set<string>();
@@ -42,15 +43,18 @@ export function LivePill({ live: query, items: known, setItems }: LivePillProps)
       pollMs: window.__ECHO_LIVE_POLL_MS,
       has,
       onState: setState,
+      // an edit shows on every copy at once: it is not news, so no pill
+      onEdit: markEdited,
       onEcho: (echo) => {
-        if (has(echo._id)) return;
-        offered.add(echo._id);
+        const key = entryKey(echo);
+        if (has(key)) return;
+        offered.add(key);
         setPending((list) => [echo, ...list]);
       },
     });
   }, [query]);
 
-  const fresh = pending.filter((e) => !knownIds.current.has(e._id));
+  const fresh = pending.filter((e) => !knownIds.current.has(entryKey(e)));
   /** set by a click, applied once the new echos are in the list (same commit) */
   const shown = useRef<{ atTop: boolean } | null>(null);
 

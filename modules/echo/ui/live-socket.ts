@@ -4,6 +4,10 @@
 // are caught up from that same first page when a socket reopens or the poll takes over.
 // Loaded after hydration (live-pill.tsx).
 import type { Echo, EchoPage } from "../schema";
+import type { EchoEdit } from "./echo-store";
+
+/** A feed's entry: an echo, or in Following a repost of one, which is its own entry (decision 027). */
+export const entryKey = (e: Echo) => e.repost?._id ?? e._id;
 
 /** Failures in a row (without an open socket in between) before the poll takes over. */
 const MAX_FAILURES = 5;
@@ -39,7 +43,7 @@ export function pollPath(query: string): string {
 export function newerThanKnown(page: readonly Echo[], known: (id: string) => boolean): Echo[] {
   const fresh: Echo[] = [];
   for (const echo of page) {
-    if (known(echo._id)) break;
+    if (known(entryKey(echo))) break;
     fresh.push(echo);
   }
   return fresh.reverse();
@@ -48,6 +52,8 @@ export function newerThanKnown(page: readonly Echo[], known: (id: string) => boo
 type Options = {
   query: string;
   onEcho: (echo: Echo) => void;
+  /** an echo was edited (decision 025): a page patches the copies it holds */
+  onEdit?: (edit: EchoEdit) => void;
   /** whether the reader knows this echo (in the list or offered by the pill): the poll and the
    * catch-up report only those above the first one known */
   has: (id: string) => boolean;
@@ -59,7 +65,7 @@ type Options = {
 export type LiveState = "connecting" | "open" | "poll";
 
 /** Follow a feed until the returned function is called. */
-export function followLive({ query, onEcho, has, onState, pollMs = POLL_MS }: Options): () => void {
+export function followLive({ query, onEcho, onEdit, has, onState, pollMs = POLL_MS }: Options): () => void {
   let stopped = false;
   let failures = 0;
   /** sockets asked for so far: any but the first may open after echos it missed were posted */
@@ -124,6 +130,7 @@ export function followLive({ query, onEcho, has, onState, pollMs = POLL_MS }: Op
     ws.onmessage = (event) => {
       if (event.data === "pong") return;
       const message = JSON.parse(String(event.data)) as { type?: string; echo?: Echo };
+      if (message.type === "edit" && message.echo) return onEdit?.(message.echo);
       if (message.type !== "echo" || !message.echo) return;
       if (held) held.push(message.echo);
       else onEcho(message.echo);

@@ -261,6 +261,8 @@ export const reposts = sqliteTable(
     uniqueIndex("reposts_user_echo").on(t.userId, t.echoId),
     // who reposted an echo, newest first by cursor; an echo's cascade
     index("reposts_echo").on(t.echoId, t.id),
+    // a follow's backfill and an unfollow's removal: an account's newest reposts (decision 027)
+    index("reposts_user").on(t.userId, t.id),
   ],
 );
 
