@@ -84,7 +84,7 @@ export function AccountStatusScreen({ status }: { status: MyModeration }) {
       <section aria-labelledby="notices-title">
         <h2 id="notices-title">What moderators did</h2>
         {status.notices.length === 0 ? (
-          <p className="muted">Nothing.</p>
+          <p className="muted">No moderator has acted on your account.</p>
         ) : (
           <ul className="moderation-notices">
             {status.notices.map((n) => (

@@ -110,14 +110,14 @@ export function MutedWords({ initial }: { initial: MutedWord[] }) {
         </button>
       </form>
       {words.length === 0 ? (
-        <p className="muted">You haven&apos;t muted any words.</p>
+        <p className="muted muted-word-list">You haven&apos;t muted any words.</p>
       ) : (
-        <ul className="people-list" aria-label="Your muted words">
+        <ul className="people-list muted-word-list" aria-label="Your muted words">
           {words.map((w) => (
             <li key={w._id} className="person">
               <div className="person-text">
                 <bdi className="muted-phrase">{w.phrase}</bdi>
-                <p className="person-bio muted">
+                <p className="person-bio person-bio-full muted">
                   {w.action === "hide" ? "Hidden" : "Warned"} in {w.contexts.map((c) => MUTE_CONTEXT_LABELS[c]).join(", ")}
                   {w.expiresAt ? ` · until ${moment(w.expiresAt)}` : ""}
                 </p>
