@@ -445,10 +445,17 @@ const reposts = {};
     const at = hotAt + 1 + rint(Math.max(1, now - hotAt - 1));
     written += insRepost.run(newId(at), echoIds[hot], userIds[u], at).changes;
   }
+  // the unique (user, echo) index is dropped during the load, so OR IGNORE does not see a pair
+  // drawn twice: the pairs are kept here (a small store draws the hot echo's reposters again)
+  const pairs = new Set(Array.from({ length: hotReposters }, (_, u) => `${hot}:${u}`));
   for (let k = 0; k < Math.round(N.echos / 20); k++) {
     const i = rint(N.echos);
+    // drawn in the order they always were: a seed's store is the same where no pair repeats
     const at = Math.min(now, Number(db.prepare("SELECT created_at AS t FROM echos WHERE id = ?").get(echoIds[i]).t) + 1 + rint(DAY));
-    written += insRepost.run(newId(at), echoIds[i], userIds[rint(N.users)], at).changes;
+    const u = rint(N.users);
+    if (pairs.has(`${i}:${u}`)) continue;
+    pairs.add(`${i}:${u}`);
+    written += insRepost.run(newId(at), echoIds[i], userIds[u], at).changes;
   }
   let quotes = 0;
   for (let i = 1; i < N.echos; i++) {

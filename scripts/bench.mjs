@@ -41,6 +41,9 @@ const js = jsBudget();
 // index is built, picked from the store before the server starts ─────────────────────────────
 const sparseFeeds = {};
 const threadSample = [];
+/** Echos a conversation action is measured on (each reply, quote, repost and edit): per kind. */
+const CONVERSATION_SAMPLE = 50;
+const conversation = { deep: [], targets: [], edits: [], famous: null };
 {
   const d1Dir = path.join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
   const file = readdirSync(d1Dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
@@ -69,6 +72,20 @@ const threadSample = [];
       ...store.prepare("SELECT id FROM echos WHERE parent_id IS NOT NULL ORDER BY random() LIMIT 200").all().map((r) => r.id),
       ...store.prepare("SELECT id FROM echos WHERE comments_count > 0 ORDER BY random() LIMIT 200").all().map((r) => r.id),
     );
+  }
+  // conversation writes and deep thread pages (issue 31): drawn here, measured below
+  if (hasThreads) {
+    const hasReposts = store.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'reposts'").get().n > 0;
+    conversation.deep = store.prepare(`SELECT id FROM echos WHERE comments_count > 10 ORDER BY random() LIMIT ${CONVERSATION_SAMPLE}`).all().map((r) => r.id);
+    conversation.targets = store.prepare(`SELECT id FROM echos ORDER BY random() LIMIT ${CONVERSATION_SAMPLE}`).all().map((r) => r.id);
+    // an edit is its author's: echos with the most tags (the most links to rewrite), the most
+    // liked ones (a like count copied to each new link) and random ones, with their authors' names
+    const editable = (order) =>
+      store.prepare(`SELECT e.id, u.user_name AS name FROM echos e JOIN users u ON u.id = e.author_id ORDER BY ${order} LIMIT ${CONVERSATION_SAMPLE / 5}`).all();
+    conversation.edits = [...editable("json_array_length(e.tags) DESC, random()"), ...editable("e.likes_count DESC"), ...editable("random()")];
+    // the most followed account writes too: its reply, quote or repost fans out to the most timelines
+    conversation.famous = store.prepare("SELECT user_name AS name FROM users ORDER BY followers_count DESC LIMIT 1").get()?.name ?? null;
+    if (hasReposts) conversation.targets.push(...store.prepare("SELECT echo_id AS id FROM reposts GROUP BY echo_id ORDER BY count(*) DESC LIMIT 1").all().map((r) => r.id));
   }
   store.close();
 }
@@ -195,6 +212,48 @@ try {
     const replied = await action(`reply to the echo with ${T.big.replies} replies`, `/api/echo/${T.big.id}/reply`, "POST", { content: "bench reply", tags: [] });
     const replyId = replied.json?._id ?? replied.json?.echo?._id;
     if (replyId) await action("delete a reply", `/api/echo/delete/${replyId}`, "DELETE");
+  }
+  // The conversation over the population (issue 31's done-when): threads with more than one
+  // page walked to their end by cursor (at most 100 pages each; the 5,000's whole walk is above);
+  // on 50 random echos (and the most reposted one, the conversation of 5,000 and the chains'
+  // tails), a reply, a quote, a repost and its undo, by a writer in turn and every fifth by the
+  // most followed account (the widest fan-out); on 30 echos of the store (the most tags, the most likes, random), an
+  // edit by their author swapping every tag and adding a warning. The largest of each kind.
+  if (T) {
+    const worst = (rs) => ({ n: rs.length, failed: rs.filter((r) => r.status >= 400).length, maxRoundTrips: Math.max(...rs.map((r) => r.rt ?? 99)), maxRows: Math.max(...rs.map((r) => r.rows ?? 9999)) });
+    const first = [];
+    const deep = [];
+    for (const id of conversation.deep) {
+      let c = null;
+      let n = 0;
+      do {
+        const r = await probe(me.cookie, `/api/echo/${id}/thread${c ? `?cursor=${c}` : ""}`);
+        (n++ === 0 ? first : deep).push(r);
+        c = r.json?.pagination?.nextCursor ?? null;
+      } while (c && n < 100);
+    }
+    const targets = [...conversation.targets, T.big.id, ...T.chains.map((c) => c.tail)];
+    const kinds = { reply: [], "delete a reply": [], quote: [], "delete a quote": [], repost: [], unrepost: [], edit: [] };
+    const famous = conversation.famous ? await login(conversation.famous) : null;
+    for (const [i, id] of targets.entries()) {
+      // every fifth by the most followed account (its post limit: 100 per 5 minutes)
+      const w = famous && i % 5 === 0 ? famous : writers[i % writers.length];
+      for (const [kind, undo, path] of [["reply", "delete a reply", "reply"], ["quote", "delete a quote", "quote"]]) {
+        const r = await probe(w.cookie, `/api/echo/${id}/${path}`, "POST", { content: `bench ${kind}`, tags: [] });
+        kinds[kind].push(r);
+        const made = r.json?.echo?._id;
+        if (made) kinds[undo].push(await probe(w.cookie, `/api/echo/delete/${made}`, "DELETE"));
+      }
+      kinds.repost.push(await probe(w.cookie, `/api/echo/${id}/repost`, "POST"));
+      kinds.unrepost.push(await probe(w.cookie, `/api/echo/${id}/repost`, "DELETE"));
+    }
+    const authors = new Map();
+    for (const e of conversation.edits) {
+      authors.set(e.name, authors.get(e.name) ?? (await login(e.name)));
+      const body = { content: `bench edit #edited${kinds.edit.length % 7}`, tags: ["bencha", "benchb", "benchc", "benchd"], warning: "bench warning" };
+      kinds.edit.push(await probe(authors.get(e.name).cookie, `/api/echo/${e.id}/edit`, "PATCH", body));
+    }
+    report.conversation = { "thread, first page": worst(first), "thread, deeper pages": worst(deep), ...Object.fromEntries(Object.entries(kinds).map(([k, rs]) => [k, worst(rs)])) };
   }
   for (const p of ["/", `/scroll/${meta.scrolls["feed: any of 1 hot tag, newest"]}`, "/profile", `/user/${meta.topAuthor.id}`, "/community", `/tag/${meta.hotTag.name}`, `/echo/${meta.mostLikedEcho.id}`, "/scrolls", "/api/auth/me", "/api/scroll/all", "/api/community/tags?limit=8", "/api/community/echos/popular?limit=10"]) {
     await action(`GET ${p}`, p, "GET");
@@ -474,6 +533,15 @@ if (report.threads) {
     `${th.reads} reads (the 5,000-reply thread: ${th.bigPages} pages, ${th.bigReplies} replies), max ${th.maxRows} rows, max ${th.maxRoundTrips} round trips${th.failed ? `, ${th.failed} failed` : ""}`,
   );
 }
+if (report.conversation) {
+  const entries = Object.entries(report.conversation).filter(([, c]) => c.n > 0);
+  const over = entries.filter(([, c]) => c.failed > 0 || c.maxRoundTrips > BUDGET.roundTrips || c.maxRows > 200);
+  add(
+    "conversation over the population: thread pages, reply, quote, repost, unrepost, edit each ≤ 2 round trips, ≤ 200 rows",
+    over.length === 0,
+    entries.map(([k, c]) => `${k} ${c.n}× max ${c.maxRows} rows ${c.maxRoundTrips} rt${c.failed ? ` (${c.failed} failed)` : ""}`).join("; "),
+  );
+}
 const actionsOver = report.actions.filter((a) => (a.roundTrips ?? 99) > BUDGET.roundTrips);
 add(`single actions (pages, /api, writes): round trips ≤ ${BUDGET.roundTrips}`, actionsOver.length === 0, actionsOver.length ? actionsOver.map((a) => `${a.action}: ${a.roundTrips}`).join("; ") : "all ≤ 2");
 report.budgets = budgets;
@@ -486,6 +554,10 @@ console.log(table.join("\n"));
 console.log("");
 console.log("single actions (one request each): D1 round trips / rows read / rows written");
 for (const a of report.actions) console.log(`  ${a.action.padEnd(60)} ${String(a.status).padStart(3)}  rt ${a.roundTrips}  read ${a.rowsRead}  written ${a.rowsWritten}`);
+if (report.conversation) {
+  console.log("\nthe conversation over the population (issue 31): requests / max rows read / max round trips");
+  for (const [k, c] of Object.entries(report.conversation)) console.log(`  ${k.padEnd(24)} ${String(c.n).padStart(4)}×  rows ${c.maxRows}  rt ${c.maxRoundTrips}${c.failed ? `  failed ${c.failed}` : ""}`);
+}
 console.log("");
 for (const b of budgets) console.log(`${b.met ? "MET   " : "MISSED"}  ${b.budget}: ${b.measured}`);
 console.log(`\nreport: ${path.relative(root, out)}`);

@@ -8,7 +8,7 @@ import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
 import { batch, CHAIN_STALL_MS, createDb, instrumentD1, select, sql, stalledChains, testAppContext, type Change, type D1Stats } from "../shared/index.server";
 import { deleteEcho, postEcho } from "./echo.server";
-import { consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, listFollowing } from "./timeline.server";
+import { consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, listFollowing, REPLY_FANOUT_INLINE } from "./timeline.server";
 
 const FOLLOWERS = 2 * FANOUT_SLICE + 300;
 let author = "";
@@ -123,5 +123,20 @@ describe("a post's fan-out and a delete's removal through the change stream", ()
     await deleteEcho(queued([]), author, echo._id);
     await drain(sent);
     expect(await stalledChains(createDb(env.DB), Date.now() + 3_600_000)).toEqual([]);
+  });
+
+  it(`a reply by the author of ${FOLLOWERS} followers: its first ${REPLY_FANOUT_INLINE} in its batch (two probes each), within 200 rows; the stream brings the rest`, async () => {
+    const sent: Change[] = [];
+    const parent = await postEcho(queued([]), author, { content: "a thread's start", tags: [] });
+    const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
+    // every follower follows the parent's author (the author): the reply reaches all of them
+    const reply = await postEcho(queued(sent, stats), author, { content: "and its reply", tags: [] }, parent._id);
+    expect(stats.roundTrips).toBeLessThanOrEqual(2);
+    // with 100 inline followers this read 223 rows on the bench store
+    expect(stats.rowsRead).toBeLessThanOrEqual(200);
+    expect(await rowsOf(reply._id)).toBe(REPLY_FANOUT_INLINE + 1);
+    expect(sent).toContainEqual({ type: "fanout", echoId: reply._id, authorId: author, after: "", parentId: parent._id });
+    await drain(sent);
+    expect(await rowsOf(reply._id)).toBe(FOLLOWERS + 1);
   });
 });

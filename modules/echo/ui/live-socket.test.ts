@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Echo, EchoPage } from "../schema";
-import { backoffMs, followLive, newerThanKnown, pollPath } from "./live-socket";
+import { backoffMs, entryKey, followLive, newerThanKnown, pollPath } from "./live-socket";
 
 describe("live client", () => {
   it("backs off exponentially up to 30 s, jittered to between half and all of the step", () => {
@@ -38,6 +38,28 @@ describe("newerThanKnown", () => {
     expect(newerThanKnown(pageOf("a", "b").echos, (id) => id === "a")).toEqual([]);
     expect(ids(newerThanKnown(pageOf("a", "b").echos, () => false))).toEqual(["b", "a"]);
     expect(newerThanKnown([], () => false)).toEqual([]);
+  });
+  it("keys a repost by its own entry id (decision 027): a repost of a known echo is new", () => {
+    const repost = { ...echo("a"), repost: { _id: "r1", by: { _id: "u", userName: "u" }, createdAt: "" } } as unknown as Echo;
+    expect(newerThanKnown([repost, echo("a")], (id) => id === "a").map(entryKey)).toEqual(["r1"]);
+  });
+});
+
+describe("followLive's messages", () => {
+  afterEach(() => vi.unstubAllGlobals());
+  it("hands an edit to onEdit and never to onEcho (decision 025)", () => {
+    FakeSocket.all = [];
+    vi.stubGlobal("WebSocket", FakeSocket);
+    vi.stubGlobal("location", { protocol: "https:", host: "echo.test" });
+    const echos: string[] = [];
+    const edits: string[] = [];
+    const stop = followLive({ query: "all=1", has: () => false, onEcho: (e) => echos.push(e._id), onEdit: (e) => edits.push(e.content) });
+    FakeSocket.last.open();
+    FakeSocket.last.onmessage?.({ data: JSON.stringify({ type: "edit", echo: { _id: "a", content: "new words", tags: [] } }) });
+    FakeSocket.last.deliver("b");
+    expect(edits).toEqual(["new words"]);
+    expect(echos).toEqual(["b"]);
+    stop();
   });
 });
 

@@ -1,17 +1,18 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { api, charCount, toast, UNITS_PER_CHAR } from "../../shared/index";
-import { textTags } from "../linkify";
-import { MAX_CONTENT, MAX_TAGS, MAX_WARNING, tooManyTagsMessage, type Echo } from "../schema";
+import { api, charCount, toast } from "../../shared/index";
+import { MAX_TAGS, MAX_WARNING, tooManyTagsMessage, type Echo } from "../schema";
+import { CharCount, useComposer } from "./composer";
 import { QuotedEcho } from "./quoted-echo";
 import { WarningField } from "./warning-field";
 
 /**
  * Quote (decision 027): one's own text above the echo quoted, shown as it will be embedded. A
- * quote is an echo: the post's limits, its #tags typed in the text, an optional warning.
+ * quote is an echo: the post's limits, its #tags typed in the text, an optional warning — the
+ * composer the post form, the reply box and the edit dialog share (composer.tsx).
  */
 export function QuoteDialog({ echo, onQuoted, onClose }: { echo: Echo; onQuoted: (quote: Echo) => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const [content, setContent] = useState("");
+  const { content, over, empty, typedTags, remaining, textarea } = useComposer();
   const [warning, setWarning] = useState("");
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -21,10 +22,9 @@ export function QuoteDialog({ echo, onQuoted, onClose }: { echo: Echo; onQuoted:
   }, []);
   const close = () => ref.current?.close();
 
-  const remaining = MAX_CONTENT - charCount(content);
-  const tagCount = textTags(content).length;
+  const tagCount = typedTags.length;
   const warningOver = charCount(warning.trim()) > MAX_WARNING;
-  const blocked = content.trim().length === 0 || remaining < 0 || tagCount > MAX_TAGS || warningOver;
+  const blocked = empty || over || tagCount > MAX_TAGS || warningOver;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -49,19 +49,9 @@ export function QuoteDialog({ echo, onQuoted, onClose }: { echo: Echo; onQuoted:
         <h2 id="quote-title">Quote echo</h2>
         <label className="field">
           <span>Your text</span>
-          <textarea
-            name="content"
-            value={content}
-            maxLength={MAX_CONTENT * UNITS_PER_CHAR}
-            rows={4}
-            aria-invalid={remaining < 0 || undefined}
-            aria-describedby="quote-char-count"
-            onChange={(e) => setContent(e.target.value)}
-          />
+          <textarea {...textarea("quote-char-count")} rows={4} />
         </label>
-        <p id="quote-char-count" className={remaining < 0 ? "char-count over" : "char-count"} aria-live="polite">
-          {remaining < 0 ? `${-remaining} characters over the ${MAX_CONTENT}-character limit` : `${remaining} characters remaining`}
-        </p>
+        <CharCount id="quote-char-count" remaining={remaining} />
         {tagCount > MAX_TAGS && (
           <p className="field-error" role="alert">
             {`Too many tags: ${tooManyTagsMessage(tagCount)}.`}
