@@ -31,6 +31,16 @@ export const PAGE_ROW_TARGET = 190;
 export const largestPage = (perItem: number, fixed = PAGE_FIXED_ROWS): number => Math.floor((PAGE_ROW_TARGET - fixed) / perItem) - 1;
 
 /**
+ * What a feed page from the engine may spend on candidates (index entries in its window, about 3
+ * rows each): what its `limit` echos and look-ahead (ECHO_ROWS each) and `fixed` rows of its own
+ * leave of PAGE_ROW_TARGET (feed-rules.server.ts, windowSize). 75 for a screen's 20.
+ */
+export const candidateRowsFor = (limit: number, fixed = PAGE_FIXED_ROWS): number => PAGE_ROW_TARGET - fixed - (limit + 1) * ECHO_ROWS;
+
+/** Rows an engine window's entry costs at most before its tests (the entry, its numbering). */
+const WINDOW_ENTRY_ROWS = 3;
+
+/**
  * The largest page of each API list that reads several rows per echo: asked for more, a list
  * answers this many, full (docs/product-notes.md "Page sizes", measured in
  * tests/api/worst-case-quotes.test.ts). Other lists keep MAX_LIMIT.
@@ -40,8 +50,12 @@ export const LIST_MAX_LIMIT = {
   allEchos: largestPage(ECHO_ROWS),
   /** A tag's echos, also All echos by tag (6: the tag row, then the echo's 5): 29 */
   tagEchos: largestPage(ECHO_ROWS + 1),
-  /** A scroll's echos: a curation's (6: the entry, then the echo's 5), a feed's (its window is sized by the page: feed-rules.server.ts): 29 */
-  scrollEchos: largestPage(ECHO_ROWS + 1),
+  /**
+   * A scroll's echos, a curation's (6 an echo: the entry, then the echo's 5) or a feed's: the
+   * largest page whose engine window still holds the page (one window entry per echo, at 3 rows,
+   * beside the echo's 5): 21
+   */
+  scrollEchos: Math.min(largestPage(ECHO_ROWS + 1), largestPage(ECHO_ROWS + WINDOW_ENTRY_ROWS)),
   /** Following (8: the timeline entry, a repost's row and the follow probe of its reposter, then the echo's 5): 21 */
   following: largestPage(ECHO_ROWS + 3),
   /** A profile's echos, also All echos of one author (4: the author is read once): 44 */

@@ -72,10 +72,11 @@ describe.each(["atom", "rss", "json"] as const)("%s", (format) => {
     expect(res.headers.get("content-type")).toBe(TYPES[format]);
     const entries = entriesOf(format, res.text);
     expect(entries.length).toBeLessThanOrEqual(50);
-    // a feed read from its built index carries 36 (INDEX_PAGE_MAX, decision 020), from the engine
-    // (before this isolate knows the index) 50: the newest ones in order either way
+    // a feed read from its built index carries 24 (INDEX_PAGE_MAX, decision 020; 36 before an
+    // echo could read 5 rows, decision 027), from the engine (before this isolate knows the
+    // index) 50: the newest ones in order either way
     if (kind === "feed") {
-      expect(entries.length).toBeGreaterThanOrEqual(36);
+      expect(entries.length).toBeGreaterThanOrEqual(24);
       expect(entries.map((e) => e.id)).toEqual(newest.slice(0, entries.length));
     } else expect(entries.map((e) => e.id)).toEqual(newest);
     if (kind !== "curation") for (let i = 1; i < entries.length; i++) expect(entries[i - 1]!.time).toBeGreaterThanOrEqual(entries[i]!.time);

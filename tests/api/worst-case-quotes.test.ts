@@ -73,8 +73,16 @@ beforeAll(async () => {
   for (const [name, feedConfig] of [
     ["feed of a tag", { includedTags: [tag] }],
     ["feed of an author", { authors: [author.user._id] }],
+    ["feed of a tag and an author, oldest first", { includedTags: [tag], authors: [author.user._id], sortBy: "oldestFirst" }],
+    ["feed of a tag, hiding what I liked", { includedTags: [tag], excludeLikedEchos: true }],
+    ["feed of everything", {}],
   ] as const) {
     feeds.push({ name, id: (await ok(viewer.client.post("/api/scroll/create", { name, type: "feed", feedConfig }), 201)).scroll._id });
+  }
+  // the feeds' indexes built (decision 020): their pages come from the index, as a reader sees them
+  for (const f of feeds) {
+    const deadline = Date.now() + 30_000;
+    while ((await ok(viewer.client.get(`/api/scroll/${f.id}/echos`))).feedIndex === "building" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));
   }
 }, 600_000);
 
@@ -97,29 +105,41 @@ function lists(): { name: string; path: string }[] {
   ];
 }
 
-type Cost = { name: string; status: number; rows: number; roundTrips: number; items: number; limit: number };
-const over = (c: Cost) => c.status !== 200 || c.rows > MAX_ROWS || c.roundTrips > MAX_ROUND_TRIPS;
+type Cost = { name: string; status: number; rows: number; roundTrips: number; items: number; limit: number; message?: string };
+// a page number the list cannot serve within budget answers 400 naming the cursor (issue 27)
+const over = (c: Cost) => (c.status !== 200 && !(c.status === 400 && /cursor/.test(c.message ?? ""))) || c.rows > MAX_ROWS || c.roundTrips > MAX_ROUND_TRIPS;
+/**
+ * Pages that may be short with more to come, by their list's design (decision 027, "What is
+ * left"): a hide-liked reader's page stops after its bounded scan of the index (decision 020;
+ * here every match but one is liked), and a search page leaves the hidden authors' hits of its
+ * ranked window out (decisions 021, 026); a feed's page by number comes from the engine's first
+ * window, which may end before the page does (decision 010; the cursor goes on from there).
+ */
+const mayBeShort = (name: string) => name.includes("hiding what I liked") || name.startsWith("search") || (name.startsWith("feed") && name.endsWith("page=2"));
 const report = (costs: Cost[]) => console.warn(costs.map((c) => `${c.rows} rows ${c.roundTrips} rt ${c.items}/${c.limit}  ${c.name}`).join("\n"));
 
 describe("every echo list when every echo is a quote the viewer liked and reposted", () => {
   it("at its largest page (limit=100), full, within 200 rows and 2 round trips; then its next page by cursor", async () => {
     const costs: Cost[] = [];
     const short: string[] = [];
-    for (const { name, path } of lists()) {
+    for (const list of lists()) {
+      const { path } = list;
+      let { name } = list;
       const first = await timed(viewer.client, withParams(path, "limit=100"));
       const page = first.json as Json;
       const limit = page?.pagination?.limit ?? 0;
+      if (page?.feedIndex) name += ` (index ${page.feedIndex})`;
       costs.push({ name, status: first.status, rows: first.rows, roundTrips: first.roundTrips, items: page?.echos?.length ?? 0, limit });
       // a full page, or all the list has (then no next page); every list here has more than one page
       const cursor = page?.pagination?.nextCursor;
-      if (page?.echos?.length !== limit || !cursor) {
+      if ((page?.echos?.length !== limit || !cursor) && !mayBeShort(name)) {
         short.push(`${name}: ${page?.echos?.length} of ${limit}, next cursor ${cursor}`);
         continue;
       }
       const next = await timed(viewer.client, withParams(path, `limit=100&cursor=${encodeURIComponent(cursor)}`));
       const items = next.json?.echos?.length ?? 0;
       costs.push({ name: `${name}, by cursor`, status: next.status, rows: next.rows, roundTrips: next.roundTrips, items, limit });
-      if (items !== limit && next.json?.pagination?.nextCursor) short.push(`${name} by cursor: ${items} of ${limit} with more to come`);
+      if (items !== limit && next.json?.pagination?.nextCursor && !mayBeShort(name)) short.push(`${name} by cursor: ${items} of ${limit} with more to come`);
     }
     report(costs);
     expect(costs.filter(over).map((c) => `${c.name}: ${c.rows} rows, ${c.roundTrips} rt, ${c.status}`)).toEqual([]);
@@ -131,17 +151,21 @@ describe("every echo list when every echo is a quote the viewer liked and repost
     const session = viewer.client.cookie.split("; ").filter((c) => !c.startsWith("echo_pages")).join("; ");
     for (const { name, path } of lists()) {
       if (name === "search") continue; // search pages only by its cursor after page 1
-      for (const params of [`limit=${SCREEN}`, `limit=${SCREEN}&page=2`]) {
+      // page 2 of half the largest page: the deepest a page number may jump to (pageRequest)
+      const half = Math.floor((await ok(viewer.client.get(withParams(path, "limit=100")))).pagination.limit / 2);
+      for (const params of [`limit=${SCREEN}`, `limit=${half}&page=2`]) {
         const res = await new Client().get(withParams(path, params), { Cookie: session });
         const m = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
-        costs.push({ name: `${name} ${params}`, status: res.status, rows: Number(m?.[2]), roundTrips: Number(m?.[1]), items: res.json?.echos?.length ?? 0, limit: SCREEN });
+        const limit = Number(/limit=(\d+)/.exec(params)![1]);
+        costs.push({ name: `${name} ${params}`, status: res.status, rows: Number(m?.[2]), roundTrips: Number(m?.[1]), items: res.json?.echos?.length ?? 0, limit, message: res.json?.message });
       }
     }
     report(costs);
     expect(costs.filter(over).map((c) => `${c.name}: ${c.rows} rows, ${c.roundTrips} rt, ${c.status}`)).toEqual([]);
-    expect(costs.filter((c) => c.items !== SCREEN).map((c) => `${c.name}: ${c.items} echos`)).toEqual([]);
-    // the screens' page keeps headroom: at most 180 rows (a tenth of the budget left)
-    expect(costs.filter((c) => !c.name.endsWith("page=2") && c.rows > 180).map((c) => `${c.name}: ${c.rows}`)).toEqual([]);
+    // full pages (a feed's page number past its first window is the 400 above; decision 010)
+    expect(costs.filter((c) => c.status === 200 && c.items !== c.limit && !mayBeShort(c.name)).map((c) => `${c.name}: ${c.items} echos`)).toEqual([]);
+    // the screens' page keeps headroom: the pages are sized for 190 rows (PAGE_ROW_TARGET)
+    expect(costs.filter((c) => !c.name.endsWith("page=2") && c.rows > 190).map((c) => `${c.name}: ${c.rows}`)).toEqual([]);
   });
 
   it("the screens that show these lists, within budget", async () => {
@@ -153,7 +177,6 @@ describe("every echo list when every echo is a quote the viewer liked and repost
     }
     report(costs);
     expect(costs.filter(over).map((c) => `${c.name}: ${c.rows} rows, ${c.roundTrips} rt, ${c.status}`)).toEqual([]);
-    expect(costs.filter((c) => c.rows > 180).map((c) => `${c.name}: ${c.rows}`)).toEqual([]);
   });
 
   it("the thread and who reposted, within budget", async () => {
