@@ -169,7 +169,9 @@ describe("every echo list when every echo is a quote the viewer liked and repost
   });
 
   it("the screens that show these lists, within budget", async () => {
-    const pages = ["/", `/tag/${tag}`, `/scroll/${curation}`, ...feeds.map((f) => `/scroll/${f.id}`), `/user/${author.user._id}`, `/search?q=${word}`, `/echo/${quotes[0]}`, `/echo/${quoted}`];
+    const pages = ["/", `/tag/${tag}`, `/scroll/${curation}`, ...feeds.map((f) => `/scroll/${f.id}`), `/user/${author.user._id}`, `/search?q=${word}`, `/echo/${quotes[0]}`, `/echo/${quoted}`,
+      // the web feeds: 50 entries, read as nobody
+      `/tag/${tag}/feed.json`, `/user/${author.user.userName}/feed.atom`, `/scroll/${curation}/feed.rss`, ...feeds.map((f) => `/scroll/${f.id}/feed.json`)];
     const costs: Cost[] = [];
     for (const path of pages) {
       const res = await timed(viewer.client, path);
