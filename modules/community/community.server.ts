@@ -1,6 +1,7 @@
 // Community reads: KV first (the version the last ranking pass published), D1's ranked tables on
 // a miss (then cached with a TTL). Nothing is ranked on the request path. Public scroll lists
 // come straight from D1 (an indexed query), so privacy changes and the viewer's follows show at once.
+import { ECHO_ROWS, PAGE_ROW_TARGET } from "../shared/index";
 import { authorVisible, moderationVisible, batch, prepared, sql, type AppContext, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "../echo/index.server";
 import { listPublicScrolls, PUBLIC_SCROLLS_MAX } from "../scroll/index.server";
@@ -73,11 +74,15 @@ export async function searchTags(app: AppContext, term: string, limit: number): 
 
 /** How many more ranked ids a popular list hydrates than it shows (decision 026). */
 const POPULAR_SPARE = 5;
+/** What /browse/popular reads around its list (the shell, the session): measured 225 − 40 × 5. */
+const POPULAR_PAGE_ROWS = 25;
 /**
- * The most popular echos one read hydrates: each costs about 4 rows (the echo, its author, the
- * viewer's like and hidden-author probes), so 35 + the spare stay within 200 with the page around them (100 read 402; /browse/popular at 40 read 205).
+ * The most popular echos one read shows: it hydrates these and the spare, each ECHO_ROWS at worst
+ * (the echo, its author, the viewer's like and repost, a quote's quoted echo), within the page's
+ * row target with the page around them: 28 (35 when an echo read 4 rows; /browse/popular then
+ * read 225 with quotes about; decision 027, "Pages sized by rows per echo").
  */
-const POPULAR_MAX = 35;
+const POPULAR_MAX = Math.floor((PAGE_ROW_TARGET - POPULAR_PAGE_ROWS) / ECHO_ROWS) - POPULAR_SPARE;
 
 /** Popular echos of a period and sort, hydrated for the viewer (like state) in one query. */
 export async function popularEchos(app: AppContext, viewerId: string, period: Period, sort: PopularSort, limit: number): Promise<Echo[]> {

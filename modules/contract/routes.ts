@@ -10,7 +10,7 @@ import { AllQuerySchema, HistoryQuerySchema, PostEchoSchema, ReportSchema, Searc
 import { AddMutedWordSchema, MuteSchema, ProfileScrollsQuerySchema, SearchUsersQuerySchema, UpdateProfileSchema } from "../profile/index";
 import { AddEchoSchema, CreateScrollSchema, PreviewSchema, UpdateScrollSchema } from "../scroll/index";
 import { LiveQuerySchema } from "../live/index";
-import { PageQuerySchema } from "../shared/index";
+import { LIST_MAX_LIMIT, PageQuerySchema } from "../shared/index";
 import type { ApiRoutePath } from "../verticals/index";
 import * as r from "./responses";
 import { MODERATION_OPERATIONS } from "./moderation";
@@ -41,7 +41,7 @@ const { page, limit, cursor } = PageQuerySchema.entries;
 const cursorParam = v.pipe(cursor, v.description("`pagination.nextCursor` of the previous page"));
 const pageQuery = v.object({
   page: v.pipe(page, v.description("The page, from 1 (default 1)")),
-  limit: v.pipe(limit, v.description("Items per page, clamped to 1–100 (default 20; 10 for a profile's echos and scrolls); echo lists clamp lower, to stay within 200 rows read: All echos 60, one author's 90, a tag's 45, a scroll's 45, Following 35, search 30")),
+  limit: v.pipe(limit, v.description(`Items per page, clamped to 1–100 (default 20; 10 for a profile's echos and scrolls); echo lists clamp lower, to stay within 200 rows read: All echos ${LIST_MAX_LIMIT.allEchos}, one author's ${LIST_MAX_LIMIT.profileEchos}, a tag's ${LIST_MAX_LIMIT.tagEchos}, a scroll's ${LIST_MAX_LIMIT.scrollEchos}, Following ${LIST_MAX_LIMIT.following}, search ${LIST_MAX_LIMIT.searchEchos}, an echo's quotes 30`)),
   cursor: cursorParam,
 });
 const cursorQuery = v.object({ limit: v.pipe(limit, v.description("Items per page, clamped to 1–12 (default 10)")), cursor: cursorParam });

@@ -32,16 +32,19 @@ export function echoColumns(viewerId: string | Placeholder, mutes?: MuteContext)
     userName: u.userName,
     isLiked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE ${l.echoId} = ${e.id} AND ${l.userId} = ${viewerId})`,
     // reposts and quotes (decision 027): the viewer's repost is a probe of (user, echo); the
-    // quoted echo is read only for a quote (quote_of_id NULL probes nothing), two rows, and is
-    // "unavailable" when its author is hidden from the viewer (a block either way, a mute)
+    // quoted echo is read only for a quote (quote_of_id NULL probes nothing), one row — its
+    // author's name is kept on the quote (quoted_name; the users row only for a quote written
+    // without it) — and is "unavailable" when its author is hidden from the viewer (a block
+    // either way, a mute)
     repostsCount: e.repostsCount,
     quotesCount: e.quotesCount,
     isReposted: sql<number>`EXISTS (SELECT 1 FROM reposts rp WHERE ${rp.userId} = ${viewerId} AND ${rp.echoId} = ${e.id})`,
     quoteOfId: e.quoteOfId,
     quoted: sql<string | null>`(SELECT CASE WHEN ${authorVisible(viewerId, "q.author_id")}
-        THEN json_object('id', q.id, 'content', q.content, 'warning', q.warning, 'authorId', q.author_id, 'userName', qu.user_name, 'createdAt', q.created_at)
+        THEN json_object('id', q.id, 'content', q.content, 'warning', q.warning, 'authorId', q.author_id,
+          'userName', COALESCE(${e.quotedName}, (SELECT qu.user_name FROM users qu WHERE qu.id = q.author_id)), 'createdAt', q.created_at)
         ELSE json_object('id', q.id, 'hidden', 1) END
-      FROM echos q JOIN users qu ON qu.id = q.author_id WHERE q.id = ${e.quoteOfId})`,
+      FROM echos q WHERE q.id = ${e.quoteOfId})`,
     // the viewer's "warn" word this echo matches in the list's context (decision 028), or null
     mutedWord: mutes ? warnedWord(viewerId, mutes) : sql<string | null>`NULL`,
   };

@@ -58,9 +58,11 @@ export async function postEcho(
     quoteOfId !== undefined
       ? // a quote (decision 027): written only while the quoted echo exists and no block stands
         // between the two authors; its count and notification are the triggers' (0026)
-        sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, mute_text, quote_of_id)
-          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, ${muteText}, q.id
-          FROM echos q WHERE q.id = ${quoteOfId} AND ${limit.within} AND NOT ${blockedBetween(sql`q.author_id`, authorId)}`
+        // between the two authors; the quoted author's name is kept on the quote (its card's embed
+        // reads no users row: decision 027, "Pages sized by rows per echo")
+        sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, mute_text, quote_of_id, quoted_name)
+          SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, ${muteText}, q.id, qu.user_name
+          FROM echos q JOIN users qu ON qu.id = q.author_id WHERE q.id = ${quoteOfId} AND ${limit.within} AND NOT ${blockedBetween(sql`q.author_id`, authorId)}`
       : parentId === undefined
       ? sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, mute_text)
           SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, ${muteText} WHERE ${limit.within}`

@@ -29,8 +29,9 @@ export async function setRepost(app: AppContext, viewerId: string, id: string, o
   const fanOut = fanOutRepost(repostId, viewerId, written, now);
   const writes = on
     ? [
-        sql`INSERT INTO reposts (id, echo_id, user_id, created_at)
-          SELECT ${repostId}, ${id}, ${viewerId}, ${now} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND ${limit.within} AND NOT ${blocked}
+        // the reposter's name kept on the row: Following names them without their users row
+        sql`INSERT INTO reposts (id, echo_id, user_id, created_at, user_name)
+          SELECT ${repostId}, ${id}, ${viewerId}, ${now}, (SELECT user_name FROM users WHERE id = ${viewerId}) WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND ${limit.within} AND NOT ${blocked}
           ON CONFLICT DO NOTHING`,
         ...fanOut.statements,
       ]

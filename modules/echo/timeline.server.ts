@@ -296,7 +296,8 @@ const timelinePages = (owner: (viewerId: Placeholder) => SQL) =>
       // finds nothing for an echo); a repost shows its echo, and it is the reposter who must be
       // followed (or the owner) and visible, as well as the echo's author
       { ...echoColumns(v.viewerId, "home"), entryId: sql<string>`t.echo_id`, repostBy: sql<string | null>`r.user_id`, repostAt: sql<number | null>`r.created_at`,
-        repostByName: sql<string | null>`(SELECT ru.user_name FROM users ru WHERE ru.id = r.user_id)` },
+        // the reposter's name is on the repost row (migration 0031); older rows read the users row
+        repostByName: sql<string | null>`COALESCE(r.user_name, (SELECT ru.user_name FROM users ru WHERE ru.id = r.user_id))` },
       sql`FROM timeline_entries t LEFT JOIN reposts r ON r.id = t.echo_id JOIN echos e ON e.id = COALESCE(r.echo_id, t.echo_id) JOIN users u ON u.id = e.author_id
         WHERE t.owner_id = ${owner(v.viewerId)} AND ${where} AND ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "home")}
           AND ${moderationVisible(v.viewerId, "e.author_id", "e.id", "personal")}

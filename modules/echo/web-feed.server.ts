@@ -3,7 +3,7 @@
 // is plain text: it is HTML-escaped before it goes into any html-typed field, so a feed reader
 // shows `<script>` as text and never runs or renders markup from an echo.
 import { Feed } from "feed";
-import { badRequest, ILL_FORMED_MESSAGE, isWellFormedText, notFound } from "../shared/index";
+import { badRequest, ECHO_ROWS, ILL_FORMED_MESSAGE, isWellFormedText, largestPage, notFound } from "../shared/index";
 import { appContext, toErrorResponse, type AppContext, type RouteArgs } from "../shared/index.server";
 import { listEchos } from "./lists.server";
 import { MAX_TAG_LENGTH, normalizeTag, type Echo } from "./schema";
@@ -16,8 +16,12 @@ import { WEB_FEED_FORMATS, type WebFeedFormat } from "./web-feed-links";
  */
 export const FEED_READER_ID = "0".repeat(26);
 
-/** The newest entries a web feed carries. */
-export const WEB_FEED_ENTRIES = 50;
+/**
+ * The newest entries a web feed carries: read as nobody (no like or repost found), an entry reads
+ * its list's row, the echo, its author and a quote's quoted echo: 4 rows, so 44 (50 read 208 rows
+ * for a curation of quotes; decision 027, "Pages sized by rows per echo").
+ */
+export const WEB_FEED_ENTRIES = largestPage(ECHO_ROWS - 1);
 
 export type WebFeed = {
   title: string;

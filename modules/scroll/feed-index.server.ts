@@ -4,7 +4,7 @@
 // requests) answers a full page in one. One index per canonical rule: identical rules (forks, the
 // many copies of one rule) share it. The engine (feed-rules.server.ts) stays the reference, the
 // backfill's reader, and the server of what the index does not hold.
-import { idFloor, idTime, isId } from "../shared/index";
+import { DEFAULT_LIMIT, ECHO_ROWS, idFloor, idTime, isId, largestPage, PAGE_ROW_TARGET } from "../shared/index";
 import { authorVisible, moderationEchoVisibleText, wordsVisible, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
@@ -39,13 +39,13 @@ const readerWindow = (rule: FeedRule) => windowSize({ ...rule, excludeLikedEchos
  */
 export const DENSE = 0;
 /**
- * The most entries one page reads from an index: each costs about 3 rows (the entry, the echo,
- * its author; the reader's like probe) and the viewer's hidden-author set and the scroll's lookup
- * come on top: a 50-entry web feed read 209 rows once blocks were in, and a viewer who hides
- * anyone pays a probe of each entry's echo (about 5 rows an entry), so 36 (a web feed's 50 entries
- * come as 36 from an index; an API page asked for more answers 36 with more to come).
+ * The most entries one page reads from an index: each costs the entry and its echo's rows
+ * (ECHO_ROWS at worst: the echo, its author, the reader's like and repost, a quote's quoted echo),
+ * and for a viewer who hides anyone a probe of the entry's echo: 7 an entry, so 24 (36 when an
+ * echo read 3 rows; decision 027, "Pages sized by rows per echo"). A web feed's 50 entries come
+ * as 24 from an index; an API page asked for more answers 24 with more to come.
  */
-export const INDEX_PAGE_MAX = 36;
+export const INDEX_PAGE_MAX = largestPage(ECHO_ROWS + 2);
 /** Candidate rows one backfill step of the engine may read (not a reader's request: larger). */
 const BACKFILL_CANDIDATES = 10_000;
 /** Matches one backfill step writes at most. */
@@ -470,27 +470,31 @@ export const indexState = (ruleKey: string) =>
 export type IndexRow = EchoRow & { indexRank: number; feedOk: number; feedN: number; wordHidden: number };
 
 /**
- * Entries a page for a reader who hides what they liked reads at most (decision 020, "Hide-liked
- * readers"), measured in D1's rows read: an entry costs 1, a liked one 1 more (its likes row),
- * for a viewer who hides anyone 1 more (the entry's echo row, for its author); each echo of the
- * page 2 (echo, author); the lookups about 6. A page stops reading once it holds limit+1; a page
- * short of that read every entry of the scan and also reads the HIDE_LIKED_STEP-th entry (as
- * many rows) as its frontier. So the worst page, short with a page's worth of echos:
- * 2 × 76 + 30 + 12 + 6 = 200, and for a viewer who hides anyone 3 × 48 + 30 + 12 + 6 = 192.
- * A reader who liked up to 46 of the next 76 entries gets a full page of 30 (55 for a page of 20).
- */
-export const HIDE_LIKED_SCAN = 76;
-export const HIDE_LIKED_SCAN_HIDING = 48;
-/**
  * Where a short hide-liked page's next page starts at the latest: after its last echo or after
  * this many entries, whichever is later (all of them were read, and none left to show); the
  * scan's own last entry would cost as many rows as the scan, this one costs 12.
  */
 export const HIDE_LIKED_STEP = 12;
+/** A hide-liked page's largest: a screen's (30 when an echo read 3 rows). */
+export const HIDE_LIKED_PAGE_MAX = DEFAULT_LIMIT;
+/**
+ * Entries a page for a reader who hides what they liked reads at most (decision 020, "Hide-liked
+ * readers"), measured in D1's rows read: an entry costs 1, a liked one 1 more (its likes row),
+ * for a viewer who hides anyone 1 more (the entry's echo row, for its author); each echo of the
+ * page ECHO_ROWS - 2 more than an entry it passed over (its echo, author, the reader's repost
+ * and a quote's quoted echo, less the like it does not have and the entry); the lookups about 6.
+ * A page stops reading once it holds limit+1; a page short of that read every entry of the scan
+ * and also reads the HIDE_LIKED_STEP-th entry (as many rows) as its frontier. So the worst page,
+ * short with a page's worth of echos: 2 × 54 + 3 × 21 + 12 + 6 = 189, and for a viewer who hides
+ * anyone 3 × 36 + 63 + 18 = 189 (76 and 48 when an echo read 3 rows; decision 027).
+ * A reader who liked up to 33 of the next 54 entries gets a full page of 20.
+ */
+const HIDE_LIKED_ROWS = PAGE_ROW_TARGET - HIDE_LIKED_STEP - 6 - (ECHO_ROWS - 2) * (HIDE_LIKED_PAGE_MAX + 1);
+export const HIDE_LIKED_SCAN = Math.floor(HIDE_LIKED_ROWS / 2);
+export const HIDE_LIKED_SCAN_HIDING = Math.floor(HIDE_LIKED_ROWS / 3);
 /** `feedN` of that frontier row, and of the last entry the page could reach (no echo of the page has them). */
 const FRONTIER_ROW = -1;
 const LAST_ROW = -2;
-export const HIDE_LIKED_PAGE_MAX = 30;
 
 /**
  * A page from the index: its entries after the cursor in the feed's order (one range of the

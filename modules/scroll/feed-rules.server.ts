@@ -14,7 +14,7 @@
 // Rule values are written into the statement as SQL literals (escaped by `lit`), not bound: one
 // statement may repeat a value in 25 streams, and D1 binds at most 100 parameters. Every value is
 // also validated where the rule is saved (tags, ids) or read (cursor).
-import { idCeil, idFloor, isId } from "../shared/index";
+import { candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, idCeil, idFloor, isId, LIST_MAX_LIMIT } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
 import { authorVisibleText, moderationVisibleText, moderationEchoVisibleText, hasHiddenText, wordsVisible, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
@@ -137,10 +137,19 @@ function orderBy(rule: FeedRule, id: string, likes: string): string {
   return `${id} DESC`;
 }
 
-/** Rows a page may spend on candidates (index entries in the window), whatever the rule: the
- * rest of the 200-row budget hydrates the page (echo, author, is-liked) and reads the scroll.
- * Measured in docs/decisions/010-feed-budget-for-every-feed.md. */
-export const CANDIDATE_ROWS = 110;
+/** Rows a screen's page (20) may spend on candidates (index entries in the window), whatever the
+ * rule: the rest of the budget hydrates the page (5 rows an echo at worst: a quote the viewer
+ * liked and reposted) and reads the scroll. 110 when an echo read 3 (decision 010); 75 since
+ * reposts and quotes (decision 027, "Pages sized by rows per echo"). A larger page gets less
+ * (pageCandidateRows); the dense judgement of the feed index uses this one. */
+export const CANDIDATE_ROWS = candidateRowsFor(DEFAULT_LIMIT);
+/**
+ * The candidate rows of a page of `limit` echos: CANDIDATE_ROWS, less what an API page larger
+ * than a screen's hydrates more (up to a scroll's largest page). A page larger still (a web
+ * feed's 50, read as nobody: no like or repost probes) hydrates at most the window's matches.
+ */
+export const pageCandidateRows = (limit: number, candidateRows = CANDIDATE_ROWS): number =>
+  Math.max(1, candidateRows - (Math.min(Math.max(limit, DEFAULT_LIMIT), LIST_MAX_LIMIT.scrollEchos) - DEFAULT_LIMIT) * ECHO_ROWS);
 
 /** One stream's part of the merge: its entries in feed order, each marked with whether it
  * matches the rule. What the index range can seek (the stream's key, the cursor, and the id

@@ -3,10 +3,10 @@
 // (feed-rules.server.ts); the isolate's hints (feedRules here, the built indexes in feed-index.server.ts) that let a page go in the
 // scroll lookup's round trip.
 import { alias } from "drizzle-orm/sqlite-core";
-import { badRequest, encodeCursor, forbidden, isId, notFound, pagination, type ListCursor } from "../shared/index";
+import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, notFound, pagination, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
 import { authorVisible, moderationVisible, wordsVisible, batch, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
-import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
+import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import { forgetIndex, HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexable, indexPage, indexPageQuery, indexState, knownIndex, positionOf, reachOf, reaches, rememberIndex, type Position } from "./feed-index.server";
 import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./rule.server";
 import { visibleScroll } from "./rows.server";
@@ -26,9 +26,11 @@ export const feedCursor = (rule: FeedRule, last: EchoRow): string =>
  * Candidate rows for a feed page rendered inside a document (home, a scroll's page): the shell's
  * layout reads up to ~55 rows of its own (the viewer's first scrolls, the stored choice), so the
  * document's feed page window is smaller than an API page's, and the whole document stays within
- * 200 rows (docs/decisions/010). The client then continues by the API as usual.
+ * 200 rows (docs/decisions/010). The client then continues by the API as usual. 45 when an echo
+ * read 3 rows; 30 since an echo reads 5 at worst (decision 027, "Pages sized by rows per echo").
  */
-export const DOCUMENT_CANDIDATE_ROWS = 45;
+const SHELL_ROWS = 55;
+export const DOCUMENT_CANDIDATE_ROWS = candidateRowsFor(DEFAULT_LIMIT, SHELL_ROWS);
 
 /**
  * A scroll's echos: a feed evaluates its rule now; a curation lists newest-added first. Given
@@ -179,7 +181,8 @@ async function feedEchos(
   whileScroll: string | null = null,
 ): Promise<ScrollEchoPage> {
   // no COUNT over the rule (it would read every match): the total is a lower bound, see below
-  const window = windowSize(rule, candidateRows);
+  // a page larger than a screen's has fewer candidate rows: its echos take more (decision 027)
+  const window = windowSize(rule, pageCandidateRows(req.limit, candidateRows));
   const seek = feedSeek(key);
   const engine = () => feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll);
   if (offset > 0 || !indexable(rule)) {
@@ -216,7 +219,9 @@ async function feedEchos(
         return { ...echoPage(got.rows, req, total, true, indexCursor(rule, st.floor!)), feedIndex: "ready" };
       }
       const rest = take - got.rows.length;
-      const rows = 200 - 3 * (indexed.length + 1) - 3 * rest - 12;
+      // what the index page read (an entry, its echo's rows, a hiding viewer's probe), and the
+      // rest's echos, leave for the engine's window
+      const rows = PAGE_ROW_TARGET - (ECHO_ROWS + 2) * (indexed.length + 1) - ECHO_ROWS * (rest + 1) - 12;
       const engineWindow = windowSize(rule, Math.max(20, Math.min(candidateRows, rows)));
       const from: Seek = { id: st.floor!.id, likes: st.floor!.rank };
       const [after] = await batch(app.db, [feedPageQuery(rule, viewerId, now, from, rest, 0, engineWindow, whileScroll)]);

@@ -14,24 +14,53 @@ export const MAX_PAGE = 1_000_000;
 export const MAX_JUMP_OFFSET = 60;
 
 /**
- * The largest page of each API list that reads several rows per echo, so that its largest page
- * (look-ahead row and session check included) stays within 200 rows read (issue 28). Per echo a
- * list reads the echo, its author and, when the viewer liked it, the like (isLiked), plus the tag,
- * timeline, curation or search row that lists it; the rows per echo at worst (every echo liked)
- * are in parentheses (docs/product-notes.md "Page sizes"). Other lists keep MAX_LIMIT.
+ * Page sizes, from rows per echo (issue 28; decision 027, "Pages sized by rows per echo"). Every
+ * echo a list shows reads, at worst, ECHO_ROWS rows (echo-row.server.ts): the echo, its author,
+ * the viewer's like and the viewer's repost (each probe reads a row only when it finds one), and
+ * for a quote the quoted echo (its author's name is kept on the quote: migration 0031). A list
+ * adds the row that lists it (tag, curation entry, timeline entry…). A page reads its items and
+ * the look-ahead item, plus at most PAGE_FIXED_ROWS of its own (the session check, the viewer's
+ * hidden set, the moderation set, muted words, a count), and is planned for PAGE_ROW_TARGET: the
+ * 200-row budget less headroom (a repost's probe, a list's own extra lookups).
+ */
+export const ECHO_ROWS = 5;
+export const PAGE_FIXED_ROWS = 10;
+export const PAGE_ROW_TARGET = 190;
+
+/** The largest page of a list whose items read `perItem` rows at worst (its look-ahead item included). */
+export const largestPage = (perItem: number, fixed = PAGE_FIXED_ROWS): number => Math.floor((PAGE_ROW_TARGET - fixed) / perItem) - 1;
+
+/**
+ * What a feed page from the engine may spend on candidates (index entries in its window, about 3
+ * rows each): what its `limit` echos and look-ahead (ECHO_ROWS each) and `fixed` rows of its own
+ * leave of PAGE_ROW_TARGET (feed-rules.server.ts, windowSize). 75 for a screen's 20.
+ */
+export const candidateRowsFor = (limit: number, fixed = PAGE_FIXED_ROWS): number => PAGE_ROW_TARGET - fixed - (limit + 1) * ECHO_ROWS;
+
+/** Rows an engine window's entry costs at most before its tests (the entry, its numbering). */
+const WINDOW_ENTRY_ROWS = 3;
+
+/**
+ * The largest page of each API list that reads several rows per echo: asked for more, a list
+ * answers this many, full (docs/product-notes.md "Page sizes", measured in
+ * tests/api/worst-case-quotes.test.ts). Other lists keep MAX_LIMIT.
  */
 export const LIST_MAX_LIMIT = {
-  /** All echos, also one author's (3: echo, author, like) */
-  allEchos: 60,
-  /** A tag's echos, also All echos by tag (4: tag row, echo, author, like) */
-  tagEchos: 45,
-  /** A scroll's echos: a curation's (4: entry, echo, author, like), a feed's */
-  scrollEchos: 45,
-  /** Following (5: timeline row, echo, author, like, the follow that keeps it) */
-  following: 35,
-  /** A profile's echos (2: echo, like; the author is read once) */
-  profileEchos: 90,
-  /** Search: its 61-row window, then 3–4 per echo; divides the 60-match window (docs/product-notes.md, Search) */
+  /** All echos (5 an echo): 35 */
+  allEchos: largestPage(ECHO_ROWS),
+  /** A tag's echos, also All echos by tag (6: the tag row, then the echo's 5): 29 */
+  tagEchos: largestPage(ECHO_ROWS + 1),
+  /**
+   * A scroll's echos, a curation's (6 an echo: the entry, then the echo's 5) or a feed's: the
+   * largest page whose engine window still holds the page (one window entry per echo, at 3 rows,
+   * beside the echo's 5): 21
+   */
+  scrollEchos: Math.min(largestPage(ECHO_ROWS + 1), largestPage(ECHO_ROWS + WINDOW_ENTRY_ROWS)),
+  /** Following (8: the timeline entry, a repost's row and the follow probe of its reposter, then the echo's 5): 21 */
+  following: largestPage(ECHO_ROWS + 3),
+  /** A profile's echos, also All echos of one author (4: the author is read once): 44 */
+  profileEchos: largestPage(ECHO_ROWS - 1),
+  /** Search: its 61-row window, then the echo's rows (no author row twice); divides the 60-match window (docs/product-notes.md, Search) */
   searchEchos: 30,
 } as const;
 

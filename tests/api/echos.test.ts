@@ -184,8 +184,8 @@ describe("lists", () => {
     expect(past.json.pagination.hasMore).toBe(false);
     const byTag = await client.get(`/api/echo/all?tag=%23ListTag${user._id.slice(-6)}`);
     expect(byTag.json.echos).toHaveLength(5);
-    // All echos' largest page is 60 (LIST_MAX_LIMIT, issue 28: 3 rows per echo at worst)
-    expect((await client.get("/api/echo/all?limit=1000")).json.pagination.limit).toBe(60);
+    // All echos' largest page is 35 (LIST_MAX_LIMIT: 5 rows per echo at worst, decision 027)
+    expect((await client.get("/api/echo/all?limit=1000")).json.pagination.limit).toBe(35);
     expect((await client.get("/api/echo/all?limit=0")).json.pagination.limit).toBe(1);
     const bad = await client.get("/api/echo/all?page=abc");
     expect(bad.status).toBe(400);

@@ -187,14 +187,14 @@ describe("the feed index", () => {
     // created after the posts: its backfill's first 500 matches show the rule dense (every entry
     // matches), so the index keeps nothing and says ready
     const feed = (await client.post("/api/scroll/create", { name: "Dense", type: "feed", feedConfig: { includedTags: [tag] } })).json.scroll;
-    const path = `/api/scroll/${feed._id}/echos?limit=30`;
+    const path = `/api/scroll/${feed._id}/echos?limit=20`;
     await until(client, path, (p) => p.feedIndex === "ready", 20_000);
     const { seen, pages } = await walk(client, path, (page, n) => {
       expect(page.feedIndex).toBe("ready");
-      // every page full (540 = 18 × 30)
-      expect(page.echos.length, `page ${n}`).toBe(30);
+      // every page full (540 = 27 × 20; a scroll's largest page is 21, LIST_MAX_LIMIT)
+      expect(page.echos.length, `page ${n}`).toBe(20);
     });
-    expect(pages).toBe(18);
+    expect(pages).toBe(27);
     expect(seen).toEqual(expected);
   }, 120_000);
 

@@ -11,7 +11,7 @@ import { Client, signedUp, timed } from "./client";
 
 const MAX_ROWS = 200;
 // modules/shared/pagination.ts LIST_MAX_LIMIT, modules/scroll/lists.server.ts MY_SCROLLS_MAX
-const MAX = { allEchos: 60, tagEchos: 45, scrollEchos: 45, following: 35, searchEchos: 30, profileEchos: 90, myScrolls: 95 };
+const MAX = { allEchos: 35, tagEchos: 29, scrollEchos: 21, following: 21, searchEchos: 30, profileEchos: 44, myScrolls: 95 };
 
 const uniq = (p: string) => p + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
 

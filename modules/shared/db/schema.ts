@@ -122,6 +122,10 @@ export const echos = sqliteTable(
     repostsCount: integer("reposts_count").notNull().default(0),
     quotesCount: integer("quotes_count").notNull().default(0),
     quoteOfId: text("quote_of_id"),
+    // the quoted echo's author's name, kept at quote time: the card's embed then reads the quoted
+    // echo's row and not its author's (decision 027, "Pages sized by rows per echo"); NULL on an
+    // echo that quotes nothing, and on quotes written outside postEcho (the read falls back)
+    quotedName: text("quoted_name"),
     // muted words (migration 0027, decision 028): the echo's folded words, warning and tags, each
     // part fenced, that a viewer's muted phrases are found in with one instr each (shared/mute-text)
     muteText: text("mute_text"),
@@ -255,6 +259,9 @@ export const reposts = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: integer("created_at").notNull(),
+    // the reposter's name, kept at repost time: a Following page names the reposter without
+    // reading their users row (decision 027, "Pages sized by rows per echo"); NULL falls back
+    userName: text("user_name"),
   },
   (t) => [
     // once per user and echo; isReposted hydration; an account's cascade
