@@ -42,7 +42,9 @@ export async function startServer({ port, vars = {}, stateDir, quiet = true, cro
   child.stdout?.on("data", (d) => (log += d));
   child.stderr?.on("data", (d) => (log += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  // 5 minutes: wrangler's first start applies every migration and took over 2 under load ~16
+  // (a fresh-clone CI run beside other test sessions); a healthy start takes seconds
+  const deadline = Date.now() + 300_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
     try {

@@ -7,7 +7,7 @@
 // what happened and appeals once; the appeal shows in the queue. Lists stay ≤ 2 rt / ≤ 200 rows.
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Client, expectErrorShape, signedUp, timed } from "./client";
+import { BASE_URL, Client, expectErrorShape, signedUp, timed } from "./client";
 
 const stateDir = process.env.TEST_STATE_DIR;
 const uniq = (p: string) => p + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
@@ -15,6 +15,23 @@ type Person = Awaited<ReturnType<typeof signedUp>>;
 
 function moderatorCli(userName: string, ...flags: string[]) {
   return spawnSync(process.execPath, ["scripts/moderator.mjs", userName, ...flags], { env: { ...process.env, STATE_DIR: stateDir }, encoding: "utf8" });
+}
+
+/**
+ * The CLI opens the store with a local runtime of its own, beside the running server's: under
+ * load the server's next connection was once closed as it did ("other side closed"). Wait until
+ * the server answers again before going on (README: `npm run moderator` beside a running server).
+ */
+async function afterCli() {
+  for (let tries = 0; ; tries++) {
+    try {
+      await fetch(`${BASE_URL}/api/auth/me`);
+      return;
+    } catch (error) {
+      if (tries >= 20) throw error;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
 }
 
 let mod: Person;
@@ -45,15 +62,17 @@ describe.skipIf(!stateDir)("moderation", () => {
     [mod, author, limited, suspended, viewer] = (await Promise.all(["mo", "ma", "ml", "ms", "mv"].map((p) => signedUp(p)))) as [Person, Person, Person, Person, Person];
     const made = moderatorCli(mod.user.userName);
     expect(made.status, made.stderr).toBe(0);
+    await afterCli();
     for (const who of [author, limited, suspended]) expect((await viewer.client.post(`/api/profile/user/${who.user._id}/follow`)).status).toBe(200);
     echos.author = await post(author, 3);
     echos.limited = await post(limited, 3);
     echos.suspended = await post(suspended, 3);
   }, 120_000);
 
-  it("the command line makes a moderator (and refuses a name that is no account)", () => {
+  it("the command line makes a moderator (and refuses a name that is no account)", async () => {
     expect(moderatorCli(uniq("nobody")).status).toBe(1);
     expect(moderatorCli("bad name; DROP").status).toBe(2);
+    await afterCli();
   });
 
   it("moderator-only routes: 401 signed out, 403 for everyone else, nothing changed", async () => {
