@@ -1,5 +1,5 @@
 // The budget with 1,000 blocks (issue 32, decision 026): a viewer who blocks 1,000 accounts (and
-// is blocked by one, and mutes one), among whose lists' candidates 2 of every 5 are by those
+// is blocked by one, and mutes one, and mutes 100 words), among whose lists' candidates 2 of every 5 are by those
 // hidden authors, reads every list's page of 20 full, ≤ 200 rows, with no hidden author; the
 // largest pages (LIST_MAX_LIMIT) are measured beside what they cost a viewer with no blocks. The 1,000 accounts and blocks are written directly (a
 // sign-up hashes a password: 1,000 through the API take over 10 minutes); the triggers build the
@@ -12,7 +12,7 @@ import { listEchos, listFollowing, listTag, postEcho, searchEchos } from "../ech
 import { CreateScrollSchema } from "../scroll/index";
 import { addEcho, createScroll, scrollEchos } from "../scroll/index.server";
 import { LIST_MAX_LIMIT } from "../shared/index";
-import { createDb, instrumentD1, testAppContext, type D1Stats } from "../shared/index.server";
+import { batch, createDb, instrumentD1, rebuildMutedWordSet, sql, testAppContext, type D1Stats } from "../shared/index.server";
 import { setUserFollow } from "./profile.server";
 import { setBlock, setMute } from "./safety.server";
 
@@ -55,6 +55,14 @@ describe("blocks and mutes within the budget (real D1)", () => {
        INSERT INTO users (id, user_name, password_hash, created_at) SELECT printf('zb%024d', i), 'budget_crowd' || i, 'x', 1 FROM n`,
     ).run();
     await env.DB.prepare(`INSERT INTO blocks (blocker_id, blocked_id, created_at) SELECT ?, id, 1 FROM users WHERE id LIKE 'zb%'`).bind(viewer._id).run();
+    // and 100 muted words (the most one may have, decision 028), none of which these echos match,
+    // in every context: each candidate is tested against all 100
+    await batch(app().db, [
+      ...Array.from({ length: 100 }, (_, i) =>
+        sql`INSERT INTO muted_words (user_id, id, phrase, pattern, action, contexts, created_at) VALUES (${viewer._id}, ${`w${String(i).padStart(3, "0")}`}, ${`nomatch${i}`}, ${` nomatch${i} `}, 'hide', 31, 1)`,
+      ),
+      ...rebuildMutedWordSet(viewer._id, Date.now()),
+    ]);
     const set = await env.DB.prepare("SELECT length(authors) AS bytes, (SELECT count(*) FROM json_each(authors)) AS n FROM hidden_authors WHERE user_id = ?").bind(viewer._id).first<{ bytes: number; n: number }>();
     expect(set!.n).toBe(BLOCKS + 2);
 
