@@ -53,6 +53,16 @@ for (const theme of ["light", "dark"] as const) {
     await expect(log.getByText(reason)).toBeVisible();
     await expectAxeClean(page, theme);
 
+    // reversible (decision 029): the resolved case offers Unhide; from the keyboard, audit-logged
+    const shownAgain = `Shown again ${theme} ${Date.now()}`;
+    await card.getByLabel("Reason or note").focus();
+    await page.keyboard.type(shownAgain);
+    await card.getByRole("button", { name: "Unhide echo" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(toast(page, "Echo shown again")).toBeVisible();
+    await expect(card.getByRole("button", { name: "Unhide echo" })).toHaveCount(0);
+    await expect(log.getByText(shownAgain)).toBeVisible();
+
     // the author: the notice with its reason, one appeal
     await open(author.page, "/account-status");
     const notice = author.page.getByRole("listitem").filter({ hasText: "A moderator hid one of your echos from everyone but you" });
@@ -104,6 +114,44 @@ test("a suspended account is told at log in, and appeals once on /appeal without
   expect((await queue.json()).cases[0]).toMatchObject({ kind: "appeal", latestReason: "Not a spam ring" });
   await mod.request.dispose();
   await target.request.dispose();
+});
+
+test("a moderator limits an account from its case and lifts the limit from the keyboard, both audit-logged; axe in both themes", async ({ page, playwright, baseURL }) => {
+  test.skip(!stateDir, "needs the test server's store (TEST_STATE_DIR) to make a moderator");
+  test.setTimeout(120_000);
+  const moderator = await signedInPage(page, "eml");
+  const made = spawnSync(process.execPath, ["scripts/moderator.mjs", moderator.userName], { env: { ...process.env, STATE_DIR: stateDir }, encoding: "utf8" });
+  expect(made.status, made.stderr).toBe(0);
+  const author = await apiUser(playwright, baseURL, "emk");
+  const echo = await postEcho(author.request, `a limited author's echo ${Date.now()}`);
+  const reporter = await apiUser(playwright, baseURL, "emj");
+  expect((await reporter.request.post(`/api/echo/${echo._id}/report`, { data: { reason: "spam" } })).status()).toBe(201);
+
+  await open(page, "/moderation");
+  const card = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: echo.content }) });
+  const field = card.getByLabel("Reason or note");
+  await field.fill("Spammy account");
+  await card.getByRole("button", { name: "Limit", exact: true }).click();
+  await expect(toast(page, "Account limited")).toBeVisible();
+  await expect(card.getByText("(Limited)")).toBeVisible();
+  // the card now offers the lift in the limit's place
+  await expect(card.getByRole("button", { name: "Limit", exact: true })).toHaveCount(0);
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+    await expectAxeClean(page, theme);
+  }
+  const granted = `Appeal granted ${Date.now()}`;
+  await field.focus();
+  await page.keyboard.type(granted);
+  await card.getByRole("button", { name: "Lift limit" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(toast(page, "Limit lifted")).toBeVisible();
+  await expect(card.getByText("(Active)")).toBeVisible();
+  const log = page.getByRole("region", { name: "Audit log" });
+  // the log's line: who, "unlimit", whom, why
+  await expect(log.getByRole("listitem").filter({ hasText: granted }).getByText("unlimit", { exact: true })).toBeVisible();
+  await author.request.dispose();
+  await reporter.request.dispose();
 });
 
 test("someone who is no moderator sees no queue", async ({ page }) => {

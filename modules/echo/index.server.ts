@@ -5,6 +5,7 @@ export { editEcho, echoHistory } from "./edit.server";
 export { getThread } from "./thread.server";
 export { setRepost, listReposters, listQuotes } from "./repost.server";
 export { listEchos, listTag, dateBounds, type PageRequest } from "./lists.server";
+export { scanWindow, windowCursor, type Key, type Probe } from "./scan-window.server";
 export { searchEchos, SEARCH_WINDOW, type SearchPage } from "./search.server";
 export { listFollowing, followingIfAny, timelineOwners, repostReaders, consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, backfillFollow, removeFollowee, trimTimelines, TIMELINE_CAP, FOLLOW_BACKFILL, UNFOLLOW_REMOVE } from "./timeline.server";
 export { webFeedRoute, tagWebFeed, WEB_FEED_ENTRIES, FEED_READER_ID, type WebFeed } from "./web-feed.server";

@@ -4,6 +4,7 @@ import { badRequest, CURSOR_INVALID, encodeCursor, idCeil, idFloor, pagination, 
 import type { Placeholder } from "drizzle-orm";
 import { authorVisible, moderationVisible, wordsVisible, batch, listCursor, prepared, sql, tables, type AppContext, type SQL, select, type Select } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
+import { scanWindow, windowCursor, type Key, type Probe } from "./scan-window.server";
 import { normalizeTag, TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
 
 /** A tag from a URL or query: normalised; anything unsafe simply matches nothing. */
@@ -14,15 +15,21 @@ export type PageRequest = { page: number; limit: number; cursor?: string };
 type Order = "newest" | "oldest" | "likes";
 
 /** The keyset condition that starts after the cursor (or, without one, an OFFSET). */
-export function seek(order: Order, idCol: string, likesCol: string, req: PageRequest): { where: SQL; offset: number } {
+export function seek(order: Order, idCol: string, likesCol: string, req: PageRequest): { where: SQL; offset: number; key: Key | null } {
   const key = listCursor(req);
-  if (!key) return { where: sql.raw("1"), offset: (req.page - 1) * req.limit };
-  if (order === "newest") return { where: sql`${sql.raw(idCol)} < ${key.id}`, offset: 0 };
-  if (order === "oldest") return { where: sql`${sql.raw(idCol)} > ${key.id}`, offset: 0 };
+  if (!key) return { where: sql.raw("1"), offset: (req.page - 1) * req.limit, key: null };
+  return { where: after(order, idCol, likesCol, key), offset: 0, key };
+}
+
+/** The rows after a key in the list's order. */
+function after(order: Order, idCol: string, likesCol: string, key: Key | null): SQL {
+  if (!key) return sql.raw("1");
+  if (order === "newest") return sql`${sql.raw(idCol)} < ${key.id}`;
+  if (order === "oldest") return sql`${sql.raw(idCol)} > ${key.id}`;
   // most liked needs the like count the cursor of that order carries
   if (key.l === undefined) throw badRequest(CURSOR_INVALID);
   // a row-value comparison: SQLite seeks the (likes, id) index straight to the cursor
-  return { where: sql`(${sql.raw(likesCol)}, ${sql.raw(idCol)}) < (${key.l}, ${key.id})`, offset: 0 };
+  return sql`(${sql.raw(likesCol)}, ${sql.raw(idCol)}) < (${key.l}, ${key.id})`;
 }
 
 type PageSlots<K extends string> = Record<K | "limit" | "offset", Placeholder>;
@@ -47,11 +54,24 @@ export function newestPages<const K extends string, R>(
   };
 }
 
-/** All echos, newest first, and their counter (muted words: the Home context, decision 028). */
-const allEchosPage = newestPages(["viewerId"], "e.id", (v, where) =>
-  select(echoColumns(v.viewerId, "home"), sql`FROM echos e JOIN users u ON u.id = e.author_id
-    WHERE ${where} AND ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "home")} AND ${moderationVisible(v.viewerId, "e.author_id", "e.id", "public")} ORDER BY e.id DESC LIMIT ${v.limit} OFFSET ${v.offset}`),
+/**
+ * All echos, newest first, and their counter (muted words: the Home context, decision 028). The
+ * candidates are a scan window (scan-window.server.ts): 1 row each, a shown echo 2 more at
+ * worst (its author, the viewer's like).
+ */
+const ALL_ROWS = { perCandidate: 1, perShown: 2 };
+const allEchosFrame = (v: PageSlots<"viewerId" | "window">, where: SQL) =>
+  select(echoColumns(v.viewerId, "home"), sql`FROM (SELECT * FROM echos e WHERE ${where} ORDER BY e.id DESC LIMIT ${v.window}) e JOIN users u ON u.id = e.author_id
+    WHERE ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "home")} AND ${moderationVisible(v.viewerId, "e.author_id", "e.id", "public")} ORDER BY e.id DESC LIMIT ${v.limit} OFFSET ${v.offset}`);
+const allEchosTop = prepared(["viewerId", "window", "limit", "offset"], (v) => allEchosFrame(v as PageSlots<"viewerId" | "window">, sql.raw("1")));
+const allEchosBelow = prepared(["viewerId", "window", "limit", "offset", "id"], (v) =>
+  allEchosFrame(v as PageSlots<"viewerId" | "window">, sql`e.id < ${v.id}`),
 );
+/** The probe of All's candidates (scan-window.server.ts): by the primary key, 1 row each. */
+const allEchosProbe: Probe = (from, skip) =>
+  select({ id: sql<string>`e.id` }, sql`FROM echos e WHERE ${after("newest", "e.id", "", from)} ORDER BY e.id DESC LIMIT 1 OFFSET ${skip}`);
+/** All's last candidate (the oldest echo): 1 row, the index's other end. */
+const allEchosTail = prepared([], () => select({ id: sql<string>`e.id` }, sql`FROM echos e ORDER BY e.id ASC LIMIT 1`));
 const echosTotal = prepared([], () => select({ n: tables.stats.value }, sql`FROM stats WHERE key = 'echos'`));
 
 const ORDER_BY: Record<Order, (idCol: string, likesCol: string) => string> = {
@@ -92,28 +112,82 @@ export async function listEchos(
   const cols = echoColumns(viewerId, filter.tag !== undefined ? "tags" : undefined);
   let count: Total;
   let page: Select<EchoRow>;
+  let probe: Probe;
+  let tail: Select<Key>;
+  let rowsOf = ALL_ROWS;
+  const { where, offset, key } = seek("newest", filter.tag !== undefined ? "et.echo_id" : "e.id", "", req);
   if (filter.tag !== undefined) {
     const tag = normalizeTagSafe(filter.tag);
-    const { where, offset } = seek("newest", "et.echo_id", "et.likes_count", req);
     const byUser = filter.user ? sql`AND e.author_id = ${filter.user}` : sql.raw("");
     count = filter.user
       ? select({ n: sql<number>`COUNT(*)` }, sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.tag = ${tag} ${byUser}`)
       : tagTotal(tag);
-    page = select(cols, sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
-      WHERE et.tag = ${tag} ${byUser} AND ${where} AND ${authorVisible(viewerId, "e.author_id")} AND ${wordsVisible(viewerId, "tags")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", filter.user ? "personal" : "public")} ORDER BY et.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
-  } else if (filter.user !== undefined) {
-    const { where, offset } = seek("newest", "e.id", "e.likes_count", req);
-    count = select({ n: sql<number>`COALESCE((SELECT ${tables.users.echosCount} FROM users WHERE ${tables.users.id} = ${filter.user}), 0)` }, sql``);
-    page = select(cols, sql`FROM echos e JOIN users u ON u.id = e.author_id
-      WHERE e.author_id = ${filter.user} AND ${where} AND ${authorVisible(viewerId, "e.author_id")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", "personal")} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
+    // one author's echos of a tag read the echo in the window too (3 rows a candidate)
+    rowsOf = filter.user ? { ...TAG_ROWS, perCandidate: 3 } : TAG_ROWS;
+    const window = scanWindow(req.limit, offset, rowsOf.perCandidate, rowsOf.perShown);
+    // one author's echos of a tag: the author is tested on the echo, so the window is over both
+    const candidates = filter.user
+      ? sql`(SELECT et.* FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.tag = ${tag} ${byUser} AND ${where} ORDER BY et.echo_id DESC LIMIT ${window}) et`
+      : sql`(SELECT * FROM echo_tags et WHERE et.tag = ${tag} AND ${where} ORDER BY et.echo_id DESC LIMIT ${window}) et`;
+    page = select(cols, sql`FROM ${candidates} JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
+      WHERE ${authorVisible(viewerId, "e.author_id")} AND ${wordsVisible(viewerId, "tags")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", filter.user ? "personal" : "public")} ORDER BY et.echo_id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
+    probe = (from, skip) =>
+      select({ id: sql<string>`et.echo_id` }, sql`FROM echo_tags et ${filter.user ? sql`JOIN echos e ON e.id = et.echo_id` : sql.raw("")}
+        WHERE et.tag = ${tag} ${byUser} AND ${after("newest", "et.echo_id", "", from)} ORDER BY et.echo_id DESC LIMIT 1 OFFSET ${skip}`);
+    tail = select({ id: sql<string>`et.echo_id` }, sql`FROM echo_tags et ${filter.user ? sql`JOIN echos e ON e.id = et.echo_id` : sql.raw("")}
+      WHERE et.tag = ${tag} ${byUser} ORDER BY et.echo_id ASC LIMIT 1`);
+    return windowed(app, [count, page, tail], req, key, offset, window, rowsOf.perCandidate, probe);
+  }
+  if (filter.user !== undefined) rowsOf = PROFILE_ROWS;
+  const window = scanWindow(req.limit, offset, rowsOf.perCandidate, rowsOf.perShown);
+  if (filter.user !== undefined) {
+    const user = filter.user;
+    count = select({ n: sql<number>`COALESCE((SELECT ${tables.users.echosCount} FROM users WHERE ${tables.users.id} = ${user}), 0)` }, sql``);
+    // the author's name once (an uncorrelated subquery), not a join probed per echo: a join
+    // after the window's co-routine would read the author for each row (45 rows, not 25, a page of 20)
+    const named = { ...cols, userName: sql<string>`(SELECT user_name FROM users WHERE id = ${user})` };
+    page = select(named, sql`FROM (SELECT * FROM echos e WHERE e.author_id = ${user} AND ${where} ORDER BY e.id DESC LIMIT ${window}) e
+      WHERE ${authorVisible(viewerId, "e.author_id")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", "personal")} ORDER BY e.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`);
+    probe = (from, skip) =>
+      select({ id: sql<string>`e.id` }, sql`FROM echos e WHERE e.author_id = ${user} AND ${after("newest", "e.id", "", from)} ORDER BY e.id DESC LIMIT 1 OFFSET ${skip}`);
+    tail = select({ id: sql<string>`e.id` }, sql`FROM echos e WHERE e.author_id = ${user} ORDER BY e.id ASC LIMIT 1`);
   } else {
     count = echosTotal({});
-    page = allEchosPage({ viewerId }, req);
+    page = key
+      ? allEchosBelow({ viewerId, window, limit: req.limit + 1, offset: 0, id: key.id })
+      : allEchosTop({ viewerId, window, limit: req.limit + 1, offset });
+    probe = allEchosProbe;
+    tail = allEchosTail({});
   }
-  const [counts, rows] = await batch(app.db, [count, page]);
-  return shape(rows, req, counts[0]?.n ?? 0, "newest");
+  return windowed(app, [count, page, tail], req, key, offset, window, rowsOf.perCandidate, probe);
 }
 
+/** One author's candidates: the echo by its covering index, 1 row; a shown echo 1 more (the like). */
+const PROFILE_ROWS = { perCandidate: 1, perShown: 1 };
+
+/** A tag's candidates: its link row and the echo, 2 rows each; a shown echo 2 more (author, like). */
+const TAG_ROWS = { perCandidate: 2, perShown: 2 };
+
+/** A windowed list's page in one batch (its total, its page), and the short page's one probe. */
+async function windowed(
+  app: AppContext,
+  statements: [Total, Select<EchoRow>, Select<Key>],
+  req: PageRequest,
+  start: Key | null,
+  offset: number,
+  window: number,
+  perCandidate: number,
+  probe: Probe,
+  order: Order = "newest",
+  total?: (rows: EchoRow[], n: number) => number,
+): Promise<EchoPage> {
+  const [counts, rows, tail] = await batch(app.db, statements);
+  const keyOf = (r: EchoRow): Key => (order === "likes" ? { l: r.likesCount, id: r.id } : { id: r.id });
+  const more = await windowCursor(app, rows, req.limit, keyOf, tail[0], start, offset, window, perCandidate, probe);
+  const n = counts[0]?.n ?? 0;
+  const page = rows.slice(0, req.limit).map(toEcho);
+  return { echos: page, pagination: { ...pagination(req.page, req.limit, total ? total(rows, n) : n, more.hasMore), nextCursor: more.nextCursor } };
+}
 /** Inclusive date bounds (rangeStart, rangeEnd: a date-only end is its whole day). */
 export function dateBounds(
   timeframe: Timeframe,
@@ -143,14 +217,26 @@ export async function listTag(
   const { from, to } = dateBounds(query.timeframe, query.startDate, query.endDate);
   const range = sql`${from !== undefined ? sql`AND et.echo_id >= ${idFloor(from)}` : sql.raw("")}
     ${to !== undefined ? sql`AND et.echo_id <= ${idCeil(to)}` : sql.raw("")}`;
-  const { where, offset } = seek(query.orderBy, "et.echo_id", "et.likes_count", req);
-  const windowed = from !== undefined || to !== undefined;
+  const { where, offset, key } = seek(query.orderBy, "et.echo_id", "et.likes_count", req);
+  const windowed_ = from !== undefined || to !== undefined;
+  const window = scanWindow(req.limit, offset, TAG_ROWS.perCandidate, TAG_ROWS.perShown);
+  const order = sql.raw(ORDER_BY[query.orderBy]("et.echo_id", "et.likes_count"));
   // all time: the tag's counter; a time window: no COUNT over it (a lower bound, like feeds)
   const count = tagTotal(tag);
-  const page = select(echoColumns(viewerId, "tags"), sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
-    WHERE et.tag = ${tag} ${range} AND ${where} AND ${authorVisible(viewerId, "e.author_id")} AND ${wordsVisible(viewerId, "tags")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", "public")}
-    ORDER BY ${sql.raw(ORDER_BY[query.orderBy]("et.echo_id", "et.likes_count"))}
+  // most liked in a time window: the window's LIMIT made SQLite prefer the id range and a sort of
+  // all of it (436 rows for a month); the (tag, likes) index walks in order and stops, as before
+  const indexed = sql.raw(query.orderBy === "likes" ? "INDEXED BY echo_tags_tag_likes_tags" : "");
+  const page = select(echoColumns(viewerId, "tags"), sql`FROM (SELECT * FROM echo_tags et ${indexed} WHERE et.tag = ${tag} ${range} AND ${where} ORDER BY ${order} LIMIT ${window}) et
+    JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
+    WHERE ${authorVisible(viewerId, "e.author_id")} AND ${wordsVisible(viewerId, "tags")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", "public")}
+    ORDER BY ${order}
     LIMIT ${req.limit + 1} OFFSET ${offset}`);
-  const [counts, rows] = await batch(app.db, [count, page]);
-  return shape(rows, req, windowed ? knownTotal(rows, req) : (counts[0]?.n ?? 0), query.orderBy);
+  const probe: Probe = (from, skip) =>
+    select({ id: sql<string>`et.echo_id`, l: sql<number>`et.likes_count` }, sql`FROM echo_tags et
+      WHERE et.tag = ${tag} ${range} AND ${after(query.orderBy, "et.echo_id", "et.likes_count", from)} ORDER BY ${order} LIMIT 1 OFFSET ${skip}`);
+  const reversed = sql.raw(query.orderBy === "likes" ? "et.likes_count ASC, et.echo_id ASC" : query.orderBy === "newest" ? "et.echo_id ASC" : "et.echo_id DESC");
+  const tail = select({ id: sql<string>`et.echo_id` }, sql`FROM echo_tags et WHERE et.tag = ${tag} ${range} ORDER BY ${reversed} LIMIT 1`);
+  return windowed(app, [count, page, tail], req, key, offset, window, TAG_ROWS.perCandidate, probe, query.orderBy, (rows, n) =>
+    windowed_ ? knownTotal(rows, req) : n,
+  );
 }

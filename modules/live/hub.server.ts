@@ -9,8 +9,10 @@ import { DurableObject } from "cloudflare:workers";
 import { repostReaders, timelineOwners } from "../echo/index.server";
 import type { FeedRule } from "../scroll/index";
 import { errorResponse } from "../shared/index";
-import { createDb, LIVE_CLOSE, viewersHiding, type LiveControl } from "../shared/index.server";
+import { createDb, LIVE_CLOSE, liveVerdicts, verdictKey, type LiveControl, type LivePage } from "../shared/index.server";
 import { feedMatches, type LiveFilter } from "./filter";
+
+type Echo = Parameters<typeof feedMatches>[1];
 
 /** Headers the subscribe request carries from the upgrade route (subscribe.server.ts). */
 export const FILTER_HEADER = "X-Live-Filter";
@@ -64,7 +66,7 @@ export class LiveHub extends DurableObject<Env> {
   async fetch(request: Request): Promise<Response> {
     const path = new URL(request.url).pathname;
     if (path === "/publish" && request.method === "POST") {
-      await this.publish(await request.text(), request.headers.get(VISIBLE_TO_HEADER));
+      await this.publish(await request.text(), request.headers.get(VISIBLE_TO_HEADER), request.headers.get("X-Live-Channel") ?? "");
       return new Response(null, { status: 204 });
     }
     if (path === "/control" && request.method === "POST") return Response.json(this.control((await request.json()) as LiveControl));
@@ -190,19 +192,19 @@ export class LiveHub extends DurableObject<Env> {
   /**
    * `message` is the wire text `{ "type": "echo", "echo": … }`, sent as it came; a repost's echo
    * carries `repost` and goes to Following pages only; `{ "type": "edit", … }` goes to every page
-   * here (a page patches the copies it holds) whose reader sees the author.
+   * here (a page patches the copies it holds) whose reader would see the echo there.
    */
-  private async publish(message: string, visibleTo: string | null): Promise<void> {
-    const { type, echo } = JSON.parse(message) as { type: string; echo: Parameters<typeof feedMatches>[1] & { repost?: { _id: string; by: { _id: string } } } };
-    if (type === "edit") return this.publishEdit(echo.author._id, message);
+  private async publish(message: string, visibleTo: string | null, channel: string): Promise<void> {
+    const { type, echo } = JSON.parse(message) as { type: string; echo: Echo & { repost?: { _id: string; by: { _id: string } } } };
+    if (type === "edit") return this.publishEdit(echo, channel);
     if (echo.repost) return this.publishRepost({ id: echo.repost._id, reposterId: echo.repost.by._id, echoId: echo._id, authorId: echo.author._id }, message);
     const now = Date.now();
     // a feed's rule is evaluated once per publish, however many of its pages are open
     const verdicts = new Map<string, boolean>();
     /** Following pages wait for one D1 read after every other socket was served */
     const following: [WebSocket, string][] = [];
-    /** every other page: sent once the authors their viewers hide are known */
-    const others: [WebSocket, string][] = [];
+    /** every other page: sent once what their viewers hide is known, with the page it shows */
+    const others: [WebSocket, string, LivePage][] = [];
     for (const ws of this.ctx.getWebSockets()) {
       const holder = ws.deserializeAttachment() as Attachment | null;
       if (!holder?.filter) continue;
@@ -222,43 +224,58 @@ export class LiveHub extends DurableObject<Env> {
         }
         if (!verdict) continue;
       }
-      others.push([ws, holder.viewerId]);
+      others.push([ws, holder.viewerId, livePage(channel, filter)]);
     }
-    if (others.length > 0) await this.publishVisible(echo.author._id, others, message);
-    if (following.length > 0) await this.publishFollowing({ id: echo._id, authorId: echo.author._id }, following, message);
+    if (others.length > 0) await this.publishVisible(echo, others);
+    if (following.length > 0) await this.publishFollowing(echo, following);
   }
 
   /**
-   * Every page but Following: the echo goes to the readers who see its author (issue 32: not to
-   * one who blocks or mutes them, or whom they block). One D1 read for all of them; when it fails
-   * nobody gets the echo (they see it on their next load), rather than one who must not.
+   * Sends the echo to the sockets whose viewer sees it on that page (issue 32): not to one who
+   * hides its author (a block either way, a mute) or whom moderation keeps it from (a limited
+   * account's echo leaves public pages), nor one whose hide word it matches in the page's
+   * context; a warn word sends it with `mutedWord`, as the lists do. One D1 batch for all of them;
+   * when it fails nobody gets the echo (they see it on their next load), rather than one who must not.
    */
-  private async publishVisible(authorId: string, sockets: [WebSocket, string][], message: string): Promise<void> {
-    let hiding: Set<string>;
+  private async publishVisible(echo: Echo, sockets: [WebSocket, string, LivePage][], type: "echo" | "edit" = "echo"): Promise<void> {
+    let seen: Awaited<ReturnType<typeof liveVerdicts>>;
     try {
-      hiding = await viewersHiding(createDb(this.env.DB), authorId, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
+      seen = await liveVerdicts(createDb(this.env.DB), echo._id, sockets.map(([, viewerId, page]) => ({ viewerId, page })));
     } catch (error) {
-      console.warn("live: hidden-author check failed", error);
+      console.warn("live: visibility check failed", error);
       return;
     }
-    for (const [ws, viewerId] of sockets) if (!hiding.has(viewerId)) send(ws, message);
+    const messages = new Map<string | null, string>();
+    const wire = (warn: string | null) => {
+      let m = messages.get(warn);
+      if (m === undefined) messages.set(warn, (m = JSON.stringify({ type, echo: warn === null ? echo : { ...echo, mutedWord: warn } })));
+      return m;
+    };
+    for (const [ws, viewerId, page] of sockets) {
+      const verdict = seen.get(verdictKey(viewerId, page));
+      if (verdict?.shown) send(ws, wire(verdict.warn));
+    }
   }
 
   /**
    * Following pages: the echo goes to the readers whose timeline holds it or will (its author's
    * followers: the change stream writes the rows past the post's batch's first slice). One query for all of this object's Following readers, each a
-   * primary-key probe; the author's follower count does not enter (decision 016).
+   * primary-key probe; the author's follower count does not enter (decision 016). Then the
+   * same test as every other page (Home's words; a limited account stays in its followers'
+   * Following, a personal list).
    */
-  private async publishFollowing(echo: { id: string; authorId: string }, sockets: [WebSocket, string][], message: string): Promise<void> {
+  private async publishFollowing(echo: Echo, sockets: [WebSocket, string][]): Promise<void> {
     let owners: Set<string>;
     try {
-      owners = await timelineOwners(createDb(this.env.DB), echo, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
+      owners = await timelineOwners(createDb(this.env.DB), { id: echo._id, authorId: echo.author._id }, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
     } catch (error) {
       // D1 unreachable: these readers see the echo on their next load, as when a publish fails
       console.warn("live: following check failed", error);
       return;
     }
-    for (const [ws, viewerId] of sockets) if (owners.has(viewerId)) send(ws, message);
+    const page: LivePage = { context: "home", scope: "personal" };
+    const kept = sockets.filter(([, viewerId]) => owners.has(viewerId));
+    if (kept.length > 0) await this.publishVisible(echo, kept.map(([ws, viewerId]) => [ws, viewerId, page]));
   }
 
   /** The open sockets whose session has not ended, with their viewer and filter. */
@@ -270,10 +287,18 @@ export class LiveHub extends DurableObject<Env> {
     });
   }
 
-  /** An edit: every page here may hold a copy of the echo; those whose reader sees its author get it. */
-  private async publishEdit(authorId: string, message: string): Promise<void> {
-    const sockets = this.liveSockets().map(([ws, holder]): [WebSocket, string] => [ws, holder.viewerId]);
-    if (sockets.length > 0) await this.publishVisible(authorId, sockets, message);
+  /**
+   * An edit: every page here may hold a copy of the echo; each reader who would see it on that
+   * page gets the patch (the same test as a new echo's: hidden authors, moderation, the page's
+   * hide words; a warn word sends it with `mutedWord`).
+   */
+  private async publishEdit(echo: Echo, channel: string): Promise<void> {
+    const sockets = this.liveSockets().map(([ws, holder]): [WebSocket, string, LivePage] => [
+      ws,
+      holder.viewerId,
+      holder.filter.kind === "following" ? { context: "home", scope: "personal" } : livePage(channel, holder.filter),
+    ]);
+    if (sockets.length > 0) await this.publishVisible(echo, sockets, "edit");
   }
 
   /**
@@ -311,6 +336,16 @@ export class LiveHub extends DurableObject<Env> {
       // already closed
     }
   }
+}
+
+/**
+ * The page a socket shows, for its muted words and moderation: All (Home), a tag page (Tags), a
+ * curation or a feed (Feeds); all of them public lists.
+ */
+function livePage(channel: string, filter: LiveFilter): LivePage {
+  if (filter.kind === "feed" || channel.startsWith("scroll:")) return { context: "feeds", scope: "public" };
+  if (channel.startsWith("tag:")) return { context: "tags", scope: "public" };
+  return { context: "home", scope: "public" };
 }
 
 /** The answer to a handshake whose access ended on its way: the API's error shape. */

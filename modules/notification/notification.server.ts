@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { authorVisible, wordsVisible, batch, batchUnderLimit, built, parseInput, prepared, qb, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
+import { accountVisible, authorVisible, wordsVisible, batch, batchUnderLimit, built, parseInput, prepared, qb, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -97,7 +97,7 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
         JOIN users a ON a.id = g.latest_actor_id
         LEFT JOIN echos e ON e.id = g.echo_id
         LEFT JOIN scrolls s ON s.id = g.scroll_id
-        WHERE g.recipient_id = ${viewerId} ${seek} AND ${authorVisible(viewerId, "g.latest_actor_id")}
+        WHERE g.recipient_id = ${viewerId} ${seek} AND ${authorVisible(viewerId, "g.latest_actor_id")} AND ${accountVisible("g.latest_actor_id")}
           AND ${wordsVisible(viewerId, "notifications")}
         ORDER BY g.latest_at DESC, g.kind DESC, g.group_key DESC
         LIMIT ${limit + 1}`,

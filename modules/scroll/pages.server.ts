@@ -5,7 +5,7 @@
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, notFound, pagination, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
 import { authorVisible, moderationVisible, wordsVisible, batch, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
-import { echoColumns, toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
+import { echoColumns, scanWindow, toEcho, windowCursor, type EchoRow, type PageRequest, type Probe } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import { forgetIndex, HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexable, indexPage, indexPageQuery, indexState, knownIndex, positionOf, reachOf, reaches, rememberIndex, type Position } from "./feed-index.server";
 import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./rule.server";
@@ -137,7 +137,16 @@ async function echosById(
     ? null
     : seen !== undefined
       ? feedEchos(app, viewerId, seen, req, key, offset, now, candidateRows, id)
-      : curationEchos(app, viewerId, id, req, key, offset, lookup.then((facts) => facts.echosCount));
+      : curationEchos(
+          app,
+          viewerId,
+          id,
+          req,
+          key,
+          offset,
+          lookup.then((facts) => facts.echosCount),
+          lookup.then((facts) => facts.type === "curation", () => false),
+        );
   const [looked, guessed] = await Promise.allSettled([lookup, guess]);
   if (looked.status === "rejected") throw looked.reason;
   if (badCursor !== null) throw badCursor;
@@ -266,18 +275,38 @@ function enginePage(rule: FeedRule, req: PageRequest, rows: FeedPageRow[], windo
 // `added_at <=` bound is what makes it a range of scroll_echos_added: with the OR alone SQLite
 // walked the curation from its newest entry (20 more rows per page deep; 445 on page 20).
 const curationPage = (byCursor: boolean) =>
-  prepared(["viewerId", "id", "addedAt", "echoId", "take", "offset"], (v) =>
+  prepared(["viewerId", "id", "addedAt", "echoId", "window", "take", "offset"], (v) =>
     select(
       { ...echoColumns(v.viewerId, "feeds"), addedAt: scrollEchoAlias.addedAt },
-      sql`FROM scroll_echos se JOIN echos e ON e.id = se.echo_id
+      // the candidates are a scan window (echo module, scan-window.server.ts)
+      sql`FROM (SELECT * FROM scroll_echos se
+          WHERE se.scroll_id = (SELECT id FROM scrolls WHERE id = ${v.id} AND type = 'curation' AND (is_private = 0 OR creator_id = ${v.viewerId}))
+          ${byCursor ? sql`AND se.added_at <= ${v.addedAt} AND (se.added_at < ${v.addedAt} OR se.echo_id < ${v.echoId})` : sql``}
+          ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${v.window}) se
+        JOIN echos e ON e.id = se.echo_id
         JOIN users u ON u.id = e.author_id
-        WHERE se.scroll_id = (SELECT id FROM scrolls WHERE id = ${v.id} AND type = 'curation' AND (is_private = 0 OR creator_id = ${v.viewerId}))
-          AND ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "feeds")} AND ${moderationVisible(v.viewerId, "e.author_id", "e.id", "public")}
-        ${byCursor ? sql`AND se.added_at <= ${v.addedAt} AND (se.added_at < ${v.addedAt} OR se.echo_id < ${v.echoId})` : sql``}
+        WHERE ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "feeds")} AND ${moderationVisible(v.viewerId, "e.author_id", "e.id", "public")}
         ORDER BY se.added_at DESC, se.echo_id DESC LIMIT ${v.take} OFFSET ${v.offset}`,
     ),
   );
 const curationPages = { first: curationPage(false), next: curationPage(true) };
+
+/** A curation's candidates: the entry and the echo, 2 rows; a shown echo 2 more (author, like). */
+const CURATION_ROWS = { perCandidate: 2, perShown: 2 };
+
+/**
+ * The probe of a curation's entries (scan window): by scroll_echos_added, 1 row each, guarded as
+ * the page is (a private curation's entries tell nothing to others, not even that there are more).
+ */
+const curationProbe =
+  (viewerId: string, id: string): Probe =>
+  (from, skip) =>
+    select(
+      { id: sql<string>`se.echo_id`, a: sql<number>`se.added_at` },
+      sql`FROM scroll_echos se WHERE se.scroll_id = (SELECT id FROM scrolls WHERE id = ${id} AND type = 'curation' AND (is_private = 0 OR creator_id = ${viewerId}))
+        ${from && from.a !== undefined ? sql`AND se.added_at <= ${from.a} AND (se.added_at < ${from.a} OR se.echo_id < ${from.id})` : sql``}
+        ORDER BY se.added_at DESC, se.echo_id DESC LIMIT 1 OFFSET ${skip}`,
+    );
 
 /**
  * A curation's page: newest-added first, by (added_at, echo id) cursor. `total` is the
@@ -291,22 +320,31 @@ async function curationEchos(
   key: ListCursor | null,
   offset: number,
   total: Promise<number>,
+  // a page sent before the scroll's type is known (echosById's guess) probes only once it is a curation
+  isCuration: Promise<boolean> = Promise.resolve(true),
 ): Promise<ScrollEchoPage> {
   const byCursor = key !== null && key.a !== undefined;
+  const window = scanWindow(req.limit, offset, CURATION_ROWS.perCandidate, CURATION_ROWS.perShown);
   const page = (byCursor ? curationPages.next : curationPages.first)({
     viewerId,
     id,
     addedAt: byCursor ? key.a : null,
     echoId: byCursor ? key.id : null,
+    window,
     take: req.limit + 1,
     offset,
   });
-  const [rows] = await batch(app.db, [page]);
-  const hasMore = rows.length > req.limit;
-  const pageRows = rows.slice(0, req.limit);
-  const last = pageRows[pageRows.length - 1];
-  const nextCursor = hasMore && last ? encodeCursor({ a: last.addedAt, id: last.id }) : null;
-  return echoPage(pageRows, req, await total, hasMore, nextCursor);
+  // the curation's last entry (scan window), guarded as the page is: 1 row
+  const tail = select(
+    { id: sql<string>`se.echo_id` },
+    sql`FROM scroll_echos se WHERE se.scroll_id = (SELECT id FROM scrolls WHERE id = ${id} AND type = 'curation' AND (is_private = 0 OR creator_id = ${viewerId}))
+      ORDER BY se.added_at ASC, se.echo_id ASC LIMIT 1`,
+  );
+  const [rows, last] = await batch(app.db, [page, tail]);
+  const start = byCursor ? { id: key.id, a: key.a } : null;
+  if (rows.length <= req.limit && !(await isCuration)) return echoPage([], req, await total, false, null);
+  const { hasMore, nextCursor } = await windowCursor(app, rows, req.limit, (r) => ({ a: r.addedAt, id: r.id }), last[0], start, offset, window, CURATION_ROWS.perCandidate, curationProbe(viewerId, id));
+  return echoPage(rows.slice(0, req.limit), req, await total, hasMore, nextCursor);
 }
 
 // a feed's rows carry `wordHidden` (decision 028): they counted for the cursor, they leave here

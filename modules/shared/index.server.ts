@@ -32,6 +32,7 @@ export { trigramSearchable } from "./trigram.server";
 export { boundedCache } from "./bounded-cache";
 export { controlLive, liveUserChannel, LIVE_CLOSE, type LiveControl } from "./live-control.server";
 export { sendChanges, startChain, stalledChains, CHAIN_STALL_MS, CHAINS_PER_PASS, type Change, type ChangedEcho } from "./change-stream.server";
+export { liveVerdicts, verdictKey, type LivePage, type LiveVerdict } from "./live-visibility.server";
 export { hiddenSet, authorVisible, authorVisibleText, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";
 export { wordsVisible, warnedWord, rebuildMutedWordSet } from "./muted-words.server";
-export { moderationVisible, moderationVisibleText, moderationEchoVisibleText, hasModerationText, type ModerationScope } from "./moderated.server";
+export { moderationVisible, accountVisible, moderationVisibleText, moderationEchoVisibleText, hasModerationText, type ModerationScope } from "./moderated.server";

@@ -38,5 +38,11 @@ export const moderationVisibleText = (viewerLiteral: string, authorExpr: string,
 /** Only the echo's own entry (no author at hand): hidden echos leave, limited accounts' stay (decision 029). */
 export const moderationEchoVisibleText = (echoExpr: string): string => `json_type(${SET}, '$."e:' || ${echoExpr} || '"') IS NULL`;
 
+/**
+ * Whether an account is neither limited nor suspended: what reaches others from it beyond its own
+ * echos (its notifications: a like, a follow, a mention — decision 029, issue 32).
+ */
+export const accountVisible = (userCol: string | SQL): SQL => sql`json_type(${sql.raw(SET)}, '$."u:' || ${col(userCol)} || '"') IS NULL`;
+
 /** Whether any moderation entry exists (a statement may skip probes that only moderation needs). */
 export const hasModerationText = (): string => `EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND entries <> '{}')`;

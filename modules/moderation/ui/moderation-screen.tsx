@@ -21,12 +21,20 @@ const ACTS: Record<string, Act> = {
   limit: { label: "Limit", done: "Account limited", danger: true, path: (c) => `/moderation/user/${c.user._id}`, body: (reason) => ({ action: "limit", reason }), needsText: true },
   suspend: { label: "Suspend", done: "Account suspended", danger: true, path: (c) => `/moderation/user/${c.user._id}`, body: (reason) => ({ action: "suspend", reason }), needsText: true },
   resolve: { label: "Resolve", done: "Case resolved", path: (c) => `/moderation/case/${c._id}/resolve`, body: (note) => ({ note }), needsText: true },
+  // the reversible actions undone (audit-logged as unhide, unlimit, unsuspend)
+  unhide: { label: "Unhide echo", done: "Echo shown again", path: (c) => `/moderation/echo/${c.echoId}`, body: (reason) => ({ hidden: false, reason }), needsText: true },
+  unlimit: { label: "Lift limit", done: "Limit lifted", path: (c) => `/moderation/user/${c.user._id}`, body: (reason) => ({ action: "unlimit", reason }), needsText: true },
+  unsuspend: { label: "Lift suspension", done: "Suspension lifted", path: (c) => `/moderation/user/${c.user._id}`, body: (reason) => ({ action: "unsuspend", reason }), needsText: true },
 };
+
+type ActResult = { case?: ModerationCase; hidden?: boolean; user?: ModerationCase["user"] };
 
 function CaseCard({ initial, onAction }: { initial: ModerationCase; onAction: () => void }) {
   const [c, setCase] = useState(initial);
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
+  // whether this screen hid the case's echo (the queue does not say): Unhide undoes it
+  const [hidden, setHidden] = useState(false);
   const fieldId = `case-${c._id}-text`;
   const titleId = `case-${c._id}-title`;
 
@@ -39,8 +47,11 @@ function CaseCard({ initial, onAction }: { initial: ModerationCase; onAction: ()
     }
     setBusy(true);
     try {
-      const res = await api<{ case?: ModerationCase }>(act.path(c), { method: "POST", body: act.body(text.trim()), fallback: `Failed: ${act.label}` });
+      const res = await api<ActResult>(act.path(c), { method: "POST", body: act.body(text.trim()), fallback: `Failed: ${act.label}` });
       if (res.case) setCase(res.case);
+      if (res.hidden !== undefined) setHidden(res.hidden);
+      const user = res.user;
+      if (user) setCase((shown) => ({ ...shown, user: { ...shown.user, state: user.state } }));
       toast.success(act.done);
       if (key !== "assign") setText("");
       onAction();
@@ -51,7 +62,14 @@ function CaseCard({ initial, onAction }: { initial: ModerationCase; onAction: ()
     }
   }
 
-  const actions = c.resolvedAt ? [] : ["assign", ...(c.echoId ? ["hide"] : []), "warn", "limit", "suspend", "resolve"];
+  // a limited or suspended account offers its lift instead; the lifts and Unhide stay on a
+  // resolved case (the actions are reversible, decision 029)
+  const { state } = c.user;
+  const echoAct = c.echoId ? [hidden ? "unhide" : "hide"] : [];
+  const reversible = [...(hidden ? ["unhide"] : []), ...(state === "limited" ? ["unlimit"] : []), ...(state === "suspended" ? ["unsuspend"] : [])];
+  const actions = c.resolvedAt
+    ? reversible
+    : ["assign", ...echoAct, "warn", state === "limited" ? "unlimit" : "limit", state === "suspended" ? "unsuspend" : "suspend", "resolve"];
   return (
     <li className="card moderation-case" aria-labelledby={titleId}>
       <h3 id={titleId}>

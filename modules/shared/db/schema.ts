@@ -602,6 +602,9 @@ export const notificationGroups = sqliteTable(
     latestAt: integer("latest_at").notNull(),
     echoId: text("echo_id"),
     scrollId: text("scroll_id"),
+    // the latest_at this group was counted unread at, NULL when it was not (hidden from the
+    // recipient then): the triggers of migration 0032 take back exactly what they counted
+    countedAt: integer("counted_at"),
   },
   (t) => [
     primaryKey({ columns: [t.recipientId, t.kind, t.groupKey] }),

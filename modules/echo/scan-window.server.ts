@@ -1,0 +1,78 @@
+// The scan window of a filtered list (issue 32, docs/decisions/026-safety.md "The scan window").
+//
+// A list leaves out, in its WHERE, the echos the viewer does not see (blocks, mutes, muted words,
+// moderation), so a page steps over them and fills. Stepping over costs rows (a hidden candidate
+// costs its echo row, on a tag or a curation its link row too), so without a bound a viewer who
+// hides most candidates pays without limit. The page's candidates are therefore a lazy co-routine
+// `(SELECT * FROM <list> WHERE <seek> ORDER BY <order> LIMIT window)` under the usual filters: it
+// reads only what the page needs (the same rows as before when little is hidden) and never more
+// than `window` candidates. `window` is sized so that the whole request, the page's shown echos
+// at their worst cost included, stays within ROWS.
+//
+// A page that comes back short (≤ limit rows) either reached the list's end or used its window
+// up. The page's batch also reads the list's last candidate (its `tail`, 1 row by the index's
+// other end), so that:
+// - some echo shown: the list ended if the last one shown is the list's last candidate; if not,
+//   the cursor is that last echo, and the next page steps over the hidden run again (it makes
+//   progress: the page showed at least one echo). A list whose tail is all hidden so ends with
+//   one empty page whose cursor is null.
+// - nothing shown: every candidate in the window is hidden (or skipped by a page number's
+//   OFFSET, shown before), so any of them is a safe place to resume: one more statement (a
+//   second round trip, only then) reads the candidate `skip` (as many as the budget has left)
+//   after the start. Missing: the list ended.
+import { encodeCursor } from "../shared/index";
+import { batch, type AppContext, type Select } from "../shared/index.server";
+
+/** The rows a list request may read (200) less the session check's and the counter's. */
+const ROWS = 190;
+
+/**
+ * How many candidates a page of `limit` (after `offset` rows of a page number) may step over:
+ * the rows left once `limit + 1` echos at their worst (`perShown` rows beyond the candidate's
+ * own) are paid, at `perCandidate` rows each, and never fewer than the page needs.
+ */
+export function scanWindow(limit: number, offset: number, perCandidate: number, perShown: number): number {
+  const shown = offset + limit + 1;
+  return Math.max(shown, Math.floor((ROWS - shown * perShown) / perCandidate));
+}
+
+/** A candidate's sort key as the list's cursor carries it. */
+export type Key = { id: string; l?: number; a?: number };
+
+/**
+ * The candidate `skip` rows after `from` (null: the list's top) in the list's order, if any:
+ * one statement over the list's index, reading `skip + 1` rows.
+ */
+export type Probe = (from: Key | null, skip: number) => Select<Key>;
+
+/**
+ * The next cursor of a page that came back with `rows` (up to limit + 1 read): null when the
+ * list ended. `start` is where the page began (its cursor's key, or null from the top); `tail`
+ * the list's last candidate, read in the page's batch.
+ */
+export async function windowCursor<R>(
+  app: AppContext,
+  rows: R[],
+  limit: number,
+  keyOf: (row: R) => Key,
+  tail: Key | undefined,
+  start: Key | null,
+  offset: number,
+  window: number,
+  perCandidate: number,
+  probe: Probe,
+): Promise<{ hasMore: boolean; nextCursor: string | null }> {
+  if (rows.length > limit) return { hasMore: true, nextCursor: encodeCursor(keyOf(rows[limit - 1]!)) };
+  const last = rows[rows.length - 1];
+  if (last !== undefined) {
+    const key = keyOf(last);
+    return tail === undefined || tail.id === key.id ? { hasMore: false, nextCursor: null } : { hasMore: true, nextCursor: encodeCursor(key) };
+  }
+  if (tail === undefined) return { hasMore: false, nextCursor: null };
+  // nothing shown: resume inside the window, as far as the rows left allow (at least one on)
+  const skip = Math.max(0, Math.min(offset + window, Math.floor(ROWS - window * perCandidate)) - 1);
+  const [at] = await batch(app.db, [probe(start, skip)]);
+  const frontier = at[0];
+  if (frontier === undefined) return { hasMore: false, nextCursor: null };
+  return { hasMore: true, nextCursor: encodeCursor(frontier) };
+}
