@@ -14,9 +14,10 @@ export type ListPage<T> = { items: T[]; at: PageAt };
 
 const hasMore = (at: PageAt | null) => !!at && (at.hasMore ?? !!at.nextCursor);
 
-/** The query of the page after `at`: its cursor, and its number (which lists without a cursor read). */
-export const nextPageQuery = (at: PageAt | null, limit?: number) =>
-  `page=${(at?.page ?? 0) + 1}${limit ? `&limit=${limit}` : ""}${at?.nextCursor ? `&cursor=${encodeURIComponent(at.nextCursor)}` : ""}`;
+/** The query of the page after `at`: its number, its size (a list answer's pagination carries
+ * `limit`) and its cursor, so that page numbers and cursors agree. */
+export const nextPageQuery = (at: (PageAt & { limit?: number }) | null) =>
+  `page=${(at?.page ?? 0) + 1}${at?.limit ? `&limit=${at.limit}` : ""}${at?.nextCursor ? `&cursor=${encodeURIComponent(at.nextCursor)}` : ""}`;
 
 export type PagedList<T> = {
   items: T[];
