@@ -1,6 +1,6 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { api, followInAppLink, toast } from "../../shared/index";
+import { api, followInAppLink, LazyLoadMore, usePagedList } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import type { Echo, Thread, ThreadItem } from "../schema";
 import { EchoCard } from "./echo-card";
@@ -44,8 +44,15 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
   const store = useEchoStore();
   // replies posted here, newest first above the server's (which are oldest first)
   const [posted, setPosted] = useState<Echo[]>([]);
-  const [more, setMore] = useState<{ replies: Reply[]; nextCursor: string | null } | null>(null);
-  const [loading, setLoading] = useState(false);
+  const rows = useRef<HTMLOListElement>(null);
+  const list = usePagedList<Reply>({
+    first: { items: thread?.replies ?? [], at: thread?.pagination ?? { hasMore: false } },
+    load: async (at) => {
+      const page = await api<Thread>(`/echo/${thread?.echo._id}/thread?cursor=${encodeURIComponent(at?.nextCursor ?? "")}`, { fallback: "Failed to load replies" });
+      return { items: page.replies, at: page.pagination };
+    },
+    key: (r) => r._id,
+  });
   // Back within the app only: React Router's history index is 0 on the tab's first screen (a
   // shared link opened directly), where going back would leave the app for a blank tab or another site.
   const goBack = () => ((window.history.state as { idx?: number } | null)?.idx ? navigate(-1) : navigate("/"));
@@ -61,23 +68,9 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
       </div>
     );
   }
-  const replies = [...thread.replies, ...(more?.replies ?? [])];
-  const nextCursor = more ? more.nextCursor : thread.pagination.nextCursor;
+  const replies = list.items;
   const shown = new Set(replies.map((r) => r._id));
   const mine = posted.filter((p) => !shown.has(p._id));
-
-  async function loadMore() {
-    if (!thread || !nextCursor || loading) return;
-    setLoading(true);
-    try {
-      const page = await api<Thread>(`/echo/${thread.echo._id}/thread?cursor=${encodeURIComponent(nextCursor)}`, { fallback: "Failed to load replies" });
-      setMore({ replies: [...(more?.replies ?? []), ...page.replies], nextCursor: page.pagination.nextCursor });
-    } catch (error) {
-      toast.error((error as Error).message);
-    } finally {
-      setLoading(false);
-    }
-  }
 
   const author = echo?.author.userName;
   // an edit made on this page shows its history at once (echo-store.ts)
@@ -119,7 +112,7 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
         {replies.length === 0 && mine.length === 0 ? (
           <p className="feed-end">No replies yet</p>
         ) : (
-          <ol className="thread-list">
+          <ol className="thread-list" ref={rows}>
             {mine.map((reply) => (
               <li key={reply._id}>
                 <EchoCard echo={reply} viewerId={viewerId} />
@@ -146,13 +139,8 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
             ))}
           </ol>
         )}
-        {nextCursor && (
-          <div className="form-actions">
-            <button type="button" className="btn" onClick={() => void loadMore()} disabled={loading}>
-              {loading ? "Loading..." : "Load more replies"}
-            </button>
-          </div>
-        )}
+        {/* lazily, as the feed does: a static import here made the bundler add a namespace helper to home's first load */}
+        <LazyLoadMore list={list} label="Load more replies" rows={rows} />
       </section>
     </div>
   );

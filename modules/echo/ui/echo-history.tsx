@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import { api } from "../../shared/index";
+import { useRef, useState } from "react";
+import { api, LazyLoadMore, usePagedList } from "../../shared/index";
 import type { EchoHistory as History, EchoVersion } from "../schema";
 
 const time = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
@@ -9,31 +9,23 @@ const time = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle:
  * shown as text (never HTML); a version's warning is said above its text, which the reader has
  * already chosen to see by opening the history.
  */
-function Versions({ echoId, editedAt }: { echoId: string; editedAt: string }) {
-  const [versions, setVersions] = useState<EchoVersion[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [state, setState] = useState<"loading" | "idle" | "failed">("loading");
-
-  async function load(cursor: string | null) {
-    setState("loading");
-    try {
-      const page = await api<History>(`/echo/${echoId}/history${cursor ? `?cursor=${cursor}` : ""}`, { fallback: "Failed to load the edit history" });
-      setVersions((list) => (cursor ? [...list, ...page.versions] : page.versions));
-      setNext(page.pagination.nextCursor);
-      setState("idle");
-    } catch {
-      setState("failed");
-    }
-  }
-  // a new edit (editedAt) reloads the list from its newest version (load is this render's: not a dependency)
-  useEffect(() => {
-    void load(null);
-  }, [echoId, editedAt]);
+function Versions({ echoId }: { echoId: string }) {
+  const rows = useRef<HTMLOListElement>(null);
+  const list = usePagedList<EchoVersion>({
+    first: null,
+    load: async (at) => {
+      const page = await api<History>(`/echo/${echoId}/history${at?.nextCursor ? `?cursor=${encodeURIComponent(at.nextCursor)}` : ""}`, {
+        fallback: "Failed to load the edit history",
+      });
+      return { items: page.versions, at: page.pagination };
+    },
+    key: (v) => String(v.version),
+  });
 
   return (
     <div className="history-list">
-      <ol aria-label="Earlier versions, newest first" aria-busy={state === "loading"}>
-        {versions.map((v) => (
+      <ol aria-label="Earlier versions, newest first" aria-busy={list.state === "loading"} ref={rows}>
+        {list.items.map((v) => (
           <li key={v.version} className="history-version">
             <p className="echo-time">{v.version === 0 ? `Posted ${time(v.createdAt)}` : `Edited ${time(v.createdAt)}`}</p>
             {v.warning && (
@@ -48,19 +40,7 @@ function Versions({ echoId, editedAt }: { echoId: string; editedAt: string }) {
           </li>
         ))}
       </ol>
-      {state === "failed" && (
-        <p role="alert">
-          Could not load the edit history.{" "}
-          <button type="button" className="btn" onClick={() => void load(null)}>
-            Retry
-          </button>
-        </p>
-      )}
-      {next && state !== "loading" && (
-        <button type="button" className="btn" onClick={() => void load(next)}>
-          Show older versions
-        </button>
-      )}
+      <LazyLoadMore list={list} label="Show older versions" rows={rows} />
     </div>
   );
 }
@@ -73,7 +53,8 @@ export function EchoHistory(props: { echoId: string; editedAt: string }) {
       <button type="button" className="btn cw-toggle" aria-expanded={open} aria-controls="echo-history" onClick={() => setOpen(!open)}>
         {open ? "Hide edit history" : "Show edit history"}
       </button>
-      <div id="echo-history">{open && <Versions {...props} />}</div>
+      {/* a new edit (editedAt) reads the list again from its newest version */}
+      <div id="echo-history">{open && <Versions key={props.editedAt} echoId={props.echoId} />}</div>
     </section>
   );
 }

@@ -1,61 +1,23 @@
-import { useEffect, useState, type ReactNode } from "react";
-import { api } from "../../shared/index";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { api, LazyLoadMore, usePagedList, type PageAt } from "../../shared/index";
 import type { Echo, EchoPage, RepostersPage } from "../schema";
 import { EchoCard } from "./echo-card";
 
-type Page<T> = { items: T[]; next: string | null };
-
-/** A list read a page at a time by cursor when first opened, with "Load more". */
-function useCursorList<T>(load: (cursor: string | null) => Promise<Page<T>>) {
-  const [items, setItems] = useState<T[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [state, setState] = useState<"loading" | "idle" | "failed">("loading");
-  async function more(cursor: string | null) {
-    setState("loading");
-    try {
-      const page = await load(cursor);
-      setItems((list) => (cursor ? [...list, ...page.items] : page.items));
-      setNext(page.next);
-      setState("idle");
-    } catch {
-      setState("failed");
-    }
-  }
-  // the first page when the disclosure opens (more is this render's: not a dependency)
-  useEffect(() => {
-    void more(null);
-  }, []);
-  return { items, next, state, more };
-}
-
-function Footer({ state, next, more, what }: { state: string; next: string | null; more: (c: string | null) => void; what: string }) {
-  return (
-    <>
-      {state === "failed" && (
-        <p role="alert">
-          Could not load the {what}.{" "}
-          <button type="button" className="btn" onClick={() => more(null)}>
-            Retry
-          </button>
-        </p>
-      )}
-      {next && state !== "loading" && (
-        <button type="button" className="btn" onClick={() => more(next)}>
-          Load more {what}
-        </button>
-      )}
-    </>
-  );
-}
+const after = (at: PageAt | null, sep: string) => (at?.nextCursor ? `${sep}cursor=${encodeURIComponent(at.nextCursor)}` : "");
 
 function Reposters({ echoId }: { echoId: string }) {
-  const list = useCursorList(async (cursor) => {
-    const page = await api<RepostersPage>(`/echo/${echoId}/reposts${cursor ? `?cursor=${cursor}` : ""}`, { fallback: "Failed to load reposts" });
-    return { items: page.users, next: page.pagination.nextCursor };
+  const rows = useRef<HTMLUListElement>(null);
+  const list = usePagedList<RepostersPage["users"][number]>({
+    first: null,
+    load: async (at) => {
+      const page = await api<RepostersPage>(`/echo/${echoId}/reposts${after(at, "?")}`, { fallback: "Failed to load reposts" });
+      return { items: page.users, at: page.pagination };
+    },
+    key: (u) => u._id,
   });
   return (
     <>
-      <ul className="repost-list" aria-label="Reposted by" aria-busy={list.state === "loading"}>
+      <ul className="repost-list" aria-label="Reposted by" aria-busy={list.state === "loading"} ref={rows}>
         {list.items.map((u) => (
           <li key={u._id}>
             <a href={`/user/${u._id}`}>
@@ -64,28 +26,33 @@ function Reposters({ echoId }: { echoId: string }) {
           </li>
         ))}
       </ul>
-      {list.state === "idle" && list.items.length === 0 && <p className="feed-end">No reposts yet</p>}
-      <Footer {...list} what="reposts" />
+      {list.at && list.items.length === 0 && <p className="feed-end">No reposts yet</p>}
+      <LazyLoadMore list={list} label="Load more reposts" rows={rows} />
     </>
   );
 }
 
 function Quotes({ echoId, viewerId }: { echoId: string; viewerId: string }) {
-  const list = useCursorList<Echo>(async (cursor) => {
-    const page = await api<EchoPage>(`/echo/${echoId}/quotes?limit=10${cursor ? `&cursor=${cursor}` : ""}`, { fallback: "Failed to load quotes" });
-    return { items: page.echos, next: page.pagination.nextCursor };
+  const rows = useRef<HTMLOListElement>(null);
+  const list = usePagedList<Echo>({
+    first: null,
+    load: async (at) => {
+      const page = await api<EchoPage>(`/echo/${echoId}/quotes?limit=10${after(at, "&")}`, { fallback: "Failed to load quotes" });
+      return { items: page.echos, at: page.pagination };
+    },
+    key: (e) => e._id,
   });
   return (
     <>
-      <ol className="thread-list" aria-label="Quotes" aria-busy={list.state === "loading"}>
+      <ol className="thread-list" aria-label="Quotes" aria-busy={list.state === "loading"} ref={rows}>
         {list.items.map((echo) => (
           <li key={echo._id}>
             <EchoCard echo={echo} viewerId={viewerId} />
           </li>
         ))}
       </ol>
-      {list.state === "idle" && list.items.length === 0 && <p className="feed-end">No quotes yet</p>}
-      <Footer {...list} what="quotes" />
+      {list.at && list.items.length === 0 && <p className="feed-end">No quotes yet</p>}
+      <LazyLoadMore list={list} label="Load more quotes" rows={rows} />
     </>
   );
 }

@@ -2,9 +2,9 @@
 // appeals) and the audit log. Each case carries one "Reason or note" field that its actions send:
 // take the case, hide the echo, warn, limit or suspend the account, resolve it. Plain buttons and
 // labelled fields (keyboard order = reading order); outcomes are announced by toasts.
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Link } from "react-router";
-import { api, toast } from "../../shared/index";
+import { api, LoadMore, toast, usePagedList, type PageAt } from "../../shared/index";
 import type { AuditPage, ModerationAction, ModerationCase, QueuePage } from "../schema";
 
 const moment = (iso: string) =>
@@ -129,32 +129,31 @@ function LogEntry({ a }: { a: ModerationAction }) {
   );
 }
 
-/** The queue and the log, their first pages from the loader; "Show more" goes on by cursor. */
+/** The queue and the log, their first pages from the loader; "Show more" goes on by cursor (shared/paged-list). */
 export function ModerationScreen({ queue, log }: { queue: QueuePage; log: AuditPage }) {
-  const [cases, setCases] = useState(queue.cases);
-  const [nextCase, setNextCase] = useState(queue.pagination.nextCursor);
-  const [actions, setActions] = useState(log.actions);
-  const [nextAction, setNextAction] = useState(log.pagination.nextCursor);
-
-  async function moreCases() {
-    if (!nextCase) return;
-    const page = await api<QueuePage>(`/moderation/queue?cursor=${encodeURIComponent(nextCase)}`, { fallback: "Failed to load cases" }).catch((e: Error) => (toast.error(e.message), null));
-    if (!page) return;
-    setCases((shown) => [...shown, ...page.cases.filter((c) => !shown.some((s) => s._id === c._id))]);
-    setNextCase(page.pagination.nextCursor);
-  }
+  const caseRows = useRef<HTMLUListElement>(null);
+  const logRows = useRef<HTMLUListElement>(null);
+  const after = (at: PageAt | null) => (at?.nextCursor ? `?cursor=${encodeURIComponent(at.nextCursor)}` : "");
+  const cases = usePagedList<ModerationCase>({
+    first: { items: queue.cases, at: queue.pagination },
+    load: async (at) => {
+      const page = await api<QueuePage>(`/moderation/queue${after(at)}`, { fallback: "Failed to load cases" });
+      return { items: page.cases, at: page.pagination };
+    },
+    key: (c) => c._id,
+  });
+  const actions = usePagedList<ModerationAction>({
+    first: { items: log.actions, at: log.pagination },
+    load: async (at) => {
+      const page = await api<AuditPage>(`/moderation/log${after(at)}`, { fallback: "Failed to load the log" });
+      return { items: page.actions, at: page.pagination };
+    },
+    key: (a) => a._id,
+  });
+  // an action on a case shows in the log at once: its first page again (quietly, as before)
   async function refreshLog() {
     const page = await api<AuditPage>("/moderation/log", { fallback: "Failed to load the log" }).catch(() => null);
-    if (!page) return;
-    setActions(page.actions);
-    setNextAction(page.pagination.nextCursor);
-  }
-  async function moreActions() {
-    if (!nextAction) return;
-    const page = await api<AuditPage>(`/moderation/log?cursor=${encodeURIComponent(nextAction)}`, { fallback: "Failed to load the log" }).catch((e: Error) => (toast.error(e.message), null));
-    if (!page) return;
-    setActions((shown) => [...shown, ...page.actions.filter((a) => !shown.some((s) => s._id === a._id))]);
-    setNextAction(page.pagination.nextCursor);
+    if (page) actions.reset({ items: page.actions, at: page.pagination });
   }
 
   return (
@@ -162,37 +161,29 @@ export function ModerationScreen({ queue, log }: { queue: QueuePage; log: AuditP
       <h1 className="page-title">Moderation</h1>
       <section aria-labelledby="queue-title">
         <h2 id="queue-title">Queue</h2>
-        {cases.length === 0 ? (
+        {cases.items.length === 0 ? (
           <p className="muted">No open cases.</p>
         ) : (
-          <ul className="moderation-cases">
-            {cases.map((c) => (
+          <ul className="moderation-cases" ref={caseRows}>
+            {cases.items.map((c) => (
               <CaseCard key={c._id} initial={c} onAction={refreshLog} />
             ))}
           </ul>
         )}
-        {nextCase && (
-          <button type="button" className="btn btn-block" onClick={moreCases}>
-            Show more cases
-          </button>
-        )}
+        <LoadMore list={cases} label="Show more cases" rows={caseRows} />
       </section>
       <section className="card" aria-labelledby="log-title">
         <h2 id="log-title">Audit log</h2>
-        {actions.length === 0 ? (
+        {actions.items.length === 0 ? (
           <p className="muted">No actions yet.</p>
         ) : (
-          <ul className="moderation-log">
-            {actions.map((a) => (
+          <ul className="moderation-log" ref={logRows}>
+            {actions.items.map((a) => (
               <LogEntry key={a._id} a={a} />
             ))}
           </ul>
         )}
-        {nextAction && (
-          <button type="button" className="btn btn-block" onClick={moreActions}>
-            Show more actions
-          </button>
-        )}
+        <LoadMore list={actions} label="Show more actions" rows={logRows} />
       </section>
     </div>
   );

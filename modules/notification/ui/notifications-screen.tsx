@@ -1,6 +1,6 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useRevalidator } from "react-router";
-import { api, relativeTime, toast } from "../../shared/index";
+import { api, LoadMore, relativeTime, toast, usePagedList } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import { NOTIFICATION_MESSAGES as M, notificationParts, type Notification, type NotificationPage } from "../schema";
 
@@ -39,30 +39,20 @@ function NotificationItem({ n }: { n: Notification }) {
 
 /** /notifications: grouped notifications, newest first, "Load more" by cursor, "Mark all as read". */
 export function NotificationsScreen({ page }: { page: NotificationPage }) {
-  const [items, setItems] = useState(page.notifications);
-  const [pagination, setPagination] = useState(page.pagination);
-  const [loading, setLoading] = useState(false);
   const [marking, setMarking] = useState(false);
   const revalidator = useRevalidator();
+  const rows = useRef<HTMLUListElement>(null);
+  const list = usePagedList<Notification>({
+    first: { items: page.notifications, at: page.pagination },
+    load: async (at) => {
+      const next = await api<NotificationPage>(`/notifications?cursor=${encodeURIComponent(at?.nextCursor ?? "")}`, { fallback: M.loadFailed });
+      return { items: next.notifications, at: next.pagination };
+    },
+    key: (n) => n._id,
+  });
+  const { items, reset, setItems } = list;
   // a fresh first page (after "Mark all as read", or a new visit) replaces what was shown
-  useEffect(() => {
-    setItems(page.notifications);
-    setPagination(page.pagination);
-  }, [page]);
-
-  async function more() {
-    if (!pagination.nextCursor) return;
-    setLoading(true);
-    try {
-      const next = await api<NotificationPage>(`/notifications?cursor=${encodeURIComponent(pagination.nextCursor)}`, { fallback: M.loadFailed });
-      setItems((shown) => [...shown, ...next.notifications.filter((n) => !shown.some((s) => s._id === n._id))]);
-      setPagination(next.pagination);
-    } catch (error) {
-      toast.error((error as Error).message);
-    } finally {
-      setLoading(false);
-    }
-  }
+  useEffect(() => reset({ items: page.notifications, at: page.pagination }), [page]);
 
   async function markAllRead() {
     if (marking) return;
@@ -92,17 +82,13 @@ export function NotificationsScreen({ page }: { page: NotificationPage }) {
       {items.length === 0 ? (
         <EmptyState title={M.empty} detail={M.emptyDetail} />
       ) : (
-        <ul className="notification-list">
+        <ul className="notification-list" ref={rows}>
           {items.map((n) => (
             <NotificationItem key={n._id} n={n} />
           ))}
         </ul>
       )}
-      {pagination.hasMore && (
-        <button type="button" className="btn btn-block" disabled={loading} onClick={more}>
-          {loading ? "Loading..." : M.loadMore}
-        </button>
-      )}
+      <LoadMore list={list} label={M.loadMore} rows={rows} />
     </div>
   );
 }

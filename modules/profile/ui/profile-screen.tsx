@@ -102,7 +102,7 @@ export function ProfileScreen({ profile: initial, echos, scrolls, viewerId, rela
         {relation && !profile.isMe && <SafetyActions userName={profile.userName} initial={relation} />}
       </header>
       {editing && <EditProfile profile={profile} onClose={() => setEditing(false)} onSaved={setProfile} />}
-      {list && <FollowList userId={profile._id} which={list} onClose={() => setList(null)} />}
+      {list && <FollowList key={`${profile._id}:${list}`} userId={profile._id} which={list} onClose={() => setList(null)} />}
       <div className="tabs" role="tablist">
         <button type="button" role="tab" aria-selected={tab === "echos"} className={tab === "echos" ? "active" : ""} onClick={() => setTab("echos")}>
           Echos

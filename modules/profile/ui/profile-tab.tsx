@@ -1,42 +1,13 @@
-// One tab of a profile, the user's echos or scrolls, with "Load more"; and the query of a list's
-// next page, which the followers / following list uses too.
-import { useEffect, useState, type ReactNode, type RefObject } from "react";
+// One tab of a profile, the user's echos or scrolls, paged by the one pager (shared/paged-list).
+import { useEffect, type ReactNode, type RefObject } from "react";
 import { Link } from "react-router";
-import { api, type Pagination, toast } from "../../shared/index";
+import { api, LoadMore, nextPageQuery, usePagedList, type Pagination } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
 import type { Profile } from "../schema";
 
 export type Tab = "echos" | "scrolls";
 /** What the open tab has loaded: the profile remembers it for Back. */
 export type Loaded = { items: unknown[]; pagination: Pagination };
-
-/** The query of the page after `pagination`: by its cursor, like every list (page numbers too, for the count). */
-export function nextPageQuery({ page, limit, nextCursor }: Pagination): string {
-  return `page=${page + 1}&limit=${limit}${nextCursor ? `&cursor=${encodeURIComponent(nextCursor)}` : ""}`;
-}
-
-function useLoadMore<T>(initialItems: T[], initialPagination: Pagination, path: string, key: string, fallback: string) {
-  const [items, setItems] = useState(initialItems);
-  const [pagination, setPagination] = useState(initialPagination);
-  const [loading, setLoading] = useState(false);
-  async function more() {
-    if (loading || !pagination.hasMore) return;
-    setLoading(true);
-    try {
-      const res = await api<Record<string, unknown> & { pagination: Pagination }>(
-        `${path}${path.includes("?") ? "&" : "?"}${nextPageQuery(pagination)}`,
-        { fallback },
-      );
-      setItems((prev) => [...prev, ...(res[key] as T[])]);
-      setPagination(res.pagination);
-    } catch (error) {
-      toast.error((error as Error).message);
-    } finally {
-      setLoading(false);
-    }
-  }
-  return { items, pagination, loading, more };
-}
 
 /** What differs between the two tabs besides their items. */
 const TABS = {
@@ -49,7 +20,7 @@ const TABS = {
  * state and "Load more". `noun` names everything: "Echo" → "My Echos", "New Echo", "No echos
  * yet", the API's `echos` key.
  */
-export function ProfileTab<T>({ profile, noun, initial, loaded, renderItem }: {
+export function ProfileTab<T extends { _id: string }>({ profile, noun, initial, loaded, renderItem }: {
   profile: Profile;
   noun: keyof typeof TABS;
   initial: { items: T[]; pagination: Pagination };
@@ -60,16 +31,21 @@ export function ProfileTab<T>({ profile, noun, initial, loaded, renderItem }: {
   const { createHref, emptyDetail, path, listClass } = TABS[noun];
   const owner = profile.isMe ? "My" : `${profile.userName}'s`;
   const plural = `${noun.toLowerCase()}s`;
-  const { items, pagination, loading, more } = useLoadMore<T>(
-    initial.items,
-    initial.pagination,
-    `/profile/user/${profile._id}/${path}`,
-    plural,
-    `Failed to load more ${plural}`,
-  );
+  const list = usePagedList<T>({
+    first: { items: initial.items, at: initial.pagination },
+    load: async (at) => {
+      const url = `/profile/user/${profile._id}/${path}`;
+      const res = await api<Record<string, unknown> & { pagination: Pagination }>(`${url}${url.includes("?") ? "&" : "?"}${nextPageQuery(at)}`, {
+        fallback: `Failed to load more ${plural}`,
+      });
+      return { items: res[plural] as T[], at: res.pagination };
+    },
+    key: (item) => item._id,
+  });
+  const { items } = list;
   useEffect(() => {
-    loaded.current = { items, pagination };
-  }, [items, pagination]);
+    loaded.current = { items, pagination: list.at as Pagination };
+  }, [items, list.at]);
   return (
     <section aria-label={`${owner} ${noun}s`}>
       <div className="tab-head">
@@ -93,11 +69,7 @@ export function ProfileTab<T>({ profile, noun, initial, loaded, renderItem }: {
       ) : (
         items.map(renderItem)
       )}
-      {pagination.hasMore && (
-        <button type="button" className="btn btn-block" disabled={loading} onClick={more}>
-          {loading ? "Loading..." : "Load more"}
-        </button>
-      )}
+      <LoadMore list={list} />
     </section>
   );
 }

@@ -1,6 +1,6 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Link } from "react-router";
-import { api, toast } from "../../shared/index";
+import { api, LoadMore, toast, usePagedList } from "../../shared/index";
 import type { SafetyPage, SafetyRelation, SafetyUser } from "../schema";
 
 const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
@@ -37,43 +37,31 @@ const TEXT: Record<Which, { title: string; empty: string; hint: string; undo: st
  */
 export function SafetyList({ which, initial }: { which: Which; initial: SafetyPage }) {
   const text = TEXT[which];
-  const [users, setUsers] = useState<SafetyUser[]>(initial.users);
-  const [next, setNext] = useState(initial.pagination.nextCursor);
-  const [loading, setLoading] = useState(false);
+  const rows = useRef<HTMLUListElement>(null);
+  const list = usePagedList<SafetyUser>({
+    first: { items: initial.users, at: initial.pagination },
+    load: async (at) => {
+      const page = await api<SafetyPage>(`/profile/me/${which}?cursor=${encodeURIComponent(at?.nextCursor ?? "")}`, { fallback: `Failed to load ${text.title.toLowerCase()}` });
+      return { items: page.users, at: page.pagination };
+    },
+    key: (u) => u._id,
+  });
   const titleId = `${which}-title`;
-
-  async function more() {
-    if (!next) return;
-    setLoading(true);
-    try {
-      const page = await api<SafetyPage>(`/profile/me/${which}?cursor=${encodeURIComponent(next)}`, { fallback: `Failed to load ${text.title.toLowerCase()}` });
-      setUsers((shown) => [...shown, ...page.users.filter((u) => !shown.some((s) => s._id === u._id))]);
-      setNext(page.pagination.nextCursor);
-    } catch (error) {
-      toast.error((error as Error).message);
-    } finally {
-      setLoading(false);
-    }
-  }
 
   return (
     <section className="card" aria-labelledby={titleId}>
       <h2 id={titleId}>{text.title}</h2>
       <p className="field-hint">{text.hint}</p>
-      {users.length === 0 ? (
+      {list.items.length === 0 ? (
         <p className="muted">{text.empty}</p>
       ) : (
-        <ul className="people-list">
-          {users.map((user) => (
+        <ul className="people-list" ref={rows}>
+          {list.items.map((user) => (
             <Entry key={user._id} which={which} user={user} />
           ))}
         </ul>
       )}
-      {next && (
-        <button type="button" className="btn btn-block" disabled={loading} onClick={more}>
-          {loading ? "Loading…" : "Show more"}
-        </button>
-      )}
+      <LoadMore list={list} label="Show more" rows={rows} />
     </section>
   );
 }
