@@ -1,5 +1,7 @@
-import { useRef, useState, type ReactNode } from "react";
-import { LazyLoadMore, lazyComponent, usePagedList, useScrollMore } from "../../shared/index";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { ApiError, OFFLINE_HINT, lazyComponent } from "../../shared/index";
+
+const LOAD_FAILED = "Couldn't load more echos.";
 import type { Echo, EchoPage } from "../schema";
 import { EchoCard } from "./echo-card";
 import { useFeedMemory } from "./feed-memory";
@@ -59,24 +61,19 @@ export function EchoSkeletons({ count }: { count: number }) {
  * then the rows flow as the server sent them.
  */
 export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restoreKey, live }: Props) {
+  const [items, setItems] = useState<Echo[]>(initial.echos);
+  const [page, setPage] = useState(initial.pagination.page);
+  const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
+  const [hasMore, setHasMore] = useState(initial.pagination.hasMore);
   const [shortRun, setShortRun] = useState(isShort(initial) ? 1 : 0);
   const [indexing, setIndexing] = useState(building(initial));
-  const list = usePagedList<Echo>({
-    first: { items: initial.echos, at: initial.pagination },
-    load: async (at) => {
-      const next = await fetchPage((at?.page ?? 0) + 1, at?.nextCursor ?? null);
-      setShortRun((run) => (isShort(next) ? run + 1 : 0));
-      setIndexing(building(next));
-      return { items: next.echos, at: next.pagination };
-    },
-    key: rowKey,
-  });
-  const { items, state } = list;
-  const { hasMore } = list;
   const waiting = hasMore && shortRun >= AUTO_SHORT_PAGES;
-  const loadingMore = state === "loading";
+  const [loadingMore, setLoadingMore] = useState(false);
+  // a next page that failed: said under the list with a Retry; no automatic retries meanwhile
+  const [failure, setFailure] = useState<string | null>(null);
+  const busy = useRef(false);
   const listRef = useRef<HTMLDivElement>(null);
-  const sentinel = useScrollMore(list, waiting);
+  const sentinelRef = useRef<HTMLDivElement>(null);
   const store = useEchoStore();
   const visible = items.filter((e) => !store.isDeleted(e._id));
 
@@ -92,13 +89,51 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
 
   useFeedMemory(
     restoreKey,
-    () => ({ items, page: list.at?.page ?? 1, cursor: list.at?.nextCursor ?? null, hasMore }),
-    ({ items, page, cursor, hasMore }) => list.reset({ items, at: { page, nextCursor: cursor, hasMore } }),
+    () => ({ items, page, cursor, hasMore }),
+    (snapshot) => {
+      setItems(snapshot.items);
+      setPage(snapshot.page);
+      setCursor(snapshot.cursor);
+      setHasMore(snapshot.hasMore);
+    },
   );
+
+  const loadMore = useCallback(async () => {
+    if (busy.current || !hasMore) return;
+    busy.current = true;
+    setLoadingMore(true);
+    try {
+      const next = await fetchPage(page + 1, cursor);
+      setItems((prev) => {
+        const seen = new Set(prev.map(rowKey));
+        return [...prev, ...next.echos.filter((e) => !seen.has(rowKey(e)))];
+      });
+      setPage(next.pagination.page);
+      setCursor(next.pagination.nextCursor);
+      setHasMore(next.pagination.hasMore);
+      setShortRun((run) => (isShort(next) ? run + 1 : 0));
+      setIndexing(building(next));
+    } catch (error) {
+      setFailure(error instanceof ApiError && error.status === 0 ? `${LOAD_FAILED} ${OFFLINE_HINT}` : LOAD_FAILED);
+    } finally {
+      busy.current = false;
+      setLoadingMore(false);
+    }
+  }, [cursor, fetchPage, hasMore, page]);
+
+  useEffect(() => {
+    const sentinel = sentinelRef.current;
+    if (!sentinel || !hasMore || failure || waiting) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), {
+      rootMargin: "0px 0px 100px 0px",
+    });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [failure, hasMore, loadMore, waiting]);
 
   if (loading) return <EchoSkeletons count={5} />;
   // rendered just before the list, which it finds as its next sibling
-  const pill = live && <LivePill live={live} items={items} setItems={list.setItems} />;
+  const pill = live && <LivePill live={live} items={items} setItems={setItems} />;
   if (visible.length === 0 && !hasMore) return <>{pill}{empty}</>;
 
   // Rows flow normally between two spacers: the server renders the first page the same way,
@@ -126,16 +161,31 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
         })}
       </div>
       {host}
-      <div ref={sentinel} className="feed-sentinel" />
+      <div ref={sentinelRef} className="feed-sentinel" />
       {loadingMore && <EchoSkeletons count={3} />}
-      <LazyLoadMore
-        list={list}
-        rows={listRef}
-        auto
-        note={waiting && (indexing ? "Building this feed… matching echos fill in as it is indexed." : "Still looking for matching echos…")}
-        onMore={() => setShortRun(0)}
-        failure="Couldn't load more echos."
-      />
+      {failure && (
+        <div className="feed-failure" role="alert">
+          <p>{failure}</p>
+          <button type="button" className="btn" onClick={() => (setFailure(null), void loadMore())}>
+            Retry
+          </button>
+        </div>
+      )}
+      {waiting && !loadingMore && !failure && (
+        <p className="feed-end" role="status">
+          {indexing ? "Building this feed… matching echos fill in as it is indexed." : "Still looking for matching echos…"}{" "}
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              setShortRun(0);
+              void loadMore();
+            }}
+          >
+            Load more
+          </button>
+        </p>
+      )}
       {!hasMore && visible.length > 0 && <p className="feed-end">You've reached the end</p>}
     </div>
   );
