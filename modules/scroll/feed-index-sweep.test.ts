@@ -13,21 +13,35 @@ import { newId } from "../shared/index";
 import { feedScroll, thinRule, writeThinMatches } from "./thin-matches.test-support";
 
 const app = () => testAppContext(env);
+const byLikes = (list: { id: string; likes: number }[]) => [...list].sort((a, b) => b.likes - a.likes || (a.id < b.id ? 1 : -1));
+
+/**
+ * A most-liked index of 150 matches, ready, read by a scroll: all of them (complete) or, with
+ * `cap`, its first `cap` entries with the frontier at the last one kept.
+ */
+async function mostLikedIndex(name: string, age: number, cap?: number) {
+  const me = (await signup(app(), { userName: name, password: "pass1234" })).user._id;
+  const matches = await writeThinMatches(app(), me, name, 150, Date.now() - age);
+  const rule = thinRule(name, "mostLiked");
+  const inOrder = byLikes(matches);
+  const kept = cap ? inOrder.slice(0, cap) : inOrder;
+  const floor = kept[kept.length - 1]!;
+  const key = ruleKeyOf(rule);
+  await batch(app().db, [
+    ...indexStatements(rule, sql`1`),
+    ...kept.map((m) => sql`INSERT INTO feed_index_entries (index_id, rank, echo_id) SELECT id, ${m.likes}, ${m.id} FROM feed_indexes WHERE rule_key = ${key}`),
+    cap
+      ? sql`UPDATE feed_indexes SET state = 'ready', complete = 0, cap = ${cap}, floor = ${floor.id}, floor_rank = ${floor.likes} WHERE rule_key = ${key}`
+      : sql`UPDATE feed_indexes SET state = 'ready', complete = 1, cap = 10000 WHERE rule_key = ${key}`,
+    // a scroll reads it (the pass drops indexes none reads)
+    feedScroll(newId(Date.now()), me, rule, key),
+  ]);
+  return { me, matches, rule, inOrder, floor };
+}
 
 describe("the repair pass's rank sweep", () => {
   it("puts echos whose like messages were lost back in their place, and removes one deleted", async () => {
-    const me = (await signup(app(), { userName: "sweeper", password: "pass1234" })).user._id;
-    const matches = await writeThinMatches(app(), me, "sweep", 150, Date.now() - 10_000_000);
-    const rule = thinRule("sweep", "mostLiked");
-    const order = (list: { id: string; likes: number }[]) => [...list].sort((a, b) => b.likes - a.likes || (a.id < b.id ? 1 : -1));
-    const inOrder = order(matches);
-    await batch(app().db, [
-      ...indexStatements(rule, sql`1`),
-      ...inOrder.map((m) => sql`INSERT INTO feed_index_entries (index_id, rank, echo_id) SELECT id, ${m.likes}, ${m.id} FROM feed_indexes WHERE rule_key = ${ruleKeyOf(rule)}`),
-      sql`UPDATE feed_indexes SET state = 'ready', complete = 1, cap = 10000 WHERE rule_key = ${ruleKeyOf(rule)}`,
-      // a scroll reads it (the pass drops indexes none reads)
-      feedScroll(newId(Date.now()), me, rule, ruleKeyOf(rule)),
-    ]);
+    const { me, matches, rule, inOrder } = await mostLikedIndex("sweep", 10_000_000);
     // counts moved as the likes triggers move them, and no message came: deep ones gained likes
     // (still below the first 100), the top one lost all of its; one echo deleted
     const moved = new Map<string, number>([
@@ -44,7 +58,7 @@ describe("the repair pass's rank sweep", () => {
       sql`DELETE FROM echos WHERE id = ${gone}`,
     ]);
     const now = matches.map((m) => ({ ...m, likes: moved.get(m.id) ?? m.likes })).filter((m) => m.id !== gone);
-    const expected = order(now).map((m) => m.id);
+    const expected = byLikes(now).map((m) => m.id);
     const indexed = async () => {
       const [rows] = await batch(app().db, [indexPageQuery(rule, me, null, 500)]);
       return indexPage(rule, rows, 500, { complete: true, floor: null }).rows.map((r) => r.id);
@@ -60,20 +74,8 @@ describe("the repair pass's rank sweep", () => {
   });
 
   it("lifts into a capped index an echo whose like message was lost and that the index does not hold yet", async () => {
-    const me = (await signup(app(), { userName: "lifter", password: "pass1234" })).user._id;
-    const matches = await writeThinMatches(app(), me, "lift", 150, Date.now() - 20_000_000);
-    const rule = thinRule("lift", "mostLiked");
-    const order = (list: { id: string; likes: number }[]) => [...list].sort((a, b) => b.likes - a.likes || (a.id < b.id ? 1 : -1));
-    const inOrder = order(matches);
     // a capped index: its first 30 entries, the frontier at the 30th
-    const kept = inOrder.slice(0, 30);
-    const floor = kept[kept.length - 1]!;
-    await batch(app().db, [
-      ...indexStatements(rule, sql`1`),
-      ...kept.map((m) => sql`INSERT INTO feed_index_entries (index_id, rank, echo_id) SELECT id, ${m.likes}, ${m.id} FROM feed_indexes WHERE rule_key = ${ruleKeyOf(rule)}`),
-      sql`UPDATE feed_indexes SET state = 'ready', complete = 0, cap = 30, floor = ${floor.id}, floor_rank = ${floor.likes} WHERE rule_key = ${ruleKeyOf(rule)}`,
-      feedScroll(newId(Date.now()), me, rule, ruleKeyOf(rule)),
-    ]);
+    const { me, rule, inOrder, floor } = await mostLikedIndex("lift", 20_000_000, 30);
     // an echo below the frontier gains likes enough to stand first; its message is lost
     const deep = inOrder[120]!;
     const top = inOrder[0]!.likes + 5;
@@ -90,7 +92,6 @@ describe("the repair pass's rank sweep", () => {
     // the sweep walks the entries the index holds: it cannot find it (check off, nothing relayed)
     await repairIndexes(app(), app().db, Date.now(), 0, 0);
     expect(await held()).toEqual([]);
-    // the ranking pass's change log names it: relayed, it enters the index at its place
     // the ranking pass's change log names it (the cron hands the pass's echos to the repair pass:
     // verticals/scheduled.ts)
     const [noted] = await batch(app().db, [sql`SELECT substr(key, 3) AS id FROM rank_dirty WHERE key LIKE 'e:%'`]);
