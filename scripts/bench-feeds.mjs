@@ -15,6 +15,9 @@
 // random order, so a cut run is a random sample, and the report says how many were measured),
 // FEEDS_PAGES (pages per walk, default 5), FEEDS_CONCURRENCY (default 4), BENCH_PORT (8812),
 // FEEDS_DEEP_SAMPLE (public feeds also paged by number to FEEDS_DEEP_PAGES, default 100 and 50),
+// FEEDS_DEPTH_SAMPLE (n: only the first n feeds of the seeded order are walked to FEEDS_PAGES and by
+// number; every other feed has its first page read once — as another user, or as its creator when
+// private — so a store of thousands of feeds is measured whole at page 1 and sampled in depth),
 // BENCH_URL (a server already serving the store).
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -109,10 +112,10 @@ async function probe(cookie, p, jar = null) {
 }
 
 /** Pages 1..PAGES of a feed by cursor: rows, round trips, echos and latency of each. */
-async function walk(cookie, id) {
+async function walk(cookie, id, depth = PAGES) {
   const pages = [];
   let cursor = null;
-  for (let page = 1; page <= PAGES; page++) {
+  for (let page = 1; page <= depth; page++) {
     const r = await probe(cookie, `/api/scroll/${id}/echos?limit=20${cursor ? `&page=${page}&cursor=${encodeURIComponent(cursor)}` : ""}`);
     if (r.status !== 200) throw new Error(`feed ${id} page ${page}: ${r.status} ${JSON.stringify(r.json)}`);
     pages.push({ page, rows: r.rows, rt: r.rt, echos: r.json.echos.length, ms: r.ms, hasMore: r.json.pagination.hasMore, index: r.json.feedIndex ?? null });
@@ -139,23 +142,29 @@ async function walkByNumber(cookie, id, n) {
 }
 const DEEP = Number(process.env.FEEDS_DEEP_SAMPLE || "100");
 const DEEP_PAGES = Number(process.env.FEEDS_DEEP_PAGES || "50");
+const DEPTH_SAMPLE = Number(process.env.FEEDS_DEPTH_SAMPLE || "0");
 
 const otherFor = (creatorId) => (other[0].id === creatorId ? other[1] : other[0]);
 const results = [];
 const home = [];
 let done = 0;
+let started = 0;
 const t0 = Date.now();
 try {
   const queue = [...feeds];
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       for (let f = queue.shift(); f && !(DEADLINE && Date.now() - t0 > DEADLINE * 1000); f = queue.shift()) {
-        const creator = await walk(cookies.get(f.creator_id), f.id);
-        const another = f.is_private ? null : await walk(cookies.get(otherFor(f.creator_id).id), f.id);
+        // past the depth sample: the feed's first page only, read once
+        const pages = DEPTH_SAMPLE && started >= DEPTH_SAMPLE ? 1 : PAGES;
+        const sampled = pages === PAGES;
+        started++;
+        const creator = sampled || f.is_private ? await walk(cookies.get(f.creator_id), f.id, pages) : [];
+        const another = f.is_private ? null : await walk(cookies.get(otherFor(f.creator_id).id), f.id, pages);
         // public feeds also by number, as the spec's client pages them; a sample of them 50 pages deep
-        const deep = !f.is_private && done < DEEP;
-        const byNumber = f.is_private ? null : await walkByNumber(cookies.get(otherFor(f.creator_id).id), f.id, deep ? DEEP_PAGES : PAGES);
-        results.push({ id: f.id, rule: ruleText(f), creator, other: another, byNumber, deep });
+        const deep = sampled && !f.is_private && done < DEEP;
+        const byNumber = f.is_private || !sampled ? null : await walkByNumber(cookies.get(otherFor(f.creator_id).id), f.id, deep ? DEEP_PAGES : PAGES);
+        results.push({ id: f.id, rule: ruleText(f), creator, other: another, byNumber, deep, sampled });
         if (++done % 250 === 0) console.log(`  ${done}/${feeds.length} feeds (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
       }
     }),
@@ -190,7 +199,7 @@ function dist(values) {
   return { count: v.length, median: pct(v, 50), p90: pct(v, 90), p99: pct(v, 99), max: v[v.length - 1], over200: v.filter((x) => x > BUDGET).length };
 }
 const cases = {
-  "creator, page 1": results.map((r) => r.creator[0]),
+  "creator, page 1": results.map((r) => r.creator[0]).filter(Boolean),
   [`creator, page ${PAGES}`]: results.map((r) => r.creator[PAGES - 1]).filter(Boolean),
   "creator, any page": results.flatMap((r) => r.creator),
   "other user, page 1": results.filter((r) => r.other).map((r) => r.other[0]),
@@ -199,9 +208,10 @@ const cases = {
   "by number, any page": results.flatMap((r) => r.byNumber ?? []),
   "home / of bench10…29": home,
 };
-const report = { startedAt: new Date(t0).toISOString(), seconds: (Date.now() - t0) / 1000, feeds: results.length, allFeeds, pages: PAGES, cases: {}, worst: [], home, results };
+const depthSample = results.filter((r) => r.sampled).length;
+const report = { startedAt: new Date(t0).toISOString(), seconds: (Date.now() - t0) / 1000, feeds: results.length, allFeeds, pages: PAGES, depthSample, cases: {}, worst: [], home, results };
 const pad = (s, n) => String(s).padStart(n);
-console.log(`\nmeasured ${results.length} of ${allFeeds} feeds${results.length < feeds.length ? " (stopped at FEEDS_DEADLINE)" : ""}`);
+console.log(`\nmeasured ${results.length} of ${allFeeds} feeds${results.length < feeds.length ? " (stopped at FEEDS_DEADLINE)" : ""}${DEPTH_SAMPLE ? `, ${depthSample} of them in depth, the others at page 1` : ""}`);
 console.log(`${"case".padEnd(24)} ${pad("pages", 6)} ${pad("median", 7)} ${pad("p90", 7)} ${pad("p99", 7)} ${pad("max", 8)} ${pad(">200", 6)} ${pad("max rt", 6)} ${pad("max ms", 7)} ${pad("empty", 6)}`);
 for (const [name, pages] of Object.entries(cases)) {
   const rows = dist(pages.map((p) => p.rows));
@@ -224,14 +234,14 @@ const fill = {
   shortPagesOfReadyIndexes: publicFeeds.reduce((n, r) => n + r.other.filter((p) => short(p) && p.index === "ready").length, 0),
   indexBuilding: publicFeeds.filter((r) => r.other[0].index === "building").length,
   byNumber: {
-    pages: publicFeeds.reduce((n, r) => n + r.byNumber.length, 0),
-    refused: publicFeeds.filter((r) => r.byNumber.some((p) => p.status)).map((r) => ({ id: r.id, rule: r.rule, at: r.byNumber.find((p) => p.status) })),
-    maxRows: Math.max(0, ...publicFeeds.flatMap((r) => r.byNumber.map((p) => p.rows ?? 0))),
-    maxRoundTrips: Math.max(0, ...publicFeeds.flatMap((r) => r.byNumber.map((p) => p.rt ?? 0))),
+    pages: publicFeeds.reduce((n, r) => n + (r.byNumber ?? []).length, 0),
+    refused: publicFeeds.filter((r) => (r.byNumber ?? []).some((p) => p.status)).map((r) => ({ id: r.id, rule: r.rule, at: (r.byNumber ?? []).find((p) => p.status) })),
+    maxRows: Math.max(0, ...publicFeeds.flatMap((r) => (r.byNumber ?? []).map((p) => p.rows ?? 0))),
+    maxRoundTrips: Math.max(0, ...publicFeeds.flatMap((r) => (r.byNumber ?? []).map((p) => p.rt ?? 0))),
     deepFeeds: publicFeeds.filter((r) => r.deep).length,
-    deepestPage: Math.max(0, ...publicFeeds.map((r) => r.byNumber.length)),
-    deepMaxRows: Math.max(0, ...publicFeeds.filter((r) => r.deep).flatMap((r) => r.byNumber.map((p) => p.rows ?? 0))),
-    shortPages: publicFeeds.reduce((n, r) => n + r.byNumber.filter((p) => !p.status && short(p)).length, 0),
+    deepestPage: Math.max(0, ...publicFeeds.map((r) => (r.byNumber ?? []).length)),
+    deepMaxRows: Math.max(0, ...publicFeeds.filter((r) => r.deep).flatMap((r) => (r.byNumber ?? []).map((p) => p.rows ?? 0))),
+    shortPages: publicFeeds.reduce((n, r) => n + (r.byNumber ?? []).filter((p) => !p.status && short(p)).length, 0),
   },
 };
 const unfilled = publicFeeds.filter((r) => !firstScreen(r));

@@ -45,7 +45,17 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const dir = path.resolve(root, process.env.STATE_DIR || "bench-state");
   const d1Dir = path.join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
   const dbFile = path.join(d1Dir, readdirSync(d1Dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"));
-  const server = await startServer({ port: Number(process.env.BENCH_PORT || "8810"), stateDir: dir, vars: { FEED_INDEX_KEYS_PER_PASS: "1000" } });
+  // FEED_INDEX_TRACE=1: the consumer writes a line per batch (messages, engine steps, entries,
+  // indexes finished, ms, D1 round trips and rows), kept in <STATE_DIR>/feed-index-trace.log
+  const trace = process.env.FEED_INDEX_TRACE === "1";
+  const server = await startServer({
+    port: Number(process.env.BENCH_PORT || "8810"),
+    stateDir: dir,
+    vars: { FEED_INDEX_KEYS_PER_PASS: "1000", ...(trace ? { FEED_INDEX_TRACE: "1" } : {}) },
+  });
+  const traceFile = path.join(dir, "feed-index-trace.log");
+  const flush = () => trace && writeFileSync(traceFile, server.log().split("\n").filter((l) => l.includes("[feed-index-trace]")).join("\n") + "\n");
+  const flushing = setInterval(flush, 30_000);
   try {
     const built = await buildFeedIndexes(server.baseUrl, dbFile, (line) => console.log(line));
     const metaFile = path.join(dir, "bench-meta.json");
@@ -53,6 +63,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     writeFileSync(metaFile, JSON.stringify({ ...meta, feedIndexes: built }, null, 2));
     console.log(`feed indexes built in ${built.seconds.toFixed(0)} s: ${JSON.stringify(built)}`);
   } finally {
+    clearInterval(flushing);
+    flush();
     await server.stop();
   }
 }

@@ -119,8 +119,13 @@ export default {
     __ECHO_VERTICAL__ === "scrolls" || __ECHO_VERTICAL__ === ""
       ? async (batch, env, ctx) => {
           const changes = batch.messages.map((m) => m.body as Change);
-          const db = createDb(env.DB);
-          await consumeChanges({ env, ctx }, db, changes);
+          // FEED_INDEX_TRACE="1" (`npm run bench:indexes`): a line per batch of what it held, did
+          // and cost D1, to see where an index build's time goes (warn: the log level lint allows)
+          const trace: D1Stats | null = (env as { FEED_INDEX_TRACE?: string }).FEED_INDEX_TRACE === "1" ? { roundTrips: 0, rowsRead: 0, rowsWritten: 0 } : null;
+          const started = Date.now();
+          const db = createDb(trace ? instrumentD1(env.DB, trace) : env.DB);
+          const done = await consumeChanges({ env, ctx }, db, changes);
+          if (trace) console.warn(`[feed-index-trace] ${JSON.stringify({ messages: changes.length, ...done, ms: Date.now() - started, ...trace })}`);
           // the Following timelines' share (decision 013): fan-outs and a deleted echo's removal
           await consumeTimelineChanges({ env, ctx }, db, changes);
           // deleted accounts' rows, a slice of each kind a step (decision 032)

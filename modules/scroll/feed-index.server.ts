@@ -8,7 +8,7 @@ import { DEFAULT_LIMIT, ECHO_ROWS, idFloor, idTime, isId, largestPage, PAGE_ROW_
 import { authorVisible, moderationEchoVisibleText, wordsVisible, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
-import { feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
+import { feedMatchQuery, feedPage, windowSize, type FeedMatchRow, type Seek } from "./feed-rules.server";
 import { canonicalRule, ruleColumns, ruleKeyOf, ruleOfKey, toRule } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
@@ -187,7 +187,9 @@ export function startBackfill(app: Pick<AppContext, "env" | "ctx">, rule: FeedRu
 }
 
 /** What a batch of changes did: candidate indexes looked at per post and per like, entries written. */
-export type Consumed = { posts: number; likes: number; candidates: number; written: number; deleted: number; backfills: number };
+export type Consumed = { posts: number; likes: number; candidates: number; written: number; deleted: number; backfills: number } & Backfilled;
+/** What backfill messages did: engine steps run, entries they wrote, indexes they finished. */
+export type Backfilled = { steps: number; backfilled: number; finished: number };
 
 type Candidate = { id: number; ruleKey: string; state: "building" | "ready"; complete: boolean; floor: string | null; floorRank: number | null; cap: number; terms: string };
 /** The indexes registered under any of `terms`, with their state and frontier. */
@@ -221,7 +223,7 @@ type Entry = [number, number, string];
  * Deletes remove the echo's entries everywhere. Backfills go on building.
  */
 export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: Db, changes: Change[], now = Date.now()): Promise<Consumed> {
-  const done: Consumed = { posts: 0, likes: 0, candidates: 0, written: 0, deleted: 0, backfills: 0 };
+  const done: Consumed = { posts: 0, likes: 0, candidates: 0, written: 0, deleted: 0, backfills: 0, steps: 0, backfilled: 0, finished: 0 };
   const posts = changes.flatMap((c) => (c.type === "post" ? [c.echo] : []));
   const deletes = changes.flatMap((c) => (c.type === "delete" ? c.echoIds : []));
   const liked = [...new Set(changes.flatMap((c) => (c.type === "likes" ? c.echoIds : [])))];
@@ -304,8 +306,9 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   done.backfills = building.length;
   const work = async () => {
     for (let key = building.shift(); key !== undefined; key = building.shift()) {
-      const next = await backfillStep(db, key, now);
+      const next = await backfillStep(db, key, now, done);
       if (next) sendChanges(app, [next]);
+      else done.finished++;
     }
   };
   await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, work));
@@ -348,7 +351,7 @@ function walkOf(rule: FeedRule, now: number): FeedRule {
  * screen. A walk through a short window (walksWindow) reads all of it, then keeps the SPARSE_CAP
  * most liked. Returns the next message, if any.
  */
-export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): Promise<Change | null> {
+export async function backfillStep(db: Db, ruleKey: string, now = Date.now(), tally?: Backfilled): Promise<Change | null> {
   const fi = tables.feedIndexes;
   const [found] = await batch(db, [
     select(
@@ -368,7 +371,7 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): P
   const rule = ruleOfKey(ruleKey);
   const walk = walkOf(rule, now);
   const capped = walk === rule;
-  const rankOf = (r: EchoRow) => (rule.sortBy === "mostLiked" ? r.likesCount : 0);
+  const rankOf = (r: FeedMatchRow) => (rule.sortBy === "mostLiked" ? r.likesCount : 0);
   const window = windowSize(walk, BACKFILL_CANDIDATES);
   let seek: Seek = index.cursor && isId(index.cursor) ? { id: index.cursor, likes: index.cursorRank ?? undefined } : null;
   let entries = index.entries;
@@ -381,8 +384,12 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now()): P
     // no more than the cap needs (a dense rule's first step is its whole index), at least a
     // screen's worth past it to measure the density
     const want = capped ? Math.max(SCREEN, Math.min(BACKFILL_PAGE, cap - entries)) : BACKFILL_PAGE;
-    const [rows] = await batch(db, [feedPageQuery(walk, NO_VIEWER, now, seek, want, 0, window)]);
+    const [rows] = await batch(db, [feedMatchQuery(walk, NO_VIEWER, now, seek, want, window)]);
     const fed = feedPage(walk, rows, want, window);
+    if (tally) {
+      tally.steps++;
+      tally.backfilled += fed.rows.length;
+    }
     if (fed.rows.length > 0) {
       await batch(db, [insertEntries(fed.rows.map((r) => [index.id, rankOf(r), r.id]))]);
       entries += fed.rows.length;
@@ -752,7 +759,7 @@ export async function repairIndexes(
 async function judgeDense(db: Db, index: { id: number; ruleKey: string }, now: number): Promise<boolean> {
   const rule = ruleOfKey(index.ruleKey);
   const window = readerWindow(rule);
-  const [rows] = await batch(db, [feedPageQuery(rule, NO_VIEWER, now, null, SCREEN, 0, window)]);
+  const [rows] = await batch(db, [feedMatchQuery(rule, NO_VIEWER, now, null, SCREEN, window)]);
   const fed = feedPage(rule, rows, SCREEN, window);
   if (fed.rows.length >= SCREEN || !fed.hasMore) {
     await batch(db, [sql`UPDATE feed_indexes SET checked_at = ${now} WHERE id = ${index.id}`]);
@@ -860,11 +867,11 @@ async function checkIndex(db: Db, index: { id: number; ruleKey: string; complete
   const window = windowSize(rule, REPAIR_CANDIDATES);
   const ie = tables.feedIndexEntries;
   const [rows, held] = await batch(db, [
-    feedPageQuery(rule, NO_VIEWER, now, null, REPAIR_DEPTH, 0, window),
+    feedMatchQuery(rule, NO_VIEWER, now, null, REPAIR_DEPTH, window),
     select({ echoId: ie.echoId, rank: ie.rank }, sql`FROM feed_index_entries WHERE index_id = ${index.id} ORDER BY ${orderSql(rule)} LIMIT ${REPAIR_DEPTH + 1}`),
   ]);
   const fed = feedPage(rule, rows, REPAIR_DEPTH, window);
-  const rankOf = (r: EchoRow) => (rule.sortBy === "mostLiked" ? r.likesCount : 0);
+  const rankOf = (r: FeedMatchRow) => (rule.sortBy === "mostLiked" ? r.likesCount : 0);
   // the compared range: from the top to where the engine's read ended (all of it when it found
   // every match), to the index's frontier, and to the last of the entries read
   const ends: Position[] = [];

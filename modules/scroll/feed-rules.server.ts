@@ -17,7 +17,7 @@
 import { candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, idCeil, idFloor, isId, LIST_MAX_LIMIT } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
 import { authorVisibleText, moderationVisibleText, moderationEchoVisibleText, hasHiddenText, wordsVisible, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
-import { echoColumns, type EchoRow } from "../echo/index.server";
+import { echoColumns } from "../echo/index.server";
 import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
@@ -292,39 +292,55 @@ export function feedPageQuery(
 ): Select<FeedPageRow> {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   // no ORDER BY: sorting the page would read each of its rows again; feedPage puts them in order
-  const hydrate = (page: string) =>
-    whileScroll === null ? hydrated({ viewerId }, page) : hydratedWhile({ viewerId, scrollId: whileScroll, ...storedRule(rule) }, page);
+  const page = pageBody(rule, viewerId, now, seek, limit, offset, window);
+  return whileScroll === null ? hydrated({ viewerId }, page) : hydratedWhile({ viewerId, scrollId: whileScroll, ...storedRule(rule) }, page);
+}
+
+/** The engine's page statement before hydration: rows of (id, lk, ok, n). */
+function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, offset: number, window: number): string {
   // no rows, and nothing read
-  if (provablyEmpty(rule, now)) return hydrate("SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0");
+  if (provablyEmpty(rule, now)) return "SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0";
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
   const order = orderBy(rule, "id", "lk");
   const merged = mergeParts(parts);
   if (offset === 0 && !parts.some((p) => p.tested)) {
     // every entry matches: the page is the merge's head
-    return hydrate(`SELECT id, lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT ${int(limit + 1)})`);
+    return `SELECT id, lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT ${int(limit + 1)})`;
   }
   // row_number/sum number the rows as they arrive (no sort), so the outer LIMIT stops the merge
   // once the page is full: a dense feed reads about a page of entries, not the window
   const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (${merged} ORDER BY ${order} LIMIT ${int(window)})
     WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
   const wanted = `ok AND k > ${int(offset)}`;
-  return hydrate(`SELECT id, lk, ${wanted} AS ok, n FROM (${numbered}) WHERE (${wanted}) OR n = ${int(window)} LIMIT ${int(limit + 1)}`);
+  return `SELECT id, lk, ${wanted} AS ok, n FROM (${numbered}) WHERE (${wanted}) OR n = ${int(window)} LIMIT ${int(limit + 1)}`;
+}
+
+const matchColumns = { id: sql<string>`p.id`, likesCount: sql<number>`e.likes_count`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` };
+/** The engine's page for no viewer with only what an index entry needs (its echo's id and like
+ * count): the feed index's backfill. A hydrated row reads its author, the viewer's like and
+ * repost, a quote's echo and muted words — rows a backfill step of up to 1,000 matches paid for
+ * and threw away. */
+const matched = preparedAround([], (_v, page) => select(matchColumns, sql`FROM (${page}) p JOIN echos e ON e.id = p.id`));
+export type FeedMatchRow = RowOf<typeof matchColumns>;
+export function feedMatchQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, window: number): Select<FeedMatchRow> {
+  if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
+  return matched({}, pageBody(rule, viewerId, now, seek, limit, 0, window));
 }
 
 /** What a page statement's rows mean: the page's echos (at most `limit`, one row per echo),
  * and where the next page starts when there may be more — after the page's last echo, or at
  * the window's frontier when the window filled first (then the page may be short, even empty). */
-export function feedPage(
+export function feedPage<R extends FeedMatchRow = FeedPageRow>(
   rule: FeedRule,
-  unordered: FeedPageRow[],
+  unordered: R[],
   limit: number,
   window: number,
-): { rows: EchoRow[]; hasMore: boolean; after: FeedPageRow | null } {
-  const byId = (a: FeedPageRow, b: FeedPageRow) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+): { rows: R[]; hasMore: boolean; after: R | null } {
+  const byId = (a: R, b: R) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const rows = [...unordered].sort(
     rule.sortBy === "oldestFirst" ? byId : rule.sortBy === "mostLiked" ? (a, b) => b.likesCount - a.likesCount || byId(b, a) : (a, b) => byId(b, a),
   );
-  const matches: FeedPageRow[] = [];
+  const matches: R[] = [];
   for (const r of rows) if (r.feedOk && matches[matches.length - 1]?.id !== r.id) matches.push(r);
   const okRows = rows.filter((r) => r.feedOk).length;
   if (okRows > limit) {

@@ -190,8 +190,11 @@ async function feedEchos(
   whileScroll: string | null = null,
 ): Promise<ScrollEchoPage> {
   // no COUNT over the rule (it would read every match): the total is a lower bound, see below
-  // a page larger than a screen's has fewer candidate rows: its echos take more (decision 027)
-  const window = windowSize(rule, pageCandidateRows(req.limit, candidateRows));
+  // a page larger than a screen's has fewer candidate rows: its echos take more (decision 027);
+  // a reader who hides what they liked sees none of their likes on it, so its echos' like probes
+  // find nothing and read no row: a screen's worth of rows more for the window (decision 020,
+  // "Hide-liked readers of the engine": 18 entries were 18 echos at most, never a screen)
+  const window = windowSize(rule, pageCandidateRows(req.limit, candidateRows) + (rule.excludeLikedEchos ? DEFAULT_LIMIT : 0));
   const seek = feedSeek(key);
   const engine = () => feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll);
   if (offset > 0 || !indexable(rule)) {
