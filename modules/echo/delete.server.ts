@@ -1,6 +1,6 @@
 // Deleting one echo (issue 28, docs/decisions/032-bounded-deletes.md "One echo"). As one cascade
 // the delete read and wrote every like, share, repost, report and notification of the echo in the
-// request: an echo with 5,000 likes cost ~30,000 rows. Now the request only marks it in the
+// request: an echo with 5,000 likes read 85,011 rows and wrote 60,016. Now the request only marks it in the
 // moderation set (it leaves every list, its author's views included, at once) and starts its
 // `echo:<id>` chain; each `purgeEcho` step deletes a slice of each kind of its rows, and the last
 // deletes the echo's row (tags, edits and what came in between cascade with it: a handful of
@@ -97,9 +97,11 @@ export async function consumeEchoPurges(app: Pick<AppContext, "env" | "ctx">, db
         unmarkDeleted(markKey(e), DELETED_ECHO),
       ]),
     ])) as unknown[][];
-    deleted.echos = last.filter((rows, i) => i % 3 === 0 && rows.length > 0).length;
-    // its Following rows go now that the row is gone (unfanout removes only a missing echo's)
-    next.push({ type: "delete", echoIds: done }, ...done.map((echoId): Change => ({ type: "unfanout", echoId })));
+    const gone = done.filter((_, i) => (last[3 * i] as unknown[]).length > 0);
+    deleted.echos = gone.length;
+    // its Following rows go now that the row is gone (unfanout removes only a missing echo's);
+    // a step for an echo never marked (a stray message) deleted nothing and says nothing
+    if (gone.length > 0) next.push({ type: "delete", echoIds: gone }, ...gone.map((echoId): Change => ({ type: "unfanout", echoId })));
   }
   sendChanges(app, next);
   return deleted;

@@ -55,9 +55,14 @@ export const accountVisible = (userCol: string | SQL): SQL => sql`json_type(${sq
 /** Whether any moderation entry exists (a statement may skip probes that only moderation needs). */
 export const hasModerationText = (): string => `EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND entries <> '{}')`;
 
-/** Whether an echo is marked deleted and waits for its purge (decision 032): its place in a thread reads "This echo was deleted". */
-export const echoDeleted = (echoCol: string | SQL): SQL =>
-  sql`ifnull(json_extract(${sql.raw(SET)}, '$."e:' || ${col(echoCol)} || '"'), 0) = ${sql.raw(String(DELETED_ECHO))}`;
+/**
+ * Whether an echo is marked deleted, or its account is, and waits for its purge (decision 032):
+ * its place in a thread, or a quote's embed of it, reads "This echo was deleted".
+ */
+export const echoDeleted = (echoCol: string | SQL, authorCol?: string | SQL): SQL =>
+  authorCol === undefined
+    ? sql`ifnull(json_extract(${sql.raw(SET)}, '$."e:' || ${col(echoCol)} || '"'), 0) = ${sql.raw(String(DELETED_ECHO))}`
+    : sql`json_extract(${sql.raw(SET)}, '$."u:' || ${col(authorCol)} || '"', '$."e:' || ${col(echoCol)} || '"') IN ('[${sql.raw(String(DELETED_ACCOUNT))},null]', '[null,${sql.raw(String(DELETED_ECHO))}]')`;
 
 /**
  * A deletion's entry (decision 032), in the deletion's batch if `when` holds: the account or echo
