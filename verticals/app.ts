@@ -20,7 +20,7 @@ import {
 } from "../modules/shared/index.server";
 import { NONCE_HEADER } from "../modules/verticals/index";
 import { consumeChanges } from "../modules/scroll/index.server";
-import { consumeTimelineChanges } from "../modules/echo/index.server";
+import { consumeEchoPurges, consumeTimelineChanges } from "../modules/echo/index.server";
 import type { Change } from "../modules/shared/index.server";
 import { answerOptions } from "./options";
 import { runScheduled } from "./scheduled";
@@ -130,6 +130,7 @@ export default {
           await consumeTimelineChanges({ env, ctx }, db, changes);
           // deleted accounts' rows, a slice of each kind a step (decision 032)
           await consumeAccountPurges({ env, ctx }, db, changes);
+          await consumeEchoPurges({ env, ctx }, db, changes);
           batch.ackAll();
         }
       : undefined,

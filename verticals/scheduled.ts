@@ -4,7 +4,7 @@ import { and, isNotNull, lt, lte, or } from "drizzle-orm";
 import { consumeAccountPurges, purgeAccount } from "../modules/auth/index.server";
 import { runRanking } from "../modules/community/index.server";
 import { suspendedPastGrace } from "../modules/moderation/index.server";
-import { consumeTimelineChanges, trimTimelines } from "../modules/echo/index.server";
+import { consumeEchoPurges, consumeTimelineChanges, trimTimelines } from "../modules/echo/index.server";
 import { repairIndexes } from "../modules/scroll/index.server";
 import { createDb, stalledChains, tables } from "../modules/shared/index.server";
 
@@ -67,6 +67,7 @@ export async function replayChains(app: { env: Env; ctx: ExecutionContext }, now
   if (changes.length > 0) {
     await consumeTimelineChanges(app, db, changes);
     await consumeAccountPurges(app, db, changes);
+    await consumeEchoPurges(app, db, changes);
   }
   return { replayed: changes.length };
 }

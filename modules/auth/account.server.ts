@@ -1,7 +1,7 @@
 // Account changes that need the password again: change it, or delete the account for good.
 import { and, eq, exists, isNull, ne } from "drizzle-orm";
 import { badRequest, conflict, HttpError, unauthorized } from "../shared/index";
-import { batch, built, controlLive, inlineLimit, qb, returning, select, sendChanges, sql, tables, type AppContext, type SQL } from "../shared/index.server";
+import { batch, built, controlLive, DELETED_ACCOUNT, inlineLimit, markDeleted, qb, returning, select, sendChanges, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { startPurge } from "./purge.server";
 import { sessionCondition, type Claims } from "./session-check.server";
 import { hashCostOf, hashPassword, verifyPassword } from "./password.server";
@@ -85,6 +85,8 @@ export async function deleteAccount(app: AppContext, claims: Claims, password: s
       { id: users.id },
     ),
     sql`DELETE FROM sessions WHERE user_id = ${userId} AND ${marked}`,
+    // its echos leave every list now, not as the purge reaches them (the moderation set's entry)
+    markDeleted(`u:${userId}`, DELETED_ACCOUNT, marked),
     startPurge(userId, now, marked),
   ]);
   if (!deleted[0]) throw conflict("Your password was just changed elsewhere. Please try again.");
@@ -112,6 +114,8 @@ export async function purgeAccount(app: Pick<AppContext, "db" | "env"> & { ctx?:
       { id: users.id },
     ),
     sql`DELETE FROM sessions WHERE user_id = ${userId} AND ${marked}`,
+    // its echos leave every list now, not as the purge reaches them (the moderation set's entry)
+    markDeleted(`u:${userId}`, DELETED_ACCOUNT, marked),
     startPurge(userId, now, marked),
   ]);
   if (!deleted[0]) return false;

@@ -4,7 +4,7 @@
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Placeholder } from "drizzle-orm";
 import type { MuteContext } from "../shared/index";
-import { authorVisible, sql, tables, warnedWord, type RowOf } from "../shared/index.server";
+import { authorVisible, echoDeleted, sql, tables, warnedWord, type RowOf } from "../shared/index.server";
 import type { Echo, QuotedEcho } from "./schema";
 
 const e = alias(tables.echos, "e");
@@ -35,7 +35,7 @@ export function echoColumns(viewerId: string | Placeholder, mutes?: MuteContext)
     // quoted echo is read only for a quote (quote_of_id NULL probes nothing), one row — its
     // author's name is kept on the quote (quoted_name; the users row only for a quote written
     // without it) — and is "unavailable" when its author is hidden from the viewer (a block
-    // either way, a mute)
+    // either way, a mute); "deleted" from its deletion on, before its purge (decision 032)
     repostsCount: e.repostsCount,
     quotesCount: e.quotesCount,
     isReposted: sql<number>`EXISTS (SELECT 1 FROM reposts rp WHERE ${rp.userId} = ${viewerId} AND ${rp.echoId} = ${e.id})`,
@@ -44,7 +44,7 @@ export function echoColumns(viewerId: string | Placeholder, mutes?: MuteContext)
         THEN json_object('id', q.id, 'content', q.content, 'warning', q.warning, 'authorId', q.author_id,
           'userName', COALESCE(${e.quotedName}, (SELECT qu.user_name FROM users qu WHERE qu.id = q.author_id)), 'createdAt', q.created_at)
         ELSE json_object('id', q.id, 'hidden', 1) END
-      FROM echos q WHERE q.id = ${e.quoteOfId})`,
+      FROM echos q WHERE q.id = ${e.quoteOfId} AND NOT ${echoDeleted("q.id", "q.author_id")})`,
     // the viewer's "warn" word this echo matches in the list's context (decision 028), or null
     mutedWord: mutes ? warnedWord(viewerId, mutes) : sql<string | null>`NULL`,
   };

@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { batch, select, sql, tables, testAppContext } from "../shared/index.server";
-import { deleteEcho, getEcho, postEcho, reportEcho, setLike, shareEcho } from "./echo.server";
+import { getEcho, postEcho, reportEcho, setLike, shareEcho } from "./echo.server";
+import { deleteEcho } from "./purge.testing";
 import { listEchos, listTag } from "./lists.server";
 
 const app = () => testAppContext(env);

@@ -105,30 +105,6 @@ export async function postEcho(
   return echo;
 }
 
-/**
- * Author only. Cascades remove likes, shares, reports, tag links and curation entries; the echo's
- * rows in the Following timelines leave through the change stream (an `unfanout`, a slice per
- * step: as a cascade they read ~3 rows each, 3,566 for an echo in 1,166 timelines). Until then a
- * page never shows them (it joins the echo).
- */
-export async function deleteEcho(app: AppContext, viewerId: string, id: string): Promise<void> {
-  requireEchoId(id);
-  // one batch: the author check is part of the DELETE; the second read says why nothing went
-  const [deleted, left] = await batch(app.db, [
-    returning(sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId}`, { id: tables.echos.id }),
-    select({ authorId: tables.echos.authorId }, sql`FROM echos WHERE id = ${id}`),
-  ]);
-  if (deleted[0]) {
-    sendChanges(app, [
-      { type: "delete", echoIds: [id] },
-      { type: "unfanout", echoId: id },
-    ]);
-    return;
-  }
-  if (left[0]) throw forbidden("Only the author can delete this echo");
-  throw notFound("Echo not found");
-}
-
 /** Like or unlike (idempotent): the rate limit, the write and the fresh count in one batch. */
 export async function setLike(app: AppContext, viewerId: string, id: string, liked: boolean) {
   requireEchoId(id);

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
 import { batch, CHAIN_STALL_MS, createDb, instrumentD1, select, sql, stalledChains, testAppContext, type Change, type D1Stats } from "../shared/index.server";
-import { deleteEcho, postEcho } from "./echo.server";
+import { postEcho } from "./echo.server";
+import { consumeEchoPurges, deleteEcho } from "./delete.server";
 import { consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, listFollowing, REPLY_FANOUT_INLINE } from "./timeline.server";
 
 const FOLLOWERS = 2 * FANOUT_SLICE + 300;
@@ -27,6 +28,7 @@ async function drain(sent: Change[]): Promise<number> {
   while (sent.length > 0) {
     const changes = sent.splice(0, 100);
     await consumeTimelineChanges(queued(sent), createDb(env.DB), changes);
+    await consumeEchoPurges(queued(sent), createDb(env.DB), changes);
     steps++;
   }
   return steps;
@@ -70,12 +72,12 @@ describe("a post's fan-out and a delete's removal through the change stream", ()
     await deleteEcho(queued(sent, deletion), author, echo._id);
     expect(deletion.roundTrips).toBeLessThanOrEqual(2);
     expect(deletion.rowsRead).toBeLessThanOrEqual(200);
-    expect(sent).toContainEqual({ type: "unfanout", echoId: echo._id });
-    // before the consumer ran, no page shows it (the page joins the echo)
+    expect(sent).toContainEqual({ type: "purgeEcho", echoId: echo._id });
+    // before the consumer ran, no page shows it (the page tests the deletion's mark)
     const meanwhile = await listFollowing(testAppContext(env), followers[FOLLOWERS - 1]!, { page: 1, limit: 5 });
     expect(meanwhile.echos).toEqual([]);
-    // 2,401 rows: slices of 1,000, 1,000 and 401
-    expect(await drain(sent)).toBe(3);
+    // the purge's one step (no likes) deletes the row, then 2,401 rows: slices of 1,000, 1,000 and 401
+    expect(await drain(sent)).toBe(4);
     expect(await rowsOf(echo._id)).toBe(0);
     // a fan-out step that comes after the delete (a slow queue) writes nothing and goes no further
     await consumeTimelineChanges(queued(sent), createDb(env.DB), [{ type: "fanout", echoId: echo._id, authorId: author, after: "" }]);
@@ -120,7 +122,8 @@ describe("a post's fan-out and a delete's removal through the change stream", ()
     expect(await stalledChains(createDb(env.DB), Date.now() + 3_600_000)).toEqual([]);
     const sent: Change[] = [];
     const echo = await postEcho(queued(sent), author, { content: "gone soon", tags: [] });
-    await deleteEcho(queued([]), author, echo._id);
+    // (the deletion's own purge chain runs with it: both end)
+    await deleteEcho(queued(sent), author, echo._id);
     await drain(sent);
     expect(await stalledChains(createDb(env.DB), Date.now() + 3_600_000)).toEqual([]);
   });

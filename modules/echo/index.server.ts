@@ -1,5 +1,6 @@
 // Server-only public face of the echo module.
-export { getEcho, postEcho, deleteEcho, setLike, shareEcho, reportEcho } from "./echo.server";
+export { getEcho, postEcho, setLike, shareEcho, reportEcho } from "./echo.server";
+export { deleteEcho, consumeEchoPurges, ECHO_PURGE_SLICE } from "./delete.server";
 export { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
 export { editEcho, echoHistory } from "./edit.server";
 export { getThread } from "./thread.server";

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
 import { batch, createDb, instrumentD1, select, sql, testAppContext, type Change, type D1Stats } from "../shared/index.server";
-import { deleteEcho, postEcho } from "./echo.server";
+import { postEcho } from "./echo.server";
+import { deleteEcho } from "./purge.testing";
 import { listQuotes, listReposters, setRepost } from "./repost.server";
 import { consumeTimelineChanges, FANOUT_INLINE, listFollowing } from "./timeline.server";
 

@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { batch, select, sql, testAppContext } from "../shared/index.server";
-import { deleteEcho, postEcho } from "./echo.server";
+import { postEcho } from "./echo.server";
+import { deleteEcho } from "./purge.testing";
 import { parseSearch } from "./search-query";
 import { markedRanges, searchEchos } from "./search.server";
 

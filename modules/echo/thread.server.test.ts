@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
 import { batch, createDb, select, sql, testAppContext } from "../shared/index.server";
-import { deleteEcho, getEcho, postEcho } from "./echo.server";
+import { getEcho, postEcho } from "./echo.server";
+import { deleteEcho } from "./purge.testing";
 import { getThread } from "./thread.server";
 import { THREAD_ANCESTORS, THREAD_NESTED, THREAD_PAGE } from "./schema";
 

@@ -3,7 +3,7 @@
 // three reads, each bounded by its own LIMITs and the partial indexes of migrations/0021, so the
 // rows read do not grow with the size of a conversation (5,000 replies) nor its depth.
 import { encodeCursor, isId, notFound } from "../shared/index";
-import { authorVisible, moderationVisible, batch, listCursor, select, sql, type AppContext, type SQL } from "../shared/index.server";
+import { authorVisible, moderationVisible, echoDeleted, batch, listCursor, select, sql, type AppContext, type SQL } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
 import { THREAD_ANCESTORS, THREAD_NESTED, THREAD_PAGE, type Thread, type ThreadItem } from "./schema";
 
@@ -15,7 +15,8 @@ const nodeColumns = (viewerId: string) => ({
   ...echoColumns(viewerId),
   nodeId: sql<string>`n.id`,
   nodeParent: sql<string | null>`n.parent_id`,
-  live: sql<number>`e.id IS NOT NULL`,
+  // an echo (or account) deleted and waiting for its purge (decision 032) reads as deleted already
+  live: sql<number>`e.id IS NOT NULL AND NOT ${echoDeleted("e.id", "e.author_id")}`,
   // an author the viewer blocks, is blocked by or mutes (issue 32): the place stays, the echo is
   // not shown (the viewer's set is read once per statement)
   visible: sql<number>`${authorVisible(viewerId, "e.author_id")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", "personal")}`,

@@ -4,7 +4,7 @@
 // (the target exists, is no moderator, is not already in that state); the state's writes run only
 // when that row was written, so a refused action changes nothing and a logged one always happened.
 import { badRequest, conflict, encodeCursor, isId, newId, notFound } from "../shared/index";
-import { batch, batchUnderLimit, controlLive, listCursor, select, sql, tables, type AppContext, type SQL } from "../shared/index.server";
+import { batch, batchUnderLimit, controlLive, echoDeleted, listCursor, select, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import type { Viewer } from "../auth/index.server";
 import type { AccountAction, AccountState, AuditPage, ModerationAction, ModerationCase, QueuePage } from "./schema";
 
@@ -218,14 +218,14 @@ export async function actOnAccount(app: AppContext, moderator: Viewer, userId: s
   const [, , , , read, log] = await batchUnderLimit(app.db, "moderate", moderator._id, (within) => [
     logRow(moderator, action, {
       target: sql`t.id`, targetName: sql`t.user_name`, echoId: sql`NULL`, caseId: sql`NULL`, reason,
-      from: sql`FROM users t WHERE t.id = ${userId} AND t.is_admin = 0 AND ${spec.from} AND ${within} ${spec.to ? sql`AND ${setRoom}` : sql``}`,
+      from: sql`FROM users t WHERE t.id = ${userId} AND t.deleted_at IS NULL AND t.is_admin = 0 AND ${spec.from} AND ${within} ${spec.to ? sql`AND ${setRoom}` : sql``}`,
     }, logId),
     spec.to === null ? sql`SELECT 1 WHERE 0` : spec.to === 0 ? dropEntry(key, done) : setEntry(key, spec.to, done),
     spec.to === null
       ? sql`SELECT 1 WHERE 0`
       : sql`UPDATE users SET mod_state = ${spec.to}, suspended_at = ${spec.to === 2 ? now : null} WHERE id = ${userId} AND ${done}`,
     action === "suspend" ? sql`UPDATE sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL AND ${done}` : sql`SELECT 1 WHERE 0`,
-    select({ id: tables.users.id, userName: tables.users.userName, modState: tables.users.modState, isAdmin: tables.users.isAdmin }, sql`FROM users WHERE id = ${userId}`),
+    select({ id: tables.users.id, userName: tables.users.userName, modState: tables.users.modState, isAdmin: tables.users.isAdmin }, sql`FROM users WHERE id = ${userId} AND deleted_at IS NULL`),
     select(actionColumns, sql`FROM moderation_actions WHERE id = ${logId}`),
   ]);
   const user = read[0];
@@ -248,14 +248,16 @@ export async function actOnEcho(app: AppContext, moderator: Viewer, echoId: stri
   if (!isId(echoId)) throw notFound("Echo not found");
   const logId = newId();
   const key = sql`${"e:" + echoId}`;
-  const isHidden = sql`json_type(${SET_ROW}, ${`$."e:${echoId}"`}) IS NOT NULL`;
+  // only a moderator's entry (1): a deleted echo's (decision 032) is no hiding to undo
+  const isHidden = sql`ifnull(json_extract(${SET_ROW}, ${`$."e:${echoId}"`}), 0) = 1`;
+  const deleted = echoDeleted("e.id");
   const [, , read, log] = await batchUnderLimit(app.db, "moderate", moderator._id, (within) => [
     logRow(moderator, hide ? "hide" : "unhide", {
       target: sql`e.author_id`, targetName: sql`(SELECT user_name FROM users WHERE id = e.author_id)`, echoId: sql`e.id`, caseId: sql`NULL`, reason,
-      from: sql`FROM echos e WHERE e.id = ${echoId} AND ${within} AND ${hide ? sql`NOT ${isHidden} AND ${setRoom}` : isHidden}`,
+      from: sql`FROM echos e WHERE e.id = ${echoId} AND NOT ${deleted} AND ${within} AND ${hide ? sql`NOT ${isHidden} AND ${setRoom}` : isHidden}`,
     }, logId),
     hide ? setEntry(key, 1, logged(logId)) : dropEntry(key, logged(logId)),
-    select({ id: tables.echos.id, hidden: sql<number>`${isHidden}` }, sql`FROM echos WHERE id = ${echoId}`),
+    select({ id: sql<string>`e.id`, hidden: sql<number>`${isHidden}` }, sql`FROM echos e WHERE e.id = ${echoId} AND NOT ${deleted}`),
     select(actionColumns, sql`FROM moderation_actions WHERE id = ${logId}`),
   ]);
   if (!read[0]) throw notFound("Echo not found");

@@ -30,7 +30,9 @@ export type Change =
   /** the Following timelines: the deleted echo's (or undone repost's) rows leave them, a slice at a time */
   | { type: "unfanout"; echoId: string }
   /** a deleted account's rows leave, a slice of each kind a step, the account's row last (decision 032) */
-  | { type: "purge"; userId: string };
+  | { type: "purge"; userId: string }
+  /** a deleted echo's rows leave, a slice of each kind a step, the echo's row last (decision 032, "One echo") */
+  | { type: "purgeEcho"; echoId: string };
 
 /**
  * Send after the write's answer is on its way (waitUntil): the write's latency and round trips do

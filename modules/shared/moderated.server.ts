@@ -2,7 +2,10 @@
 // from everyone but their author, limited accounts (their echos leave the public lists) and
 // suspended ones (their echos leave every list). All of it is ONE row, `moderation_set` (id 1), a
 // JSON object "u:<user id>" → 1 limited / 2 suspended, "e:<echo id>" → 1 hidden, written by the
-// moderator actions in their own batch (modules/moderation).
+// moderator actions in their own batch (modules/moderation). Deletions use the same row (decision
+// 032): "u:<id>" → 3 while a deleted account is purged, "e:<id>" → 2 while a deleted echo is —
+// both leave every list at once, the author's own views included, and the purge's last step drops
+// the entry.
 //
 // As with the viewer's hidden authors (hidden.server.ts), a list tests each candidate in its WHERE,
 // before its LIMIT: the row is an uncorrelated subquery that SQLite reads once per statement (one
@@ -14,6 +17,10 @@ import { sql, type Placeholder, type SQL } from "drizzle-orm";
 export type ModerationScope = "public" | "personal";
 
 const SET = "ifnull((SELECT entries FROM moderation_set WHERE id = 1), '{}')";
+/** The entries' values a deletion writes (decision 032): gone for everyone, its author too. */
+export const DELETED_ACCOUNT = 3;
+export const DELETED_ECHO = 2;
+
 /** Both of a candidate's entries in one json_extract (one subquery in the statement): "[author,echo]". */
 const SHOWN: Record<ModerationScope, string> = { public: "('[null,null]')", personal: "('[null,null]','[1,null]')" };
 
@@ -21,7 +28,7 @@ const col = (c: string | SQL) => (typeof c === "string" ? sql.raw(c) : c);
 
 /**
  * Whether a candidate (author column, echo id column) may show to the viewer: the viewer's own
- * echos always do (an author sees their hidden echo, with its reason, decision 029).
+ * echos do unless deleted (an author sees their hidden echo, with its reason, decision 029).
  */
 export const moderationVisible = (
   viewerId: string | Placeholder | SQL,
@@ -29,11 +36,12 @@ export const moderationVisible = (
   echoCol: string | SQL,
   scope: ModerationScope,
 ): SQL =>
-  sql`(${col(authorCol)} = ${viewerId} OR json_extract(${sql.raw(SET)}, '$."u:' || ${col(authorCol)} || '"', '$."e:' || ${col(echoCol)} || '"') IN ${sql.raw(SHOWN[scope])})`;
+  sql`(CASE WHEN ${col(authorCol)} = ${viewerId} THEN ifnull(json_extract(${sql.raw(SET)}, '$."e:' || ${col(echoCol)} || '"'), 0) <> ${sql.raw(String(DELETED_ECHO))}
+    ELSE json_extract(${sql.raw(SET)}, '$."u:' || ${col(authorCol)} || '"', '$."e:' || ${col(echoCol)} || '"') IN ${sql.raw(SHOWN[scope])} END)`;
 
 /** The same test as SQL text (the feed engine's statements): `viewerLiteral` an escaped SQL string literal. */
 export const moderationVisibleText = (viewerLiteral: string, authorExpr: string, echoExpr: string, scope: ModerationScope): string =>
-  `(${authorExpr} = ${viewerLiteral} OR json_extract(${SET}, '$."u:' || ${authorExpr} || '"', '$."e:' || ${echoExpr} || '"') IN ${SHOWN[scope]})`;
+  `(CASE WHEN ${authorExpr} = ${viewerLiteral} THEN ifnull(json_extract(${SET}, '$."e:' || ${echoExpr} || '"'), 0) <> ${DELETED_ECHO} ELSE json_extract(${SET}, '$."u:' || ${authorExpr} || '"', '$."e:' || ${echoExpr} || '"') IN ${SHOWN[scope]} END)`;
 
 /** Only the echo's own entry (no author at hand): hidden echos leave, limited accounts' stay (decision 029). */
 export const moderationEchoVisibleText = (echoExpr: string): string => `json_type(${SET}, '$."e:' || ${echoExpr} || '"') IS NULL`;
@@ -46,3 +54,26 @@ export const accountVisible = (userCol: string | SQL): SQL => sql`json_type(${sq
 
 /** Whether any moderation entry exists (a statement may skip probes that only moderation needs). */
 export const hasModerationText = (): string => `EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND entries <> '{}')`;
+
+/**
+ * Whether an echo is marked deleted, or its account is, and waits for its purge (decision 032):
+ * its place in a thread, or a quote's embed of it, reads "This echo was deleted".
+ */
+export const echoDeleted = (echoCol: string | SQL, authorCol?: string | SQL): SQL =>
+  authorCol === undefined
+    ? sql`ifnull(json_extract(${sql.raw(SET)}, '$."e:' || ${col(echoCol)} || '"'), 0) = ${sql.raw(String(DELETED_ECHO))}`
+    : sql`json_extract(${sql.raw(SET)}, '$."u:' || ${col(authorCol)} || '"', '$."e:' || ${col(echoCol)} || '"') IN ('[${sql.raw(String(DELETED_ACCOUNT))},null]', '[null,${sql.raw(String(DELETED_ECHO))}]')`;
+
+/**
+ * A deletion's entry (decision 032), in the deletion's batch if `when` holds: the account or echo
+ * leaves every list at once while its purge removes its rows. Not held to the set's bound (a
+ * deletion is never refused; the entry lives for the purge's seconds).
+ */
+export const markDeleted = (key: string, value: typeof DELETED_ACCOUNT | typeof DELETED_ECHO, when: SQL): SQL =>
+  sql`INSERT INTO moderation_set (id, entries) SELECT 1, json_object(${key}, ${sql.raw(String(value))}) WHERE ${when}
+    ON CONFLICT (id) DO UPDATE SET entries = json_set(entries, '$."' || ${key} || '"', ${sql.raw(String(value))})`;
+
+/** The purge's last step: the deletion's entry leaves the set (only a deletion's value, never a moderator's). */
+export const unmarkDeleted = (key: string, value: typeof DELETED_ACCOUNT | typeof DELETED_ECHO): SQL =>
+  sql`UPDATE moderation_set SET entries = json_remove(entries, '$."' || ${key} || '"')
+    WHERE id = 1 AND json_extract(entries, '$."' || ${key} || '"') = ${sql.raw(String(value))}`;

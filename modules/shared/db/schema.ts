@@ -542,7 +542,7 @@ export const popularEchos = sqliteTable(
 export const streamChains = sqliteTable(
   "stream_chains",
   {
-    // "fanout:<echo id>", "purge:<user id>"
+    // "fanout:<echo id>", "purge:<user id>", "echo:<echo id>" (a deleted echo's purge)
     key: text("key").primaryKey(),
     // the change-stream message (JSON) that takes the chain its next step
     change: text("change").notNull(),
