@@ -1,59 +1,88 @@
-// `npm test`: everything, in order of cost. typecheck → lint → unit + module services in workerd
-// → build → client JS budgets → `npm run dev` smoke → /api over real HTTP → Playwright e2e in
-// Debian's Chromium. Stops at the first failure.
+// `npm test`: everything; stops at the first failure. typecheck and lint side by side → build →
+// client JS budgets → then, side by side: unit + module services in workerd; the `npm run dev`
+// smoke, then e2e on an empty store; /api over real HTTP against one production server; the
+// Playwright e2e suite in Debian's Chromium against a second one.
+// Why side by side (issue 30): one after another took 1,397 s on a quiet 2-core machine, and the
+// two long suites each kept about one core busy (the rest is waiting on the server, the browser,
+// timers): measured CPU over wall time, API ≈ 1.0–1.3 cores, e2e ≈ 1.0. Each suite has its own
+// server and store, so neither sees the other's data; they share only the CPU.
 import { buildVerticals } from "./build.mjs";
-import { devSmoke } from "./dev-smoke.mjs";
 import { allVerdicts } from "./js-budget.mjs";
-import { run } from "./lib.mjs";
 import { startServer } from "./server.mjs";
+import { run, step, stopAll, together } from "./steps.mjs";
 
 const started = Date.now();
-const step = async (name, fn) => {
-  const t = Date.now();
-  console.log(`\n=== ${name}`);
-  await fn();
-  console.log(`=== ${name}: ok (${((Date.now() - t) / 1000).toFixed(1)} s)`);
-};
-
-await step("typecheck", () => run("npm", ["run", "typecheck", "--silent"]));
-await step("lint", () => run("npm", ["run", "lint", "--silent"]));
-await step("unit (node) + module services (workerd, real D1)", () => run("vitest", ["run", "--project", "workers", "--project", "node"]));
-await step("build (every vertical)", () => buildVerticals());
-// sizes of a build are deterministic: the issue's JS budgets hold or the build fails the run
-await step("client JS budgets (from the build)", async () => {
-  const verdicts = allVerdicts();
-  for (const v of verdicts) console.log(`${v.ok ? "met " : "MISS"} ${v.name}: ${v.detail}`);
-  const missed = verdicts.filter((v) => !v.ok);
-  if (missed.length) throw new Error(`JS budget missed (node scripts/js-budget.mjs lists the chunks): ${missed.map((v) => v.name).join("; ")}`);
-});
-
-// `npm run dev` on a fresh state dir: sign up, post, like, a hot reload (scripts/dev-smoke.mjs)
-await step("npm run dev smoke (sign-up, post, like, hot reload)", () => devSmoke());
-
-// One production server on an empty store, on a free port, serves both HTTP layers. Its per-IP auth limit is
-// raised because every test client is 127.0.0.1; the per-name limit stays as in production.
-const server = await startServer({ vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000", EXPOSE_D1_STATS: "1", FAULT_INJECTION: "1" } });
-try {
-  const testEnv = { TEST_BASE_URL: server.baseUrl, TEST_STATE_DIR: server.stateDir };
-  await step("api over real HTTP", () => run("vitest", ["run", "--project", "api"], { env: testEnv }));
-  await step("e2e (Playwright, Chromium)", () => run("playwright", ["test"], { env: testEnv }));
-} catch (error) {
-  console.error(server.log().slice(-8000));
-  throw error;
-} finally {
-  await server.stop();
+// the per-IP auth limit is raised because every test client is 127.0.0.1; the per-name limit stays
+// as in production. FAULT_INJECTION also makes the test server's password hashes cheap (auth module).
+const TEST_VARS = { AUTH_IP_LIMIT_PER_MINUTE: "100000", EXPOSE_D1_STATS: "1", FAULT_INJECTION: "1" };
+const servers = [];
+async function server(vars) {
+  const s = await startServer({ vars });
+  servers.push(s);
+  return s;
 }
-// Empty states of the global community lists need a store nobody has written to: a second,
-// fresh server for that one spec.
-const empty = await startServer({ vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000" } });
+async function stopServers() {
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+}
+/** A step against a server: on failure the server's log tail goes with the error. */
+async function against(s, fn) {
+  try {
+    await fn();
+  } catch (error) {
+    console.error(s.log().slice(-8000));
+    throw error;
+  }
+}
+const onSignal = () => {
+  stopAll();
+  void stopServers().then(() => process.exit(130));
+};
+process.once("SIGINT", onSignal);
+process.once("SIGTERM", onSignal);
+
 try {
-  await step("e2e on an empty store (community empty states)", () =>
-    run("playwright", ["test", "e2e/community-empty.spec.ts"], { env: { TEST_BASE_URL: empty.baseUrl, E2E_EMPTY_STORE: "1" } }),
+  await together(
+    step("typecheck", () => run("typecheck", "npm", ["run", "typecheck", "--silent"])),
+    step("lint", () => run("lint", "npm", ["run", "lint", "--silent"])),
   );
-} catch (error) {
-  console.error(empty.log().slice(-8000));
-  throw error;
+  await step("build (every vertical)", () => buildVerticals());
+  // sizes of a build are deterministic: the issue's JS budgets hold or the build fails the run
+  await step("client JS budgets (from the build)", async () => {
+    const verdicts = allVerdicts();
+    for (const v of verdicts) console.log(`${v.ok ? "met " : "MISS"} ${v.name}: ${v.detail}`);
+    const missed = verdicts.filter((v) => !v.ok);
+    if (missed.length) throw new Error(`JS budget missed (node scripts/js-budget.mjs lists the chunks): ${missed.map((v) => v.name).join("; ")}`);
+  });
+
+  await together(
+    step("unit (node) + module services (workerd, real D1)", () => run("module", "vitest", ["run", "--project", "workers", "--project", "node"])),
+    (async () => {
+      // `npm run dev` on a fresh state dir: sign up, post, like, a hot reload (scripts/dev-smoke.mjs)
+      await step("npm run dev smoke (sign-up, post, like, hot reload)", () => run("dev", "node", ["scripts/dev-smoke.mjs"]));
+      // Empty states of the global community lists need a store nobody has written to: a server of its own.
+      const empty = await server({ AUTH_IP_LIMIT_PER_MINUTE: "100000" });
+      await step("e2e on an empty store (community empty states)", () =>
+        against(empty, () =>
+          // its own output dir: Playwright empties its output dir when it starts, and the main suite's
+          // (test-results/) may be in use beside it
+          run("e2e-empty", "playwright", ["test", "e2e/community-empty.spec.ts", "--output", "test-results-empty"], { env: { TEST_BASE_URL: empty.baseUrl, E2E_EMPTY_STORE: "1" } }),
+        ),
+      );
+    })(),
+    (async () => {
+      const api = await server(TEST_VARS);
+      await step("api over real HTTP", () =>
+        against(api, () => run("api", "vitest", ["run", "--project", "api"], { env: { TEST_BASE_URL: api.baseUrl, TEST_STATE_DIR: api.stateDir } })),
+      );
+    })(),
+    (async () => {
+      const e2e = await server(TEST_VARS);
+      await step("e2e (Playwright, Chromium)", () =>
+        against(e2e, () => run("e2e", "playwright", ["test"], { env: { TEST_BASE_URL: e2e.baseUrl, TEST_STATE_DIR: e2e.stateDir } })),
+      );
+    })(),
+  );
 } finally {
-  await empty.stop();
+  await stopServers();
 }
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
