@@ -9,7 +9,7 @@ export const POST_LIMIT = { limit: 100, windowMs: 5 * 60_000 };
 export const LIKE_LIMIT = { limit: 300, windowMs: 5 * 60_000 };
 import { echoTags, MAX_TAGS, tooManyTagsMessage, type Echo, type PostEchoInput } from "./schema";
 import { fanOutPost, fanOutRest } from "./timeline.server";
-import { postChannels, publishLive } from "./live.server";
+import { postChannels, publishDelete, publishLive } from "./live.server";
 
 export function requireEchoId(id: string): string {
   if (!isId(id)) throw notFound("Echo not found");
@@ -123,6 +123,8 @@ export async function deleteEcho(app: AppContext, viewerId: string, id: string):
       { type: "delete", echoIds: [id] },
       { type: "unfanout", echoId: id },
     ]);
+    // open pages drop it live (decision 016)
+    publishDelete(app, id);
     return;
   }
   if (left[0]) throw forbidden("Only the author can delete this echo");
