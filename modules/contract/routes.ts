@@ -132,11 +132,11 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     route: "live",
     method: "GET",
     tag: "echos",
-    summary: "New echos as they are posted: upgrades to a WebSocket (exactly one of scroll, tag, following, all)",
+    summary: "New echos as they are posted: upgrades to a WebSocket (exactly one of scroll, tag, following, all, echo, edits)",
     auth: true,
     query: LiveQuerySchema.pipe[0],
     responses: {},
-    upgrade: 'Switching Protocols: each new matching echo is one JSON text message `{ "type": "echo", "echo": Echo }` (decision 016)',
+    upgrade: 'Switching Protocols: each new matching echo is one JSON text message `{ "type": "echo", "echo": Echo }`; an edit `{ "type": "edit", "echo": … }`, an echo the edit hides from the reader `{ "type": "hide", "echo": { _id } }`, a deletion `{ "type": "delete", "echo": { _id } }` (decision 016)',
   },
 
   ...MODERATION_OPERATIONS,

@@ -11,6 +11,7 @@ import {
   batch, DELETED_ECHO, echoDeleted, markDeleted, returning, select, sendChanges, sql, startChain, tables, unmarkDeleted,
   type AppContext, type Change, type Db, type SQL,
 } from "../shared/index.server";
+import { publishDelete } from "./live.server";
 
 /** Rows of each kind (likes, reposts, notifications…) one step deletes. */
 export const ECHO_PURGE_SLICE = 200;
@@ -33,6 +34,8 @@ export async function deleteEcho(app: AppContext, viewerId: string, id: string):
   if (started[0]) {
     // the feed indexes drop it now (their pages test the mark anyway); the purge follows
     sendChanges(app, [{ type: "delete", echoIds: [id] }, { type: "purgeEcho", echoId: id }]);
+    // open pages drop it live (decision 016)
+    publishDelete(app, id);
     return;
   }
   const row = left[0];

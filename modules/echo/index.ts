@@ -49,6 +49,7 @@ export { PostedEcho } from "./ui/posted-echo";
 export { TagInput } from "./ui/tag-input";
 export { TagPage } from "./ui/tag-page";
 export { EchoDetail } from "./ui/echo-detail";
+export { LiveEdits } from "./ui/live-edits-lazy";
 export { EchoExtensionsProvider, type EchoExtensions } from "./ui/echo-extensions";
 export { SEARCH_MARKS } from "./ui/search-marks";
 export { webFeedAlternates, WEB_FEED_FORMATS } from "./web-feed-links";

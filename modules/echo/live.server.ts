@@ -53,15 +53,25 @@ export function publishRepost(app: AppContext, echo: Echo & { repost: NonNullabl
 
 /**
  * An edit (decision 025) to every page that may show the echo: the "all" shards (All echos,
- * feeds, Following) and the tag pages of its tags before and after. Curations and the echo's
- * own page have no channel that names the echo: they show the edit on their next load.
+ * feeds, Following, and the pages with no channel that names the echo — an echo's page, search
+ * results, a curation's or tag page's quotes — whose edits-only sockets sit there) and the tag
+ * pages of its tags before and after.
  */
 export function publishEdit(app: AppContext, edit: LiveEdit, tagsBefore: readonly string[]): void {
   const tags = new Set([...tagsBefore, ...edit.tags.map((t) => t.name)]);
   sendLive(app, [...allChannels(), ...[...tags].map(liveChannel.tag)], { type: "edit", echo: edit });
 }
 
-function sendLive(app: AppContext, channels: string[], message: { type: "echo" | "edit"; echo: unknown }, visibleTo?: string): void {
+/**
+ * A deletion to every open page: the "all" shards hold a socket for every page that may show it
+ * (a tag page's and a curation's edits-only socket included), so no tag channel is needed. It
+ * names the id only: each page drops its copies, a thread keeps the place ("This echo was deleted").
+ */
+export function publishDelete(app: AppContext, id: string): void {
+  sendLive(app, allChannels(), { type: "delete", echo: { _id: id } });
+}
+
+function sendLive(app: AppContext, channels: string[], message: { type: "echo" | "edit" | "delete"; echo: unknown }, visibleTo?: string): void {
   const live = app.env.LIVE;
   if (!live || channels.length === 0) return;
   const body = JSON.stringify(message);

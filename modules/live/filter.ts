@@ -9,9 +9,17 @@ import { idTime } from "../shared/index";
  * rule is stored in the object by scroll id, not here). `every`: all/tag/curation channels, where
  * the channel already is the filter. `feed`: a feed scroll on the "all" channel, whose rule the
  * object evaluates on each new echo. `following`: a viewer's Following timeline on the "all"
- * channel; the object asks D1 whether the new echo is in that viewer's timeline.
+ * channel; the object asks D1 whether the new echo is in that viewer's timeline. `thread`: an
+ * echo's page on the "all" channel, which gets the new replies to that echo; `edits`: a page that
+ * gets only edits and deletions (search results, quotes on a curation or tag page), by its page's
+ * muted-word context. Both also get every edit and deletion, as every socket does.
  */
-export type LiveFilter = { kind: "every" } | { kind: "feed"; scrollId: string } | { kind: "following"; viewerId: string };
+export type LiveFilter =
+  | { kind: "every" }
+  | { kind: "feed"; scrollId: string }
+  | { kind: "following"; viewerId: string }
+  | { kind: "thread"; echoId: string }
+  | { kind: "edits"; page: "search" | "tags" | "feeds" };
 
 /**
  * Whether a new echo belongs in a feed: the engine's own per-echo rules (feed-rules.reference.ts,

@@ -192,10 +192,16 @@ export class LiveHub extends DurableObject<Env> {
   /**
    * `message` is the wire text `{ "type": "echo", "echo": … }`, sent as it came; a repost's echo
    * carries `repost` and goes to Following pages only; `{ "type": "edit", … }` goes to every page
-   * here (a page patches the copies it holds) whose reader would see the echo there.
+   * here (a page patches the copies it holds) whose reader would see the echo there, and
+   * `{ "type": "delete", … }` to every page.
    */
   private async publish(message: string, visibleTo: string | null, channel: string): Promise<void> {
     const { type, echo } = JSON.parse(message) as { type: string; echo: Echo & { repost?: { _id: string; by: { _id: string } } } };
+    if (type === "delete") {
+      // an id only, nothing to hide from anyone: every page drops its copies
+      for (const [ws] of this.liveSockets()) send(ws, message);
+      return;
+    }
     if (type === "edit") return this.publishEdit(echo, channel);
     if (echo.repost) return this.publishRepost({ id: echo.repost._id, reposterId: echo.repost.by._id, echoId: echo._id, authorId: echo.author._id }, message);
     const now = Date.now();
@@ -211,6 +217,8 @@ export class LiveHub extends DurableObject<Env> {
       // a session past its end gets nothing (the alarm closes it)
       if (holder.expiresAt <= now || (visibleTo !== null && holder.viewerId !== visibleTo)) continue;
       const { filter } = holder;
+      // an edits-only page shows no new echos; an echo's page only the replies to that echo
+      if (filter.kind === "edits" || (filter.kind === "thread" && echo.parentId !== filter.echoId)) continue;
       if (filter.kind === "following") {
         following.push([ws, filter.viewerId]);
         continue;
@@ -236,6 +244,9 @@ export class LiveHub extends DurableObject<Env> {
    * account's echo leaves public pages), nor one whose hide word it matches in the page's
    * context; a warn word sends it with `mutedWord`, as the lists do. One D1 batch for all of them;
    * when it fails nobody gets the echo (they see it on their next load), rather than one who must not.
+   * An edit follows the same verdicts, but a page may already hold the echo: where a hide word of
+   * the reader's now matches it the page gets `{ "type": "hide" }` (it drops its copies, as its list
+   * would on a reload); a shown one without `mutedWord` lifts an earlier warning (the client patches it).
    */
   private async publishVisible(echo: Echo, sockets: [WebSocket, string, LivePage][], type: "echo" | "edit" = "echo"): Promise<void> {
     let seen: Awaited<ReturnType<typeof liveVerdicts>>;
@@ -251,9 +262,13 @@ export class LiveHub extends DurableObject<Env> {
       if (m === undefined) messages.set(warn, (m = JSON.stringify({ type, echo: warn === null ? echo : { ...echo, mutedWord: warn } })));
       return m;
     };
+    const hide = JSON.stringify({ type: "hide", echo: { _id: echo._id } });
     for (const [ws, viewerId, page] of sockets) {
       const verdict = seen.get(verdictKey(viewerId, page));
       if (verdict?.shown) send(ws, wire(verdict.warn));
+      // hidden by the reader's words: the page may hold the version before the edit (a blocked
+      // or muted author's echo it never held: nothing to say)
+      else if (verdict?.author && type === "edit") send(ws, hide);
     }
   }
 
@@ -273,9 +288,8 @@ export class LiveHub extends DurableObject<Env> {
       console.warn("live: following check failed", error);
       return;
     }
-    const page: LivePage = { context: "home", scope: "personal" };
     const kept = sockets.filter(([, viewerId]) => owners.has(viewerId));
-    if (kept.length > 0) await this.publishVisible(echo, kept.map(([ws, viewerId]) => [ws, viewerId, page]));
+    if (kept.length > 0) await this.publishVisible(echo, kept.map(([ws, viewerId]) => [ws, viewerId, FOLLOWING_PAGE]));
   }
 
   /** The open sockets whose session has not ended, with their viewer and filter. */
@@ -290,28 +304,29 @@ export class LiveHub extends DurableObject<Env> {
   /**
    * An edit: every page here may hold a copy of the echo; each reader who would see it on that
    * page gets the patch (the same test as a new echo's: hidden authors, moderation, the page's
-   * hide words; a warn word sends it with `mutedWord`).
+   * hide words; a warn word sends it with `mutedWord`), and one who no longer would a `hide`.
    */
   private async publishEdit(echo: Echo, channel: string): Promise<void> {
-    const sockets = this.liveSockets().map(([ws, holder]): [WebSocket, string, LivePage] => [
-      ws,
-      holder.viewerId,
-      holder.filter.kind === "following" ? { context: "home", scope: "personal" } : livePage(channel, holder.filter),
-    ]);
+    const sockets = this.liveSockets().map(([ws, holder]): [WebSocket, string, LivePage] => [ws, holder.viewerId, livePage(channel, holder.filter)]);
     if (sockets.length > 0) await this.publishVisible(echo, sockets, "edit");
   }
 
   /**
    * A repost (decision 027): to the Following pages whose timeline holds it or will, whose reader
    * sees both the echo's author and the reposter; each with the reader's own like and repost
-   * state of the echo. One D1 read for all of them (repostReaders); when it fails nobody gets it.
+   * state of the echo, and Home's muted words as the Following list applies them to the echo (a
+   * hide word: not sent; a warn word: sent with `mutedWord`). Two D1 reads for all of them
+   * (repostReaders, then the verdicts); when either fails nobody gets it.
    */
   private async publishRepost(repost: { id: string; reposterId: string; echoId: string; authorId: string }, message: string): Promise<void> {
     const sockets = this.liveSockets().flatMap(([ws, holder]): [WebSocket, string][] => (holder.filter.kind === "following" ? [[ws, holder.viewerId]] : []));
     if (sockets.length === 0) return;
     let readers: Awaited<ReturnType<typeof repostReaders>>;
+    let seen: Awaited<ReturnType<typeof liveVerdicts>>;
     try {
-      readers = await repostReaders(createDb(this.env.DB), repost, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
+      const db = createDb(this.env.DB);
+      readers = await repostReaders(db, repost, [...new Set(sockets.map(([, viewerId]) => viewerId))]);
+      seen = readers.size === 0 ? new Map() : await liveVerdicts(db, repost.echoId, [...readers.keys()].map((viewerId) => ({ viewerId, page: FOLLOWING_PAGE })));
     } catch (error) {
       console.warn("live: repost check failed", error);
       return;
@@ -319,7 +334,9 @@ export class LiveHub extends DurableObject<Env> {
     const parsed = JSON.parse(message) as { type: string; echo: Record<string, unknown> };
     for (const [ws, viewerId] of sockets) {
       const state = readers.get(viewerId);
-      if (state) send(ws, JSON.stringify({ type: parsed.type, echo: { ...parsed.echo, ...state } }));
+      const verdict = seen.get(verdictKey(viewerId, FOLLOWING_PAGE));
+      if (!state || !verdict?.shown) continue;
+      send(ws, JSON.stringify({ type: parsed.type, echo: { ...parsed.echo, ...state, ...(verdict.warn === null ? {} : { mutedWord: verdict.warn }) } }));
     }
   }
 
@@ -338,11 +355,18 @@ export class LiveHub extends DurableObject<Env> {
   }
 }
 
+/** Home's Following: Home's words; a limited account stays in its followers' Following, a personal list. */
+const FOLLOWING_PAGE: LivePage = { context: "home", scope: "personal" };
+
 /**
  * The page a socket shows, for its muted words and moderation: All (Home), a tag page (Tags), a
- * curation or a feed (Feeds); all of them public lists.
+ * curation or a feed (Feeds), all of them public lists; Following (Home, personal); an echo's
+ * page (no words, personal: as the thread reads); an edits-only page by the context it names.
  */
 function livePage(channel: string, filter: LiveFilter): LivePage {
+  if (filter.kind === "following") return FOLLOWING_PAGE;
+  if (filter.kind === "thread") return { context: null, scope: "personal" };
+  if (filter.kind === "edits") return { context: filter.page, scope: "public" };
   if (filter.kind === "feed" || channel.startsWith("scroll:")) return { context: "feeds", scope: "public" };
   if (channel.startsWith("tag:")) return { context: "tags", scope: "public" };
   return { context: "home", scope: "public" };

@@ -19,6 +19,8 @@ async function targetOf(app: AppContext, viewerId: string, query: LiveQuery): Pr
   if (query.tag !== undefined) return { channel: liveChannel.tag(query.tag), filter: { kind: "every" } };
   // the viewer's own timeline: on the "all" channel, its object checks each new echo against it
   if (query.following !== undefined) return { channel: anyAllShard(), filter: { kind: "following", viewerId } };
+  if (query.echo !== undefined) return { channel: anyAllShard(), filter: { kind: "thread", echoId: query.echo } };
+  if (query.edits !== undefined) return { channel: anyAllShard(), filter: { kind: "edits", page: query.edits } };
   if (query.scroll === undefined) return { channel: anyAllShard(), filter: { kind: "every" } };
   const { scroll, rule } = await scrollWithRule(app, viewerId, query.scroll);
   const watched = { scrollId: scroll._id, creatorId: scroll.creator._id };

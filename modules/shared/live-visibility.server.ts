@@ -12,10 +12,15 @@ import { warnedWord, wordsVisible } from "./muted-words.server";
 import { select } from "./sql/statement.server";
 import { batch } from "./sql/batch.server";
 
-/** A page a socket shows: its muted-word context and whether it is public (decision 029). */
-export type LivePage = { context: MuteContext; scope: ModerationScope };
+/**
+ * A page a socket shows: its muted-word context and whether it is public (decision 029). An
+ * echo's page has no context (null): a thread shows every reply the viewer may see, as its
+ * read does (decision 024).
+ */
+export type LivePage = { context: MuteContext | null; scope: ModerationScope };
 
-export type LiveVerdict = { shown: boolean; warn: string | null };
+/** `author`: the author and moderation let the viewer see it (an edit cannot change that; words it can) */
+export type LiveVerdict = { shown: boolean; author: boolean; warn: string | null };
 
 const pageKey = (p: LivePage) => `${p.context}|${p.scope}`;
 export const verdictKey = (viewerId: string, page: LivePage) => `${viewerId}|${pageKey(page)}`;
@@ -40,8 +45,9 @@ export async function liveVerdicts(db: Db, echoId: string, pairs: readonly { vie
     select(
       {
         viewerId: sql<string>`v.value`,
-        shown: sql<number>`(${authorVisible(viewer, "e.author_id")} AND ${moderationVisible(viewer, "e.author_id", "e.id", page.scope)} AND ${wordsVisible(viewer, page.context)})`,
-        warn: warnedWord(viewer, page.context),
+        author: sql<number>`(${authorVisible(viewer, "e.author_id")} AND ${moderationVisible(viewer, "e.author_id", "e.id", page.scope)})`,
+        words: page.context ? sql<number>`${wordsVisible(viewer, page.context)}` : sql<number>`1`,
+        warn: page.context ? warnedWord(viewer, page.context) : sql<string | null>`NULL`,
       },
       sql`FROM echos e CROSS JOIN json_each(${JSON.stringify([...viewers])}) v WHERE e.id = ${echoId}`,
     ),
@@ -49,7 +55,7 @@ export async function liveVerdicts(db: Db, echoId: string, pairs: readonly { vie
   const results = await batch(db, statements);
   const out = new Map<string, LiveVerdict>();
   groups.forEach(({ page }, i) => {
-    for (const row of results[i] ?? []) out.set(verdictKey(row.viewerId, page), { shown: row.shown === 1, warn: row.warn });
+    for (const row of results[i] ?? []) out.set(verdictKey(row.viewerId, page), { shown: row.author === 1 && row.words === 1, author: row.author === 1, warn: row.warn });
   });
   return out;
 }

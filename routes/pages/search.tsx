@@ -5,6 +5,7 @@ import { searchTags } from "~/modules/community/index.server";
 import {
   EchoExtensionsProvider,
   EchoFeed,
+  LiveEdits,
   MAX_SEARCH_CHARS,
   SEARCH_ERRORS,
   SEARCH_MARKS,
@@ -166,6 +167,8 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           <h2 id="search-echos-heading">Echos</h2>
           <EchoExtensionsProvider value={{ marks: SEARCH_MARKS }}>
             <EchoFeed key={q} restoreKey={`search:${q}`} initial={echos} fetchPage={fetchPage} viewerId={viewerId} empty={null} />
+            {/* results have no channel of their own: their edits and deletions come live (decision 016) */}
+            <LiveEdits query="edits=search" />
           </EchoExtensionsProvider>
         </section>
       )}

@@ -7,6 +7,7 @@ import { EchoCard } from "./echo-card";
 import { EchoHistory } from "./echo-history";
 import { EchoReposts } from "./echo-reposts";
 import { useEchoStore } from "./echo-store";
+import { LiveEdits } from "./live-edits-lazy";
 import { ReplyForm } from "./reply-form";
 
 type Reply = Thread["replies"][number];
@@ -30,8 +31,10 @@ function HiddenEcho() {
 }
 
 function Item({ item, viewerId }: { item: ThreadItem; viewerId: string }) {
+  // deleted while the page is open (live, decision 016): its place stays, as on a reload
+  const store = useEchoStore();
   if (item.hidden) return <HiddenEcho />;
-  return item.echo ? <EchoCard echo={item.echo} viewerId={viewerId} /> : <DeletedEcho />;
+  return item.echo && !store.isDeleted(item.echo._id) ? <EchoCard echo={item.echo} viewerId={viewerId} /> : <DeletedEcho />;
 }
 
 /**
@@ -42,8 +45,9 @@ function Item({ item, viewerId }: { item: ThreadItem; viewerId: string }) {
 export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewerId: string }) {
   const navigate = useNavigate();
   const store = useEchoStore();
-  // replies posted here, newest first above the server's (which are oldest first)
+  // replies posted here or arriving live, newest first above the server's (which are oldest first)
   const [posted, setPosted] = useState<Echo[]>([]);
+  const addReply = (reply: Echo) => setPosted((list) => (list.some((p) => p._id === reply._id) ? list : [reply, ...list]));
   const rows = useRef<HTMLOListElement>(null);
   const list = usePagedList<Reply>({
     first: { items: thread?.replies ?? [], at: thread?.pagination ?? { hasMore: false } },
@@ -57,7 +61,7 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
   // shared link opened directly), where going back would leave the app for a blank tab or another site.
   const goBack = () => ((window.history.state as { idx?: number } | null)?.idx ? navigate(-1) : navigate("/"));
   const echo = thread?.echo.echo ?? null;
-  if (!thread || (echo && store.isDeleted(echo._id))) {
+  if (!thread) {
     return (
       <div className="page">
         <EmptyState heading title="Echo not found" detail="This echo may have been deleted or doesn't exist.">
@@ -71,6 +75,11 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
   const replies = list.items;
   const shown = new Set(replies.map((r) => r._id));
   const mine = posted.filter((p) => !shown.has(p._id));
+  // deleted while the page is open (its author elsewhere, or live): the thread reads on around it
+  const gone = !!echo && store.isDeleted(echo._id);
+  // the parent's count: the server's, plus the replies that came since, less those deleted since
+  const known = new Set([...posted.map((p) => p._id), ...replies.flatMap((r) => (r.echo ? [r._id] : []))]);
+  const since = posted.length - [...known].filter((id) => store.isDeleted(id)).length;
 
   const author = echo?.author.userName;
   // an edit made on this page shows its history at once (echo-store.ts)
@@ -81,7 +90,8 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
       <button type="button" className="btn back-btn" onClick={goBack}>
         ← Back
       </button>
-      <h1 className="visually-hidden">{author ? `Echo by ${author}` : "Deleted echo"}</h1>
+      <h1 className="visually-hidden">{author && !gone ? `Echo by ${author}` : "Deleted echo"}</h1>
+      <LiveEdits query={`echo=${thread.echo._id}`} onEcho={(reply) => !shown.has(reply._id) && addReply(reply)} />
       {thread.earlierId && (
         <a href={`/echo/${thread.earlierId}`} className="thread-more">
           Earlier in this conversation
@@ -96,9 +106,9 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
           ))}
         </ol>
       )}
-      {echo ? (
+      {echo && !gone ? (
         <>
-          <EchoCard echo={{ ...echo, commentsCount: echo.commentsCount + posted.length }} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
+          <EchoCard echo={{ ...echo, commentsCount: echo.commentsCount + since }} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
           {/* here, not in the card: the echo page's code, not home's (decision 025) */}
           {editedAt && <EchoHistory echoId={echo._id} editedAt={editedAt} />}
           <EchoReposts echo={echo} viewerId={viewerId} />
@@ -106,7 +116,7 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
       ) : (
         <Item item={thread.echo} viewerId={viewerId} />
       )}
-      {echo && <ReplyForm parent={echo} onPosted={(reply) => setPosted((list) => [reply, ...list])} />}
+      {echo && !gone && <ReplyForm parent={echo} onPosted={addReply} />}
       <section className="thread-replies" aria-labelledby="replies-heading">
         <h2 id="replies-heading">Replies</h2>
         {replies.length === 0 && mine.length === 0 ? (
@@ -114,9 +124,7 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
         ) : (
           <ol className="thread-list" ref={rows}>
             {mine.map((reply) => (
-              <li key={reply._id}>
-                <EchoCard echo={reply} viewerId={viewerId} />
-              </li>
+              <li key={reply._id}>{store.isDeleted(reply._id) ? <DeletedEcho /> : <EchoCard echo={reply} viewerId={viewerId} />}</li>
             ))}
             {replies.map((reply) => (
               <li key={reply._id}>

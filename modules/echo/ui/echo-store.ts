@@ -8,8 +8,10 @@ export type LikeState = { likes: number; isLiked: boolean };
 const likeState = new Map<string, LikeState>();
 const deleted = new Set<string>();
 // what an edit changed (decision 025): the author's own, or one that came live. Every copy on the
-// page shows the new version — a patch, so each copy keeps its own repost line and like state
-export type EchoEdit = Pick<Echo, "_id" | "content" | "tags" | "editedAt" | "warning">;
+// page shows the new version — a patch, so each copy keeps its own repost line and like state. A
+// live edit carries the reader's muted-word verdict on the new text (decision 016): a warn word
+// collapses every copy, none lifts an earlier one
+export type EchoEdit = Pick<Echo, "_id" | "content" | "tags" | "editedAt" | "warning" | "mutedWord">;
 const edited = new Map<string, EchoEdit>();
 const listeners = new Set<() => void>();
 let version = 0;
@@ -29,10 +31,11 @@ export function markDeleted(id: string) {
   emit();
 }
 
-export function markEdited({ _id, content, tags, editedAt, warning }: EchoEdit) {
-  // messages may arrive out of order: the newest version stays ("warning" set even when none)
-  if ((edited.get(_id)?.editedAt ?? "") > (editedAt ?? "")) return;
-  edited.set(_id, { _id, content, tags, editedAt, warning });
+export function markEdited(edit: EchoEdit) {
+  // messages may arrive out of order: the newest version stays. Each caller gives exactly the
+  // patch's fields, "warning" and "mutedWord" set even when none (edit-dialog.tsx, live-socket.ts)
+  if ((edited.get(edit._id)?.editedAt ?? "") > (edit.editedAt ?? "")) return;
+  edited.set(edit._id, edit);
   emit();
 }
 

@@ -3,6 +3,7 @@ import { api, charCount, toast } from "../../shared/index";
 import { textTags } from "../linkify";
 import { MAX_TAGS, MAX_WARNING, tooManyTagsMessage, type Echo } from "../schema";
 import { CharCount, useComposer } from "./composer";
+import type { EchoEdit } from "./echo-store";
 import { WarningField } from "./warning-field";
 import { TagInput } from "./tag-input";
 
@@ -11,7 +12,7 @@ import { TagInput } from "./tag-input";
  * limits; the version it replaces stays in the echo's history. `onSaved` gets the new version
  * (the card puts it in echo-store.ts, which this chunk does not import: home's JS keeps it inlined).
  */
-export function EditDialog({ echo, onSaved, onClose }: { echo: Echo; onSaved: (echo: Echo) => void; onClose: () => void }) {
+export function EditDialog({ echo, onSaved, onClose }: { echo: Echo; onSaved: (edit: EchoEdit) => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   // the chosen tags: those the text does not name itself (those stay derived from the text)
   const [tags, setTags] = useState(() => echo.tags.map((t) => t.name).filter((t) => !textTags(echo.content).includes(t)));
@@ -36,7 +37,9 @@ export function EditDialog({ echo, onSaved, onClose }: { echo: Echo; onSaved: (e
     setFailure(null);
     try {
       const result = await api<{ echo: Echo }>(`/echo/${echo._id}/edit`, { method: "PATCH", body: { content, tags, warning }, fallback: "Failed to edit echo" });
-      onSaved(result.echo);
+      // the patch only: every copy keeps its own like state and repost line (echo-store.ts)
+      const { _id, content: text, tags: saved, editedAt, warning: cw, mutedWord } = result.echo;
+      onSaved({ _id, content: text, tags: saved, editedAt, warning: cw, mutedWord });
       toast.success("Echo updated");
       close();
     } catch (error) {

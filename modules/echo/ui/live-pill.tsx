@@ -2,7 +2,7 @@
 // (live-socket.ts) and, when clicked, puts the new echos on top of the list and shows them.
 import { useEffect, useLayoutEffect, useRef, useState, type Dispatch, type SetStateAction } from "react";
 import type { Echo } from "../schema";
-import { markEdited } from "./echo-store";
+import { markDeleted, markEdited } from "./echo-store";
 import { entryKey, followLive, type LiveState } from "./live-socket";
 
 export type LivePillProps = {
@@ -35,6 +35,13 @@ export function LivePill({ live: query, items: known, setItems }: LivePillProps)
   const knownIds = useRef(new Set<string>());
   knownIds.current = new Set(known.map(entryKey));
   useEffect(() => {
+    // a tag page or a scroll shows quotes of echos its channel does not name: their edits and
+    // deletions come on an edits-only socket (decision 016), patched by id like the others
+    const q = new URLSearchParams(query);
+    const edits = q.has("tag") ? "tags" : q.has("scroll") ? "feeds" : null;
+    return edits ? followLive({ query: `edits=${edits}`, onEcho: () => undefined, has: () => true, onEdit: markEdited, onGone: markDeleted }) : undefined;
+  }, [query]);
+  useEffect(() => {
     /** every echo offered (shown since, or still waiting): a catch-up counts only newer ones */
     const offered = new Set<string>();
     const has = (id: string) => knownIds.current.has(id) || offered.has(id);
@@ -45,6 +52,7 @@ export function LivePill({ live: query, items: known, setItems }: LivePillProps)
       onState: setState,
       // an edit shows on every copy at once: it is not news, so no pill
       onEdit: markEdited,
+      onGone: markDeleted,
       onEcho: (echo) => {
         const key = entryKey(echo);
         if (has(key)) return;

@@ -20,6 +20,10 @@ describe("live client", () => {
     expect(pollPath("scroll=01abc")).toBe("/api/scroll/01abc/echos?limit=20");
     expect(pollPath("following=1")).toBe("/api/echo/following?limit=20");
   });
+  it("has nothing to poll on an echo's page or an edits-only socket (they bring no feed entries)", () => {
+    expect(pollPath("echo=01abc")).toBeNull();
+    expect(pollPath("edits=search")).toBeNull();
+  });
 });
 
 // ── Catching up on what was posted while no socket was open ──────────────────────────────────
@@ -59,6 +63,27 @@ describe("followLive's messages", () => {
     FakeSocket.last.deliver("b");
     expect(edits).toEqual(["new words"]);
     expect(echos).toEqual(["b"]);
+    stop();
+  });
+  it("hands a deletion and a hide to onGone; an edit's patch carries exactly its fields, mutedWord too", () => {
+    FakeSocket.all = [];
+    vi.stubGlobal("WebSocket", FakeSocket);
+    vi.stubGlobal("location", { protocol: "https:", host: "echo.test" });
+    const gone: string[] = [];
+    const edits: unknown[] = [];
+    const stop = followLive({ query: "edits=search", has: () => false, onEcho: () => gone.push("echo?"), onEdit: (e) => edits.push(e), onGone: (id) => gone.push(id) });
+    FakeSocket.last.open();
+    for (const type of ["delete", "hide"]) FakeSocket.last.onmessage?.({ data: JSON.stringify({ type, echo: { _id: type } }) });
+    const author = { _id: "u" };
+    FakeSocket.last.onmessage?.({ data: JSON.stringify({ type: "edit", echo: { _id: "a", content: "c", tags: [], editedAt: "t", warning: null, mutedWord: "w", author } }) });
+    FakeSocket.last.onmessage?.({ data: JSON.stringify({ type: "edit", echo: { _id: "a", content: "d", tags: [], editedAt: "u", author } }) });
+    expect(gone).toEqual(["delete", "hide"]);
+    // no author (its id is not its name), and a missing mutedWord is there to lift an earlier one
+    expect(edits).toEqual([
+      { _id: "a", content: "c", tags: [], editedAt: "t", warning: null, mutedWord: "w" },
+      { _id: "a", content: "d", tags: [], editedAt: "u", warning: undefined, mutedWord: undefined },
+    ]);
+    expect(Object.keys(edits[1] as object)).toContain("mutedWord");
     stop();
   });
 });

@@ -24,9 +24,13 @@ export function backoffMs(n: number, random = Math.random): number {
   return Math.round(ceiling * (0.5 + random() / 2));
 }
 
-/** The list whose first page the poll reads: the same feed the socket follows. */
-export function pollPath(query: string): string {
+/**
+ * The list whose first page the poll reads: the same feed the socket follows. None for an echo's
+ * page or an edits-only socket (`echo=`, `edits=`): they bring no new feed entries to catch up.
+ */
+export function pollPath(query: string): string | null {
   const q = new URLSearchParams(query);
+  if (q.has("echo") || q.has("edits")) return null;
   const scroll = q.get("scroll");
   const tag = q.get("tag");
   if (scroll) return `/api/scroll/${encodeURIComponent(scroll)}/echos?limit=20`;
@@ -54,6 +58,8 @@ type Options = {
   onEcho: (echo: Echo) => void;
   /** an echo was edited (decision 025): a page patches the copies it holds */
   onEdit?: (edit: EchoEdit) => void;
+  /** an echo was deleted, or an edit hid it from this reader: the page drops its copies */
+  onGone?: (id: string) => void;
   /** whether the reader knows this echo (in the list or offered by the pill): the poll and the
    * catch-up report only those above the first one known */
   has: (id: string) => boolean;
@@ -65,7 +71,7 @@ type Options = {
 export type LiveState = "connecting" | "open" | "poll";
 
 /** Follow a feed until the returned function is called. */
-export function followLive({ query, onEcho, onEdit, has, onState, pollMs = POLL_MS }: Options): () => void {
+export function followLive({ query, onEcho, onEdit, onGone, has, onState, pollMs = POLL_MS }: Options): () => void {
   let stopped = false;
   let failures = 0;
   /** sockets asked for so far: any but the first may open after echos it missed were posted */
@@ -76,9 +82,11 @@ export function followLive({ query, onEcho, onEdit, has, onState, pollMs = POLL_
 
   /** Read the feed's first page once and report what the reader has not seen (one request). */
   const catchUp = async () => {
+    const path = pollPath(query);
+    if (!path) return;
     try {
       // bounded: a reopened socket's messages wait for this read
-      const res = await fetch(pollPath(query), { credentials: "same-origin", signal: AbortSignal.timeout(CATCH_UP_TIMEOUT_MS) });
+      const res = await fetch(path, { credentials: "same-origin", signal: AbortSignal.timeout(CATCH_UP_TIMEOUT_MS) });
       if (res.ok) {
         const page = (await res.json()) as EchoPage;
         if (!stopped) for (const echo of newerThanKnown(page.echos, has)) onEcho(echo);
@@ -97,6 +105,8 @@ export function followLive({ query, onEcho, onEdit, has, onState, pollMs = POLL_
   /** `now`: the poll replaces a socket that was failing, so echos may have been missed meanwhile */
   const startPolling = (now: boolean) => {
     onState?.("poll");
+    // nothing to poll: a reload shows what changed
+    if (!pollPath(query)) return;
     if (now) void poll();
     else timer = setTimeout(() => void poll(), pollMs);
   };
@@ -130,7 +140,12 @@ export function followLive({ query, onEcho, onEdit, has, onState, pollMs = POLL_
     ws.onmessage = (event) => {
       if (event.data === "pong") return;
       const message = JSON.parse(String(event.data)) as { type?: string; echo?: Echo };
-      if (message.type === "edit" && message.echo) return onEdit?.(message.echo);
+      if (message.type === "edit" && message.echo) {
+        // the patch only (the author's id is not their name); no `mutedWord` lifts an earlier one
+        const { _id, content, tags, editedAt, warning, mutedWord } = message.echo;
+        return onEdit?.({ _id, content, tags, editedAt, warning, mutedWord });
+      }
+      if ((message.type === "delete" || message.type === "hide") && message.echo) return onGone?.(message.echo._id);
       if (message.type !== "echo" || !message.echo) return;
       if (held) held.push(message.echo);
       else onEcho(message.echo);
