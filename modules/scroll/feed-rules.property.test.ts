@@ -114,7 +114,7 @@ async function sqlFeed(rule: FeedRule, viewer: string, pageSize: number, window:
     const query = feedPageQuery(rule, viewer, NOW, seek, pageSize, 0, window);
     const result = await toD1(app.db, query).all<Record<string, unknown>>();
     maxRows = Math.max(maxRows, result.meta.rows_read);
-    const page = feedPage(rule, query.decode(result.results), pageSize, window);
+    const page = feedPage(rule, query.decode(result.results), pageSize);
     ids.push(...page.rows.map((e) => e.id));
     if (!page.hasMore) return { ids, maxRows, shortPages };
     if (page.rows.length < pageSize) shortPages++;
@@ -285,7 +285,7 @@ describe("a page reads at most its window of index entries, whatever the rule", 
       const window = windowSize(rule, candidateRows);
       const query = feedPageQuery(rule, users[2]!, NOW, null, 20, 0, window);
       const result = await toD1(app.db, query).all<Record<string, unknown>>();
-      const page = feedPage(rule, query.decode(result.results), 20, window);
+      const page = feedPage(rule, query.decode(result.results), 20);
       // the window is full before any match: an empty page that says more may come
       expect(page.rows).toEqual([]);
       expect(page.hasMore).toBe(true);
@@ -303,7 +303,7 @@ describe("a page reads at most its window of index entries, whatever the rule", 
     const app = testAppContext(env);
     const query = feedPageQuery(rule, users[0]!, NOW, null, 20, 0, windowSize(rule));
     const result = await toD1(app.db, query).all<Record<string, unknown>>();
-    const page = feedPage(rule, query.decode(result.results), 20, windowSize(rule));
+    const page = feedPage(rule, query.decode(result.results), 20);
     expect(page.rows.map((r) => r.id)).toEqual(referenceFeed(rule, replies, likes, users[0]!, NOW));
     expect(page.rows).toHaveLength(3);
     expect(result.meta.rows_read).toBeLessThanOrEqual(20);

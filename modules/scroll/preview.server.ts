@@ -54,7 +54,7 @@ export async function previewFeed(
   const tooMany = limited?.exceeded(counted[0]?.count);
   if (tooMany) throw tooMany;
   if ((counters[0]?.authorsFound ?? 0) !== rule.authors.length) throw badRequest("One of the chosen authors no longer exists");
-  const page = feedPage(rule, pageRows, limit, window);
+  const page = feedPage(rule, pageRows, limit);
   const nextCursor = page.hasMore && page.after ? feedCursor(rule, page.after) : null;
   const count = matchCount(rule, now, {
     counters: counters[0] && hiding[0]?.hides ? { ...counters[0], exact: 0, lower: 0 } : counters[0],
@@ -67,7 +67,7 @@ export async function previewFeed(
   const pageNumber = key ? req.page : 1;
   const total = (pageNumber - 1) * limit + page.rows.length + (page.hasMore ? 1 : 0);
   return {
-    echos: page.rows.filter((r) => !("wordHidden" in r && r.wordHidden === 1)).map(toEcho),
+    echos: page.rows.map(toEcho),
     pagination: { ...pagination(pageNumber, limit, total, page.hasMore), nextCursor },
     ...count,
   };
