@@ -554,7 +554,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
     const walked = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
           WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
             AND fi.cap > ${DENSE} AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
-            AND ${guard} ${fresh} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id"))}
+            AND ${guard} ${fresh} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id", viewer))}
           ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${filters} THEN ${filteredScan(limit)} ELSE ${limit + 1} END) s
         WHERE NOT ${filters} OR ${probe("s.echo_id")} LIMIT ${limit + 1}`;
     return select(
@@ -574,7 +574,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
   const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT ${scan}) s
       LEFT JOIN likes l ON l.echo_id = s.echo_id AND l.user_id = ${viewerId}
       WHERE l.echo_id IS NULL AND (NOT ${filters} OR ${probe("s.echo_id")})
-        AND ${sql.raw(moderationEchoVisibleText("s.echo_id"))}
+        AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))}
       LIMIT ${limit + 1}`;
   return select(
     columns,

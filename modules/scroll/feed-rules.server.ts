@@ -184,7 +184,7 @@ export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: num
   // no read: a hidden echo (its id is at hand) leaves every stream; an author or echos-table
   // stream with tests also marks its hidden authors' entries as misses (the row is read for the
   // tests anyway), which spares their probes.
-  seekable.push(moderationEchoVisibleText(s.id));
+  seekable.push(viewerId === NOBODY ? moderationEchoVisibleText(s.id) : moderationEchoVisibleText(s.id, lit(viewerId)));
   if (s.tags === "e.tags" && tests.length > 0 && viewerId !== NOBODY) {
     tests.push(`${authorVisibleText(lit(viewerId), "e.author_id")} AND ${moderationVisibleText(lit(viewerId), "e.author_id", s.id, "public")}`);
   }
