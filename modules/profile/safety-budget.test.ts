@@ -12,7 +12,7 @@ import { listEchos, listFollowing, listTag, postEcho, searchEchos } from "../ech
 import { CreateScrollSchema } from "../scroll/index";
 import { addEcho, createScroll, scrollEchos } from "../scroll/index.server";
 import { LIST_MAX_LIMIT } from "../shared/index";
-import { batch, createDb, instrumentD1, rebuildMutedWordSet, sql, testAppContext, type D1Stats } from "../shared/index.server";
+import { batch, configureRequestDb, createDb, instrumentD1, rebuildMutedWordSet, sql, testAppContext, type D1Stats } from "../shared/index.server";
 import { setUserFollow } from "./profile.server";
 import { setBlock, setMute } from "./safety.server";
 
@@ -20,11 +20,19 @@ const BLOCKS = 1_000;
 const app = () => testAppContext(env);
 const user = async (name: string) => (await signup(app(), { userName: name, password: "pass1234" })).user;
 
+/** An app whose D1 counts what it is asked, and coalesces reads as a GET request's does (a page's
+ * lookup and its guessed page go in one round trip, pages.server.ts). */
+function measuredApp(stats: D1Stats) {
+  const a = testAppContext(env, { db: createDb(instrumentD1(env.DB, stats)) });
+  configureRequestDb(a.db, { coalesce: true });
+  return a;
+}
+
 /** A list page read through an instrumented D1: its echos' authors and its cost. */
-async function measured(read: (a: ReturnType<typeof app>) => Promise<{ echos: { author: { _id: string } }[] }>) {
+async function measured(read: (a: ReturnType<typeof app>) => Promise<{ echos: { author: { _id: string }; content: string }[]; pagination: { nextCursor?: string | null } }>) {
   const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
-  const page = await read(testAppContext(env, { db: createDb(instrumentD1(env.DB, stats)) }));
-  return { authors: page.echos.map((e) => e.author._id), ...stats };
+  const page = await read(measuredApp(stats));
+  return { authors: page.echos.map((e) => e.author._id), more: Boolean(page.pagination.nextCursor), worded: page.echos.filter((e) => e.content.includes("mutedhere")).length, ...stats };
 }
 
 describe("blocks and mutes within the budget (real D1)", () => {
@@ -39,7 +47,10 @@ describe("blocks and mutes within the budget (real D1)", () => {
     // interleaved, newest last: two of every five echos are by hidden authors
     for (let i = 0; i < 60; i++) {
       for (const who of [blocked!, muted!, blocker!, seen1!, seen2!]) {
-        await postEcho(app(), who._id, { content: `budgetword echo ${i}`, tags: ["budgettag"] });
+        // one in four of a seen author's echos says a word the viewer mutes (hide): the lists step
+        // over it as over a hidden author's (issue 32: feed and search pages were short by them)
+        const said = who === seen2 && i % 4 === 0 ? "budgetword mutedhere" : "budgetword";
+        await postEcho(app(), who._id, { content: `${said} echo ${i}`, tags: ["budgettag"] });
       }
     }
     const curation = await createScroll(app(), viewer._id, { name: "All of them", type: "curation", description: null, isPrivate: false });
@@ -55,18 +66,21 @@ describe("blocks and mutes within the budget (real D1)", () => {
        INSERT INTO users (id, user_name, password_hash, created_at) SELECT printf('zb%024d', i), 'budget_crowd' || i, 'x', 1 FROM n`,
     ).run();
     await env.DB.prepare(`INSERT INTO blocks (blocker_id, blocked_id, created_at) SELECT ?, id, 1 FROM users WHERE id LIKE 'zb%'`).bind(viewer._id).run();
-    // and 100 muted words (the most one may have, decision 028), none of which these echos match,
-    // in every context: each candidate is tested against all 100
+    // and 100 muted words (the most one may have, decision 028) in every context, the last of
+    // which ("mutedhere") hides one in four of a seen author's echos: each candidate is tested
+    // against all 100
     await batch(app().db, [
-      ...Array.from({ length: 100 }, (_, i) =>
-        sql`INSERT INTO muted_words (user_id, id, phrase, pattern, action, contexts, created_at) VALUES (${viewer._id}, ${`w${String(i).padStart(3, "0")}`}, ${`nomatch${i}`}, ${` nomatch${i} `}, 'hide', 31, 1)`,
-      ),
+      ...Array.from({ length: 100 }, (_, i) => {
+        const word = i === 99 ? "mutedhere" : `nomatch${i}`;
+        return sql`INSERT INTO muted_words (user_id, id, phrase, pattern, action, contexts, created_at) VALUES (${viewer._id}, ${`w${String(i).padStart(3, "0")}`}, ${word}, ${` ${word} `}, 'hide', 31, 1)`;
+      }),
       ...rebuildMutedWordSet(viewer._id, Date.now()),
     ]);
     const set = await env.DB.prepare("SELECT length(authors) AS bytes, (SELECT count(*) FROM json_each(authors)) AS n FROM hidden_authors WHERE user_id = ?").bind(viewer._id).first<{ bytes: number; n: number }>();
     expect(set!.n).toBe(BLOCKS + 2);
 
     const hidden = new Set([blocked!._id, muted!._id, blocker!._id]);
+    const wordHidden = (e: { content: string }) => e.content.includes("mutedhere");
     type Read = (viewerId: string, limit: number) => (a: ReturnType<typeof app>) => ReturnType<typeof listEchos>;
     const lists: [string, number, Read][] = [
       ["All echos", LIST_MAX_LIMIT.allEchos, (v, limit) => (a) => listEchos(a, v, {}, { page: 1, limit })],
@@ -81,7 +95,7 @@ describe("blocks and mutes within the budget (real D1)", () => {
     ];
     // the client's page (20): asserted full and within budget; the largest page: measured (decision 026)
     const table: string[] = [
-      `| list | page 20: echos | rows, ${BLOCKS} blocks | rows, no blocks | largest page | echos | rows, ${BLOCKS} blocks | rows, no blocks |`,
+      `| list | page 20: echos | rt, rows, ${BLOCKS} blocks | rows, no blocks | largest page | echos | rt, rows, ${BLOCKS} blocks | rows, no blocks |`,
       "|---|---|---|---|---|---|---|---|",
     ];
     const failures: string[] = [];
@@ -90,14 +104,19 @@ describe("blocks and mutes within the budget (real D1)", () => {
       for (const limit of [20, largest]) {
         const mine = await measured(read(viewer._id, limit));
         const theirs = await measured(read(plain._id, limit));
-        if (limit !== 20) row.push(String(limit));
-        row.push(String(mine.authors.length), String(mine.rowsRead), String(theirs.rowsRead));
+        if (limit !== 20 || largest === 20) row.push(String(limit));
+        row.push(String(mine.authors.length), `${mine.roundTrips}, ${mine.rowsRead}`, String(theirs.rowsRead));
         if (mine.authors.some((a) => hidden.has(a))) failures.push(`${name} (${limit}): a hidden author`);
-        if (limit === 20 && mine.authors.length !== 20) failures.push(`${name}: ${mine.authors.length} of 20`);
+        if (mine.worded > 0) failures.push(`${name} (${limit}): ${mine.worded} echos of a muted word`);
+        // a feed's page steps over what the viewer does not see within its scan (decision 026):
+        // with 3 in 5 of its candidates hidden a screen cannot be full within 200 rows at the
+        // rows an echo may cost, so it is short with its cursor (the walk below shows it loses nothing)
+        const shortWithCursor = name.startsWith("feed") && mine.more && mine.authors.length > 0;
+        if (limit === 20 && mine.authors.length !== 20 && !shortWithCursor) failures.push(`${name}: ${mine.authors.length} of 20`);
         // every page, the largest too, within the budget (the scan window, decision 026): before it
         // All's largest page read 215 rows here, a tag's 273, a curation's 223
-        // (round trips: the feed engine's page here takes 3, as before this change — not asserted)
-        if (mine.rowsRead > 200) failures.push(`${name} (${limit}): ${mine.roundTrips} rt, ${mine.rowsRead} rows`);
+        // and every page in ≤ 2 round trips (the feed's page took 3 here: issue 32)
+        if (mine.rowsRead > 200 || mine.roundTrips > 2) failures.push(`${name} (${limit}): ${mine.roundTrips} rt, ${mine.rowsRead} rows`);
       }
       table.push(`| ${row.join(" | ")} |`);
     }
@@ -108,17 +127,17 @@ describe("blocks and mutes within the budget (real D1)", () => {
       ["All echos", LIST_MAX_LIMIT.allEchos, (a, v, cursor) => listEchos(a, v, {}, { page: 1, limit: LIST_MAX_LIMIT.allEchos, cursor })],
       ["tag, newest", LIST_MAX_LIMIT.tagEchos, (a, v, cursor) => listTag(a, v, "budgettag", { orderBy: "newest", timeframe: "all" }, { page: 1, limit: LIST_MAX_LIMIT.tagEchos, cursor })],
       ["curation", 36, (a, v, cursor) => scrollEchos(a, v, curation._id, { page: 1, limit: 36, cursor })],
+      ["feed by tag", 20, (a, v, cursor) => scrollEchos(a, v, tagFeed._id, { page: 1, limit: 20, cursor })],
     ];
     for (const [name, , read] of walks) {
       const all: string[] = [];
       let cursor: string | undefined;
       do {
         const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
-        const page = await read(testAppContext(env, { db: createDb(instrumentD1(env.DB, stats)) }), viewer._id, cursor);
-        // a page that shows nothing probes once more (scan-window.server.ts): a curation read by id
-        // already takes two round trips (its lookup), so that page takes a third (decision 026)
-        const rtMax = name === "curation" && page.echos.length === 0 ? 3 : 2;
-        if (stats.rowsRead > 200 || stats.roundTrips > rtMax) failures.push(`${name} walk: ${stats.roundTrips} rt, ${stats.rowsRead} rows`);
+        const page = await read(measuredApp(stats), viewer._id, cursor);
+        // a page that shows nothing probes once more (scan-window.server.ts): a curation's lookup
+        // and its page share the first round trip (as a GET's reads coalesce), so ≤ 2 even then
+        if (stats.rowsRead > 200 || stats.roundTrips > 2) failures.push(`${name} walk: ${stats.roundTrips} rt, ${stats.rowsRead} rows`);
         all.push(...page.echos.filter((e) => e.content.startsWith("budgetword")).map((e) => e._id));
         cursor = page.pagination.nextCursor ?? undefined;
       } while (cursor && all.length < 1_000);
@@ -126,7 +145,7 @@ describe("blocks and mutes within the budget (real D1)", () => {
       let c: string | undefined;
       do {
         const page = await read(app(), plain._id, c);
-        expected.push(...page.echos.filter((e) => e.content.startsWith("budgetword") && !hidden.has(e.author._id)).map((e) => e._id));
+        expected.push(...page.echos.filter((e) => e.content.startsWith("budgetword") && !hidden.has(e.author._id) && !wordHidden(e)).map((e) => e._id));
         c = page.pagination.nextCursor ?? undefined;
       } while (c);
       if (JSON.stringify(all) !== JSON.stringify(expected)) failures.push(`${name} walk: ${all.length} echos, expected ${expected.length}`);

@@ -5,7 +5,8 @@
 //   a single stream with nothing tested on its entries, an upper bound always;
 // - a bounded scan of the rule's streams in id order: exact when the streams end inside it, a
 //   lower bound otherwise.
-import { select, sql, tables, type RowOf, type SQL } from "../shared/index.server";
+import { isId } from "../shared/index";
+import { echoVisibleProbeText, select, sql, tables, viewerFiltersText, type RowOf, type SQL } from "../shared/index.server";
 import { idBounds, mergeParts, provablyEmpty, streamPart, streams, testsOnEchoRow } from "./feed-rules.server";
 import type { FeedRule } from "./schema";
 
@@ -74,8 +75,9 @@ export function counterQuery(rule: FeedRule) {
 /** Rows the scan may read: with the page's window and the counters, a preview stays ≤ 200. */
 export const COUNT_SCAN_ROWS = 50;
 
-/** The scan's result: entries read (up to the cut plus one) and distinct matches among them. */
-const scanColumns = (entries: SQL, matches: SQL) => ({ entries: sql<number>`${entries}`, matches: sql<number>`${matches}` });
+/** The scan's result: entries read (up to the cut plus one), distinct matches among them, and
+ * the cut it used (`cut`: half the entries for a viewer whom anything may hide, below). */
+const scanColumns = (entries: SQL, matches: SQL, cut: SQL = sql`NULL`) => ({ entries: sql<number>`${entries}`, matches: sql<number>`${matches}`, cut: sql<number | null>`${cut}` });
 export type ScanRow = RowOf<ReturnType<typeof scanColumns>>;
 
 /** The scan of a rule that provably matches nothing: it has no streams, and reads nothing. */
@@ -84,15 +86,19 @@ export const emptyScanQuery = () => select(scanColumns(sql`0`, sql`0`), sql``);
 /**
  * The rule's streams in id order (any order counts the same, and id-ordered streams seek the
  * dates and the time window instead of testing them), cut after `entries` + 1 entries: fewer
- * read means every stream ended, so the matches are the count.
+ * read means every stream ended, so the matches are the count. For a viewer whom anything may
+ * hide (issue 32), a match counts only if its echo's probe shows it (a row each), so the cut is
+ * half as deep: the scan stays within its rows.
  */
 export function countScanQuery(rule: FeedRule, viewerId: string, now: number, entries: number) {
   const byId: FeedRule = { ...rule, sortBy: "newestFirst", sortTimeRange: "allTime", startDate: idBounds(rule, now).from };
   const parts = streams(byId).map((s) => streamPart(byId, s, viewerId, now, null));
-  if (!Number.isSafeInteger(entries)) throw new Error("feed count: not an integer");
+  if (!Number.isSafeInteger(entries) || !isId(viewerId)) throw new Error("feed count: not an integer");
+  const filters = sql.raw(viewerFiltersText(`'${viewerId}'`));
+  const cut = sql`CASE WHEN ${filters} THEN ${sql.raw(String(Math.max(1, Math.floor(entries / 2))))} ELSE ${sql.raw(String(entries))} END`;
   return select(
-    scanColumns(sql`count(*)`, sql`count(DISTINCT CASE WHEN ok THEN id END)`),
-    sql`FROM (SELECT id, ok FROM (${sql.raw(mergeParts(parts))}) LIMIT ${sql.raw(String(entries + 1))})`,
+    scanColumns(sql`count(*)`, sql`count(DISTINCT CASE WHEN m.ok AND (NOT ${filters} OR ${sql.raw(echoVisibleProbeText(`'${viewerId}'`, "m.id", "feeds"))}) THEN m.id END)`, cut),
+    sql`FROM (SELECT id, ok FROM (${sql.raw(mergeParts(parts))}) LIMIT ${cut} + 1) m`,
   );
 }
 
@@ -124,7 +130,7 @@ export function matchCount(
   let exact: number | null = null;
   if (read.counters?.exact) exact = upper;
   else if (read.pageComplete) exact = read.pageMatches;
-  else if (read.scan && read.scan.entries <= read.scanEntries) exact = seen;
+  else if (read.scan && read.scan.entries <= (read.scan.cut ?? read.scanEntries)) exact = seen;
   else if (seen >= upper) exact = upper;
   const known = exact ?? Math.max(read.counters?.lower ?? 0, seen, read.pageMatches);
   if (known > MATCH_COUNT_CAP) return { matchCount: MATCH_COUNT_CAP, matchCountExact: false };

@@ -9,7 +9,7 @@ import { newId } from "../shared/index";
 import { batch, sql, testAppContext, type Change, type ChangedEcho, type SQL } from "../shared/index.server";
 import { backfillStep, consumeChanges, indexable, indexPage, indexPageQuery, indexStatements, INDEX_CAP, repairIndexes } from "./feed-index.server";
 import { ruleKeyOf } from "./rule.server";
-import { referenceFeed, type RefEcho } from "./feed-rules.reference";
+import { referenceFeed, visibleInPublicLists, type RefEcho, type RefModeration } from "./feed-rules.reference";
 import type { FeedRule } from "./schema";
 import { DAY, feedRuleArb } from "../../tests/feed-rule-arbitrary";
 
@@ -58,6 +58,7 @@ async function reset() {
     sql`DELETE FROM feed_index_entries`,
     sql`DELETE FROM feed_rule_terms`,
     sql`DELETE FROM feed_indexes`,
+    sql`DELETE FROM moderation_set`,
     sql`DELETE FROM users`,
   ];
   users.forEach((id, i) => statements.push(sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${id}, ${"ix" + i + id.slice(-4)}, 'x', 0)`));
@@ -66,6 +67,22 @@ async function reset() {
   // one feed scroll whose rule the test edits (the repair pass drops indexes no scroll reads)
   statements.push(sql`INSERT INTO scrolls (id, creator_id, name, type, created_at) VALUES (${newId(NOW)}, ${users[0]!}, 'p', 'feed', 0)`);
   await batch(app.db, statements);
+}
+
+/** Moderation at the end of a run: a few echos hidden, an account limited, one suspended (or none). */
+const moderationArb = fc.record({
+  hide: fc.array(fc.nat(), { maxLength: 3 }),
+  limited: fc.option(fc.integer({ min: 0, max: USER_COUNT - 1 })),
+  suspended: fc.option(fc.integer({ min: 0, max: USER_COUNT - 1 })),
+});
+
+/** The moderation row as the moderators' actions write it (decision 029). */
+async function moderate(m: RefModeration) {
+  const entries: Record<string, number> = {};
+  for (const id of m.hiddenEchos) entries[`e:${id}`] = 1;
+  for (const id of m.limited) entries[`u:${id}`] = 1;
+  for (const id of m.suspended) entries[`u:${id}`] = 2;
+  await batch(testAppContext(env).db, [sql`INSERT OR REPLACE INTO moderation_set (id, entries) VALUES (1, ${JSON.stringify(entries)})`]);
 }
 
 /** Save the rule on the scroll and build its index, as create/edit and the backfill messages do. */
@@ -89,7 +106,7 @@ describe("the feed index equals the reference after random streams", () => {
     // lose some (the repair pass must); half the first rules sort by likes
     const firstRule = fc.oneof(indexableRule(users), indexableRule(users).map((r): FeedRule => ({ ...r, sortBy: "mostLiked" })));
     await fc.assert(
-      fc.asyncProperty(firstRule, fc.array(opArb(users), { minLength: 1, maxLength: 30 }), fc.boolean(), async (first, ops, lossy) => {
+      fc.asyncProperty(firstRule, fc.array(opArb(users), { minLength: 1, maxLength: 30 }), fc.boolean(), moderationArb, async (first, ops, lossy, mod) => {
         await reset();
         const app = testAppContext(env);
         const echos: RefEcho[] = [];
@@ -146,6 +163,21 @@ describe("the feed index equals the reference after random streams", () => {
         // a reader who hides an author reads the same index without that author's echos
         const seen = echos.filter((e) => e.authorId !== users[1]);
         expect(await indexed(rule, users[2]!)).toEqual(referenceFeed(rule, seen, [], users[2]!, NOW).slice(0, INDEX_CAP));
+        // moderation (issue 32, decision 029): with echos hidden and accounts limited or
+        // suspended, every reader reads the index without them (their own excepted); the index
+        // itself keeps them (it is the rule's, not a reader's), so lifting it shows them again
+        const moderation: RefModeration = {
+          hiddenEchos: mod.hide.flatMap((k) => (echos.length ? [echos[k % echos.length]!.id] : [])),
+          limited: mod.limited === null ? [] : [users[mod.limited]!],
+          suspended: mod.suspended === null ? [] : [users[mod.suspended]!],
+        };
+        await moderate(moderation);
+        for (const [viewer, hides] of [[users[0]!, []], [users[2]!, [users[1]!]]] as const) {
+          const shown = visibleInPublicLists(echos, viewer, [...hides], moderation);
+          expect(await indexed(rule, viewer)).toEqual(referenceFeed(rule, shown, [], viewer, NOW).slice(0, INDEX_CAP));
+        }
+        await batch(app.db, [sql`DELETE FROM moderation_set`]);
+        expect(await indexed(rule)).toEqual(expected);
       }),
       { numRuns: 80 },
     );

@@ -5,10 +5,10 @@
 // many copies of one rule) share it. The engine (feed-rules.server.ts) stays the reference, the
 // backfill's reader, and the server of what the index does not hold.
 import { DEFAULT_LIMIT, ECHO_ROWS, idFloor, idTime, isId, largestPage, PAGE_ROW_TARGET } from "../shared/index";
-import { authorVisible, moderationEchoVisibleText, wordsVisible, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
+import { echoVisibleProbeText, moderationEchoVisibleText, viewerFiltersText, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
-import { feedMatchQuery, feedPage, windowSize, type FeedMatchRow, type Seek } from "./feed-rules.server";
+import { feedMatchQuery, feedPage, NOBODY, windowSize, type FeedMatchRow, type Seek } from "./feed-rules.server";
 import { canonicalRule, ruleColumns, ruleKeyOf, ruleOfKey, toRule } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
@@ -57,7 +57,7 @@ const BACKFILL_MS = 2000;
 /** Backfills one consumer batch runs side by side. */
 const BACKFILL_CONCURRENCY = 4;
 /** A viewer for the engine where no viewer matters (the canonical rule never hides liked echos). */
-const NO_VIEWER = "0".repeat(26);
+const NO_VIEWER = NOBODY;
 
 /**
  * Rules the index may serve: every rule that tests its candidates — tags, authors, exclusions —
@@ -385,7 +385,7 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now(), ta
     // screen's worth past it to measure the density
     const want = capped ? Math.max(SCREEN, Math.min(BACKFILL_PAGE, cap - entries)) : BACKFILL_PAGE;
     const [rows] = await batch(db, [feedMatchQuery(walk, NO_VIEWER, now, seek, want, window)]);
-    const fed = feedPage(walk, rows, want, window);
+    const fed = feedPage(walk, rows, want);
     if (tally) {
       tally.steps++;
       tally.backfilled += fed.rows.length;
@@ -474,7 +474,7 @@ export const indexState = (ruleKey: string) =>
 /** An index page's row: the echo, its entry's rank (where the next page starts), whether it is on
  * the page (`feedOk`: a reader who hides what they liked skips the ones they liked) and, for such
  * a reader's page, its place among the entries read (`feedN`). */
-export type IndexRow = EchoRow & { indexRank: number; feedOk: number; feedN: number; wordHidden: number };
+export type IndexRow = EchoRow & { indexRank: number; feedOk: number; feedN: number };
 
 /**
  * Where a short hide-liked page's next page starts at the latest: after its last echo or after
@@ -499,6 +499,14 @@ export const HIDE_LIKED_PAGE_MAX = DEFAULT_LIMIT;
 const HIDE_LIKED_ROWS = PAGE_ROW_TARGET - HIDE_LIKED_STEP - 6 - (ECHO_ROWS - 2) * (HIDE_LIKED_PAGE_MAX + 1);
 export const HIDE_LIKED_SCAN = Math.floor(HIDE_LIKED_ROWS / 2);
 export const HIDE_LIKED_SCAN_HIDING = Math.floor(HIDE_LIKED_ROWS / 3);
+/**
+ * Entries a page of `limit` echos reads at most for a reader whom anything may hide (issue 32)
+ * and who does not hide what they liked: an entry costs 1 and its probe 1, each echo of the page
+ * ECHO_ROWS more, a short page its HIDE_LIKED_STEP-th entry and the lookups (6). A screen (20):
+ * 2 × 33 + 5 × 21 + 18 = 189 — full while at most 13 of its next 33 entries are hidden, else
+ * short with its cursor where it stopped; the largest page (24) reads no more than it shows.
+ */
+export const filteredScan = (limit: number): number => Math.max(limit + 1, Math.floor((PAGE_ROW_TARGET - HIDE_LIKED_STEP - 6 - ECHO_ROWS * (limit + 1)) / 2));
 /** `feedN` of that frontier row, and of the last entry the page could reach (no echo of the page has them). */
 const FRONTIER_ROW = -1;
 const LAST_ROW = -2;
@@ -528,45 +536,56 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
         AND ${guard} ${fresh}`;
   const entries = sql`${where} ORDER BY ${orderSql(rule, "ie")}`;
   const entriesBackwards = sql`${where} ORDER BY ${orderSql({ ...rule, sortBy: descending(rule) ? "oldestFirst" : "newestFirst" }, "ie")}`;
+  // what the viewer does not see (issue 32): authors they hide, moderated authors, muted words —
+  // one probe of the entry's echo row, only for a viewer whom anything may hide (`filters`, once
+  // per statement); hidden echos leave on the id (no row). `viewerId` is checked by the caller's
+  // session (an id), quoted here as the engine quotes it.
+  if (!isId(viewerId)) throw new Error("feed index: bad viewer id");
+  const viewer = `'${viewerId}'`;
+  const filters = sql.raw(viewerFiltersText(viewer));
+  const probe = (id: string) => sql.raw(echoVisibleProbeText(viewer, id, "feeds"));
+  const columns = { ...echoColumns(viewerId, "feeds"), indexRank: sql<number>`p.rank`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` };
+  // (`only`: read them only when it holds — a LIMIT of 0 reads nothing)
+  const frontier = (only: SQL = sql`1`) =>
+    sql`SELECT f.echo_id, f.rank, 0 AS ok, ${FRONTIER_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT CASE WHEN ${only} THEN 1 ELSE 0 END OFFSET ${HIDE_LIKED_STEP - 1}) f`;
+  // and the last entry this page could reach (read backwards: a row or two), so that a page
+  // whose scan met it says there is nothing more (or that the index's frontier is there)
+  const last = (only: SQL = sql`1`) =>
+    sql`SELECT z.echo_id, z.rank, 0 AS ok, ${LAST_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entriesBackwards} LIMIT CASE WHEN ${only} THEN 1 ELSE 0 END) z`;
   if (!rule.excludeLikedEchos) {
-    // the authors the viewer does not see (issue 32) are left out as the entries are walked, so
-    // the page fills: the entry's echo row is probed in the walk only for a viewer whose set holds
-    // anyone (the EXISTS is computed once; a probe for everyone read each echo twice: 211 rows for
-    // 40 entries). CROSS JOIN keeps the entries as the outer loop, so the LIMIT stops the walk.
-    return select(
-      { ...echoColumns(viewerId, "feeds"), indexRank: sql<number>`ie.rank`, feedOk: sql<number>`1`, feedN: sql<number>`0`, wordHidden: sql<number>`NOT ${wordsVisible(viewerId, "feeds")}` },
-      sql`FROM (SELECT ie.echo_id, ie.rank FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
+    // A reader whom nothing may hide walks the entries up to the page (CROSS JOIN keeps them the
+    // outer loop in the feed's order, so the LIMIT stops the walk). One whom anything may reads
+    // at most filteredScan(limit) entries, each probed, up to the page, and a page short of it also its
+    // HIDE_LIKED_STEP-th entry and the last one it could reach, as a hide-liked reader's (below):
+    // it steps over what it does not show within its rows, and says where the next page starts.
+    const walked = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
           WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
             AND fi.cap > ${DENSE} AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
-            AND ${guard} ${fresh}
-            AND (NOT EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')
-              OR ${authorVisible(viewerId, sql`(SELECT author_id FROM echos WHERE id = ie.echo_id)`)})
-            AND ${sql.raw(moderationEchoVisibleText("ie.echo_id"))}
-          ORDER BY ${orderSql(rule, "ie")} LIMIT ${limit + 1}) ie JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
-        ORDER BY ${orderSql(rule, "ie")}`,
+            AND ${guard} ${fresh} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id", viewer))}
+          ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${filters} THEN ${filteredScan(limit)} ELSE ${limit + 1} END) s
+        WHERE NOT ${filters} OR ${probe("s.echo_id")} LIMIT ${limit + 1}`;
+    return select(
+      columns,
+      sql`FROM (SELECT * FROM (${walked}) UNION ALL SELECT * FROM (${frontier(filters)}) UNION ALL SELECT * FROM (${last(filters)}) LIMIT ${limit + 1}) p
+        JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id`,
     );
   }
   // hide-liked (decision 020, "Hide-liked readers"): the first entries (HIDE_LIKED_SCAN, fewer
-  // for a viewer who hides anyone), as a co-routine the page stops reading once it holds
+  // for a viewer whom anything may hide), as a co-routine the page stops reading once it holds
   // limit+1; an entry the reader liked is left out by an anti-join on the likes primary key
-  // (echo_id, user_id), an author they do not see by the probe above. No numbering: window
+  // (echo_id, user_id), one they may not see by the probe above. No numbering: window
   // functions buffered every entry (about 5 rows an entry). A page short of limit+1 also reads
   // the HIDE_LIKED_STEP-th entry (UNION ALL under a LIMIT stops before its second part when the
   // first filled it).
-  const hides = sql`EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')`;
-  const scan = sql`CASE WHEN ${hides} THEN ${HIDE_LIKED_SCAN_HIDING} ELSE ${HIDE_LIKED_SCAN} END`;
+  const scan = sql`CASE WHEN ${filters} THEN ${HIDE_LIKED_SCAN_HIDING} ELSE ${HIDE_LIKED_SCAN} END`;
   const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT ${scan}) s
       LEFT JOIN likes l ON l.echo_id = s.echo_id AND l.user_id = ${viewerId}
-      WHERE l.echo_id IS NULL AND (NOT ${hides} OR ${authorVisible(viewerId, sql`(SELECT author_id FROM echos WHERE id = s.echo_id)`)})
-        AND ${sql.raw(moderationEchoVisibleText("s.echo_id"))}
+      WHERE l.echo_id IS NULL AND (NOT ${filters} OR ${probe("s.echo_id")})
+        AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))}
       LIMIT ${limit + 1}`;
-  const frontier = sql`SELECT f.echo_id, f.rank, 0 AS ok, ${FRONTIER_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT 1 OFFSET ${HIDE_LIKED_STEP - 1}) f`;
-  // and the last entry this page could reach (read backwards: a row or two), so that a page
-  // whose scan met it says there is nothing more (or that the index's frontier is there)
-  const last = sql`SELECT z.echo_id, z.rank, 0 AS ok, ${LAST_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entriesBackwards} LIMIT 1) z`;
   return select(
-    { ...echoColumns(viewerId, "feeds"), indexRank: sql<number>`p.rank`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n`, wordHidden: sql<number>`NOT ${wordsVisible(viewerId, "feeds")}` },
-    sql`FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${frontier}) UNION ALL SELECT * FROM (${last}) LIMIT ${limit + 1}) p
+    columns,
+    sql`FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${frontier()}) UNION ALL SELECT * FROM (${last()}) LIMIT ${limit + 1}) p
       JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id`,
   );
 }
@@ -760,7 +779,7 @@ async function judgeDense(db: Db, index: { id: number; ruleKey: string }, now: n
   const rule = ruleOfKey(index.ruleKey);
   const window = readerWindow(rule);
   const [rows] = await batch(db, [feedMatchQuery(rule, NO_VIEWER, now, null, SCREEN, window)]);
-  const fed = feedPage(rule, rows, SCREEN, window);
+  const fed = feedPage(rule, rows, SCREEN);
   if (fed.rows.length >= SCREEN || !fed.hasMore) {
     await batch(db, [sql`UPDATE feed_indexes SET checked_at = ${now} WHERE id = ${index.id}`]);
     return false;
@@ -870,7 +889,7 @@ async function checkIndex(db: Db, index: { id: number; ruleKey: string; complete
     feedMatchQuery(rule, NO_VIEWER, now, null, REPAIR_DEPTH, window),
     select({ echoId: ie.echoId, rank: ie.rank }, sql`FROM feed_index_entries WHERE index_id = ${index.id} ORDER BY ${orderSql(rule)} LIMIT ${REPAIR_DEPTH + 1}`),
   ]);
-  const fed = feedPage(rule, rows, REPAIR_DEPTH, window);
+  const fed = feedPage(rule, rows, REPAIR_DEPTH);
   const rankOf = (r: FeedMatchRow) => (rule.sortBy === "mostLiked" ? r.likesCount : 0);
   // the compared range: from the top to where the engine's read ended (all of it when it found
   // every match), to the index's frontier, and to the last of the entries read

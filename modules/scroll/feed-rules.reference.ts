@@ -44,3 +44,21 @@ export function referenceFeed(rule: FeedRule, echos: RefEcho[], likes: RefLike[]
   else matches.sort((a, b) => b.likes - a.likes || byId(b, a));
   return matches.map((e) => e.id);
 }
+
+/** What moderators took out of public lists (decision 029): echos hidden from everyone but their
+ * author, and the echos of limited and suspended accounts. */
+export type RefModeration = { hiddenEchos: string[]; limited: string[]; suspended: string[] };
+
+/**
+ * The echos a public list (a feed) may show the viewer: not by an author they hide (a block
+ * either way, a mute not ended: decision 026), and none that moderation took out — but their own
+ * always (an author sees their hidden echo, decision 029).
+ */
+export function visibleInPublicLists(echos: RefEcho[], viewerId: string, hiddenAuthors: string[], moderation: RefModeration): RefEcho[] {
+  return echos.filter(
+    (e) =>
+      !hiddenAuthors.includes(e.authorId) &&
+      (e.authorId === viewerId ||
+        (!moderation.hiddenEchos.includes(e.id) && !moderation.limited.includes(e.authorId) && !moderation.suspended.includes(e.authorId))),
+  );
+}

@@ -16,12 +16,16 @@
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, idCeil, idFloor, isId, LIST_MAX_LIMIT } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisibleText, moderationVisibleText, moderationEchoVisibleText, hasHiddenText, wordsVisible, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
+import { authorVisibleText, moderationVisibleText, moderationEchoVisibleText, echoVisibleProbeText, viewerFiltersText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns } from "../echo/index.server";
 import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
 export type Seek = { id: string; likes?: number } | null;
+
+/** The viewer of the canonical rule (the feed index's backfill, repair and judgement): hides
+ * nothing, so the index holds every match and its pages test each reader's own. */
+export const NOBODY = "0".repeat(26);
 
 /** D1's limit on the terms of one compound SELECT; two levels serve the 25 tags or authors a
  * rule may name (MAX_RULE_TAGS, MAX_RULE_AUTHORS). */
@@ -174,20 +178,16 @@ export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: num
     seekable.push(...[low, high].filter((b) => b !== null));
   }
   if (rule.excludeLikedEchos) tests.push(`NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${s.id} AND l.user_id = ${lit(viewerId)})`);
-  // the authors the viewer does not see (issue 32, decision 026): a rule with tests marks their
-  // entries as misses (the window still bounds the read); one without leaves them out of the
-  // merge, so its plain head stays full. A tag stream's entry has no author: its echo row is
-  // read for it, only for a viewer whose hidden set holds anyone.
-  const visible =
-    s.tags === "e.tags"
-      ? authorVisibleText(lit(viewerId), "e.author_id")
-      : `(NOT ${hasHiddenText(lit(viewerId))} OR ${authorVisibleText(lit(viewerId), `(SELECT author_id FROM echos WHERE id = ${s.id})`)})`;
-  // moderation (decision 029): an author stream tests the author and the echo (no row); a tag
-  // stream only the echo — its author would cost the echo row for every viewer ("What is left")
-  const moderated =
-    s.tags === "e.tags" ? moderationVisibleText(lit(viewerId), "e.author_id", s.id, "public") : moderationEchoVisibleText(s.id);
-  if (tests.length > 0) tests.push(visible, moderated);
-  else seekable.push(visible, moderated);
+  // the authors the viewer does not see (issue 32, decision 026), moderation (decision 029) and
+  // muted words (decision 028) are one probe of the echo row after the merge (feedPageQuery), for
+  // a viewer whom anything may hide, bounded by the page's window or scan. Here only what costs
+  // no read: a hidden echo (its id is at hand) leaves every stream; an author or echos-table
+  // stream with tests also marks its hidden authors' entries as misses (the row is read for the
+  // tests anyway), which spares their probes.
+  seekable.push(viewerId === NOBODY ? moderationEchoVisibleText(s.id) : moderationEchoVisibleText(s.id, lit(viewerId)));
+  if (s.tags === "e.tags" && tests.length > 0 && viewerId !== NOBODY) {
+    tests.push(`${authorVisibleText(lit(viewerId), "e.author_id")} AND ${moderationVisibleText(lit(viewerId), "e.author_id", s.id, "public")}`);
+  }
   const ok = tests.length ? `(${tests.join(" AND ")})` : "1";
   // the like count only orders most-liked rules; elsewhere reading it would leave the index
   const lk = rule.sortBy === "mostLiked" ? s.likes : "0";
@@ -201,25 +201,23 @@ export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: num
  * the echo row of an echos-table stream whose tags are tested. Besides: 1 look-ahead per
  * stream, and for all-of, choosing the rarest tag (its `tags` rows, sorted).
  */
-export function windowSize(rule: FeedRule, candidateRows = CANDIDATE_ROWS): number {
+export function windowSize(rule: FeedRule, candidateRows = CANDIDATE_ROWS, probing = false): number {
   const list = streams(rule);
   if (list.length === 0) return 1; // provably empty: nothing is read
   const tagTestOnEcho = testsOnEchoRow(rule);
-  const perEntry = 3 + Number(list.length > MAX_COMPOUND) + Number(rule.excludeLikedEchos) + Number(tagTestOnEcho);
+  // `probing`: the window of a viewer whom anything may hide, whose every entry is probed (its echo row)
+  const perEntry = 3 + Number(list.length > MAX_COMPOUND) + Number(rule.excludeLikedEchos) + Number(tagTestOnEcho) + Number(probing);
   const rarest = rule.tagMatchType === "all" && rule.authors.length === 0 ? 2 * rule.includedTags.length + 1 : 0;
   return Math.max(1, Math.floor((candidateRows - list.length - rarest) / perEntry));
 }
 
 /** A row of a page statement: a hydrated echo, whether it matches the rule (`feed_ok`) and its
  * place in the window (`feed_n`); the window's last entry comes back even when it does not match,
- * as the frontier the next page starts after. */
-// `wordHidden`: the viewer's muted words (decision 028) hide the echo; the page's cursor is
-// worked out with it (it still marks the window's progress), and it leaves the page after
+ * as the frontier the next page starts after (`feed_n` = FRONTIER_N). */
 const pageColumns = (viewerId: string | Placeholder) => ({
   ...echoColumns(viewerId, "feeds"),
   feedOk: sql<number>`p.ok`,
   feedN: sql<number>`p.n`,
-  wordHidden: sql<number>`NOT ${wordsVisible(viewerId, "feeds")}`,
 });
 export type FeedPageRow = RowOf<ReturnType<typeof pageColumns>>;
 
@@ -303,16 +301,34 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
   const order = orderBy(rule, "id", "lk");
   const merged = mergeParts(parts);
+  // a viewer whom anything may hide (their blocks and mutes, muted words, moderated accounts):
+  // each entry that matches is probed once more, on its echo row, inside the statement, so hidden
+  // echos are stepped over within the bound below rather than leaving the page short after it
+  const filters = viewerId === NOBODY ? "0" : viewerFiltersText(lit(viewerId));
+  const probe = (id: string) => echoVisibleProbeText(lit(viewerId), id, "feeds");
   if (offset === 0 && !parts.some((p) => p.tested)) {
-    // every entry matches: the page is the merge's head
-    return `SELECT id, lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT ${int(limit + 1)})`;
+    // every entry matches: the page is the merge's head — for a viewer whom nothing hides. For
+    // one whom anything may, the first `scan` entries, probed, up to the page; a page short of
+    // it read them all, and also reads the FEED_STEP-th entry: the next page starts after it or
+    // after the page's last echo, whichever is later (as an index page of a hide-liked reader,
+    // decision 020), so each page moves on, and none reads more than its scan
+    const scan = probedScan(rule, window);
+    // (each part is gated by its LIMIT: a LIMIT of 0 reads nothing, however SQLite runs the part)
+    const head = `SELECT id, lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN 0 ELSE ${int(limit + 1)} END)`;
+    const kept = `SELECT m.id AS id, m.lk AS lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN ${int(scan)} ELSE 0 END) m
+      WHERE ${probe("m.id")} LIMIT ${int(limit + 1)}`;
+    const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN 1 ELSE 0 END OFFSET ${int(FEED_STEP - 1)})`;
+    return `SELECT * FROM (${head}) UNION ALL SELECT * FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(limit + 1)})`;
   }
   // row_number/sum number the rows as they arrive (no sort), so the outer LIMIT stops the merge
-  // once the page is full: a dense feed reads about a page of entries, not the window
-  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (${merged} ORDER BY ${order} LIMIT ${int(window)})
+  // once the page is full: a dense feed reads about a page of entries, not the window. A viewer
+  // whom anything may hide has a smaller window (each entry's probe, one row)
+  const w = `(CASE WHEN ${filters} THEN ${int(windowOfProbed(rule, window))} ELSE ${int(window)} END)`;
+  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (SELECT m.id AS id, m.lk AS lk, m.ok AND (NOT ${filters} OR ${probe("m.id")}) AS ok
+      FROM (${merged} ORDER BY ${order} LIMIT ${w}) m)
     WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
   const wanted = `ok AND k > ${int(offset)}`;
-  return `SELECT id, lk, ${wanted} AS ok, n FROM (${numbered}) WHERE (${wanted}) OR n = ${int(window)} LIMIT ${int(limit + 1)}`;
+  return `SELECT id, lk, ${wanted} AS ok, CASE WHEN n = ${w} THEN ${FRONTIER_N} ELSE n END AS n FROM (${numbered}) WHERE (${wanted}) OR n = ${w} LIMIT ${int(limit + 1)}`;
 }
 
 const matchColumns = { id: sql<string>`p.id`, likesCount: sql<number>`e.likes_count`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` };
@@ -327,6 +343,29 @@ export function feedMatchQuery(rule: FeedRule, viewerId: string, now: number, se
   return matched({}, pageBody(rule, viewerId, now, seek, limit, 0, window));
 }
 
+/** `feed_n` of a page's frontier row: the window's last entry, or a probed scan's FEED_STEP-th. */
+export const FRONTIER_N = -1;
+/** How far a short probed page moves on at least (its FEED_STEP-th entry costs as many rows). */
+export const FEED_STEP = 12;
+/**
+ * The window's candidate rows back from its size (`window` was sized for `windowSize`'s rows per
+ * entry), then sized again for a probed entry: one row more each.
+ */
+const rowsOfWindow = (rule: FeedRule, window: number): number => {
+  const list = streams(rule);
+  const perEntry = 3 + Number(list.length > MAX_COMPOUND) + Number(rule.excludeLikedEchos) + Number(testsOnEchoRow(rule));
+  return window * perEntry + list.length;
+};
+const windowOfProbed = (rule: FeedRule, window: number): number => windowSize(rule, rowsOfWindow(rule, window), true);
+/**
+ * A plain head's scan for a viewer whom anything may hide: each entry costs its index entry and
+ * its probe (2, one more past MAX_COMPOUND streams; no numbering), a short page FEED_STEP more.
+ */
+const probedScan = (rule: FeedRule, window: number): number => {
+  const list = streams(rule);
+  return Math.max(FEED_STEP, Math.floor((rowsOfWindow(rule, window) - list.length - FEED_STEP) / (2 + Number(list.length > MAX_COMPOUND))));
+};
+
 /** What a page statement's rows mean: the page's echos (at most `limit`, one row per echo),
  * and where the next page starts when there may be more — after the page's last echo, or at
  * the window's frontier when the window filled first (then the page may be short, even empty). */
@@ -334,7 +373,6 @@ export function feedPage<R extends FeedMatchRow = FeedPageRow>(
   rule: FeedRule,
   unordered: R[],
   limit: number,
-  window: number,
 ): { rows: R[]; hasMore: boolean; after: R | null } {
   const byId = (a: R, b: R) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const rows = [...unordered].sort(
@@ -348,6 +386,10 @@ export function feedPage<R extends FeedMatchRow = FeedPageRow>(
     const page = matches.slice(0, limit);
     return { rows: page, hasMore: true, after: page[page.length - 1] ?? null };
   }
-  const frontier = rows.find((r) => r.feedN === window) ?? null;
-  return { rows: matches, hasMore: frontier !== null, after: frontier };
+  // the frontier: the window's last entry (after every match), or a probed scan's FEED_STEP-th
+  // entry, which may come before the page's last echo: the next page starts after the later one
+  const frontier = rows.find((r) => r.feedN === FRONTIER_N) ?? null;
+  const last = matches[matches.length - 1];
+  const after = frontier && last && rows.indexOf(frontier) < rows.indexOf(last) ? last : frontier;
+  return { rows: matches, hasMore: frontier !== null, after };
 }

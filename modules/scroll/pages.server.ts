@@ -237,7 +237,7 @@ async function feedEchos(
       const engineWindow = windowSize(rule, Math.max(20, Math.min(candidateRows, rows)));
       const from: Seek = { id: st.floor!.id, likes: st.floor!.rank };
       const [after] = await batch(app.db, [feedPageQuery(rule, viewerId, now, from, rest, 0, engineWindow, whileScroll)]);
-      const fed = feedPage(rule, after, rest, engineWindow);
+      const fed = feedPage(rule, after, rest);
       const page = [...got.rows, ...fed.rows];
       const nextCursor = fed.hasMore ? (fed.after ? feedCursor(rule, fed.after) : indexCursor(rule, st.floor!)) : null;
       const total = (req.page - 1) * req.limit + page.length + (fed.hasMore ? 1 : 0);
@@ -258,7 +258,7 @@ const indexCursor = (rule: FeedRule, at: Position): string => encodeCursor(rule.
 /** The engine's page: within its window of candidates. */
 function enginePage(rule: FeedRule, req: PageRequest, rows: FeedPageRow[], window: number, offset: number): ScrollEchoPage {
   // a feed page may stop at its window's frontier: short (even empty) with more to come
-  const fed = feedPage(rule, rows, req.limit, window);
+  const fed = feedPage(rule, rows, req.limit);
   // A page number without a cursor is served from the rule's first window (decision 010). When
   // that window ends before the page starts, the page can't be found within the row budget:
   // say so, rather than answer an empty page with more to come forever.
@@ -350,8 +350,7 @@ async function curationEchos(
   return echoPage(rows.slice(0, req.limit), req, await total, hasMore, nextCursor);
 }
 
-// a feed's rows carry `wordHidden` (decision 028): they counted for the cursor, they leave here
-const echoPage = (rows: (EchoRow & { wordHidden?: number })[], req: PageRequest, total: number, hasMore: boolean, nextCursor: string | null): ScrollEchoPage => ({
-  echos: rows.filter((r) => r.wordHidden !== 1).map(toEcho),
+const echoPage = (rows: EchoRow[], req: PageRequest, total: number, hasMore: boolean, nextCursor: string | null): ScrollEchoPage => ({
+  echos: rows.map(toEcho),
   pagination: { ...pagination(req.page, req.limit, total, hasMore), nextCursor },
 });

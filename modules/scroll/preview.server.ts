@@ -2,7 +2,7 @@
 // (docs/decisions/012-preview-why-fork.md). Reads only, in one D1 round trip, within the budget
 // of a feed page: the page's window, the counters and a bounded count scan.
 import { badRequest, pagination } from "../shared/index";
-import { accountLimit, batch, listCursor, returning, select, sql, tables, type AppContext } from "../shared/index.server";
+import { accountLimit, batch, listCursor, returning, select, sql, tables, viewerFiltersText, type AppContext } from "../shared/index.server";
 import { toEcho, type PageRequest } from "../echo/index.server";
 import { COUNT_SCAN_ROWS, counterQuery, countScanQuery, emptyScanQuery, matchCount, scanEntries, type MatchCount } from "./feed-count.server";
 import { feedPage, feedPageQuery, provablyEmpty, windowSize } from "./feed-rules.server";
@@ -47,14 +47,15 @@ export async function previewFeed(
     feedPageQuery(rule, viewerId, now, feedSeek(key), limit, 0, window),
     // a provably empty rule has no streams to scan
     empty ? emptyScanQuery() : countScanQuery(rule, viewerId, now, entries),
-    // whether the viewer hides any author (decision 026): then the counters, which count every
-    // author's echos, only bound the count from above (the page and the scan leave them out)
-    select({ hides: sql<number>`EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')` }, sql``),
+    // whether anything may hide an echo from the viewer (decision 026; moderated accounts and
+    // muted words, issue 32): then the counters, which count every author's echos, only bound
+    // the count from above (the page and the scan leave them out)
+    select({ hides: sql<number>`${sql.raw(viewerFiltersText(`'${viewerId.replaceAll("'", "''")}'`))}` }, sql``),
   ]);
   const tooMany = limited?.exceeded(counted[0]?.count);
   if (tooMany) throw tooMany;
   if ((counters[0]?.authorsFound ?? 0) !== rule.authors.length) throw badRequest("One of the chosen authors no longer exists");
-  const page = feedPage(rule, pageRows, limit, window);
+  const page = feedPage(rule, pageRows, limit);
   const nextCursor = page.hasMore && page.after ? feedCursor(rule, page.after) : null;
   const count = matchCount(rule, now, {
     counters: counters[0] && hiding[0]?.hides ? { ...counters[0], exact: 0, lower: 0 } : counters[0],
@@ -67,7 +68,7 @@ export async function previewFeed(
   const pageNumber = key ? req.page : 1;
   const total = (pageNumber - 1) * limit + page.rows.length + (page.hasMore ? 1 : 0);
   return {
-    echos: page.rows.filter((r) => !("wordHidden" in r && r.wordHidden === 1)).map(toEcho),
+    echos: page.rows.map(toEcho),
     pagination: { ...pagination(pageNumber, limit, total, page.hasMore), nextCursor },
     ...count,
   };

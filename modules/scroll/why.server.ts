@@ -4,7 +4,7 @@
 // exactly (the property test holds all three equal); it reads a handful of rows whatever the rule.
 import { forbidden, idTime, isId, notFound } from "../shared/index";
 import { alias } from "drizzle-orm/sqlite-core";
-import { authorVisible, batch, select, sql, tables, type AppContext, type RowOf } from "../shared/index.server";
+import { authorVisible, moderationVisible, batch, select, sql, tables, type AppContext, type RowOf } from "../shared/index.server";
 import { ruleChecks, type RuleName } from "./feed-rules.reference";
 import { toRule } from "./rule.server";
 import { authorNamesOf, scrollSelect } from "./rows.server";
@@ -29,8 +29,9 @@ function echoFactColumns(viewerId: string, scrollId: string) {
     liked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${e.id} AND l.user_id = ${viewerId})`,
     inScroll: sql<number>`EXISTS (SELECT 1 FROM scroll_echos se WHERE se.scroll_id = ${scrollId} AND se.echo_id = ${e.id})`,
     // whether the viewer sees its author (decision 026): one they block, who blocks them, or
-    // whom they mute has no echo for them, so "why" has none to explain either
-    visible: sql<number>`${authorVisible(viewerId, sql`${e.authorId}`)}`,
+    // whom they mute has no echo for them, so "why" has none to explain either; nor an echo
+    // moderators hid or of an account they limited or suspended, which no feed shows (decision 029)
+    visible: sql<number>`${authorVisible(viewerId, sql`${e.authorId}`)} AND ${moderationVisible(viewerId, sql`${e.authorId}`, sql`${e.id}`, "public")}`,
   };
 }
 

@@ -43,8 +43,15 @@ export const moderationVisible = (
 export const moderationVisibleText = (viewerLiteral: string, authorExpr: string, echoExpr: string, scope: ModerationScope): string =>
   `(CASE WHEN ${authorExpr} = ${viewerLiteral} THEN ifnull(json_extract(${SET}, '$."e:' || ${echoExpr} || '"'), 0) <> ${DELETED_ECHO} ELSE json_extract(${SET}, '$."u:' || ${authorExpr} || '"', '$."e:' || ${echoExpr} || '"') IN ${SHOWN[scope]} END)`;
 
-/** Only the echo's own entry (no author at hand): hidden echos leave, limited accounts' stay (decision 029). */
-export const moderationEchoVisibleText = (echoExpr: string): string => `json_type(${SET}, '$."e:' || ${echoExpr} || '"') IS NULL`;
+/**
+ * Only the echo's own entry (no author at hand): hidden echos leave, limited accounts' stay
+ * (decision 029). With `viewerLiteral`, the viewer's own hidden echo stays (they still see it):
+ * its author is read only for an echo that is hidden.
+ */
+export const moderationEchoVisibleText = (echoExpr: string, viewerLiteral?: string): string =>
+  viewerLiteral === undefined
+    ? `json_type(${SET}, '$."e:' || ${echoExpr} || '"') IS NULL`
+    : `(json_type(${SET}, '$."e:' || ${echoExpr} || '"') IS NULL OR EXISTS (SELECT 1 FROM echos oe WHERE oe.id = ${echoExpr} AND oe.author_id = ${viewerLiteral}))`;
 
 /**
  * Whether an account is neither limited nor suspended: what reaches others from it beyond its own

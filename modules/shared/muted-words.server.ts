@@ -53,6 +53,12 @@ const cachedArms = (action: "hide" | "warn", context: MuteContext, col: string, 
 export const wordsVisible = (viewerId: Viewer, context: MuteContext, col = "e.mute_text", authorCol = "e.author_id"): SQL =>
   sql`(${sql.raw(authorCol)} = ${viewerId} OR (SELECT CASE WHEN x.s IS NULL THEN NULL ${sql.raw(cachedArms("hide", context, col, () => "1"))} END FROM ${source(viewerId)}) IS NULL)`;
 
+/** `wordsVisible` as SQL text, for statements written as text (the feed engine): `viewerLiteral`
+ * an escaped SQL string literal. */
+export const wordsVisibleText = (viewerLiteral: string, context: MuteContext, col: string, authorCol: string): string =>
+  `(${authorCol} = ${viewerLiteral} OR (SELECT CASE WHEN x.s IS NULL THEN NULL ${cachedArms("hide", context, col, () => "1")} END
+    FROM (SELECT (SELECT sets FROM muted_word_sets WHERE user_id = ${viewerLiteral}) AS s, unixepoch() * 1000 AS n LIMIT 1) x) IS NULL)`;
+
 /**
  * The viewer's "warn" phrase the echo matches in `context` (the first one), or null: a column
  * of the page's SELECT (evaluated for the rows returned only). The card shows "Hidden: matches

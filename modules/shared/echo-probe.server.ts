@@ -1,0 +1,29 @@
+// One probe of an echo's row for everything a viewer may not see of it (issue 32): an author they
+// hide (decision 026), a moderated author or echo in a public list (decision 029), a muted word
+// that hides it (decision 028). For lists whose candidates carry no echo row of their own — a feed
+// index's entries, the engine's merged tag streams — so that the test goes in the statement,
+// before its LIMIT, and a page steps over what the viewer does not see instead of coming back
+// short by it. The probe costs the echo's row (1 row a candidate), so a list asks for it only when
+// `viewerFiltersText` holds: the viewer hides anyone or mutes any word, or moderation limits or
+// suspends anyone (hidden echos alone are tested on the id, no row: moderationEchoVisibleText).
+import { authorVisibleText, hasHiddenText } from "./hidden.server";
+import { moderationVisibleText } from "./moderated.server";
+import { wordsVisibleText } from "./muted-words.server";
+import type { MuteContext } from "./mute-text";
+
+/**
+ * Whether any candidate may be hidden from this viewer by its author or its words: uncorrelated,
+ * so SQLite evaluates it once per statement (a row or two: the viewer's set, their words' row,
+ * the moderation row). `viewerLiteral` is an escaped SQL string literal.
+ */
+export const viewerFiltersText = (viewerLiteral: string): string =>
+  `(${hasHiddenText(viewerLiteral)} OR EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerLiteral})
+    OR EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND instr(entries, '"u:') > 0))`;
+
+/**
+ * Whether the echo `idExpr` (an outer column, qualified) shows to the viewer in a public list of
+ * `context`: one read of its row (alias `pe`), 0 when it is gone.
+ */
+export const echoVisibleProbeText = (viewerLiteral: string, idExpr: string, context: MuteContext): string =>
+  `ifnull((SELECT ${authorVisibleText(viewerLiteral, "pe.author_id")} AND ${moderationVisibleText(viewerLiteral, "pe.author_id", "pe.id", "public")}
+      AND ${wordsVisibleText(viewerLiteral, context, "pe.mute_text", "pe.author_id")} FROM echos pe WHERE pe.id = ${idExpr}), 0)`;
