@@ -5,7 +5,7 @@
 // many copies of one rule) share it. The engine (feed-rules.server.ts) stays the reference, the
 // backfill's reader, and the server of what the index does not hold.
 import { DEFAULT_LIMIT, ECHO_ROWS, idFloor, idTime, isId, largestPage, PAGE_ROW_TARGET } from "../shared/index";
-import { authorVisible, moderationEchoVisibleText, wordsVisible, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
+import { authorVisible, deletedAccountsVisibleText, moderationEchoVisibleText, wordsVisible, batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { ruleChecks } from "./feed-rules.reference";
 import { feedPage, feedPageQuery, windowSize, type Seek } from "./feed-rules.server";
@@ -535,6 +535,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
             AND (NOT EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')
               OR ${authorVisible(viewerId, sql`(SELECT author_id FROM echos WHERE id = ie.echo_id)`)})
             AND ${sql.raw(moderationEchoVisibleText("ie.echo_id"))}
+            AND ${sql.raw(deletedAccountsVisibleText("(SELECT author_id FROM echos WHERE id = ie.echo_id)"))}
           ORDER BY ${orderSql(rule, "ie")} LIMIT ${limit + 1}) ie JOIN echos e ON e.id = ie.echo_id JOIN users u ON u.id = e.author_id
         ORDER BY ${orderSql(rule, "ie")}`,
     );
@@ -552,6 +553,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
       LEFT JOIN likes l ON l.echo_id = s.echo_id AND l.user_id = ${viewerId}
       WHERE l.echo_id IS NULL AND (NOT ${hides} OR ${authorVisible(viewerId, sql`(SELECT author_id FROM echos WHERE id = s.echo_id)`)})
         AND ${sql.raw(moderationEchoVisibleText("s.echo_id"))}
+        AND ${sql.raw(deletedAccountsVisibleText("(SELECT author_id FROM echos WHERE id = s.echo_id)"))}
       LIMIT ${limit + 1}`;
   const frontier = sql`SELECT f.echo_id, f.rank, 0 AS ok, ${FRONTIER_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT 1 OFFSET ${HIDE_LIKED_STEP - 1}) f`;
   // and the last entry this page could reach (read backwards: a row or two), so that a page

@@ -16,7 +16,7 @@
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, idCeil, idFloor, isId, LIST_MAX_LIMIT } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisibleText, moderationVisibleText, moderationEchoVisibleText, hasHiddenText, wordsVisible, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
+import { authorVisibleText, deletedAccountsVisibleText, moderationVisibleText, moderationEchoVisibleText, hasHiddenText, wordsVisible, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
@@ -185,7 +185,9 @@ export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: num
   // moderation (decision 029): an author stream tests the author and the echo (no row); a tag
   // stream only the echo — its author would cost the echo row for every viewer ("What is left")
   const moderated =
-    s.tags === "e.tags" ? moderationVisibleText(lit(viewerId), "e.author_id", s.id, "public") : moderationEchoVisibleText(s.id);
+    s.tags === "e.tags"
+      ? moderationVisibleText(lit(viewerId), "e.author_id", s.id, "public")
+      : `${moderationEchoVisibleText(s.id)} AND ${deletedAccountsVisibleText(`(SELECT author_id FROM echos WHERE id = ${s.id})`)}`;
   if (tests.length > 0) tests.push(visible, moderated);
   else seekable.push(visible, moderated);
   const ok = tests.length ? `(${tests.join(" AND ")})` : "1";

@@ -35,4 +35,4 @@ export { sendChanges, startChain, stalledChains, CHAIN_STALL_MS, CHAINS_PER_PASS
 export { liveVerdicts, verdictKey, type LivePage, type LiveVerdict } from "./live-visibility.server";
 export { hiddenSet, authorVisible, authorVisibleText, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";
 export { wordsVisible, warnedWord, rebuildMutedWordSet } from "./muted-words.server";
-export { moderationVisible, accountVisible, moderationVisibleText, moderationEchoVisibleText, hasModerationText, echoDeleted, markDeleted, unmarkDeleted, DELETED_ACCOUNT, DELETED_ECHO, type ModerationScope } from "./moderated.server";
+export { moderationVisible, accountVisible, moderationVisibleText, moderationEchoVisibleText, hasModerationText, echoDeleted, markDeleted, deletedAccountsVisibleText, unmarkDeleted, DELETED_ACCOUNT, DELETED_ECHO, type ModerationScope } from "./moderated.server";
