@@ -1,2 +1,2 @@
 // Server-only public face of the notification module.
-export { listNotifications, markAllRead, mentionStatement } from "./notification.server";
+export { listNotifications, markAllRead, mentionStatement, HIDDEN_ACTOR_WINDOW } from "./notification.server";

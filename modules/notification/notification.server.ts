@@ -60,6 +60,9 @@ function parseCursor(cursor: string | undefined): Key | null {
   return cursor === undefined ? null : parseInput(NotificationCursorSchema, cursor);
 }
 
+/** How many of a group's newest actors are looked through for a visible one when its newest is hidden. */
+export const HIDDEN_ACTOR_WINDOW = 3;
+
 /** The viewer's unread count (one row: a counter the triggers keep), for the notifications page. */
 const unreadQuery = prepared(["viewerId"], (v) => {
   const { notificationsReadAt, unreadNotifications } = users;
@@ -88,16 +91,26 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
   const after = parseCursor(cursor);
   const limit = NOTIFICATIONS_PER_PAGE;
   const seek = after ? sql`AND (g.latest_at, g.kind, g.group_key) < (${after.t}, ${after.k}, ${after.g})` : sql``;
+  // a group whose newest actor the viewer does not see (a block, a mute, a limited, suspended or
+  // deleted account) shows its newest visible actor among its newest HIDDEN_ACTOR_WINDOW, and
+  // counts those it stepped over out; one whose window holds no visible actor stays out. The
+  // window's rows (two probes of the key's range) are read only for such a group.
+  const visible = (actor: string) => sql`(${authorVisible(viewerId, actor)} AND ${accountVisible(actor)})`;
+  const window = sql`(SELECT n.actor_id FROM notifications n WHERE n.recipient_id = g.recipient_id AND n.kind = g.kind AND n.group_key = g.group_key
+    ORDER BY n.created_at DESC LIMIT ${HIDDEN_ACTOR_WINDOW}) w`;
+  const shownActor = sql`CASE WHEN ${visible("g.latest_actor_id")} THEN g.latest_actor_id
+    ELSE (SELECT w.actor_id FROM ${window} WHERE ${visible("w.actor_id")} LIMIT 1) END`;
+  const hiddenCount = sql`CASE WHEN ${visible("g.latest_actor_id")} THEN 0 ELSE (SELECT count(*) FROM ${window} WHERE NOT ${visible("w.actor_id")}) END`;
   const [state, rows] = await batch(app.db, [
     unreadQuery({ viewerId }),
     // one more than a page says whether another follows
     select(
-      groupColumns,
+      { ...groupColumns, actorCount: sql<number>`g.actor_count - ${hiddenCount}` },
       sql`FROM notification_groups g
-        JOIN users a ON a.id = g.latest_actor_id
+        JOIN users a ON a.id = ${shownActor}
         LEFT JOIN echos e ON e.id = g.echo_id
         LEFT JOIN scrolls s ON s.id = g.scroll_id
-        WHERE g.recipient_id = ${viewerId} ${seek} AND ${authorVisible(viewerId, "g.latest_actor_id")} AND ${accountVisible("g.latest_actor_id")}
+        WHERE g.recipient_id = ${viewerId} ${seek}
           AND ${wordsVisible(viewerId, "notifications")}
         ORDER BY g.latest_at DESC, g.kind DESC, g.group_key DESC
         LIMIT ${limit + 1}`,

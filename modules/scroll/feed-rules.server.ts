@@ -16,7 +16,7 @@
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, idCeil, idFloor, isId, LIST_MAX_LIMIT } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisibleText, moderationVisibleText, moderationEchoVisibleText, echoVisibleProbeText, viewerFiltersText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
+import { authorVisibleText, deletedAccountsVisibleText, moderationVisibleText, moderationEchoVisibleText, echoVisibleProbeText, viewerFiltersText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns } from "../echo/index.server";
 import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
@@ -185,6 +185,10 @@ export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: num
   // stream with tests also marks its hidden authors' entries as misses (the row is read for the
   // tests anyway), which spares their probes.
   seekable.push(viewerId === NOBODY ? moderationEchoVisibleText(s.id) : moderationEchoVisibleText(s.id, lit(viewerId)));
+  // a deleted account's echos (decision 032) leave at once: a viewer's probe tests its author; for
+  // no viewer (web feeds, the index's backfill) the author is tested here — read per entry only
+  // while an account is being purged, free on an author stream (its row is at hand)
+  if (viewerId === NOBODY) seekable.push(deletedAccountsVisibleText(s.tags === "e.tags" ? "e.author_id" : `(SELECT author_id FROM echos WHERE id = ${s.id})`));
   if (s.tags === "e.tags" && tests.length > 0 && viewerId !== NOBODY) {
     tests.push(`${authorVisibleText(lit(viewerId), "e.author_id")} AND ${moderationVisibleText(lit(viewerId), "e.author_id", s.id, "public")}`);
   }

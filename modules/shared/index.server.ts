@@ -36,4 +36,4 @@ export { liveVerdicts, verdictKey, type LivePage, type LiveVerdict } from "./liv
 export { hiddenSet, authorVisible, authorVisibleText, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";
 export { wordsVisible, wordsVisibleText, warnedWord, rebuildMutedWordSet } from "./muted-words.server";
 export { viewerFiltersText, echoVisibleProbeText } from "./echo-probe.server";
-export { moderationVisible, accountVisible, moderationVisibleText, moderationEchoVisibleText, hasModerationText, echoDeleted, markDeleted, unmarkDeleted, DELETED_ACCOUNT, DELETED_ECHO, type ModerationScope } from "./moderated.server";
+export { moderationVisible, accountVisible, moderationVisibleText, moderationEchoVisibleText, hasModerationText, echoDeleted, markDeleted, deletedAccountsVisibleText, unmarkDeleted, DELETED_ACCOUNT, DELETED_ECHO, type ModerationScope } from "./moderated.server";

@@ -59,6 +59,14 @@ export const moderationEchoVisibleText = (echoExpr: string, viewerLiteral?: stri
  */
 export const accountVisible = (userCol: string | SQL): SQL => sql`json_type(${sql.raw(SET)}, '$."u:' || ${col(userCol)} || '"') IS NULL`;
 
+/**
+ * The feed engine's tag streams and the feed index carry no author (decision 029, "What is left"):
+ * while an account is being purged (seconds) each entry's author is read and tested, so its
+ * echos leave at once; otherwise nothing is read. `authorExpr` reads the echo's author.
+ */
+export const deletedAccountsVisibleText = (authorExpr: string): string =>
+  `(NOT EXISTS (SELECT 1 FROM json_each(${SET}) WHERE value = ${DELETED_ACCOUNT}) OR ifnull(json_extract(${SET}, '$."u:' || ${authorExpr} || '"'), 0) <> ${DELETED_ACCOUNT})`;
+
 /** Whether any moderation entry exists (a statement may skip probes that only moderation needs). */
 export const hasModerationText = (): string => `EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND entries <> '{}')`;
 
