@@ -2,10 +2,10 @@
 // error under the field it belongs to, and delete is confirmed first. Both post to the settings
 // page's action through a fetcher (issue 30: one way to mutate): the pending state is the
 // fetcher's, the answer `{ done }` or `{ error }`.
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { useFetcher, useNavigate } from "react-router";
 import * as v from "valibot";
-import { toast } from "../../shared/index";
+import { toast, useFetcherAnswer } from "../../shared/index";
 import { ACCOUNT_MESSAGES, MESSAGES, PasswordSchema } from "../schema";
 
 type Errors<K extends string> = Partial<Record<K | "form", string>>;
@@ -64,21 +64,6 @@ type ActionData = { done?: "password" | "delete"; error?: string };
 const placeError = <K extends string>(message: string, fieldOf: (message: string) => K | "form"): Errors<K> =>
   ({ [fieldOf(message)]: message }) as Errors<K>;
 
-/**
- * The settings page's action's answer, once it has come (the fetcher is idle again): `onDone` or
- * the error placed. Runs once per answer: a fetcher keeps its data until the next submission.
- */
-function useAnswer(fetcher: { state: string; data?: ActionData }, onDone: () => void, onError: (message: string) => void) {
-  const handled = useRef<ActionData | undefined>(undefined);
-  useEffect(() => {
-    const answer = fetcher.data;
-    if (fetcher.state !== "idle" || !answer || handled.current === answer) return;
-    handled.current = answer;
-    if (answer.error) onError(answer.error);
-    else onDone();
-  });
-}
-
 function FormError({ message }: { message?: string }) {
   return message ? (
     <p className="field-error" role="alert">
@@ -93,7 +78,7 @@ export function ChangePasswordForm() {
   const [next, setNext] = useState("");
   const [errors, setErrors] = useState<Errors<"current" | "next">>({});
   const busy = fetcher.state !== "idle";
-  useAnswer(
+  useFetcherAnswer(
     fetcher,
     () => {
       setCurrent("");
@@ -141,7 +126,7 @@ export function DeleteAccountForm() {
   const [errors, setErrors] = useState<Errors<"password">>({});
   const busy = fetcher.state !== "idle";
   const navigate = useNavigate();
-  useAnswer(
+  useFetcherAnswer(
     fetcher,
     () => {
       toast.success(ACCOUNT_MESSAGES.accountDeleted);
