@@ -2,7 +2,7 @@
 // users through the API; the server's data is shared with the other specs.
 import { expect, test } from "@playwright/test";
 import { card, cardIds, postEcho, type Echo } from "./echo-helpers";
-import { apiUser, expectPath, open, signedInPage, toast, unique } from "./helpers";
+import { apiUser, expectPath, open, recordPosts, signedInPage, toast, unique } from "./helpers";
 import { profileCount, rank, scrollCardNames, stem } from "./community-helpers";
 import { createScroll } from "./scroll-helpers";
 
@@ -66,6 +66,7 @@ test.describe("own profile", () => {
   test("Edit Profile: Bio and Email → toast 'Profile updated', the new bio shows; the email shows on /settings", async ({ page }) => {
     await signedInPage(page, "ed");
     await open(page, "/profile");
+    const posts = recordPosts(page);
     await page.getByRole("button", { name: "Edit Profile" }).click();
     const form = page.getByRole("form", { name: "Edit Profile" });
     await expect(form).toBeVisible();
@@ -77,6 +78,8 @@ test.describe("own profile", () => {
     await expect(toast(page, "Profile updated")).toBeVisible();
     await expect(form).toHaveCount(0);
     await expect(page.locator(".profile-bio")).toHaveText(bio);
+    // issue 30: saved through the profile page's action (a fetcher), not a PATCH to /api
+    expect(posts).toEqual(["/profile.data"]);
     // it was stored, not just shown
     await open(page, "/profile");
     await expect(page.locator(".profile-bio")).toHaveText(bio);

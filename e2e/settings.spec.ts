@@ -1,7 +1,7 @@
 // /settings (spec §2): Dark Mode without a flash on reload, Account Information.
 import { createRequire } from "node:module";
 import { expect, request as apiRequest, test, type Page } from "@playwright/test";
-import { open, PASSWORD, signUp, toast } from "./helpers";
+import { open, PASSWORD, recordPosts, signUp, toast } from "./helpers";
 
 type Snapshot = { theme: string | undefined; background: string | null };
 type Probe = { atBody?: Snapshot; atFirstFrame?: Snapshot; atDomContentLoaded?: Snapshot };
@@ -132,6 +132,7 @@ test.describe("Password and Delete Account", () => {
     const elsewhere = await apiRequest.newContext({ baseURL });
     expect((await elsewhere.post("/api/auth/login", { data: { userName: user.userName, password: PASSWORD } })).ok()).toBe(true);
     await open(page, "/settings");
+    const posts = recordPosts(page);
     const card = page.locator("section", { has: page.getByRole("heading", { name: "Change Password" }) });
     const current = card.getByLabel("Current password");
     const next = card.getByLabel("New password");
@@ -158,6 +159,9 @@ test.describe("Password and Delete Account", () => {
     await expect(toast(page, "Password changed")).toBeVisible();
     await expect(current).toHaveValue("");
     await expect(next).toHaveValue("");
+    // issue 30: the form posts to the settings page's action (a fetcher), not to /api; the two
+    // ill-formed tries never left the page, the wrong password and the change did
+    expect(posts).toEqual(["/settings.data", "/settings.data"]);
     // the other session is gone; this one stays signed in
     expect((await elsewhere.get("/api/auth/me")).status()).toBe(401);
     await elsewhere.dispose();
@@ -171,6 +175,7 @@ test.describe("Password and Delete Account", () => {
     const user = await signUp(page.request);
     expect((await page.request.post("/api/echo/post", { data: { content: "soon gone", tags: [] } })).status()).toBe(201);
     await open(page, "/settings");
+    const posts = recordPosts(page);
     const card = page.locator("section", { has: page.getByRole("heading", { name: "Delete Account" }) });
     const password = card.getByLabel("Password");
     const submit = card.getByRole("button", { name: "Delete Account" });
@@ -199,6 +204,8 @@ test.describe("Password and Delete Account", () => {
     await submit.click();
     await expect(page).toHaveURL((url) => url.pathname === "/login");
     await expect(toast(page, "Your account has been deleted")).toBeVisible();
+    // the wrong password and the deletion went to the settings page's action; the cancelled try sent nothing
+    expect(posts).toEqual(["/settings.data", "/settings.data"]);
     await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
     expect((await page.request.get("/api/auth/me")).status()).toBe(401);
     const again = await apiRequest.newContext({ baseURL });

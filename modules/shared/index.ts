@@ -29,6 +29,7 @@ export { idFloor, idCeil, idTime } from "./ids";
 export { dateText, rangeStart, rangeEnd } from "./dates";
 export { api, ApiError, OFFLINE_HINT } from "./api-client";
 export { carryToasts, toast, Toaster } from "./toast";
+export { useFetcherAnswer, type FormAnswer } from "./fetcher-answer";
 export { usePagedList, useScrollMore, nextPageQuery, type PageAt, type ListPage, type PagedList } from "./paged-list";
 export { LoadMore } from "./load-more";
 export { LazyLoadMore } from "./lazy-load-more";

@@ -2,11 +2,11 @@ import { data } from "react-router";
 import { requirePageViewerId } from "~/modules/auth/index.server";
 import { webFeedAlternates } from "~/modules/echo/index";
 import { listEchos } from "~/modules/echo/index.server";
-import { ProfileScreen, UserNotFound } from "~/modules/profile/index";
-import { getProfile, getRelation } from "~/modules/profile/index.server";
+import { ProfileScreen, UpdateProfileSchema, UserNotFound } from "~/modules/profile/index";
+import { getProfile, getRelation, updateProfile } from "~/modules/profile/index.server";
 import { listUserScrolls } from "~/modules/scroll/index.server";
-import { HttpError } from "~/modules/shared/index";
-import { appContext } from "~/modules/shared/index.server";
+import { badRequest, HttpError } from "~/modules/shared/index";
+import { appContext, pageAction, parseForm } from "~/modules/shared/index.server";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -34,6 +34,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     if (error instanceof HttpError && error.status === 404) return data({ viewerId: viewer._id, profile: null, echos: null, scrolls: null, relation: null }, { status: 404 });
     throw error;
   }
+}
+
+/** Edit Profile (intent "profile", the owner's bio and e-mail): answers the saved profile or `{ error }`. */
+export function action({ request, context }: Route.ActionArgs) {
+  const app = context.get(appContext);
+  return pageAction(async () => {
+    const viewerId = await requirePageViewerId(app, request);
+    const form = await request.clone().formData().catch(() => null);
+    if (form?.get("intent") !== "profile") throw badRequest("Unknown profile action");
+    return { profile: await updateProfile(app, viewerId, await parseForm(request, UpdateProfileSchema)) };
+  });
 }
 
 export default function ProfileRoute({ loaderData }: Route.ComponentProps) {

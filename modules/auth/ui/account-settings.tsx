@@ -1,9 +1,11 @@
 // Settings → Password and Delete account (issue 12): each re-asks for the password, shows every
-// error under the field it belongs to, and delete is confirmed first.
+// error under the field it belongs to, and delete is confirmed first. Both post to the settings
+// page's action through a fetcher (issue 30: one way to mutate): the pending state is the
+// fetcher's, the answer `{ done }` or `{ error }`.
 import { useId, useState, type FormEvent } from "react";
-import { useNavigate } from "react-router";
+import { useFetcher, useNavigate } from "react-router";
 import * as v from "valibot";
-import { api, ApiError, toast } from "../../shared/index";
+import { toast, useFetcherAnswer } from "../../shared/index";
 import { ACCOUNT_MESSAGES, MESSAGES, PasswordSchema } from "../schema";
 
 type Errors<K extends string> = Partial<Record<K | "form", string>>;
@@ -55,11 +57,12 @@ const newPasswordError = (value: string) => {
   return result.success ? undefined : result.issues[0]?.message;
 };
 
+/** What the settings page's action answers (routes/pages/settings.tsx). */
+type ActionData = { done?: "password" | "delete"; error?: string };
+
 /** A server error, placed under the field it is about (else under the form). */
-function placeError<K extends string>(error: unknown, fieldOf: (message: string) => K | "form"): Errors<K> {
-  const message = error instanceof ApiError ? error.message : "Something went wrong. Please try again.";
-  return { [fieldOf(message)]: message } as Errors<K>;
-}
+const placeError = <K extends string>(message: string, fieldOf: (message: string) => K | "form"): Errors<K> =>
+  ({ [fieldOf(message)]: message }) as Errors<K>;
 
 function FormError({ message }: { message?: string }) {
   return message ? (
@@ -70,12 +73,22 @@ function FormError({ message }: { message?: string }) {
 }
 
 export function ChangePasswordForm() {
+  const fetcher = useFetcher<ActionData>();
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [errors, setErrors] = useState<Errors<"current" | "next">>({});
-  const [busy, setBusy] = useState(false);
+  const busy = fetcher.state !== "idle";
+  useFetcherAnswer(
+    fetcher,
+    () => {
+      setCurrent("");
+      setNext("");
+      toast.success(ACCOUNT_MESSAGES.passwordChanged);
+    },
+    (message) => setErrors(placeError(message, (m) => (m.startsWith("Current password") ? "current" : m.startsWith("Password") ? "next" : "form"))),
+  );
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
     const found = {
@@ -84,23 +97,14 @@ export function ChangePasswordForm() {
     };
     setErrors(found);
     if (found.current || found.next) return;
-    setBusy(true);
-    try {
-      await api("/auth/password", { method: "POST", body: { currentPassword: current, newPassword: next }, fallback: "Could not change your password" });
-      setCurrent("");
-      setNext("");
-      toast.success(ACCOUNT_MESSAGES.passwordChanged);
-    } catch (error) {
-      setErrors(placeError(error, (m) => (m.startsWith("Current password") ? "current" : m.startsWith("Password") ? "next" : "form")));
-    } finally {
-      setBusy(false);
-    }
+    fetcher.submit({ intent: "password", currentPassword: current, newPassword: next }, { method: "post", action: "/settings" });
   }
 
   return (
     <section className="card" aria-labelledby="change-password-title">
       <h2 id="change-password-title">Change Password</h2>
-      <form onSubmit={onSubmit} noValidate>
+      <fetcher.Form method="post" action="/settings" onSubmit={onSubmit} noValidate>
+        <input type="hidden" name="intent" value="password" />
         <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" value={current} onChange={setCurrent} error={errors.current} />
         <PasswordField label="New password" name="newPassword" autoComplete="new-password" value={next} onChange={setNext} error={errors.next} hint={MESSAGES.passwordHint} />
         <p className="field-hint">Your other devices will be signed out.</p>
@@ -108,7 +112,7 @@ export function ChangePasswordForm() {
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? "Changing..." : "Change Password"}
         </button>
-      </form>
+      </fetcher.Form>
     </section>
   );
 }
@@ -117,39 +121,41 @@ const DELETE_CONFIRMATION =
   "Delete your account? Your echos, scrolls, likes and follows will be removed for good. This cannot be undone.";
 
 export function DeleteAccountForm() {
+  const fetcher = useFetcher<ActionData>();
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<Errors<"password">>({});
-  const [busy, setBusy] = useState(false);
+  const busy = fetcher.state !== "idle";
   const navigate = useNavigate();
+  useFetcherAnswer(
+    fetcher,
+    () => {
+      toast.success(ACCOUNT_MESSAGES.accountDeleted);
+      navigate("/login", { replace: true });
+    },
+    (message) => setErrors(placeError(message, (m) => (m.startsWith("Password") ? "password" : "form"))),
+  );
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
     const found = { password: requiredOr(password, MESSAGES.passwordRequired) };
     setErrors(found);
     if (found.password || !window.confirm(DELETE_CONFIRMATION)) return;
-    setBusy(true);
-    try {
-      await api("/profile/me", { method: "DELETE", body: { password }, fallback: "Could not delete your account" });
-      toast.success(ACCOUNT_MESSAGES.accountDeleted);
-      navigate("/login", { replace: true });
-    } catch (error) {
-      setErrors(placeError(error, (m) => (m.startsWith("Password") ? "password" : "form")));
-      setBusy(false);
-    }
+    fetcher.submit({ intent: "delete", password }, { method: "post", action: "/settings" });
   }
 
   return (
     <section className="card" aria-labelledby="delete-account-title">
       <h2 id="delete-account-title">Delete Account</h2>
       <p>Deleting your account removes your echos, scrolls, likes and follows for good.</p>
-      <form onSubmit={onSubmit} noValidate>
+      <fetcher.Form method="post" action="/settings" onSubmit={onSubmit} noValidate>
+        <input type="hidden" name="intent" value="delete" />
         <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={setPassword} error={errors.password} />
         <FormError message={errors.form} />
         <button type="submit" className="btn btn-danger" disabled={busy}>
           {busy ? "Deleting..." : "Delete Account"}
         </button>
-      </form>
+      </fetcher.Form>
     </section>
   );
 }

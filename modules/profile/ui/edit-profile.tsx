@@ -1,42 +1,44 @@
-// The owner's profile form: bio and e-mail (spec §2).
+// The owner's profile form: bio and e-mail (spec §2). It posts to the profile page's action
+// through a fetcher (issue 30: one way to mutate), which answers the saved profile; the page's
+// loader then reads the profile again (the framework's revalidation).
 import { useState, type FormEvent } from "react";
-import { useRevalidator } from "react-router";
-import { api, charCount, clampChars, toast, UNITS_PER_CHAR } from "../../shared/index";
+import { useFetcher } from "react-router";
+import { charCount, clampChars, toast, UNITS_PER_CHAR, useFetcherAnswer } from "../../shared/index";
 import { MAX_BIO, type Profile } from "../schema";
 
 export function EditProfile({ profile, onClose, onSaved }: { profile: Profile; onClose: () => void; onSaved: (p: Profile) => void }) {
+  const fetcher = useFetcher<{ profile?: Profile; error?: string }>();
   const [bio, setBio] = useState(profile.bio);
   const [email, setEmail] = useState(profile.email ?? "");
-  const [saving, setSaving] = useState(false);
-  const revalidator = useRevalidator();
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    setSaving(true);
-    try {
-      const next = await api<Profile>("/profile/me", { method: "PATCH", body: { bio, email }, fallback: "Failed to update profile" });
-      onSaved(next);
+  const saving = fetcher.state !== "idle";
+  useFetcherAnswer(
+    fetcher,
+    (answer) => {
+      if (answer.profile) onSaved(answer.profile);
       toast.success("Profile updated");
-      void revalidator.revalidate();
       onClose();
-    } catch (error) {
-      toast.error((error as Error).message);
-    } finally {
-      setSaving(false);
-    }
+    },
+    (message) => toast.error(message || "Failed to update profile"),
+  );
+  function save(e: FormEvent) {
+    e.preventDefault();
+    if (saving) return;
+    fetcher.submit({ intent: "profile", bio, email }, { method: "post" });
   }
   return (
-    <form className="card edit-profile" onSubmit={save} aria-label="Edit Profile">
+    <fetcher.Form method="post" className="card edit-profile" onSubmit={save} aria-label="Edit Profile">
       <h2>Edit Profile</h2>
+      <input type="hidden" name="intent" value="profile" />
       <label className="field">
         <span>Bio</span>
-        <textarea value={bio} maxLength={MAX_BIO * UNITS_PER_CHAR} rows={3} onChange={(e) => setBio(clampChars(e.target.value, MAX_BIO))} />
+        <textarea name="bio" value={bio} maxLength={MAX_BIO * UNITS_PER_CHAR} rows={3} onChange={(e) => setBio(clampChars(e.target.value, MAX_BIO))} />
         <span className="field-hint">
           {charCount(bio)}/{MAX_BIO}
         </span>
       </label>
       <label className="field">
         <span>Email (optional, shown only to you)</span>
-        <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+        <input name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
       </label>
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onClose}>
@@ -46,6 +48,6 @@ export function EditProfile({ profile, onClose, onSaved }: { profile: Profile; o
           {saving ? "Saving..." : "Save"}
         </button>
       </div>
-    </form>
+    </fetcher.Form>
   );
 }
