@@ -122,12 +122,12 @@ test.describe("Live updates", () => {
   });
 
   test("echos posted while the socket was down are caught up when it reconnects, after one it had offered", async ({ page, browser, baseURL }) => {
-    // every /api/live socket of this page goes through the test, which can drop it and hold the
-    // next one back until the writer has posted
+    // the tag page's socket goes through the test, which can drop it and hold the next one back
+    // until the writer has posted (its edits-only socket, edits=tags, is left alone)
     let hold: Promise<void> | null = null;
     let route: { page: WebSocketRoute; server: WebSocketRoute } | null = null;
     let connects = 0;
-    await page.routeWebSocket(/\/api\/live\?/, async (ws) => {
+    await page.routeWebSocket(/\/api\/live\?tag=/, async (ws) => {
       connects++;
       if (hold) await hold;
       route = { page: ws, server: ws.connectToServer() };

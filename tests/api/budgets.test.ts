@@ -27,6 +27,8 @@ let reader: Client;
 let tag: string;
 let feedId: string;
 let curationId: string;
+/** an echo of the store: its page's live socket (`echo=<id>`) */
+let echoId: string;
 let likedFeedId: string;
 const shapeIds: Record<string, string> = {};
 let readerId: string;
@@ -81,6 +83,7 @@ beforeAll(async () => {
   const cur = await reader.post("/api/scroll/create", { name: "budget curation", type: "curation" });
   curationId = cur.json.scroll._id;
   for (const id of ids.slice(0, 50)) await reader.post(`/api/scroll/${curationId}/add-echo`, { echoId: id });
+  echoId = ids[0]!;
   paths.push(
     "/",
     "/developers",
@@ -120,7 +123,7 @@ beforeAll(async () => {
 
 describe("round trips per request", () => {
   it(`a live handshake (decision 016) costs at most ${MAX_ROUND_TRIPS} D1 round trips`, async () => {
-    for (const query of ["all=1", `tag=${tag}`, `scroll=${feedId}`, `scroll=${curationId}`]) {
+    for (const query of ["all=1", `tag=${tag}`, `scroll=${feedId}`, `scroll=${curationId}`, `echo=${echoId}`, "edits=search"]) {
       const res = await handshake(`/api/live?${query}`, { Cookie: reader.cookie });
       expect(res.status, query).toBe(101);
       const m = /rt=(\d+) rows=(\d+)/.exec(String(res.headers["server-timing"] ?? ""));

@@ -1,15 +1,19 @@
 import { useState } from "react";
 import type { QuotedEcho as Quoted } from "../schema";
+import { useEchoStore } from "./echo-store";
 import { EchoText } from "./echo-text";
 
 /**
  * A quote's embedded echo (decision 027): its author, its text (behind its own content warning,
  * opened on its own) and a link to it; or why it cannot be shown.
  */
-export function QuotedEcho({ quoted, quoteId }: { quoted: Quoted; quoteId: string }) {
+export function QuotedEcho({ quoted: given, quoteId }: { quoted: Quoted; quoteId: string }) {
   const [opened, setOpened] = useState(false);
-  if (quoted.state !== "ok") {
-    return <p className="echo-quoted echo-quoted-gone">{quoted.state === "deleted" ? "This echo was deleted" : "This echo is unavailable"}</p>;
+  // its edits and deletion on this page, live or the author's (echo-store.ts): the store patches by id
+  const store = useEchoStore();
+  const quoted = store.editOf(given as never) as unknown as Quoted;
+  if (quoted.state !== "ok" || store.isDeleted(quoted._id)) {
+    return <p className="echo-quoted echo-quoted-gone">{quoted.state === "unavailable" ? "This echo is unavailable" : "This echo was deleted"}</p>;
   }
   const region = `cwq-${quoteId}`;
   return (
