@@ -172,6 +172,28 @@ describe.skipIf(!stateDir)("moderation", () => {
       expect(page.roundTrips, path).toBeLessThanOrEqual(2);
       expect(page.rows, path).toBeLessThanOrEqual(200);
     }
+    // feeds (issue 32): a tag feed and a feed of authors, from the engine while the index builds
+    // and from the index once it is ready — a limited account's echos leave both, the others stay
+    const feeds = [
+      (await viewer.client.post("/api/scroll/create", { name: "Tag feed", type: "feed", feedConfig: { includedTags: [tag] } })).json.scroll,
+      (await viewer.client.post("/api/scroll/create", { name: "Authors feed", type: "feed", feedConfig: { authors: [limited.user._id, author.user._id] } })).json.scroll,
+    ] as { _id: string }[];
+    for (const feed of feeds) {
+      const path = `/api/scroll/${feed._id}/echos?limit=20`;
+      for (let read = 0, deadline = Date.now() + 15_000; ; read++) {
+        const page = await timed(viewer.client, path);
+        expect(page.status, path).toBe(200);
+        const shown = ids(page.json);
+        expect(shown.has(gone), `${path} (${page.json?.feedIndex})`).toBe(false);
+        expect(shown.has(echos.author![1]!), path).toBe(true);
+        expect(page.roundTrips, path).toBeLessThanOrEqual(2);
+        expect(page.rows, path).toBeLessThanOrEqual(200);
+        if (page.json?.feedIndex === "ready" || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      // its author still sees their own echo in the feed (a limit takes it out of others' lists)
+      expect(ids((await limited.client.get(path)).json).has(gone), path).toBe(true);
+    }
     expect(ids((await viewer.client.get(`/api/echo/all?user=${limited.user._id}`)).json).has(gone)).toBe(true);
     expect(ids((await viewer.client.get("/api/echo/following")).json).has(gone)).toBe(true);
     expect(ids((await limited.client.get("/api/echo/all?limit=20")).json).has(gone)).toBe(true); // their own

@@ -115,7 +115,11 @@ describe("every list leaves hidden authors out, pages full, within budget", () =
         if (authors.some((a) => hidden.has(a))) failures.push(`${list.name} p${page}: a hidden author's echo`);
         // search ranks a window of 60 hits, and hidden authors' hits leave it after ranking (decision
         // 026): its first page is full, a later page of the window may be short (with more to come)
-        const mayBeShort = list.name === "search" && page > 1 && res.json!.pagination.hasMore === true;
+        // a feed's page probes at most its scan of entries (decision 026, "Feeds: what a viewer does
+        // not see, in the statement"): with 3 in 5 of them hidden a screen is short, with its cursor
+        const mayBeShort =
+          (list.name === "search" && page > 1 && res.json!.pagination.hasMore === true) ||
+          (list.name.startsWith("feed") && echos.length > 0 && res.json!.pagination.nextCursor !== null);
         if (echos.length !== limit && !mayBeShort) failures.push(`${list.name} p${page}: ${echos.length} of ${limit}`);
         if (res.roundTrips > 2 || res.rows > MAX_ROWS) failures.push(`${list.name} p${page}: ${res.roundTrips} rt, ${res.rows} rows`);
         console.log(`${list.name} p${page}: ${echos.length} echos, ${res.roundTrips} rt, ${res.rows} rows`);
