@@ -2,7 +2,7 @@
 // within windows of the newest matches (search-rank.ts, decision 021), with the matched words' places in the text (docs/product-notes.md, Search).
 // Two D1 round trips: the window of hits (with the session check), then the page's echos by id.
 import * as v from "valibot";
-import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor, pagination } from "../shared/index";
+import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, ECHO_ROWS, encodeCursor, PAGE_ROW_TARGET, pagination } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
 import { authorVisible, moderationVisible, wordsVisible, batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "./echo-row.server";
@@ -121,28 +121,35 @@ const olderWindow = prepared(["viewerId", "match", "below"], (v) => windowOf(v.v
  * The ranked hits' echos, by id, in two shapes: 20 slots (a usual page) or SEARCH_WINDOW, the
  * unused ones holding "" (no echo has it), so the statement is rendered once per shape, not per
  * count of hits. A JSON list through json_each would be one shape too, but its rows count as
- * rows read (20 more per page).
+ * rows read (20 more per page). The slots are a VALUES list walked in rank order (CROSS JOIN keeps
+ * it the outer loop) up to `take` echos: muted words (decision 028) are tested on each hit's
+ * echo row in the WHERE, so a hit they hide is stepped over (its echo row, 1 row) and the page
+ * goes on with the next hits the caller sent (issue 32: the page came back short by them).
  */
 const ID_SLOTS = [20, SEARCH_WINDOW] as const;
 const echosByIdSlots = ID_SLOTS.map((size) => {
   const names = Array.from({ length: size }, (_, i) => `id${i}`);
-  const statement = prepared(["viewerId", ...names], (v) =>
+  const statement = prepared(["viewerId", "take", ...names], (v) =>
     select(
       echoColumns(v.viewerId!, "search"),
-      // muted words (decision 028) are tested here, on the hits' echo rows (the FTS window has
-      // no folded text): a hidden hit leaves the page as a deleted one does, so a page may come
-      // back short by the hits the viewer's words hid, its cursor going on as before
-      sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id IN (${sql.join(names.map((n) => sql`${v[n]}`), sql.raw(", "))})
-        AND ${wordsVisible(v.viewerId!, "search")}`,
+      sql`FROM (VALUES ${sql.join(names.map((n) => sql`(${v[n]})`), sql.raw(", "))}) h CROSS JOIN echos e ON e.id = h.column1 JOIN users u ON u.id = e.author_id
+        WHERE ${wordsVisible(v.viewerId!, "search")} LIMIT ${v.take}`,
     ),
   );
   return { statement, names };
 });
 
-function echosByIds(viewerId: string, ids: readonly string[]) {
+function echosByIds(viewerId: string, ids: readonly string[], take: number) {
   const { statement, names } = echosByIdSlots.find((s) => ids.length <= s.names.length)!;
-  return statement({ viewerId, ...Object.fromEntries(names.map((n, i) => [n, ids[i] ?? ""])) });
+  return statement({ viewerId, take, ...Object.fromEntries(names.map((n, i) => [n, ids[i] ?? ""])) });
 }
+
+/**
+ * Hits sent past the page, for the muted words to step over: a hit hidden costs its echo row (1),
+ * a shown echo up to ECHO_ROWS; with the window's read (SEARCH_WINDOW + 2) the page stays within
+ * PAGE_ROW_TARGET — a screen (20) may step over 28 hidden hits, the largest page (30) over none.
+ */
+const spareHits = (limit: number) => Math.max(0, PAGE_ROW_TARGET - (SEARCH_WINDOW + 2) - limit * ECHO_ROWS);
 
 /** Best first (search-rank.ts: higher is better), ties newest first. */
 function ranked(hits: WindowRow[], terms: SearchTerm[]): WindowRow[] {
@@ -179,24 +186,23 @@ export async function searchEchos(
   // ranked over the whole window (the scores do not depend on what the viewer hides), then the
   // hidden authors' hits leave: a window of 60 with 2 in 5 hidden still fills a first page of 20
   const shown = ranked(hits, terms).filter((h) => h.visible === 1);
-  const page = shown.slice(offset, offset + limit);
+  // the page's hits and, for the muted words to step over, a few after it (spareHits)
+  const sent = shown.slice(offset, offset + Math.min(limit + spareHits(limit), SEARCH_WINDOW));
   // the window is fixed by its upper bound, so later pages of it rank the same hits
   const top = at?.h ?? (hits[0] ? hits[0].r + 1 : 1);
-  let next: Cursor | null = null;
-  if (offset + limit < shown.length) next = { h: top, o: offset + limit };
-  else if (olderExist) next = { h: hits[hits.length - 1]!.r, o: 0 };
 
-  const rows = page.length
-    ? (
-        await batch(app.db, [
-          echosByIds(viewerId, page.map((h) => h.eid)),
-        ])
-      )[0]
-    : [];
+  const rows = sent.length ? (await batch(app.db, [echosByIds(viewerId, sent.map((h) => h.eid), limit)]))[0] : [];
   const byId = new Map(rows.map((row) => [row.id, toEcho(row)]));
-  const echos = page.flatMap((hit): SearchHit[] => {
+  // the hits this page used up: up to its last echo when it filled, else every hit it was sent
+  // (one deleted between the two reads, or hidden by a word, is passed over as it was)
+  const lastShown = rows.length === limit ? Math.max(...rows.map((row) => sent.findIndex((h) => h.eid === row.id))) : sent.length - 1;
+  const used = lastShown + 1;
+  let next: Cursor | null = null;
+  if (offset + used < shown.length) next = { h: top, o: offset + used };
+  else if (olderExist) next = { h: hits[hits.length - 1]!.r, o: 0 };
+  const echos = sent.slice(0, used).flatMap((hit): SearchHit[] => {
     const echo = byId.get(hit.eid);
-    if (!echo) return []; // deleted between the two reads
+    if (!echo) return [];
     return [{ ...echo, highlights: { content: markedRanges(hit.marked, echo.content), tags: matchedTags(echo, terms) } }];
   });
   const known = (req.page - 1) * limit + echos.length + (next ? 1 : 0);

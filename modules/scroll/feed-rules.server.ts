@@ -225,9 +225,11 @@ const pageColumns = (viewerId: string | Placeholder) => ({
 });
 export type FeedPageRow = RowOf<ReturnType<typeof pageColumns>>;
 
-/** The page's echos, hydrated around the engine's statement: all but that statement is rendered once. */
+/** The page's echos, hydrated around the engine's statement: all but that statement is rendered once.
+ * CROSS JOIN keeps the page the outer loop: a compound page (a probed scan's parts) is not
+ * flattened, and SQLite then chose to scan every echo and probe the page (938 rows for a preview). */
 const hydrated = preparedAround(["viewerId"], (v, page) =>
-  select(pageColumns(v.viewerId), sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id`),
+  select(pageColumns(v.viewerId), sql`FROM (${page}) p CROSS JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id`),
 );
 
 const sc = tables.scrolls;
@@ -239,7 +241,7 @@ const sc = tables.scrolls;
  * the condition fails, the page costs the one scroll row it looked at.
  */
 const hydratedWhile = preparedAround(["viewerId", "scrollId", ...RULE_FIELDS], (v, page) =>
-  select(pageColumns(v.viewerId), sql`FROM (${page}) p JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${scrollHolds(v)}`),
+  select(pageColumns(v.viewerId), sql`FROM (${page}) p CROSS JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${scrollHolds(v)}`),
 );
 
 /**
