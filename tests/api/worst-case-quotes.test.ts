@@ -105,7 +105,7 @@ function lists(): { name: string; path: string }[] {
   ];
 }
 
-type Cost = { name: string; status: number; rows: number; roundTrips: number; items: number; limit: number; message?: string };
+type Cost = { name: string; status: number; rows: number; roundTrips: number; items: number; limit: number; message?: string; more?: boolean };
 // a page number the list cannot serve within budget answers 400 naming the cursor (issue 27)
 const over = (c: Cost) => (c.status !== 200 && !(c.status === 400 && /cursor/.test(c.message ?? ""))) || c.rows > MAX_ROWS || c.roundTrips > MAX_ROUND_TRIPS;
 /**
@@ -116,6 +116,12 @@ const over = (c: Cost) => (c.status !== 200 && !(c.status === 400 && /cursor/.te
  * window, which may end before the page does (decision 010; the cursor goes on from there).
  */
 const mayBeShort = (name: string) => name.includes("hiding what I liked") || name.startsWith("search") || (name.startsWith("feed") && name.endsWith("page=2"));
+/**
+ * This viewer blocks one author and mutes another: a feed's page probes at most its scan of
+ * entries for what the viewer does not see (decision 026, "Feeds: what a viewer does not see, in
+ * the statement"), so with many of them hidden it may come back short — always with its cursor.
+ */
+const mayBeShortWithCursor = (name: string) => name.startsWith("feed");
 const report = (costs: Cost[]) => console.warn(costs.map((c) => `${c.rows} rows ${c.roundTrips} rt ${c.items}/${c.limit}  ${c.name}`).join("\n"));
 
 describe("every echo list when every echo is a quote the viewer liked and reposted", () => {
@@ -132,14 +138,14 @@ describe("every echo list when every echo is a quote the viewer liked and repost
       costs.push({ name, status: first.status, rows: first.rows, roundTrips: first.roundTrips, items: page?.echos?.length ?? 0, limit });
       // a full page, or all the list has (then no next page); every list here has more than one page
       const cursor = page?.pagination?.nextCursor;
-      if ((page?.echos?.length !== limit || !cursor) && !mayBeShort(name)) {
+      if ((page?.echos?.length !== limit || !cursor) && !mayBeShort(name) && !(mayBeShortWithCursor(name) && cursor)) {
         short.push(`${name}: ${page?.echos?.length} of ${limit}, next cursor ${cursor}`);
         continue;
       }
       const next = await timed(viewer.client, withParams(path, `limit=100&cursor=${encodeURIComponent(cursor)}`));
       const items = next.json?.echos?.length ?? 0;
       costs.push({ name: `${name}, by cursor`, status: next.status, rows: next.rows, roundTrips: next.roundTrips, items, limit });
-      if (items !== limit && next.json?.pagination?.nextCursor && !mayBeShort(name)) short.push(`${name} by cursor: ${items} of ${limit} with more to come`);
+      if (items !== limit && next.json?.pagination?.nextCursor && !mayBeShort(name) && !mayBeShortWithCursor(name)) short.push(`${name} by cursor: ${items} of ${limit} with more to come`);
     }
     report(costs);
     expect(costs.filter(over).map((c) => `${c.name}: ${c.rows} rows, ${c.roundTrips} rt, ${c.status}`)).toEqual([]);
@@ -157,13 +163,14 @@ describe("every echo list when every echo is a quote the viewer liked and repost
         const res = await new Client().get(withParams(path, params), { Cookie: session });
         const m = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
         const limit = Number(/limit=(\d+)/.exec(params)![1]);
-        costs.push({ name: `${name} ${params}`, status: res.status, rows: Number(m?.[2]), roundTrips: Number(m?.[1]), items: res.json?.echos?.length ?? 0, limit, message: res.json?.message });
+        const more = Boolean(res.json?.pagination?.nextCursor);
+        costs.push({ name: `${name} ${params}`, status: res.status, rows: Number(m?.[2]), roundTrips: Number(m?.[1]), items: res.json?.echos?.length ?? 0, limit, message: res.json?.message, more });
       }
     }
     report(costs);
     expect(costs.filter(over).map((c) => `${c.name}: ${c.rows} rows, ${c.roundTrips} rt, ${c.status}`)).toEqual([]);
     // full pages (a feed's page number past its first window is the 400 above; decision 010)
-    expect(costs.filter((c) => c.status === 200 && c.items !== c.limit && !mayBeShort(c.name)).map((c) => `${c.name}: ${c.items} echos`)).toEqual([]);
+    expect(costs.filter((c) => c.status === 200 && c.items !== c.limit && !mayBeShort(c.name) && !(mayBeShortWithCursor(c.name) && c.more)).map((c) => `${c.name}: ${c.items} echos`)).toEqual([]);
     // the screens' page keeps headroom: the pages are sized for 190 rows (PAGE_ROW_TARGET)
     expect(costs.filter((c) => !c.name.endsWith("page=2") && c.rows > 190).map((c) => `${c.name}: ${c.rows}`)).toEqual([]);
   });
