@@ -1,5 +1,5 @@
 import { badRequest, conflict, echoMuteText, forbidden, isId, newId, notFound } from "../shared/index";
-import { batch, moderationVisible, batchUnderLimit, blockedBetween, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
+import { batch, echoDeleted, moderationVisible, batchUnderLimit, blockedBetween, inlineLimit, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { linkify } from "./linkify";
 import { echoColumns, toEcho } from "./echo-row.server";
@@ -62,13 +62,13 @@ export async function postEcho(
         // reads no users row: decision 027, "Pages sized by rows per echo")
         sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, mute_text, quote_of_id, quoted_name)
           SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, ${muteText}, q.id, qu.user_name
-          FROM echos q JOIN users qu ON qu.id = q.author_id WHERE q.id = ${quoteOfId} AND ${limit.within} AND NOT ${blockedBetween(sql`q.author_id`, authorId)}`
+          FROM echos q JOIN users qu ON qu.id = q.author_id WHERE q.id = ${quoteOfId} AND NOT ${echoDeleted("q.id")} AND ${limit.within} AND NOT ${blockedBetween(sql`q.author_id`, authorId)}`
       : parentId === undefined
       ? sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, mute_text)
           SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, ${muteText} WHERE ${limit.within}`
       : sql`INSERT INTO echos (id, author_id, content, tags, warning, created_at, mute_text, parent_id, root_id)
           SELECT ${id}, ${authorId}, ${input.content}, ${JSON.stringify(input.tags)}, ${input.warning}, ${now}, ${muteText}, p.id, COALESCE(p.root_id, p.id)
-          FROM echos p WHERE p.id = ${parentId} AND ${limit.within} AND NOT ${blockedBetween(sql`p.author_id`, authorId)}`,
+          FROM echos p WHERE p.id = ${parentId} AND NOT ${echoDeleted("p.id")} AND ${limit.within} AND NOT ${blockedBetween(sql`p.author_id`, authorId)}`,
   ];
   for (const tag of input.tags) {
     statements.push(sql`INSERT INTO tags (name, created_at) SELECT ${tag}, ${now} WHERE ${posted} ON CONFLICT (name) DO NOTHING`);

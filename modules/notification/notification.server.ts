@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { accountVisible, authorVisible, wordsVisible, batch, batchUnderLimit, built, parseInput, prepared, qb, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
+import { accountVisible, authorVisible, echoDeleted, wordsVisible, batch, batchUnderLimit, built, parseInput, prepared, qb, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -112,6 +112,8 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
         LEFT JOIN scrolls s ON s.id = g.scroll_id
         WHERE g.recipient_id = ${viewerId} ${seek}
           AND ${wordsVisible(viewerId, "notifications")}
+          -- an echo deleted and waiting for its purge (decision 032): its notices go with it now
+          AND (g.echo_id IS NULL OR NOT ${echoDeleted("g.echo_id")})
         ORDER BY g.latest_at DESC, g.kind DESC, g.group_key DESC
         LIMIT ${limit + 1}`,
     ),
