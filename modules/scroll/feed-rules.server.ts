@@ -335,6 +335,7 @@ export function feedPage<R extends FeedMatchRow = FeedPageRow>(
   unordered: R[],
   limit: number,
   window: number,
+  now?: number,
 ): { rows: R[]; hasMore: boolean; after: R | null } {
   const byId = (a: R, b: R) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const rows = [...unordered].sort(
@@ -349,5 +350,19 @@ export function feedPage<R extends FeedMatchRow = FeedPageRow>(
     return { rows: page, hasMore: true, after: page[page.length - 1] ?? null };
   }
   const frontier = rows.find((r) => r.feedN === window) ?? null;
+  if (frontier && now !== undefined && pastTheEnd(rule, frontier, now)) return { rows: matches, hasMore: false, after: null };
   return { rows: matches, hasMore: frontier !== null, after: frontier };
+}
+
+/**
+ * Most liked, with a start (its time window or its dates): past an entry with no like that is
+ * older than the start, every entry is older still and has no like either (the order is likes,
+ * then newest first), so nothing more can match. Without this a 1-year feed past its index's
+ * frontier answered empty pages with more to come for every older echo of its tags, and its
+ * backfill walked them all.
+ */
+function pastTheEnd(rule: FeedRule, at: FeedMatchRow, now: number): boolean {
+  if (rule.sortBy !== "mostLiked" || at.likesCount !== 0) return false;
+  const { from } = idBounds(rule, now);
+  return from !== null && at.id < idFloor(from);
 }
