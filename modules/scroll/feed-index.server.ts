@@ -385,7 +385,7 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now(), ta
     // screen's worth past it to measure the density
     const want = capped ? Math.max(SCREEN, Math.min(BACKFILL_PAGE, cap - entries)) : BACKFILL_PAGE;
     const [rows] = await batch(db, [feedMatchQuery(walk, NO_VIEWER, now, seek, want, window)]);
-    const fed = feedPage(walk, rows, want);
+    const fed = feedPage(walk, rows, want, now);
     if (tally) {
       tally.steps++;
       tally.backfilled += fed.rows.length;

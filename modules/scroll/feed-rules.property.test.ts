@@ -131,7 +131,7 @@ async function sqlFeed(rule: FeedRule, viewer: string, pageSize: number, window:
     const query = feedPageQuery(rule, viewer, NOW, seek, pageSize, 0, window);
     const result = await toD1(app.db, query).all<Record<string, unknown>>();
     maxRows = Math.max(maxRows, result.meta.rows_read);
-    const page = feedPage(rule, query.decode(result.results), pageSize);
+    const page = feedPage(rule, query.decode(result.results), pageSize, NOW);
     ids.push(...page.rows.map((e) => e.id));
     if (!page.hasMore) return { ids, maxRows, shortPages };
     if (page.rows.length < pageSize) shortPages++;

@@ -379,6 +379,7 @@ export function feedPage<R extends FeedMatchRow = FeedPageRow>(
   rule: FeedRule,
   unordered: R[],
   limit: number,
+  now?: number,
 ): { rows: R[]; hasMore: boolean; after: R | null } {
   const byId = (a: R, b: R) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const rows = [...unordered].sort(
@@ -395,7 +396,21 @@ export function feedPage<R extends FeedMatchRow = FeedPageRow>(
   // the frontier: the window's last entry (after every match), or a probed scan's FEED_STEP-th
   // entry, which may come before the page's last echo: the next page starts after the later one
   const frontier = rows.find((r) => r.feedN === FRONTIER_N) ?? null;
+  if (frontier && now !== undefined && pastTheEnd(rule, frontier, now)) return { rows: matches, hasMore: false, after: null };
   const last = matches[matches.length - 1];
   const after = frontier && last && rows.indexOf(frontier) < rows.indexOf(last) ? last : frontier;
   return { rows: matches, hasMore: frontier !== null, after };
+}
+
+/**
+ * Most liked, with a start (its time window or its dates): past an entry with no like that is
+ * older than the start, every entry is older still and has no like either (the order is likes,
+ * then newest first), so nothing more can match. Without this a 1-year feed past its index's
+ * frontier answered empty pages with more to come for every older echo of its tags, and its
+ * backfill walked them all.
+ */
+function pastTheEnd(rule: FeedRule, at: FeedMatchRow, now: number): boolean {
+  if (rule.sortBy !== "mostLiked" || at.likesCount !== 0) return false;
+  const { from } = idBounds(rule, now);
+  return from !== null && at.id < idFloor(from);
 }

@@ -199,7 +199,7 @@ async function feedEchos(
   const engine = () => feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll);
   if (offset > 0 || !indexable(rule)) {
     const [rows] = await batch(app.db, [engine()]);
-    return enginePage(rule, req, rows, window, offset);
+    return enginePage(rule, req, rows, window, offset, now);
   }
   // The feed index (decision 020). Its state rides in the page's batch (one row). Where this
   // isolate has seen the index built and reaching this depth, the page is read from the index;
@@ -237,7 +237,7 @@ async function feedEchos(
       const engineWindow = windowSize(rule, Math.max(20, Math.min(candidateRows, rows)));
       const from: Seek = { id: st.floor!.id, likes: st.floor!.rank };
       const [after] = await batch(app.db, [feedPageQuery(rule, viewerId, now, from, rest, 0, engineWindow, whileScroll)]);
-      const fed = feedPage(rule, after, rest);
+      const fed = feedPage(rule, after, rest, now);
       const page = [...got.rows, ...fed.rows];
       const nextCursor = fed.hasMore ? (fed.after ? feedCursor(rule, fed.after) : indexCursor(rule, st.floor!)) : null;
       const total = (req.page - 1) * req.limit + page.length + (fed.hasMore ? 1 : 0);
@@ -249,16 +249,16 @@ async function feedEchos(
   const [state, rows] = await batch(app.db, [indexState(ruleKey), engine()]);
   const st = state[0];
   if (st?.state === "ready") rememberIndex(ruleKey, reachOf(st));
-  return { ...enginePage(rule, req, rows, window, offset), feedIndex: st?.state ?? "building" };
+  return { ...enginePage(rule, req, rows, window, offset, now), feedIndex: st?.state ?? "building" };
 }
 
 /** The cursor of the page after a position of the index (a page's last entry, or its frontier). */
 const indexCursor = (rule: FeedRule, at: Position): string => encodeCursor(rule.sortBy === "mostLiked" ? { l: at.rank, id: at.id } : { id: at.id });
 
 /** The engine's page: within its window of candidates. */
-function enginePage(rule: FeedRule, req: PageRequest, rows: FeedPageRow[], window: number, offset: number): ScrollEchoPage {
+function enginePage(rule: FeedRule, req: PageRequest, rows: FeedPageRow[], window: number, offset: number, now: number): ScrollEchoPage {
   // a feed page may stop at its window's frontier: short (even empty) with more to come
-  const fed = feedPage(rule, rows, req.limit);
+  const fed = feedPage(rule, rows, req.limit, now);
   // A page number without a cursor is served from the rule's first window (decision 010). When
   // that window ends before the page starts, the page can't be found within the row budget:
   // say so, rather than answer an empty page with more to come forever.
