@@ -94,3 +94,18 @@ export async function timed(client: Client, path: string) {
   const json = res.headers.get("content-type")?.includes("json") ? ((await res.json()) as Record<string, any>) : (await res.text(), null);
   return { status: res.status, ...cost, json };
 }
+
+/**
+ * Poll a list until `ok` holds or `ms` pass, and answer its last page: a feed's index builds and
+ * takes new posts in the background (the change stream), seconds behind the write on a busy machine.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function untilPage(client: Client, path: string, ok: (page: Record<string, any>) => boolean, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const res = await client.get(path);
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+    if (ok(res.json) || Date.now() > deadline) return res;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -3,23 +3,12 @@
 // built; new matches reach it through the change stream within seconds, deletes leave it, an edit
 // builds the new rule's index, and a lost message is repaired by the scheduled pass.
 import { describe, expect, it } from "vitest";
-import { BASE_URL, d1Cost, signedUp, type Client } from "./client";
+import { BASE_URL, d1Cost, signedUp, untilPage as until, type Client } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const uniq = () => "f" + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
 const MAX_ROWS = 200;
-
-/** Poll until `ok` holds for a feed's first page (or the deadline passes); the last page read. */
-async function until(client: Client, path: string, ok: (page: Json) => boolean, ms = 8000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const res = await client.get(path);
-    expect(res.status, res.text).toBe(200);
-    if (ok(res.json) || Date.now() > deadline) return res;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const ids = (page: Json) => (page.echos as Json[]).map((e) => e._id);
 

@@ -2,23 +2,12 @@
 // says so. Off by default; on, a reply is in the feed like any echo that meets the rule. Through
 // every way a feed is read: its pages (engine and index), the preview, "why", a fork.
 import { describe, expect, it } from "vitest";
-import { d1Cost, signedUp, type Client } from "./client";
+import { d1Cost, signedUp, untilPage as until } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const uniq = () => "r" + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
 const ids = (page: Json) => (page.echos as Json[]).map((e) => e._id);
-
-/** Poll a feed's first page until `ok` holds (the index builds and takes posts in the background). */
-async function until(client: Client, path: string, ok: (page: Json) => boolean, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const res = await client.get(path);
-    expect(res.status, res.text).toBe(200);
-    if (ok(res.json) || Date.now() > deadline) return res;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe("a feed's replies option", () => {
   it("off by default: a feed leaves replies out; on: they are in, in order; pages within budget", async () => {
