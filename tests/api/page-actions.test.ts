@@ -1,0 +1,37 @@
+// The settings and profile forms post to their pages' actions (issue 30: one way to mutate), as a
+// hydrated fetcher does (`<page>.data`, form-encoded). Bad input is refused with the error the
+// form shows, and changes nothing.
+import { describe, expect, it } from "vitest";
+import { BASE_URL, Client, signedUp } from "./client";
+
+const origin = { Origin: new URL(BASE_URL).origin, "Content-Type": "application/x-www-form-urlencoded" };
+const postForm = (client: Client, path: string, fields: Record<string, string>) => client.post(path, new URLSearchParams(fields).toString(), origin);
+
+describe("page actions", () => {
+  it("settings: an unknown intent and a wrong current password are 400s with their message; the password stays", async () => {
+    const { client, user } = await signedUp("pa");
+    const unknown = await postForm(client, "/settings.data", { intent: "nope" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain("Unknown settings action");
+    const wrong = await postForm(client, "/settings.data", { intent: "password", currentPassword: "not-mine", newPassword: "brand-new" });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain("Current password is incorrect");
+    expect((await new Client().post("/api/auth/login", { userName: user.userName, password: "pass1234" })).status).toBe(200);
+    expect((await new Client().post("/api/auth/login", { userName: user.userName, password: "brand-new" })).status).toBe(401);
+
+    // the right one changes it
+    const changed = await postForm(client, "/settings.data", { intent: "password", currentPassword: "pass1234", newPassword: "brand-new" });
+    expect(changed.status).toBe(200);
+    expect((await new Client().post("/api/auth/login", { userName: user.userName, password: "brand-new" })).status).toBe(200);
+  });
+
+  it("profile: a bio over its limit is a 400 naming it; the bio stays", async () => {
+    const { client } = await signedUp("pb");
+    expect((await postForm(client, "/profile.data", { intent: "profile", bio: "kept" })).status).toBe(200);
+    const long = await postForm(client, "/profile.data", { intent: "profile", bio: "x".repeat(1000) });
+    expect(long.status).toBe(400);
+    expect(long.text).toMatch(/bio must be at most \d+ characters/);
+    expect((await postForm(client, "/profile.data", { intent: "nope" })).status).toBe(400);
+    expect((await client.get("/api/profile/me")).json.bio).toBe("kept");
+  });
+});
