@@ -46,14 +46,10 @@ export async function deleteEcho(app: AppContext, viewerId: string, id: string):
     markDeleted(markKey(id), DELETED_ECHO, sql`EXISTS (SELECT 1 FROM stream_chains WHERE key = ${echoPurgeChain(id)} AND updated_at = ${now})`),
     select({ authorId: sql<string>`e.author_id`, deleted: sql<number>`${echoDeleted("e.id")}` }, sql`FROM echos e WHERE e.id = ${id}`),
   ]);
-  if (direct[0]) {
-    sendChanges(app, [{ type: "delete", echoIds: [id] }, { type: "unfanout", echoId: id }]);
-    return;
-  }
-  if (started[0]) {
-    // the feed indexes drop it now (their pages test the mark anyway); the purge follows
-    sendChanges(app, [{ type: "delete", echoIds: [id] }, { type: "purgeEcho", echoId: id }]);
-    // open pages drop it live (decision 016)
+  if (direct[0] || started[0]) {
+    // the feed indexes drop it now (a marked echo's pages test the mark anyway); the purge follows
+    sendChanges(app, [{ type: "delete", echoIds: [id] }, direct[0] ? { type: "unfanout", echoId: id } : { type: "purgeEcho", echoId: id }]);
+    // open pages drop it live (decision 016), whichever way it goes
     publishDelete(app, id);
     return;
   }
