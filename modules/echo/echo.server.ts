@@ -111,9 +111,11 @@ export async function setLike(app: AppContext, viewerId: string, id: string, lik
   const limit = inlineLimit(`like:${viewerId}`, LIKE_LIMIT.limit, LIKE_LIMIT.windowMs);
   // no like between two users either of whom blocks the other (issue 32)
   const blocked = blockedBetween(sql`(SELECT author_id FROM echos WHERE id = ${id})`, viewerId);
+  // an echo marked deleted and waiting for its purge (decision 032) is gone: no like, a 404
+  const gone = echoDeleted(sql`${id}`);
   const write = liked
     ? sql`INSERT INTO likes (echo_id, user_id, created_at)
-          SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND ${limit.within} AND NOT ${blocked}
+          SELECT ${id}, ${viewerId}, ${Date.now()} WHERE EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND NOT ${gone} AND ${limit.within} AND NOT ${blocked}
           ON CONFLICT DO NOTHING`
     : sql`DELETE FROM likes WHERE echo_id = ${id} AND user_id = ${viewerId} AND ${limit.within}`;
   const [, , counts, rows] = await batch(app.db, [
@@ -126,7 +128,7 @@ export async function setLike(app: AppContext, viewerId: string, id: string, lik
         isLiked: sql<number>`EXISTS (SELECT 1 FROM likes WHERE ${tables.likes.echoId} = ${id} AND ${tables.likes.userId} = ${viewerId})`,
         blocked: sql<number>`${blocked}`,
       },
-      sql`FROM echos WHERE id = ${id}`,
+      sql`FROM echos WHERE id = ${id} AND NOT ${gone}`,
     ),
   ]);
   const tooMany = limit.exceeded(counts[0]?.count);
