@@ -133,7 +133,7 @@ describe("OPTIONS says what a path answers and runs nothing (issue 28)", () => {
       ["/", "GET, HEAD, OPTIONS"],
       ["/login", "GET, HEAD, POST, OPTIONS"],
       ["/logout", "GET, HEAD, POST, OPTIONS"],
-      ["/settings", "GET, HEAD, OPTIONS"],
+      ["/settings", "GET, HEAD, POST, OPTIONS"],
       ["/user/by-name/someone", "GET, HEAD, OPTIONS"],
       ["/tag/x/feed.atom", "GET, HEAD, OPTIONS"],
     ]) {
