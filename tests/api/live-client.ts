@@ -1,6 +1,7 @@
 // WebSocket helpers for the live tests (decision 016): Node's own WebSocket (undici), which takes
 // the session cookie as a header, and raw handshakes over node:http to read a refusal's status.
 import http from "node:http";
+import { afterEach } from "vitest";
 import { BASE_URL, type Client } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -66,4 +67,30 @@ export function handshake(path: string, headers: Record<string, string>): Promis
     });
     req.on("error", reject);
   });
+}
+
+/** The messages within `ms` about one of `ids` (others may post meanwhile on "all"). */
+export async function received(socket: LiveSocket, ids: string[], ms = 2000): Promise<Json[]> {
+  const got: Json[] = [];
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const message = await socket.next(deadline - Date.now());
+    if (!message) break;
+    if (ids.includes(message.echo?._id)) got.push(message);
+  }
+  return got;
+}
+
+/**
+ * `openLive` for a test file whose sockets close after each test: call once at the file's top
+ * level (it registers the afterEach), then open sockets through what it returns.
+ */
+export function liveOpener(): (who: { client: Client }, query: string) => Promise<LiveSocket> {
+  const open: LiveSocket[] = [];
+  afterEach(() => open.splice(0).forEach((s) => s.close()));
+  return async (who, query) => {
+    const socket = await openLive(who.client, query);
+    open.push(socket);
+    return socket;
+  };
 }

@@ -4,22 +4,15 @@
 // (`edits=feeds`, `edits=tags`); an edit follows each reader's muted words as a new echo does
 // (a warn word: `mutedWord`; a hide word: `{ type: "hide" }`, the page drops its copies); a
 // repost follows the reader's Home words; a deletion reaches every open page.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { expectErrorShape, signedUp, type Client } from "./client";
-import { handshake, openLive, type LiveSocket } from "./live-client";
+import { handshake, liveOpener, received } from "./live-client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Person = Awaited<ReturnType<typeof signedUp>>;
 
 const uniq = (p: string) => p + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
-const open: LiveSocket[] = [];
-afterEach(() => open.splice(0).forEach((s) => s.close()));
-
-async function live(who: Person, query: string) {
-  const socket = await openLive(who.client, query);
-  open.push(socket);
-  return socket;
-}
+const live = liveOpener();
 
 async function post(client: Client, path: string, content: string, tags: string[] = []) {
   const res = await client.post(path, { content, tags });
@@ -27,17 +20,6 @@ async function post(client: Client, path: string, content: string, tags: string[
   return res.json.echo as Json;
 }
 
-/** The messages within `ms` about one of `ids` (others post on "all" meanwhile). */
-async function received(socket: LiveSocket, ids: string[], ms = 2000): Promise<Json[]> {
-  const got: Json[] = [];
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const message = await socket.next(deadline - Date.now());
-    if (!message) break;
-    if (ids.includes(message.echo?._id)) got.push(message);
-  }
-  return got;
-}
 
 let reader: Person;
 let author: Person;

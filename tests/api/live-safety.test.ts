@@ -4,20 +4,13 @@
 // here); a blocked author's echos reach no socket of the blocker; a limited account's echos leave
 // the public pages' sockets (All, tags) and still reach its followers' Following.
 import { spawnSync } from "node:child_process";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signedUp } from "./client";
-import { openLive, type LiveSocket } from "./live-client";
+import { liveOpener, type LiveSocket } from "./live-client";
 
 type Person = Awaited<ReturnType<typeof signedUp>>;
 const uniq = (p: string) => p + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
-const open: LiveSocket[] = [];
-afterEach(() => open.splice(0).forEach((s) => s.close()));
-
-async function live(who: Person, query: string) {
-  const socket = await openLive(who.client, query);
-  open.push(socket);
-  return socket;
-}
+const live = liveOpener();
 
 async function post(who: Person, content: string, tags: string[]) {
   const res = await who.client.post("/api/echo/post", { content, tags });

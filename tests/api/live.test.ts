@@ -1,7 +1,7 @@
 // GET /api/live (decision 016): new echos over a WebSocket, per channel, within 2 s of the post.
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, expectErrorShape, signedUp } from "./client";
-import { handshake, openLive, type LiveSocket } from "./live-client";
+import { handshake, openLive, received, type LiveSocket } from "./live-client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -27,17 +27,6 @@ async function createScroll(client: Client, body: Json) {
   return res.json.scroll as Json;
 }
 
-/** The messages within `ms` whose echo is one of `ids` (others may post meanwhile on "all"). */
-async function received(socket: LiveSocket, ids: string[], ms = 2000): Promise<Json[]> {
-  const got: Json[] = [];
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const message = await socket.next(deadline - Date.now());
-    if (!message) break;
-    if (ids.includes(message.echo?._id)) got.push(message);
-  }
-  return got;
-}
 
 describe("GET /api/live", () => {
   it("?all=1 delivers another user's new echo as the API's echo object within 2 s", async () => {
