@@ -10,26 +10,19 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batch, configureRequestDb, createDb, instrumentD1, sql, testAppContext, type D1Stats } from "../shared/index.server";
+import { batch, sql, testAppContext } from "../shared/index.server";
 import { forgetIndex, indexStatements } from "./feed-index.server";
 import { findMyScroll } from "./lists.server";
 import { DOCUMENT_CANDIDATE_ROWS, scrollEchos } from "./pages.server";
 import { scrollWebFeed } from "./web-feed.server";
 import { ruleKeyOf } from "./rule.server";
 import { feedScroll, thinRule, writeThinMatches } from "./thin-matches.test-support";
+import { measuredPage } from "./measured-page.test-support";
 
 const app = () => testAppContext(env);
 const KEPT = 50; // entries the capped index keeps (the third page of 20 crosses its frontier)
 const MATCHES = 130;
 
-/** A page of a scroll by id as a GET reads it (its reads coalesced into shared batches), measured. */
-async function measuredPage(viewerId: string, scrollId: string, cursor: string | undefined) {
-  const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
-  const measured = testAppContext(env, { db: createDb(instrumentD1(env.DB, stats)) });
-  configureRequestDb(measured.db, { coalesce: true });
-  const page = await scrollEchos(measured, viewerId, scrollId, { page: 1, limit: 20, cursor });
-  return { page, stats };
-}
 
 describe("a capped feed index", { timeout: 60_000 }, () => {
   for (const sortBy of ["newestFirst", "mostLiked"] as const) {

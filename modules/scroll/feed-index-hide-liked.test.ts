@@ -6,9 +6,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batch, configureRequestDb, createDb, instrumentD1, sql, testAppContext, type D1Stats } from "../shared/index.server";
+import { batch, sql, testAppContext } from "../shared/index.server";
 import { indexStatements } from "./feed-index.server";
 import { scrollEchos } from "./pages.server";
+import { measuredPage } from "./measured-page.test-support";
 import { ruleKeyOf } from "./rule.server";
 import { thinRule, writeThinMatches } from "./thin-matches.test-support";
 
@@ -18,13 +19,6 @@ const MATCHES = 150;
 // decision 027, "Pages sized by rows per echo"; 76 before, when 50 were tried)
 const LIKED = 33;
 
-async function measuredPage(viewerId: string, scrollId: string, cursor: string | undefined) {
-  const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
-  const measured = testAppContext(env, { db: createDb(instrumentD1(env.DB, stats)) });
-  configureRequestDb(measured.db, { coalesce: true });
-  const page = await scrollEchos(measured, viewerId, scrollId, { page: 1, limit: 20, cursor });
-  return { page, stats };
-}
 
 describe("a hide-liked reader of an indexed feed", { timeout: 60_000 }, () => {
   for (const sortBy of ["mostLiked", "newestFirst"] as const) {

@@ -9,8 +9,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batch, configureRequestDb, createDb, instrumentD1, sql, testAppContext, type D1Stats } from "../shared/index.server";
-import { scrollEchos } from "./pages.server";
+import { batch, sql, testAppContext } from "../shared/index.server";
+import { measuredPage } from "./measured-page.test-support";
 
 const app = () => testAppContext(env);
 const ECHOS = 80;
@@ -43,10 +43,7 @@ describe("a hide-liked reader of a feed the index does not keep", { timeout: 60_
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let n = 0; n < 10; n++) {
-      const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
-      const measured = testAppContext(env, { db: createDb(instrumentD1(env.DB, stats)) });
-      configureRequestDb(measured.db, { coalesce: true });
-      const page = await scrollEchos(measured, reader, scrollId, { page: 1, limit: 20, cursor });
+      const { page, stats } = await measuredPage(reader, scrollId, cursor);
       if (n === 0) expect(page.echos.length, "first screen").toBe(20);
       expect(stats.rowsRead, `page ${n + 1}`).toBeLessThanOrEqual(200);
       expect(stats.roundTrips).toBeLessThanOrEqual(2);
