@@ -5,7 +5,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { postEcho } from "./echo-helpers";
-import { apiUser, open, signedInPage, toast, useTheme } from "./helpers";
+import { apiUser, open, recordPosts, signedInPage, toast, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
@@ -24,6 +24,7 @@ for (const theme of ["light", "dark"] as const) {
     await postEcho(author.request, "a plain echo", [tag]);
 
     await open(page, "/settings");
+    const posts = recordPosts(page);
     const section = page.getByRole("region", { name: "Muted words" });
     await expect(section.getByText("You haven't muted any words.")).toBeVisible();
     await section.getByLabel("Word, phrase or #tag").fill("spoiler");
@@ -41,6 +42,8 @@ for (const theme of ["light", "dark"] as const) {
     const list = section.getByRole("list", { name: "Your muted words" });
     await expect(list.getByRole("listitem")).toHaveCount(2);
     await expect(list.getByText("Warned in Home and Following, Feeds and curations, Tag pages, Search, Notifications")).toBeVisible();
+    // issue 30: both went to the settings page's action (a fetcher), not to /api
+    expect(posts).toEqual(["/settings.data", "/settings.data"]);
     await expectAxeClean(page, theme);
 
     await open(page, `/tag/${tag}`);
@@ -58,11 +61,13 @@ for (const theme of ["light", "dark"] as const) {
 
     // Remove from the keyboard: the tag page shows the echo again
     await open(page, "/settings");
+    const removals = recordPosts(page);
     const remove = page.getByRole("button", { name: "Remove #Secret" });
     await remove.focus();
     await page.keyboard.press("Enter");
     await expect(toast(page, "Removed “#Secret”")).toBeVisible();
     await expect(page.getByRole("list", { name: "Your muted words" }).getByRole("listitem")).toHaveCount(1);
+    expect(removals).toEqual(["/settings.data"]);
     await open(page, `/tag/${tag}`);
     await expect(page.getByText("nothing to see, secret plans")).toBeVisible();
     await author.request.dispose();

@@ -121,7 +121,7 @@ export async function pageAction<T>(run: () => Promise<T>): Promise<T | ReturnTy
 }
 
 /** Parse a form post (pages) against the same schema the JSON API uses. */
-export async function parseForm<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
+export async function parseForm<S extends v.GenericSchema>(request: Request, schema: S, lists: readonly string[] = []): Promise<v.InferOutput<S>> {
   let form: FormData;
   try {
     form = await request.formData();
@@ -130,6 +130,8 @@ export async function parseForm<S extends v.GenericSchema>(request: Request, sch
   }
   const input: Record<string, unknown> = {};
   for (const [key, value] of form) if (typeof value === "string") input[key] = value;
+  // a field the schema takes as a list: every value of the key (a form repeats the name)
+  for (const key of lists) if (form.has(key)) input[key] = form.getAll(key).filter((x) => typeof x === "string");
   const bad = illFormedField(input);
   if (bad !== null) throw new HttpError(400, `${bad} ${ILL_FORMED_MESSAGE}`);
   return parseInput(schema, input);

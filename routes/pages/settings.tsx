@@ -1,8 +1,8 @@
 import { data, Link, type ShouldRevalidateFunction } from "react-router";
 import { ChangePasswordForm, ChangePasswordSchema, DeleteAccountForm, DeleteAccountSchema } from "~/modules/auth/index";
-import { changePassword, clearedSessionCookie, deleteAccount, requireApiClaims, requirePageViewer, requirePageViewerId } from "~/modules/auth/index.server";
-import { DownloadMyData, MutedWords, SafetyList } from "~/modules/profile/index";
-import { listMutedWords, safetyList } from "~/modules/profile/index.server";
+import { changePassword, clearedSessionCookie, deleteAccount, requireApiClaims, requireApiViewerId, requirePageViewer, requirePageViewerId } from "~/modules/auth/index.server";
+import { AddMutedWordSchema, DownloadMyData, MutedWords, SafetyList } from "~/modules/profile/index";
+import { addMutedWord, listMutedWords, removeMutedWord, safetyList } from "~/modules/profile/index.server";
 import { badRequest } from "~/modules/shared/index";
 import { appContext, pageAction, parseForm } from "~/modules/shared/index.server";
 import { SettingsScreen } from "~/modules/shell/index";
@@ -24,9 +24,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * The settings forms that re-ask for the password (issue 30: one way to mutate): `intent`
- * "password" changes it, "delete" deletes the account. The session check rides in the password
- * check's batch, as over /api (two round trips); an error comes back as `{ error }` for the form.
+ * The settings forms (issue 30: one way to mutate): `intent` "password" changes it, "delete"
+ * deletes the account (the session check rides in the password check's batch, as over /api: two
+ * round trips); "mute-word" adds a muted word (its `contexts` repeated, one value each) and answers
+ * it, "unmute-word" removes `wordId` — the same services, limits and schema as
+ * /api/profile/me/muted-words. An error comes back as `{ error }` for the form.
  */
 export function action({ request, context }: Route.ActionArgs) {
   const app = context.get(appContext);
@@ -41,12 +43,21 @@ export function action({ request, context }: Route.ActionArgs) {
       await deleteAccount(app, await requireApiClaims(app, request), (await parseForm(request, DeleteAccountSchema)).password);
       return data({ done: "delete" as const }, { headers: { "Set-Cookie": await clearedSessionCookie(app) } });
     }
+    if (intent === "mute-word") {
+      const word = await addMutedWord(app, await requireApiViewerId(app, request), await parseForm(request, AddMutedWordSchema, ["contexts"]));
+      return { done: "mute-word" as const, word };
+    }
+    if (intent === "unmute-word") {
+      const wordId = form?.get("wordId");
+      await removeMutedWord(app, await requireApiViewerId(app, request), typeof wordId === "string" ? wordId : "");
+      return { done: "unmute-word" as const };
+    }
     throw badRequest("Unknown settings action");
   });
 }
 
-// Neither form changes what the page's loader read (a deleted account leaves the page), so a
-// submission does not read the lists again.
+// No form needs the loader read again: a deleted account leaves the page, and the muted words'
+// list takes the action's answer (the word added, or the one removed goes).
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
   formData?.has("intent") ? false : defaultShouldRevalidate;
 

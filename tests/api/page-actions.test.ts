@@ -25,6 +25,32 @@ describe("page actions", () => {
     expect((await new Client().post("/api/auth/login", { userName: user.userName, password: "brand-new" })).status).toBe(200);
   });
 
+  it("settings: muted words are added (every repeated context) and removed through the page's action; bad input changes nothing", async () => {
+    const { client } = await signedUp("pm");
+    const form = (pairs: [string, string][]) => client.post("/settings.data", new URLSearchParams(pairs).toString(), origin);
+    const words = async () => (await client.get("/api/profile/me/muted-words")).json.words as { _id: string; phrase: string; action: string; contexts: string[] }[];
+    // an empty phrase, an unknown place, an unknown duration: 400s naming the field, nothing muted
+    const empty = await form([["intent", "mute-word"], ["phrase", "  "]]);
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain("phrase is required");
+    const place = await form([["intent", "mute-word"], ["phrase", "spoiler"], ["contexts", "home"], ["contexts", "nowhere"]]);
+    expect(place.status).toBe(400);
+    expect(place.text).toContain("contexts must be among");
+    expect((await form([["intent", "mute-word"], ["phrase", "spoiler"], ["duration", "ever"]])).status).toBe(400);
+    expect(await words()).toEqual([]);
+
+    const added = await form([["intent", "mute-word"], ["phrase", "spoiler"], ["action", "warn"], ["contexts", "search"], ["contexts", "tags"], ["duration", "forever"]]);
+    expect(added.status).toBe(200);
+    const [word] = await words();
+    expect(word).toMatchObject({ phrase: "spoiler", action: "warn" });
+    expect([...word!.contexts].sort()).toEqual(["search", "tags"]);
+    expect(added.text).toContain(word!._id);
+
+    const removed = await form([["intent", "unmute-word"], ["wordId", word!._id]]);
+    expect(removed.status).toBe(200);
+    expect(await words()).toEqual([]);
+  });
+
   it("profile: a bio over its limit is a 400 naming it; the bio stays", async () => {
     const { client } = await signedUp("pb");
     expect((await postForm(client, "/profile.data", { intent: "profile", bio: "kept" })).status).toBe(200);
