@@ -157,7 +157,8 @@ test.describe("Create a feed (/scroll/new)", () => {
     await from.fill(isoDay(-1));
     await page.getByLabel("To", { exact: true }).fill(isoDay(1));
 
-    const createRequest = page.waitForRequest((req) => req.method() === "POST" && new URL(req.url()).pathname === "/api/scroll/create");
+    // issue 30: the form posts to the page's action (its fetcher), the JSON the API takes
+    const createRequest = page.waitForRequest((req) => req.method() === "POST" && new URL(req.url()).pathname === "/scroll/new.data");
     await submit.click();
     expect((await createRequest).postDataJSON()).toEqual({
       name: scrollName,
@@ -265,7 +266,8 @@ test.describe("Curations", () => {
     await expect(page.getByRole("group", { name: "Feed rules" })).toHaveCount(0);
     const curationName = `Keepers ${tag.slice(-5)}`;
     await page.getByRole("textbox", { name: "Name", exact: true }).fill(curationName);
-    const createRequest = page.waitForRequest((req) => req.method() === "POST" && new URL(req.url()).pathname === "/api/scroll/create");
+    // issue 30: the form posts to the page's action (its fetcher), the JSON the API takes
+    const createRequest = page.waitForRequest((req) => req.method() === "POST" && new URL(req.url()).pathname === "/scroll/new.data");
     await page.getByRole("button", { name: "Create Scroll", exact: true }).click();
     expect((await createRequest).postDataJSON()).toEqual({ name: curationName, description: "", type: "curation", isPrivate: false });
     await expect(toast(page, "Scroll created successfully")).toBeVisible();
@@ -681,7 +683,9 @@ test.describe("Scroll lists", () => {
     await page.locator("#exclude-tags").fill(t3);
     await page.locator("#exclude-tags").press("Enter");
     await page.getByRole("checkbox", { name: "Hide echos I liked" }).uncheck();
+    const saveRequest = page.waitForRequest((req) => req.method() === "POST" && new URL(req.url()).pathname === `/scroll/${feed._id}/edit.data`);
     await page.getByRole("button", { name: "Save Changes" }).click();
+    expect((await saveRequest).postDataJSON()).toMatchObject({ name: renamed, isPrivate: false, feedConfig: { excludeLikedEchos: false } });
     await expect(toast(page, "Scroll updated")).toBeVisible();
     await expectUrl(page, `/scroll/${feed._id}`);
     await expect(pageTitle(page)).toHaveText(renamed);

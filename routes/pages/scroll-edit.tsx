@@ -1,9 +1,9 @@
-import { data, Link } from "react-router";
-import { requirePageViewerId } from "~/modules/auth/index.server";
-import { ScrollForm } from "~/modules/scroll/index";
-import { getScroll } from "~/modules/scroll/index.server";
+import { data, Link, type ShouldRevalidateFunction } from "react-router";
+import { requireApiViewerId, requirePageViewerId } from "~/modules/auth/index.server";
+import { ScrollForm, UpdateScrollSchema } from "~/modules/scroll/index";
+import { getScroll, updateScroll } from "~/modules/scroll/index.server";
 import { HttpError } from "~/modules/shared/index";
-import { appContext } from "~/modules/shared/index.server";
+import { appContext, pageAction, parseJson } from "~/modules/shared/index.server";
 import { EmptyState } from "~/modules/shell/index";
 import type { Route } from "./+types/scroll-edit";
 
@@ -23,6 +23,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     throw error;
   }
 }
+
+/**
+ * The form's submission (issue 30): the same schema, service and checks as PATCH /api/scroll/:id
+ * (its creator only), sent as JSON by the form's fetcher; `{ done }` or `{ error }` for the form.
+ */
+export function action({ request, context, params }: Route.ActionArgs) {
+  const app = context.get(appContext);
+  return pageAction(async () => {
+    const viewerId = await requireApiViewerId(app, request);
+    return { done: (await updateScroll(app, viewerId, params.id, await parseJson(request, UpdateScrollSchema)))._id };
+  });
+}
+
+// a saved edit leaves for the scroll's page, which reads it fresh: this page's loader is not read again
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod ? false : defaultShouldRevalidate);
 
 export default function EditScroll({ loaderData }: Route.ComponentProps) {
   if (!loaderData.scroll) {

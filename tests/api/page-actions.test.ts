@@ -51,6 +51,31 @@ describe("page actions", () => {
     expect(await words()).toEqual([]);
   });
 
+  it("scrolls: the create and edit forms post JSON to their pages' actions; bad input and another's scroll change nothing", async () => {
+    const { client } = await signedUp("ps");
+    const { client: other } = await signedUp("pt");
+    const json = { Origin: new URL(BASE_URL).origin, "Content-Type": "application/json" };
+    const feedConfig = { includedTags: ["pagesaction"], sortBy: "newestFirst" };
+    const noName = await client.post("/scroll/new.data", JSON.stringify({ name: " ", type: "feed", feedConfig }), json);
+    expect(noName.status).toBe(400);
+    expect(noName.text).toMatch(/name/i);
+    expect((await client.get("/api/scroll/all")).json.scrolls).toEqual([]);
+
+    const created = await client.post("/scroll/new.data", JSON.stringify({ name: "Action feed", description: "", type: "feed", isPrivate: false, feedConfig }), json);
+    expect(created.status).toBe(200);
+    const id = /[0-9a-z]{26}/.exec(created.text)?.[0];
+    const scroll = (await client.get(`/api/scroll/${id}`)).json.scroll;
+    expect(scroll).toMatchObject({ name: "Action feed", type: "feed" });
+
+    // another account's edit is refused and changes nothing; the creator's is saved
+    expect((await other.post(`/scroll/${id}/edit.data`, JSON.stringify({ name: "Taken" }), json)).status).toBe(403);
+    const tooMany = await client.post(`/scroll/${id}/edit.data`, JSON.stringify({ feedConfig: { ...feedConfig, includedTags: Array.from({ length: 50 }, (_, i) => `t${i}`) } }), json);
+    expect(tooMany.status).toBe(400);
+    expect((await client.get(`/api/scroll/${id}`)).json.scroll.name).toBe("Action feed");
+    expect((await client.post(`/scroll/${id}/edit.data`, JSON.stringify({ name: "Renamed by action" }), json)).status).toBe(200);
+    expect((await client.get(`/api/scroll/${id}`)).json.scroll.name).toBe("Renamed by action");
+  });
+
   it("profile: a bio over its limit is a 400 naming it; the bio stays", async () => {
     const { client } = await signedUp("pb");
     expect((await postForm(client, "/profile.data", { intent: "profile", bio: "kept" })).status).toBe(200);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
-import { useNavigate } from "react-router";
+import { useFetcher, useNavigate } from "react-router";
 import { TagInput } from "../../echo/index";
-import { api, charCount, clampChars, toast, UNITS_PER_CHAR } from "../../shared/index";
+import { charCount, clampChars, toast, UNITS_PER_CHAR, useFetcherAnswer } from "../../shared/index";
 import {
   FEED_TAG_SUGGESTIONS,
   MAX_DESCRIPTION,
@@ -47,7 +47,29 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
   const [useDates, setUseDates] = useState(Boolean(config?.dateRange));
   const [from, setFrom] = useState(day(config?.dateRange?.startDate));
   const [to, setTo] = useState(day(config?.dateRange?.endDate));
-  const [saving, setSaving] = useState(false);
+  // the page's action (routes/pages/scroll-new.tsx, scroll-edit.tsx) answers the scroll's id or an error
+  const fetcher = useFetcher<{ done?: string; error?: string }>();
+  const saving = fetcher.state !== "idle";
+  const [error, setError] = useState<string | null>(null);
+  useFetcherAnswer(
+    fetcher,
+    ({ done }) => {
+      setError(null);
+      if (scroll) {
+        toast.success("Scroll updated");
+        navigate(`/scroll/${scroll._id}`);
+      } else {
+        toast.success("Scroll created successfully");
+        // to /scrolls as the spec has it, which then shows the new scroll (issue 29)
+        const state: CreatedState = { createdScroll: done! };
+        navigate("/scrolls", { state });
+      }
+    },
+    (message) => {
+      setError(message);
+      toast.error(message);
+    },
+  );
 
   const rule = {
     tagMatchType: included.length === 0 ? "any" : matchType,
@@ -61,37 +83,13 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
     dateRange: useDates ? { startDate: from || null, endDate: to || null } : null,
   };
 
-  async function onSubmit(e: FormEvent) {
+  function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!name.trim() || saving) return;
     const feedConfig = type === "feed" ? rule : undefined;
-    setSaving(true);
-    try {
-      if (scroll) {
-        await api(`/scroll/${scroll._id}`, {
-          method: "PATCH",
-          body: { name, description, isPrivate, ...(feedConfig ? { feedConfig } : {}) },
-          fallback: "Failed to update scroll",
-        });
-        toast.success("Scroll updated");
-        navigate(`/scroll/${scroll._id}`);
-      } else {
-        const created = await api<{ scroll: Scroll }>("/scroll/create", {
-          method: "POST",
-          body: { name, description, type, isPrivate, ...(feedConfig ? { feedConfig } : {}) },
-          fallback: "Failed to create scroll",
-        });
-        toast.success("Scroll created successfully");
-        // to /scrolls as the spec has it, which then shows the new scroll (issue 29)
-        const state: CreatedState = { createdScroll: created.scroll._id };
-        navigate("/scrolls", { state });
-      }
-    } catch (error) {
-      console.error(error);
-      toast.error((error as Error).message);
-    } finally {
-      setSaving(false);
-    }
+    // JSON: a rule is nested (tags, authors, a date range); the same body the API takes
+    const body = scroll ? { name, description, isPrivate, ...(feedConfig ? { feedConfig } : {}) } : { name, description, type, isPrivate, ...(feedConfig ? { feedConfig } : {}) };
+    void fetcher.submit(body, { method: "post", action: scroll ? `/scroll/${scroll._id}/edit` : "/scroll/new", encType: "application/json" });
   }
 
   return (
@@ -218,6 +216,11 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
         </fieldset>
       )}
       {type === "feed" && <FeedPreviewPanel feedConfig={rule} />}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={!name.trim() || saving}>
           {saving ? (scroll ? "Saving..." : "Creating...") : scroll ? "Save Changes" : "Create Scroll"}
