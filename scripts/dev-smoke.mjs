@@ -12,9 +12,9 @@ import path from "node:path";
 import { env, freePort, root } from "./lib.mjs";
 
 // The first start on a fresh clone optimizes dependencies: ~20 s on a quiet 2-core machine, but a
-// fresh clone's CI under six other test runs (load ~11) was still optimizing at 90 s. The deadline
-// catches a server that never comes up, not a slow one.
-const DEADLINE_MS = 300_000;
+// fresh clone's CI under six other test runs (load ~11) was still optimizing at 90 s, and at load
+// ~25 had not answered at 300 s. The deadline catches a server that never comes up, not a slow one.
+const DEADLINE_MS = 600_000;
 // The hot reload: a comment appended to a server module on every request's path (the health
 // route), restored byte for byte afterwards (also on failure or Ctrl-C).
 const probe = path.join(root, "routes/api/health.ts");
