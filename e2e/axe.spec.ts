@@ -1,7 +1,8 @@
 // axe on every route, signed out and signed in, light and dark, wide and narrow: no serious or
-// critical violation of WCAG 2.0/2.1/2.2 A and AA. One test per route and theme, so a failure
-// names its screen; the data (echos with tags, a feed, a curation, another user's scroll) is
-// seeded once per worker through the public API.
+// critical violation of WCAG 2.0/2.1/2.2 A and AA. One test per route, each opened once and judged
+// in both themes at both widths (a failure names its route, theme and width); the data (echos
+// with tags, a feed, a curation, another user's scroll) is seeded once per worker through the
+// public API.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { rank } from "./community-helpers";
@@ -82,14 +83,31 @@ async function expectNoSeriousViolations(page: Page) {
   expect.soft(serious, `${page.url()} ${JSON.stringify(serious, null, 2)}`).toEqual([]);
 }
 
-async function check(page: Page, path: string, theme: (typeof THEMES)[number], width: number) {
-  await page.setViewportSize({ width, height: 900 });
+/**
+ * Open `path` once, in the first theme (the page's stored choice, `useTheme`, applied before the
+ * first paint as a returning visitor's is), and judge it at both widths; then switch to the other theme the way the
+ * theme toggle does (the document's data-theme: the colours follow it at once) and judge both
+ * widths again. Opening each route once instead of once per theme and width spent a quarter of
+ * the page loads for the same 4 judgements per route (the sweep was the e2e suite's largest part).
+ */
+async function check(page: Page, path: string) {
+  const [first, second] = THEMES;
+  await page.setViewportSize({ width: 1366, height: 900 });
   await page.goto(path);
   await waitForApp(page);
-  await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+  await expect(page.locator("html")).toHaveAttribute("data-theme", first);
   // lists load after hydration; let skeletons give way before judging contrast
   await expect(page.locator(".skeleton-line")).toHaveCount(0, { timeout: 15_000 });
-  await expectNoSeriousViolations(page);
+  for (const [theme, widths] of [[first, [1366, 390]], [second, [390, 1366]]] as const) {
+    if (theme === second) await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+    for (const width of widths) {
+      await test.step(`${theme} @${width}`, async () => {
+        await page.setViewportSize({ width, height: 900 });
+        await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+        await expectNoSeriousViolations(page);
+      });
+    }
+  }
 }
 
 test.describe.configure({ timeout: 120_000 });
@@ -111,24 +129,22 @@ for (const theme of THEMES) {
     await expect(page.locator("#splash")).toHaveCSS("opacity", "1");
     await expectNoSeriousViolations(page);
   });
+}
 
-  test(`signed-out routes, ${theme}`, async ({ page }) => {
+test("signed-out routes", async ({ page }) => {
+  await skipSplash(page.context());
+  await useTheme(page, THEMES[0]);
+  for (const path of signedOutRoutes) await test.step(path, () => check(page, path));
+});
+
+for (const [name, pathOf] of signedInRoutes) {
+  test(`${name}, signed in`, async ({ page, playwright, baseURL }) => {
+    const s = await seed(playwright, baseURL);
     await skipSplash(page.context());
-    await useTheme(page, theme);
-    for (const path of signedOutRoutes) {
-      for (const width of [1366, 390]) await test.step(`${path} @${width}`, () => check(page, path, theme, width));
-    }
+    await useTheme(page, THEMES[0]);
+    await logIn(page.request, s.me.userName);
+    await check(page, pathOf(s));
   });
-
-  for (const [name, pathOf] of signedInRoutes) {
-    test(`${name}, signed in, ${theme}`, async ({ page, playwright, baseURL }) => {
-      const s = await seed(playwright, baseURL);
-      await skipSplash(page.context());
-      await useTheme(page, theme);
-      await logIn(page.request, s.me.userName);
-      for (const width of [1366, 390]) await test.step(`@${width}`, () => check(page, pathOf(s), theme, width));
-    });
-  }
 }
 
 // The developers' API reference is a plain page outside the app (no shell, no script): its

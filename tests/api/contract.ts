@@ -9,12 +9,18 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 export class ContractError extends Error {}
 
-type Operation = { method: string; pattern: RegExp; literal: number; statuses: Record<string, ValidateFunction> };
+type Operation = { method: string; pattern: RegExp; literal: number; statuses: Record<string, Validator> };
 type Contract = { document: Json; operations: Operation[]; error: ValidateFunction };
+/** A response schema's check, compiled the first time an answer needs it. */
+type Validator = { (json: unknown): boolean; errors: ValidateFunction["errors"]; compiled: () => ValidateFunction };
 
 const loaded = new Map<string, Promise<Contract>>();
 
-/** The contract of the server at `base`, fetched and compiled once per test file. */
+/**
+ * The contract of the server at `base`, fetched once per test file. Each response schema compiles
+ * when an answer first needs it: compiling all of them took ~1 CPU-s in every API test file, most of
+ * which touch a few routes (`compileAll` compiles every one: openapi.test.ts).
+ */
 export function contractOf(base: string): Promise<Contract> {
   let contract = loaded.get(base);
   if (!contract) {
@@ -34,12 +40,23 @@ async function load(base: string): Promise<Contract> {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addSchema(document, "openapi");
   const compile = (...at: string[]) => ajv.compile({ $ref: `openapi#/${pointer(...at)}` });
+  const lazily = (...at: string[]): Validator => {
+    let fn: ValidateFunction | undefined;
+    const compiled = () => (fn ??= compile(...at));
+    const validate = ((json: unknown) => {
+      const ok = compiled()(json);
+      validate.errors = fn!.errors;
+      return ok;
+    }) as Validator;
+    validate.compiled = compiled;
+    return validate;
+  };
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(document.paths as Json)) {
     for (const [method, op] of Object.entries(methods as Json)) {
-      const statuses: Record<string, ValidateFunction> = {};
+      const statuses: Record<string, Validator> = {};
       for (const [status, answer] of Object.entries(op.responses as Json)) {
-        if (answer.content?.["application/json"]) statuses[status] = compile("paths", path, method, "responses", status, "content", "application/json", "schema");
+        if (answer.content?.["application/json"]) statuses[status] = lazily("paths", path, method, "responses", status, "content", "application/json", "schema");
       }
       const pattern = new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/\{\w+\}/g, "[^/]+")}$`);
       operations.push({ method: method.toUpperCase(), pattern, literal: path.split("/").filter((s) => !s.startsWith("{")).length, statuses });
@@ -48,6 +65,13 @@ async function load(base: string): Promise<Contract> {
   // a literal segment wins over a parameter, as in the router: /api/scroll/all is not /api/scroll/{id}
   operations.sort((a, b) => b.literal - a.literal);
   return { document, operations, error: compile("components", "schemas", "Error") };
+}
+
+/** Compile every response schema of the document (each one must compile, used or not). */
+export function compileAll(contract: Contract): number {
+  const all = contract.operations.flatMap((o) => Object.values(o.statuses));
+  for (const v of all) v.compiled();
+  return all.length;
 }
 
 /**

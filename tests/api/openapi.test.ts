@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiRoutePaths } from "../../modules/verticals/index";
 import { BASE_URL, Client, signedUp } from "./client";
-import { contractOf, contractViolation } from "./contract";
+import { compileAll, contractOf, contractViolation } from "./contract";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -102,6 +102,10 @@ describe("GET /api/openapi.json", () => {
 });
 
 describe("the API tests' contract check (every answer the test client receives)", () => {
+  it("compiles every response schema of the document (the client compiles each when first used)", async () => {
+    expect(compileAll(await contractOf(BASE_URL))).toBeGreaterThan(200);
+  });
+
   it("passes a real answer, and fails one that drifts from the document", async () => {
     const contract = await contractOf(BASE_URL);
     const { client } = await signedUp("oa");
