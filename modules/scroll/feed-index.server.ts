@@ -13,31 +13,14 @@ import { canonicalRule, ruleColumns, ruleKeyOf, ruleOfKey, toRule } from "./rule
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
 /**
- * Entries an index keeps: the first 500 matches in its feed's order (25 pages of 20) where the
- * engine fills pages by itself past them; up to SPARSE_CAP (500 pages of 20) for a rule whose
- * matches are too thin among its streams' entries for the engine to fill a page (the backfill
- * measures it), and for a short window's most liked. Past the frontier, the engine serves.
+ * Entries an index keeps: its rule's first 10,000 matches in the feed's order (500 pages of 20;
+ * a short window's most liked: its 10,000 most liked). Every rule keeps them: no engine window
+ * fills a screen for every reader (a reader who hides what they liked gets 18–23 entries), so no
+ * rule is left to the engine (decision 020, "No dense rules"). Past the frontier, the engine serves.
  */
-export const INDEX_CAP = 500;
-export const SPARSE_CAP = 10_000;
+export const INDEX_CAP = 10_000;
 /** Below this many entries a windowed index whose frontier aged is built again. */
 const DRAINED = 250;
-/** The page a reader's engine window must fill for a rule to count as dense: a first screen. */
-const SCREEN = 20;
-/**
- * A rule is dense when a reader's window is expected to hold DENSE_MARGIN screens of its matches:
- * a window that holds one on average falls short about half the time (measured: 73 of 597 public
- * feeds of the 100,000-echo store had a short first page from a dense rule's engine window at a
- * margin of 1). The reader's window is the smaller one of a reader who hides what they liked.
- */
-const DENSE_MARGIN = 2;
-const readerWindow = (rule: FeedRule) => windowSize({ ...rule, excludeLikedEchos: true });
-/**
- * `cap` of a dense rule's index: its backfill found the rule's matches dense enough for a reader's
- * engine window to fill a screen, so the index keeps no entries, takes no posts or likes (its
- * terms are removed) and its pages come from the engine; it stays "ready".
- */
-export const DENSE = 0;
 /**
  * The most entries one page reads from an index: each costs the entry and its echo's rows
  * (ECHO_ROWS at worst: the echo, its author, the reader's like and repost, a quote's quoted echo),
@@ -63,8 +46,7 @@ const NO_VIEWER = NOBODY;
  * Rules the index may serve: every rule that tests its candidates — tags, authors, exclusions —
  * and every most-liked rule (its windows and like counts move: the engine reads a likes-ordered
  * stream that a window makes sparse). A newest- or oldest-first rule with none of these reads
- * the echos table in its own order (dates are a range of it): every entry matches. The backfill
- * then keeps entries only where the engine would answer short pages (`DENSE`).
+ * the echos table in its own order (dates are a range of it): every entry matches.
  */
 export function indexable(rule: FeedRule): boolean {
   return rule.sortBy === "mostLiked" || rule.includedTags.length > 0 || rule.authors.length > 0 || rule.excludedTags.length > 0;
@@ -79,9 +61,10 @@ export const indexKeyOf = (rule: FeedRule): string => (indexable(rule) ? ruleKey
 
 /** Where an echo stands in a feed: (rank, id), rank its like count in a most-liked feed, else 0. */
 export type Position = { rank: number; id: string };
-/** How far an index reaches: all of its rule's matches, or every match up to its frontier `floor`;
- * nothing for a dense rule (its pages come from the engine). */
-export type IndexReach = { complete: boolean; floor: Position | null; dense?: boolean };
+/** How far an index reaches: all of its rule's matches, or every match up to its frontier
+ * `floor`. A ready index that is neither (an older build's "dense" index, kept empty; the repair
+ * pass builds it again) reaches nowhere: its pages come from the engine. */
+export type IndexReach = { complete: boolean; floor: Position | null };
 
 const descending = (rule: FeedRule) => rule.sortBy !== "oldestFirst";
 /** Above every echo of the feed: where its first page starts. */
@@ -96,12 +79,11 @@ export function before(rule: FeedRule, a: Position, b: Position): boolean {
 }
 /** Whether the index holds every match after `position` for at least one entry: a page from there can be read from it. */
 export const reaches = (rule: FeedRule, st: IndexReach, position: Position): boolean =>
-  !st.dense && (st.complete || st.floor === null || before(rule, position, st.floor));
+  st.complete || (st.floor !== null && before(rule, position, st.floor));
 /** The frontier as the feed_indexes row stores it. */
-export const reachOf = (row: { complete: boolean | number; floor: string | null; floorRank: number | null; cap?: number | null }): IndexReach => ({
+export const reachOf = (row: { complete: boolean | number; floor: string | null; floorRank: number | null }): IndexReach => ({
   complete: row.complete === true || row.complete === 1,
   floor: row.floor === null ? null : { rank: row.floorRank ?? 0, id: row.floor },
-  dense: row.cap === DENSE,
 });
 
 /**
@@ -130,11 +112,10 @@ export const scrollIndexState = (scrollId: string) =>
       complete: sql<number>`fi.complete`,
       floor: sql<string | null>`fi.floor`,
       floorRank: sql<number | null>`fi.floor_rank`,
-      cap: sql<number>`fi.cap`,
     },
     sql`FROM scrolls s JOIN feed_indexes fi ON fi.rule_key = s.rule_key WHERE s.id = ${scrollId} AND fi.state = 'ready'`,
   );
-export const learnIndexes = (rows: { ruleKey: string; complete: number; floor: string | null; floorRank: number | null; cap: number }[]) =>
+export const learnIndexes = (rows: { ruleKey: string; complete: number; floor: string | null; floorRank: number | null }[]) =>
   rows.forEach((row) => rememberIndex(row.ruleKey, reachOf(row)));
 
 /** The time window of a most-liked rule: its matches are at most this old. */
@@ -173,8 +154,9 @@ export function indexStatements(rule: FeedRule, within: SQL, now = Date.now()): 
   if (!indexable(rule)) return [];
   const key = ruleKeyOf(rule);
   return [
-    sql`INSERT INTO feed_indexes (rule_key, state, created_at, updated_at)
-        SELECT ${key}, 'building', ${now}, ${now} WHERE ${within} ON CONFLICT (rule_key) DO NOTHING`,
+    // the cap written (the column's default, 500, is an older build's)
+    sql`INSERT INTO feed_indexes (rule_key, state, cap, created_at, updated_at)
+        SELECT ${key}, 'building', ${INDEX_CAP}, ${now}, ${now} WHERE ${within} ON CONFLICT (rule_key) DO NOTHING`,
     sql`INSERT OR IGNORE INTO feed_rule_terms (term, index_id)
         SELECT j.value, (SELECT id FROM feed_indexes WHERE rule_key = ${key}) FROM json_each(${JSON.stringify(ruleTerms(rule))}) j
         WHERE ${within}`,
@@ -254,7 +236,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
     const [likeCandidates] = factTerms.length > 0 ? await batch(db, [candidatesOf([...new Set(factTerms)])]) : [[]];
     const matching = function* (echo: ChangedEcho, candidates: Candidate[], mine: Set<string>) {
       for (const c of candidates) {
-        if (c.cap === DENSE || !(JSON.parse(c.terms) as string[]).some((t) => mine.has(t))) continue;
+        if (!(JSON.parse(c.terms) as string[]).some((t) => mine.has(t))) continue;
         done.candidates++;
         yield c;
       }
@@ -319,7 +301,7 @@ const ENTRIES_PER_STATEMENT = 1000;
 const chunks = <T>(list: T[]): T[][] => Array.from({ length: Math.ceil(list.length / ENTRIES_PER_STATEMENT) }, (_, i) => list.slice(i * ENTRIES_PER_STATEMENT, (i + 1) * ENTRIES_PER_STATEMENT));
 
 /** Whether `position` is at or before the index's frontier: an echo standing there belongs in it. */
-const reachesTo = (rule: FeedRule, st: IndexReach, position: Position) => st.complete || st.floor === null || !before(rule, st.floor, position);
+const reachesTo = (rule: FeedRule, st: IndexReach, position: Position) => st.complete || (st.floor !== null && !before(rule, st.floor, position));
 
 /** Entries for echos that still exist and are not in that index yet (a repeat writes nothing). */
 function insertEntries(entries: Entry[]): SQL {
@@ -346,12 +328,12 @@ function walkOf(rule: FeedRule, now: number): FeedRule {
  * Build an index a few engine windows further, from where it stopped (its stored cursor: a
  * message delivered twice repeats nothing). A walk in the rule's order is ready when the engine
  * found every match (complete) or the index holds its cap (then its frontier `floor`: every match
- * up to it is in the index, and pages after it come from the engine). The cap is INDEX_CAP,
- * raised to SPARSE_CAP when the walk met matches too thin for a reader's engine window to fill a
- * screen. A walk through a short window (walksWindow) reads all of it, then keeps the SPARSE_CAP
- * most liked. Returns the next message, if any.
+ * up to it is in the index, and pages after it come from the engine). A walk through a short
+ * window (walksWindow) reads all of it, then keeps the `cap` most liked. The cap is written with
+ * the state, whichever way the walk ends (an index built in one message once kept the column's
+ * default, 500, and the repair pass's check then cut it there). Returns the next message, if any.
  */
-export async function backfillStep(db: Db, ruleKey: string, now = Date.now(), tally?: Backfilled): Promise<Change | null> {
+export async function backfillStep(db: Db, ruleKey: string, now = Date.now(), tally?: Backfilled, cap = INDEX_CAP): Promise<Change | null> {
   const fi = tables.feedIndexes;
   const [found] = await batch(db, [
     select(
@@ -360,8 +342,7 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now(), ta
         state: fi.state,
         cursor: fi.cursor,
         cursorRank: fi.cursorRank,
-        cap: fi.cap,
-        entries: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM feed_index_entries WHERE index_id = feed_indexes.id LIMIT ${SPARSE_CAP}))`,
+        entries: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM feed_index_entries WHERE index_id = feed_indexes.id LIMIT ${cap}))`,
       },
       sql`FROM feed_indexes WHERE rule_key = ${ruleKey}`,
     ),
@@ -375,15 +356,10 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now(), ta
   const window = windowSize(walk, BACKFILL_CANDIDATES);
   let seek: Seek = index.cursor && isId(index.cursor) ? { id: index.cursor, likes: index.cursorRank ?? undefined } : null;
   let entries = index.entries;
-  let cap = index.cap;
-  // the density this walk meets: matches per entry the engine read
-  let scanned = 0;
-  let matched = 0;
   const started = Date.now();
   for (let step = 0; step < BACKFILL_STEPS && Date.now() - started < BACKFILL_MS; step++) {
-    // no more than the cap needs (a dense rule's first step is its whole index), at least a
-    // screen's worth past it to measure the density
-    const want = capped ? Math.max(SCREEN, Math.min(BACKFILL_PAGE, cap - entries)) : BACKFILL_PAGE;
+    // no more than the cap needs (posts a building index took count too: at least one)
+    const want = capped ? Math.max(1, Math.min(BACKFILL_PAGE, cap - entries)) : BACKFILL_PAGE;
     const [rows] = await batch(db, [feedMatchQuery(walk, NO_VIEWER, now, seek, want, window)]);
     const fed = feedPage(walk, rows, want, now);
     if (tally) {
@@ -395,19 +371,9 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now(), ta
       entries += fed.rows.length;
     }
     const after = fed.after;
-    matched += fed.rows.length;
-    // where the read stopped in the window (a rule that tests nothing numbers nothing: all match)
-    scanned += after?.feedN || fed.rows.length;
-    if (!fed.hasMore || after === null) return capped ? markReady(db, rule, index.id, null, now) : keepMostLiked(db, rule, index.id, SPARSE_CAP, now);
+    if (!fed.hasMore || after === null) return capped ? markReady(db, rule, index.id, null, cap, now) : keepMostLiked(db, rule, index.id, cap, now);
     seek = { id: after.id, likes: after.likesCount };
-    if (capped && entries >= cap) {
-      const thin = matched * readerWindow(rule) < DENSE_MARGIN * SCREEN * scanned;
-      // dense: a reader's engine window fills a screen by itself, so the index keeps nothing
-      if (cap === INDEX_CAP && !thin) return markDense(db, index.id, now);
-      // thin matches: a reader's window would not fill a screen, so the index keeps more
-      if (cap < SPARSE_CAP) cap = SPARSE_CAP;
-      else return markReady(db, rule, index.id, { rank: rankOf(after), id: after.id }, now);
-    }
+    if (capped && entries >= cap) return markReady(db, rule, index.id, { rank: rankOf(after), id: after.id }, cap, now);
   }
   await batch(db, [
     sql`UPDATE feed_indexes SET cursor = ${seek?.id ?? null}, cursor_rank = ${seek?.likes ?? null}, cap = ${cap}, updated_at = ${now}
@@ -426,32 +392,20 @@ function afterPosition(rule: FeedRule, at: Position, alias = "feed_index_entries
 const orderSql = (rule: FeedRule, alias = "feed_index_entries") =>
   sql.raw(descending(rule) ? `${alias}.rank DESC, ${alias}.echo_id DESC` : `${alias}.rank ASC, ${alias}.echo_id ASC`);
 
-/** Ready: complete, or reaching its frontier `floor` (what a like message or a walk put after it goes). */
-async function markReady(db: Db, rule: FeedRule, id: number, floor: Position | null, now: number): Promise<null> {
+/** Ready, keeping `cap` entries: complete, or reaching its frontier `floor` (what a like message or a walk put after it goes). */
+async function markReady(db: Db, rule: FeedRule, id: number, floor: Position | null, cap: number, now: number): Promise<null> {
   await batch(db, [
     ...(floor ? [sql`DELETE FROM feed_index_entries WHERE index_id = ${id} AND ${afterPosition(rule, floor)}`] : []),
-    sql`UPDATE feed_indexes SET state = 'ready', complete = ${floor ? 0 : 1}, floor = ${floor?.id ?? null}, floor_rank = ${floor?.rank ?? null},
+    sql`UPDATE feed_indexes SET state = 'ready', cap = ${cap}, complete = ${floor ? 0 : 1}, floor = ${floor?.id ?? null}, floor_rank = ${floor?.rank ?? null},
         cursor = NULL, cursor_rank = NULL, updated_at = ${now}, checked_at = ${now} WHERE id = ${id}`,
-  ]);
-  return null;
-}
-
-/** A dense rule's index: no entries, no terms (no post or like reaches it), ready (pages from the engine). */
-async function markDense(db: Db, id: number, now: number): Promise<null> {
-  await batch(db, [
-    sql`DELETE FROM feed_index_entries WHERE index_id = ${id}`,
-    sql`DELETE FROM feed_rule_terms WHERE index_id = ${id}`,
-    // never due for the check (nothing to compare; cap 0 keeps it out); judged again after REJUDGE_MS
-    sql`UPDATE feed_indexes SET state = 'ready', cap = ${DENSE}, complete = 0, floor = NULL, floor_rank = NULL, cursor = NULL,
-        cursor_rank = NULL, updated_at = ${now}, checked_at = ${now} WHERE id = ${id}`,
   ]);
   return null;
 }
 
 /** After a walk through a window: the `cap` most liked stay, the cap-th is the frontier. */
 async function keepMostLiked(db: Db, rule: FeedRule, id: number, cap: number, now: number): Promise<null> {
-  const [cut] = await batch(db, [cutAt(rule, id, cap), sql`UPDATE feed_indexes SET cap = ${cap} WHERE id = ${id}`]);
-  return markReady(db, rule, id, cut.length > 1 ? { rank: cut[0]!.rank, id: cut[0]!.echoId } : null, now);
+  const [cut] = await batch(db, [cutAt(rule, id, cap)]);
+  return markReady(db, rule, id, cut.length > 1 ? { rank: cut[0]!.rank, id: cut[0]!.echoId } : null, cap, now);
 }
 
 /** The index's cap-th entry and the one after it, if any: two rows mean it holds more than it keeps. */
@@ -534,7 +488,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
   const reachesAt = desc ? sql`(fi.floor_rank, fi.floor) < (${at.rank}, ${at.id})` : sql`fi.floor > ${at.id}`;
   const where = sql`FROM feed_indexes fi JOIN feed_index_entries ie ON ie.index_id = fi.id
       WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
-        AND fi.cap > ${DENSE} AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
+        AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
         AND ${guard} ${fresh}`;
   const entries = sql`${where} ORDER BY ${orderSql(rule, "ie")}`;
   const entriesBackwards = sql`${where} ORDER BY ${orderSql({ ...rule, sortBy: descending(rule) ? "oldestFirst" : "newestFirst" }, "ie")}`;
@@ -562,7 +516,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
     // it steps over what it does not show within its rows, and says where the next page starts.
     const walked = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
           WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
-            AND fi.cap > ${DENSE} AND (fi.complete = 1 OR fi.floor IS NULL OR (${reachesAt} AND ${upToFrontier}))
+            AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
             AND ${guard} ${fresh} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id", viewer))}
           ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${filters} THEN ${filteredScan(limit)} ELSE ${limit + 1} END) s
         WHERE NOT ${filters} OR ${probe("s.echo_id")} LIMIT ${limit + 1}`;
@@ -628,13 +582,8 @@ const REPAIR_DEPTH = 100;
 const REPAIR_CANDIDATES = 5000;
 /** A backfill that has not moved for this long lost its message: it is sent again. */
 const STUCK_MS = 60_000;
-/**
- * A dense rule is judged again this long after it was last judged (its backfill's first 500
- * matches decided it; a tag's company changes), up to REJUDGE_PER_PASS a pass: when a reader's
- * engine window no longer fills a screen, it is built again as a sparse index.
- */
-const REJUDGE_MS = 86_400_000;
-const REJUDGE_PER_PASS = 5;
+/** Older builds' indexes built again per pass (rebuildOlder). */
+const OLDER_PER_PASS = 5;
 
 export type Repaired = {
   keyed: number;
@@ -647,9 +596,8 @@ export type Repaired = {
   dropped: number;
   aged: number;
   rebuilt: number;
-  /** dense rules judged again, and those of them rebuilt as sparse */
-  rejudged: number;
-  thinned: number;
+  /** older builds' indexes that kept less than INDEX_CAP short of their rule's end, built again (rebuildOlder) */
+  older: number;
   /** entries the rank sweep looked at, and the echos it found out of step (lost like or delete messages) */
   swept: number;
   resynced: number;
@@ -694,7 +642,7 @@ export async function repairIndexes(
   keys = KEYS_PER_PASS,
   moved: readonly string[] = [],
 ): Promise<Repaired> {
-  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0, rejudged: 0, thinned: 0, swept: 0, resynced: 0, relayed: 0 };
+  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0, older: 0, swept: 0, resynced: 0, relayed: 0 };
   done.replayed = await replayPosts(app, db, now);
   done.relayed = await relayLikes(app, db, moved, now);
   Object.assign(done, await sweepRanks(app, db, now));
@@ -706,16 +654,16 @@ export async function repairIndexes(
       AND index_id IN (SELECT id FROM feed_indexes WHERE rule_key LIKE ${`%"sortBy":"mostLiked","sortTimeRange":"${range}"%`})
       RETURNING index_id`;
   });
-  const [unkeyed, stuck, due, orphans, dense, ...aged] = await batch(db, [
+  const [unkeyed, stuck, due, orphans, older, ...aged] = await batch(db, [
     select({ id: sc.id, ...ruleColumns(sc) }, sql`FROM scrolls WHERE type = 'feed' AND rule_key IS NULL LIMIT ${keys}`),
     select({ ruleKey: fi.ruleKey }, sql`FROM feed_indexes WHERE state = 'building' AND updated_at < ${now - STUCK_MS} LIMIT 20`),
-    select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap }, sql`FROM feed_indexes WHERE state = 'ready' AND cap > ${DENSE} ORDER BY checked_at LIMIT ${indexes}`),
+    select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap }, sql`FROM feed_indexes WHERE state = 'ready' AND (complete = 1 OR floor IS NOT NULL) ORDER BY checked_at LIMIT ${indexes}`),
     select({ id: fi.id }, sql`FROM feed_indexes WHERE NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key) LIMIT 5`),
-    // dense rules judged longest ago (those marked before judging again existed carry the largest time)
+    // an older build's index that stops short of its rule's end with less than INDEX_CAP: one kept
+    // empty as "dense" (cap 0, no frontier), or one cut at the column's default 500
     select(
       { id: fi.id, ruleKey: fi.ruleKey },
-      sql`FROM feed_indexes WHERE state = 'ready' AND cap = ${DENSE} AND (checked_at < ${now - REJUDGE_MS} OR checked_at = ${Number.MAX_SAFE_INTEGER})
-        ORDER BY checked_at LIMIT ${REJUDGE_PER_PASS}`,
+      sql`FROM feed_indexes WHERE state = 'ready' AND complete = 0 AND (floor IS NULL OR cap < ${INDEX_CAP}) LIMIT ${OLDER_PER_PASS}`,
     ),
     ...aging,
   ]);
@@ -745,12 +693,10 @@ export async function repairIndexes(
     for (const r of drained as { rule_key: string }[]) backfills.push({ type: "backfill", ruleKey: r.rule_key, cursor: null });
     done.rebuilt = drained.length;
   }
-  for (const index of dense) {
-    done.rejudged++;
-    if (await judgeDense(db, index, now)) {
-      done.thinned++;
-      backfills.push({ type: "backfill", ruleKey: index.ruleKey, cursor: null });
-    }
+  if (older.length > 0) {
+    await rebuildOlder(db, older, now);
+    backfills.push(...older.map(({ ruleKey }): Change => ({ type: "backfill", ruleKey, cursor: null })));
+    done.older = older.length;
   }
   if (backfills.length > 0) sendChanges(app, backfills);
   for (const index of due) {
@@ -773,25 +719,19 @@ export async function repairIndexes(
 }
 
 /**
- * A dense rule judged again: a reader's engine window, from the top, must still fill a screen
- * (or find every match). If it does not, the index is built again as a sparse one (its terms
- * back, so posts reach it while it builds; pages read the engine meanwhile). True when rebuilt.
+ * Older builds' indexes built again from the start, as a new rule's would be (decision 020, "No
+ * dense rules"): their terms back (a "dense" one had none, so posts reach it while it builds),
+ * their entries kept until the walk rewrites them; pages read the engine meanwhile.
  */
-async function judgeDense(db: Db, index: { id: number; ruleKey: string }, now: number): Promise<boolean> {
-  const rule = ruleOfKey(index.ruleKey);
-  const window = readerWindow(rule);
-  const [rows] = await batch(db, [feedMatchQuery(rule, NO_VIEWER, now, null, SCREEN, window)]);
-  const fed = feedPage(rule, rows, SCREEN);
-  if (fed.rows.length >= SCREEN || !fed.hasMore) {
-    await batch(db, [sql`UPDATE feed_indexes SET checked_at = ${now} WHERE id = ${index.id}`]);
-    return false;
-  }
-  await batch(db, [
-    sql`INSERT OR IGNORE INTO feed_rule_terms (term, index_id) SELECT value, ${index.id} FROM json_each(${JSON.stringify(ruleTerms(rule))})`,
-    sql`UPDATE feed_indexes SET state = 'building', cap = ${SPARSE_CAP}, complete = 0, floor = NULL, floor_rank = NULL, cursor = NULL,
-        cursor_rank = NULL, updated_at = ${now}, checked_at = ${now} WHERE id = ${index.id} AND cap = ${DENSE}`,
-  ]);
-  return true;
+async function rebuildOlder(db: Db, indexes: { id: number; ruleKey: string }[], now: number) {
+  await batch(
+    db,
+    indexes.flatMap(({ id, ruleKey }) => [
+      sql`INSERT OR IGNORE INTO feed_rule_terms (term, index_id) SELECT value, ${id} FROM json_each(${JSON.stringify(ruleTerms(ruleOfKey(ruleKey)))})`,
+      sql`UPDATE feed_indexes SET state = 'building', cap = ${INDEX_CAP}, complete = 0, floor = NULL, floor_rank = NULL, cursor = NULL,
+          cursor_rank = NULL, updated_at = ${now} WHERE id = ${id} AND state = 'ready'`,
+    ]),
+  );
 }
 
 /**
@@ -911,9 +851,12 @@ async function checkIndex(db: Db, index: { id: number; ruleKey: string; complete
   if (missing.length > 0) statements.push(insertEntries(missing));
   if (statements.length > 0) await batch(db, statements);
   // back to its cap: the frontier moves up to the last kept, and the index is no longer complete
-  const [cut] = await batch(db, [cutAt(rule, index.id, index.cap)]);
+  // (a complete index of an older build may carry the column's default, 500, for a cap it never
+  // held: it keeps INDEX_CAP)
+  const cap = index.complete ? Math.max(index.cap, INDEX_CAP) : index.cap;
+  const [cut] = await batch(db, [cutAt(rule, index.id, cap)]);
   const trimmed = cut.length > 1;
-  if (trimmed) await markReady(db, rule, index.id, { rank: cut[0]!.rank, id: cut[0]!.echoId }, now);
+  if (trimmed) await markReady(db, rule, index.id, { rank: cut[0]!.rank, id: cut[0]!.echoId }, cap, now);
   else await batch(db, [sql`UPDATE feed_indexes SET checked_at = ${now} WHERE id = ${index.id}`]);
   return { added: missing.length, removed: extra.length, trimmed: trimmed ? 1 : 0 };
 }

@@ -23,7 +23,7 @@ import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
 export type Seek = { id: string; likes?: number } | null;
 
-/** The viewer of the canonical rule (the feed index's backfill, repair and judgement): hides
+/** The viewer of the canonical rule (the feed index's backfill and repair): hides
  * nothing, so the index holds every match and its pages test each reader's own. */
 export const NOBODY = "0".repeat(26);
 
@@ -145,7 +145,7 @@ function orderBy(rule: FeedRule, id: string, likes: string): string {
  * rule: the rest of the budget hydrates the page (5 rows an echo at worst: a quote the viewer
  * liked and reposted) and reads the scroll. 110 when an echo read 3 (decision 010); 75 since
  * reposts and quotes (decision 027, "Pages sized by rows per echo"). A larger page gets less
- * (pageCandidateRows); the dense judgement of the feed index uses this one. */
+ * (pageCandidateRows). */
 export const CANDIDATE_ROWS = candidateRowsFor(DEFAULT_LIMIT);
 /**
  * The candidate rows of a page of `limit` echos: CANDIDATE_ROWS, less what an API page larger
@@ -312,7 +312,12 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   // echos are stepped over within the bound below rather than leaving the page short after it
   const filters = viewerId === NOBODY ? "0" : viewerFiltersText(lit(viewerId));
   const probe = (id: string) => echoVisibleProbeText(lit(viewerId), id, "feeds");
-  if (offset === 0 && !parts.some((p) => p.tested)) {
+  // streams that can find one echo twice (any of several tags: an echo carrying two of them) give
+  // it side by side; the head below would count both copies against the page (an any-of-10-tags
+  // feed answered 16–19 echos a page past its index's frontier), so such a rule is numbered,
+  // where a copy is not a match (`prev`)
+  const twice = parts.length > 1 && rule.authors.length === 0;
+  if (offset === 0 && !parts.some((p) => p.tested) && !twice) {
     // every entry matches: the page is the merge's head — for a viewer whom nothing hides. For
     // one whom anything may, the first `scan` entries, probed, up to the page; a page short of
     // it read them all, and also reads the FEED_STEP-th entry: the next page starts after it or
@@ -330,10 +335,12 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   // once the page is full: a dense feed reads about a page of entries, not the window. A viewer
   // whom anything may hide has a smaller window (each entry's probe, one row)
   const w = `(CASE WHEN ${filters} THEN ${int(windowOfProbed(rule, window))} ELSE ${int(window)} END)`;
-  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (SELECT m.id AS id, m.lk AS lk, m.ok AND (NOT ${filters} OR ${probe("m.id")}) AS ok
+  // (`prev`, the entry before, in the same window: no second buffering; a copy's `ok` is its
+  // twin's, so `k` counts it too — only a page by OFFSET, served within the first window, sees that)
+  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k, lag(id) OVER w AS prev FROM (SELECT m.id AS id, m.lk AS lk, m.ok AND (NOT ${filters} OR ${probe("m.id")}) AS ok
       FROM (${merged} ORDER BY ${order} LIMIT ${w}) m)
     WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
-  const wanted = `ok AND k > ${int(offset)}`;
+  const wanted = `ok AND prev IS NOT id AND k > ${int(offset)}`;
   return `SELECT id, lk, ${wanted} AS ok, CASE WHEN n = ${w} THEN ${FRONTIER_N} ELSE n END AS n FROM (${numbered}) WHERE (${wanted}) OR n = ${w} LIMIT ${int(limit + 1)}`;
 }
 

@@ -86,7 +86,6 @@ const scrollFactsById = prepared(["id"], (v) =>
       indexComplete: sql<number | null>`fi.complete`,
       indexFloor: sql<string | null>`fi.floor`,
       indexFloorRank: sql<number | null>`fi.floor_rank`,
-      indexCap: sql<number | null>`fi.cap`,
     },
     sql`FROM scrolls s LEFT JOIN feed_indexes fi ON fi.rule_key = s.rule_key AND fi.state = 'ready' WHERE s.id = ${v.id}`,
   ),
@@ -101,7 +100,7 @@ async function scrollFacts(app: AppContext, viewerId: string, id: string): Promi
   if (row.isPrivate && row.creatorId !== viewerId) throw forbidden("This scroll is private");
   const rule = toRule(row);
   if (row.indexComplete !== null && indexable(rule)) {
-    rememberIndex(ruleKeyOf(rule), reachOf({ complete: row.indexComplete, floor: row.indexFloor, floorRank: row.indexFloorRank, cap: row.indexCap }));
+    rememberIndex(ruleKeyOf(rule), reachOf({ complete: row.indexComplete, floor: row.indexFloor, floorRank: row.indexFloorRank }));
   }
   return { type: row.type, echosCount: row.echosCount, rule };
 }

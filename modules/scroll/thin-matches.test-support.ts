@@ -42,5 +42,7 @@ export const thinRule = (tag: string, sortBy: FeedRule["sortBy"]): FeedRule => (
 
 /** A feed scroll of `rule` (keyed to its index) created by `creatorId`, written with SQL. */
 export const feedScroll = (id: string, creatorId: string, rule: FeedRule, ruleKey: string) =>
-  sql`INSERT INTO scrolls (id, creator_id, name, type, created_at, included_tags, excluded_tags, sort_by, rule_key)
-      VALUES (${id}, ${creatorId}, 'thin', 'feed', 0, ${JSON.stringify(rule.includedTags)}, ${JSON.stringify(rule.excludedTags)}, ${rule.sortBy}, ${ruleKey})`;
+  sql`INSERT INTO scrolls (id, creator_id, name, type, created_at, tag_match_type, included_tags, excluded_tags, authors, sort_by, sort_time_range,
+        exclude_liked_echos, start_date, end_date, rule_key)
+      VALUES (${id}, ${creatorId}, 'thin', 'feed', 0, ${rule.tagMatchType}, ${JSON.stringify(rule.includedTags)}, ${JSON.stringify(rule.excludedTags)},
+        ${JSON.stringify(rule.authors)}, ${rule.sortBy}, ${rule.sortTimeRange}, ${rule.excludeLikedEchos ? 1 : 0}, ${rule.startDate}, ${rule.endDate}, ${ruleKey})`;
