@@ -9,6 +9,7 @@ import { newId } from "../shared/index";
 import { batch, CHAIN_STALL_MS, createDb, instrumentD1, select, sql, stalledChains, testAppContext, type Change, type D1Stats, type SQL } from "../shared/index.server";
 import { consumeEchoPurges, deleteEcho, ECHO_PURGE_SLICE } from "./delete.server";
 import { getEcho, postEcho } from "./echo.server";
+import { editEcho } from "./edit.server";
 import { listEchos, listTag } from "./lists.server";
 import { setRepost } from "./repost.server";
 import { getThread } from "./thread.server";
@@ -80,6 +81,16 @@ describe("deleting one echo with 5,000 likes, reposts, a quote, a reply, tags an
     expect(request.roundTrips).toBeLessThanOrEqual(2);
     expect(request.rowsRead).toBeLessThanOrEqual(200);
     expect(sent).toEqual([{ type: "delete", echoIds: [echo._id] }, { type: "purgeEcho", echoId: echo._id }]);
+    // the counts that name it are exact as the request answers, before any step: its author's
+    // echos, the store's total, its parent's replies, its tags' (the purge will not take them twice)
+    expect((await getEcho(app, other, parent._id)).commentsCount, "replies at once").toBe(0);
+    expect(await count(sql`FROM users WHERE id = ${author} AND echos_count = 1`), "author's echos").toBe(1);
+    expect(await count(sql`FROM stats WHERE key = 'echos' AND value = (SELECT count(*) - 1 FROM echos)`), "total").toBe(1);
+    expect(await count(sql`FROM tags WHERE name = 'delgone'`), "its own tag").toBe(0);
+    expect(await count(sql`FROM tags WHERE name = 'delkept' AND echo_count = 1`), "the kept echo's tag").toBe(1);
+    // an edit of it is a 404 and brings no tag link back
+    await expect(editEcho(app, author, echo._id, { content: "soon gone #delgone #delkept @del_other", tags: [], warning: null })).rejects.toMatchObject({ status: 404 });
+    expect(await count(sql`FROM echo_tags WHERE echo_id = ${echo._id}`), "its tag links").toBe(0);
     // twice is a 404, as for a gone echo, and starts nothing
     await expect(deleteEcho(queued([]), author, echo._id)).rejects.toMatchObject({ status: 404 });
 
@@ -134,14 +145,14 @@ describe("deleting one echo with 5,000 likes, reposts, a quote, a reply, tags an
     console.warn(`echo delete: request ${request.roundTrips} round trips, ${request.rowsRead} rows read; purge: ${steps} steps; worst step read ${worst.rowsRead} rows, wrote ${worst.rowsWritten} (${worst.roundTrips} round trips)`);
 
     // the row, its chain and its mark are gone; every count exact; its reply's place reads "deleted"
-    expect(await count(sql`FROM echos WHERE id = ${echo._id}`)).toBe(0);
-    expect(await count(sql`FROM stream_chains WHERE key = ${"echo:" + echo._id}`)).toBe(0);
-    expect(await count(sql`FROM moderation_set WHERE json_type(entries, ${`$."e:${echo._id}"`}) IS NOT NULL`)).toBe(0);
-    expect(await count(sql`FROM notifications WHERE echo_id = ${echo._id}`)).toBe(0);
+    expect(await count(sql`FROM echos WHERE id = ${echo._id}`), "row").toBe(0);
+    expect(await count(sql`FROM stream_chains WHERE key = ${"echo:" + echo._id}`), "chain").toBe(0);
+    expect(await count(sql`FROM moderation_set WHERE json_type(entries, ${`$."e:${echo._id}"`}) IS NOT NULL`), "mark").toBe(0);
+    expect(await count(sql`FROM notifications WHERE echo_id = ${echo._id}`), "notifications").toBe(0);
     expect(await counterDrift()).toEqual(exact);
-    expect(await count(sql`FROM tags WHERE name = 'delgone'`)).toBe(0);
+    expect(await count(sql`FROM tags WHERE name = 'delgone'`), "tag at the end").toBe(0);
     expect(await count(sql`FROM tags WHERE name = 'delkept' AND echo_count = 1`)).toBe(1);
-    expect((await getEcho(app, other, parent._id)).commentsCount).toBe(0);
+    expect((await getEcho(app, other, parent._id)).commentsCount, "replies at the end").toBe(0);
     expect((await getThread(app, other, reply._id)).ancestors.map((a) => [a._id, a.echo])).toEqual([[parent._id, expect.anything()], [echo._id, null]]);
     expect(sent.filter((c) => c.type === "delete")).toEqual([{ type: "delete", echoIds: [echo._id] }]);
     // a step that comes after the end (a repeated message) does nothing

@@ -2,48 +2,64 @@
 // the delete read and wrote every like, share, repost, report and notification of the echo in the
 // request: an echo with 5,000 likes read 85,011 rows and wrote 60,016. Now the request deletes an
 // echo with few likes as before (DELETE_INLINE) and only marks a bigger one in the moderation set
-// (it leaves every list, its author's views included, at once) and starts its `echo:<id>` chain; each `purgeEcho` step deletes a slice of each kind of its rows, and the last
-// deletes the echo's row (tags, edits and what came in between cascade with it: a handful of
-// rows), so the triggers keep every count exact (tag counts, the parent's replies, the quoted
-// echo's quotes, notification groups) and an echo with replies leaves its tombstone.
+// (it leaves every list, its author's views included, at once) and starts its `echo:<id>` chain.
+// The counts that name it (its author's echos, the store's total, its parent's replies, the quoted
+// echo's quotes, its tags') go down in that same batch, so they are exact when the delete answers;
+// each `purgeEcho` step (the change stream's runner, runPurgeSteps) deletes a slice of each kind of
+// its rows, and the last deletes the echo's row (edits and what came in between cascade with it: a
+// handful of rows), its triggers keeping the other counts (notification groups, curation sizes)
+// and an echo with replies leaving its tombstone.
 import { forbidden, notFound } from "../shared/index";
 import { requireEchoId } from "./echo.server";
 import {
-  batch, DELETED_ECHO, echoDeleted, markDeleted, returning, select, sendChanges, sql, startChain, tables, unmarkDeleted,
-  type AppContext, type Change, type Db, type SQL,
+  batch, chainKey, DELETE_INLINE, DELETED_ECHO, echoDeleted, markDeleted, returning, runPurgeSteps, select, sendChanges, sql, startChain, tables, unmarkDeleted,
+  type AppContext, type Change, type ChainSlice, type Db, type PurgeChain, type SQL,
 } from "../shared/index.server";
 import { publishDelete } from "./live.server";
+
+export { DELETE_INLINE };
 
 /** Rows of each kind (likes, reposts, notifications…) one step deletes. */
 export const ECHO_PURGE_SLICE = 200;
 
-export const echoPurgeChain = (echoId: string) => `echo:${echoId}`;
 const markKey = (echoId: string) => `e:${echoId}`;
 
 /**
- * An echo with at most this many likes, reposts and shares is deleted in the request, as before
- * (its cascade is a few dozen rows: within the request's budget, and every count and tombstone
- * follows at once); one with more is marked and purged by its chain.
+ * The counts its row's delete triggers would take down, taken down now (when `when`: the chain
+ * started in this batch) — or, with `by` 1 in the last step, put back just before those triggers
+ * run, so each count goes down once. Tag counts go with its tag links (their triggers), deleted now.
  */
-export const DELETE_INLINE = 5;
+const counts = (id: string, by: -1 | 1, when: SQL): SQL[] => [
+  sql`UPDATE users SET echos_count = echos_count + ${by} WHERE id = (SELECT author_id FROM echos WHERE id = ${id}) AND ${when}`,
+  sql`UPDATE stats SET value = value + ${by} WHERE key = 'echos' AND EXISTS (SELECT 1 FROM echos WHERE id = ${id}) AND ${when}`,
+  sql`UPDATE echos SET comments_count = comments_count + ${by} WHERE id = (SELECT parent_id FROM echos WHERE id = ${id}) AND ${when}`,
+  sql`UPDATE echos SET quotes_count = quotes_count + ${by} WHERE id = (SELECT quote_of_id FROM echos WHERE id = ${id}) AND ${when}`,
+];
 
 /**
- * Author only; one batch: a small echo's DELETE, else its chain and its mark — each only while
- * the echo is the viewer's and not already deleted — and a read that says why nothing happened.
- * ≤ 2 round trips and ≤ 200 rows read whatever the echo's likes.
+ * Author only; one batch: a small echo's DELETE, else its chain, its mark and its counts down —
+ * each only while the echo is the viewer's and not already deleted — and a read that says why
+ * nothing happened. 1 round trip, ≤ 200 rows read whatever the echo's likes.
  */
 export async function deleteEcho(app: AppContext, viewerId: string, id: string): Promise<void> {
   requireEchoId(id);
   const now = Date.now();
   const owned = sql`EXISTS (SELECT 1 FROM echos WHERE id = ${id} AND author_id = ${viewerId}) AND NOT ${echoDeleted(sql`${id}`)}`;
-  const [direct, started, , left] = await batch(app.db, [
+  const startedNow = sql`EXISTS (SELECT 1 FROM stream_chains WHERE key = ${chainKey.echo(id)} AND updated_at = ${now})`;
+  const [direct, started, ...rest] = await batch(app.db, [
     returning(
       sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId} AND likes_count + reposts_count + shares_count <= ${DELETE_INLINE} AND NOT ${echoDeleted(sql`${id}`)}`,
       { id: tables.echos.id },
     ),
     // (after a direct delete the echo is gone and `owned` fails: no chain)
-    returning(startChain(echoPurgeChain(id), { type: "purgeEcho", echoId: id }, now, owned), { key: tables.streamChains.key }),
-    markDeleted(markKey(id), DELETED_ECHO, sql`EXISTS (SELECT 1 FROM stream_chains WHERE key = ${echoPurgeChain(id)} AND updated_at = ${now})`),
+    returning(startChain(chainKey.echo(id), { type: "purgeEcho", echoId: id }, now, owned), { key: tables.streamChains.key }),
+    ...counts(id, -1, startedNow),
+    // its parent's "most commented" rank moves now, as a reply's delete trigger does
+    sql`INSERT OR IGNORE INTO rank_dirty (key) SELECT 'e:' || parent_id FROM echos WHERE id = ${id} AND parent_id IS NOT NULL AND ${startedNow}`,
+    // its tags' counts (and per-day counts) by their links' triggers; an edit cannot bring them back (edit.server.ts)
+    sql`DELETE FROM echo_tags WHERE echo_id = ${id} AND ${startedNow}`,
+    // last of the request's writes: `echoDeleted` above read the set without it
+    markDeleted(markKey(id), DELETED_ECHO, startedNow),
     select({ authorId: sql<string>`e.author_id`, deleted: sql<number>`${echoDeleted("e.id")}` }, sql`FROM echos e WHERE e.id = ${id}`),
   ]);
   if (direct[0] || started[0]) {
@@ -53,14 +69,20 @@ export async function deleteEcho(app: AppContext, viewerId: string, id: string):
     publishDelete(app, id);
     return;
   }
-  const row = left[0];
+  const row = (rest[rest.length - 1] as { authorId: string; deleted: number }[])[0];
   if (row && row.deleted !== 1 && row.authorId !== viewerId) throw forbidden("Only the author can delete this echo");
   throw notFound("Echo not found");
 }
 
-/** One step's deletions for echo `e`, each at most its slice, each only while the echo is marked. */
-function slices(e: string): { kind: string; statement: SQL; id?: SQL<string> }[] {
-  const marked = echoDeleted(sql`${e}`);
+/**
+ * Whether echo `e` is being purged: marked itself (its own deletion), or its account is (an
+ * account's purge hands it its chain when it is too big for the account's steps, auth/purge.server.ts).
+ */
+const purging = (e: string): SQL => echoDeleted(sql`${e}`, sql`(SELECT author_id FROM echos WHERE id = ${e})`);
+
+/** One step's deletions for echo `e`, each at most its slice, each only while the echo is being purged. */
+function slices(e: string): ChainSlice[] {
+  const marked = purging(e);
   const s = ECHO_PURGE_SLICE;
   // a slice by the echo's own index (the rows' keys after echo_id name them)
   const slice = (table: string, key: string) =>
@@ -68,59 +90,56 @@ function slices(e: string): { kind: string; statement: SQL; id?: SQL<string> }[]
       .append(sql`${e} LIMIT ${s}) AND ${marked}`);
   return [
     // each like's delete trigger takes its notification out of the author's group (and the count)
-    { kind: "likes", statement: slice("likes", "user_id") },
+    { kind: "likes", limit: s, statement: slice("likes", "user_id") },
     // each undone repost leaves its reposter's followers' timelines through `unfanout`, as an undo does
-    { kind: "reposts", statement: slice("reposts", "id"), id: sql<string>`id` },
-    { kind: "shares", statement: slice("shares", "user_id") },
-    { kind: "reports", statement: slice("reports", "user_id") },
+    { kind: "reposts", limit: s, statement: slice("reposts", "id"), id: sql<string>`id` },
+    { kind: "shares", limit: s, statement: slice("shares", "user_id") },
+    { kind: "reports", limit: s, statement: slice("reports", "user_id") },
     // curation items: each one's trigger keeps the curation's size
-    { kind: "curation items", statement: slice("scroll_echos", "scroll_id") },
+    { kind: "curation items", limit: s, statement: slice("scroll_echos", "scroll_id") },
     // mentions in it, the reply's or the quote's notice (likes' and reposts' left with them above)
-    { kind: "notifications", statement: sql`DELETE FROM notifications WHERE rowid IN (SELECT rowid FROM notifications WHERE echo_id = ${e} LIMIT ${s}) AND ${marked}` },
+    { kind: "notifications", limit: s, statement: sql`DELETE FROM notifications WHERE rowid IN (SELECT rowid FROM notifications WHERE echo_id = ${e} LIMIT ${s}) AND ${marked}` },
   ];
 }
+
+const echoPurge: PurgeChain = {
+  key: chainKey.echo,
+  next: (echoId) => ({ type: "purgeEcho", echoId }),
+  slices,
+  exists: (e) => sql`EXISTS (SELECT 1 FROM echos WHERE id = ${e})`,
+  told: (_, ids) => (ids.reposts ?? []).map((echoId): Change => ({ type: "unfanout", echoId })),
+  last: (e) => {
+    const own = echoDeleted(sql`${e}`);
+    return [
+      // an account's echo: its account's purge waits for it (auth/purge.server.ts) and hears it is gone
+      select({ userId: sql<string>`e.author_id` }, sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${e} AND u.deleted_at IS NOT NULL`),
+      // its own deletion took its counts down in the request: put back what the triggers below take
+      ...counts(e, 1, own),
+      sql`DELETE FROM echos WHERE id = ${e} AND ${purging(e)}`,
+      unmarkDeleted(markKey(e), DELETED_ECHO),
+    ];
+  },
+  ended: {
+    kind: "echos",
+    told: (ended) => {
+      const gone = ended.map((x) => x.subject);
+      const accounts = [...new Set(ended.flatMap((x) => (x.results[0] as { userId: string }[]).map((r) => r.userId)))];
+      // its Following rows go now that the row is gone (unfanout removes only a missing echo's)
+      return [
+        { type: "delete", echoIds: gone },
+        ...gone.map((echoId): Change => ({ type: "unfanout", echoId })),
+        ...accounts.map((userId): Change => ({ type: "purge", userId })),
+      ];
+    },
+  },
+};
 
 /**
  * The `purgeEcho` steps of a queue batch (or the repair pass's replay): per echo one batch of
  * slices, the chain moved with them; when no slice was full, the echo's row goes with its mark
- * and its chain, and the Following timelines and feed indexes hear of it. Idempotent: a step
- * repeated deletes what is left. Returns the rows deleted per kind.
+ * and its chain, and the Following timelines, the feed indexes (and its deleted account's purge,
+ * if it waits) hear of it. Idempotent. Returns the rows deleted per kind.
  */
 export async function consumeEchoPurges(app: Pick<AppContext, "env" | "ctx">, db: Db, changes: Change[]): Promise<Record<string, number>> {
-  const echoIds = [...new Set(changes.flatMap((c) => (c.type === "purgeEcho" ? [c.echoId] : [])))];
-  const deleted: Record<string, number> = {};
-  const next: Change[] = [];
-  const done: string[] = [];
-  for (const e of echoIds) {
-    const steps = slices(e);
-    const results = (await batch(db, [
-      ...steps.map((step) => returning(step.statement, { id: step.id ?? sql<string>`NULL` })),
-      sql`UPDATE stream_chains SET updated_at = ${Date.now()} WHERE key = ${echoPurgeChain(e)}`,
-    ])) as { id: string | null }[][];
-    let full = false;
-    steps.forEach((step, i) => {
-      const rows = results[i]!;
-      deleted[step.kind] = (deleted[step.kind] ?? 0) + rows.length;
-      if (rows.length >= ECHO_PURGE_SLICE) full = true;
-      if (step.kind === "reposts") next.push(...rows.flatMap((r): Change[] => (r.id ? [{ type: "unfanout", echoId: r.id }] : [])));
-    });
-    if (full) next.push({ type: "purgeEcho", echoId: e });
-    else done.push(e);
-  }
-  if (done.length > 0) {
-    const last = (await batch(db, [
-      ...done.flatMap((e) => [
-        returning(sql`DELETE FROM echos WHERE id = ${e} AND ${echoDeleted(sql`${e}`)}`, { id: tables.echos.id }),
-        sql`DELETE FROM stream_chains WHERE key = ${echoPurgeChain(e)}`,
-        unmarkDeleted(markKey(e), DELETED_ECHO),
-      ]),
-    ])) as unknown[][];
-    const gone = done.filter((_, i) => (last[3 * i] as unknown[]).length > 0);
-    deleted.echos = gone.length;
-    // its Following rows go now that the row is gone (unfanout removes only a missing echo's);
-    // a step for an echo never marked (a stray message) deleted nothing and says nothing
-    if (gone.length > 0) next.push({ type: "delete", echoIds: gone }, ...gone.map((echoId): Change => ({ type: "unfanout", echoId })));
-  }
-  sendChanges(app, next);
-  return deleted;
+  return runPurgeSteps(app, db, echoPurge, changes.flatMap((c) => (c.type === "purgeEcho" ? [c.echoId] : [])));
 }

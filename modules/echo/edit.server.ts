@@ -3,7 +3,7 @@
 // trigger, migrations/0022) follow it in the edit's own transaction; the version it replaces is
 // kept in echo_edits first. Feed indexes follow through the change stream (an "edit" message).
 import { badRequest, conflict, echoMuteText, forbidden, notFound } from "../shared/index";
-import { accountLimit, batch, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
+import { accountLimit, batch, echoDeleted, returning, select, sendChanges, sql, tables, type AppContext, type Result, type SQL } from "../shared/index.server";
 import { mentionStatement } from "../notification/index.server";
 import { mentionedNames, requireEchoId } from "./echo.server";
 import { echoColumns, toEcho } from "./echo-row.server";
@@ -24,10 +24,11 @@ export async function editEcho(app: AppContext, viewerId: string, id: string, ed
   const warning = edit.warning ?? null;
   const now = Date.now();
   const limit = accountLimit("echoEdit", viewerId, now);
-  const mine = sql`id = ${id} AND author_id = ${viewerId}`;
+  // an echo marked deleted (decision 032) is not edited: its tag links already left with its counts
+  const mine = sql`id = ${id} AND author_id = ${viewerId} AND NOT ${echoDeleted(sql`${id}`)}`;
   const same = sql`content = ${edit.content} AND tags = ${json} AND warning IS ${warning}`;
   // the tag links follow whatever tags the echo now has: with no edit these write nothing
-  const synced = sql`(SELECT tags FROM echos WHERE id = ${id}) = ${json}`;
+  const synced = sql`(SELECT tags FROM echos WHERE id = ${id}) = ${json} AND NOT ${echoDeleted(sql`${id}`)}`;
   const statements: SQL[] = [
     limit.upsert,
     // the version being replaced, numbered by the edits before it (version 0: as posted)
@@ -47,7 +48,7 @@ export async function editEcho(app: AppContext, viewerId: string, id: string, ed
     // a new link carries what the others carry: the echo's day (tag_days) and its like count
     sql`INSERT INTO echo_tags (tag, echo_id, day, tags, likes_count, reply)
         SELECT j.value, e.id, e.created_at / 86400000, e.tags, e.likes_count, e.parent_id IS NOT NULL FROM echos e, json_each(${json}) j
-        WHERE e.id = ${id} AND e.tags = ${json} ON CONFLICT DO NOTHING`,
+        WHERE e.id = ${id} AND e.tags = ${json} AND NOT ${echoDeleted(sql`${id}`)} ON CONFLICT DO NOTHING`,
     sql`UPDATE echo_tags SET tags = ${json} WHERE echo_id = ${id} AND tags <> ${json} AND ${synced}`,
   ];
   // people the new text mentions hear of it once (a mention already notified is not repeated)
@@ -57,6 +58,7 @@ export async function editEcho(app: AppContext, viewerId: string, id: string, ed
     {
       ...echoColumns(viewerId),
       editsCount: sql<number>`e.edits_count`,
+      deleted: sql<number>`${echoDeleted("e.id")}`,
       // the tags of the version just replaced: their tag pages may show the echo (live, below)
       tagsBefore: sql<string | null>`(SELECT x.tags FROM echo_edits x WHERE x.echo_id = e.id AND x.version = e.edits_count - 1)`,
     },
@@ -65,7 +67,7 @@ export async function editEcho(app: AppContext, viewerId: string, id: string, ed
   const results = await batch(app.db, [...statements, update, ...after, limit.count, read]);
   const row = (results[results.length - 1] as Result<typeof read>)[0];
   const edited = (results[statements.length] as Result<typeof update>).length > 0;
-  if (!row) throw notFound("Echo not found");
+  if (!row || row.deleted === 1) throw notFound("Echo not found");
   if (row.authorId !== viewerId) throw forbidden("Only the author can edit this echo");
   const tooMany = limit.exceeded((results[results.length - 2] as Result<typeof limit.count>)[0]?.count);
   if (tooMany) throw tooMany;

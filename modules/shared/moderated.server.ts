@@ -70,6 +70,14 @@ export const deletedAccountsVisibleText = (authorExpr: string): string =>
 /** Whether any moderation entry exists (a statement may skip probes that only moderation needs). */
 export const hasModerationText = (): string => `EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND entries <> '{}')`;
 
+/** Every "[author,echo]" pair with a deletion in it: the account's 3 whatever the echo's entry, the
+ * echo's 2 whatever the account's (a limited author's deleted echo, a deleted echo of an account
+ * deleted after it). */
+const DELETED_PAIRS = `(${[
+  ...["null", "1", "2"].map((e) => `'[${DELETED_ACCOUNT},${e}]'`),
+  ...["null", "1", "2"].map((u) => `'[${u},${DELETED_ECHO}]'`),
+].join(", ")})`;
+
 /**
  * Whether an echo is marked deleted, or its account is, and waits for its purge (decision 032):
  * its place in a thread, or a quote's embed of it, reads "This echo was deleted".
@@ -77,7 +85,7 @@ export const hasModerationText = (): string => `EXISTS (SELECT 1 FROM moderation
 export const echoDeleted = (echoCol: string | SQL, authorCol?: string | SQL): SQL =>
   authorCol === undefined
     ? sql`ifnull(json_extract(${sql.raw(SET)}, '$."e:' || ${col(echoCol)} || '"'), 0) = ${sql.raw(String(DELETED_ECHO))}`
-    : sql`json_extract(${sql.raw(SET)}, '$."u:' || ${col(authorCol)} || '"', '$."e:' || ${col(echoCol)} || '"') IN ('[${sql.raw(String(DELETED_ACCOUNT))},null]', '[null,${sql.raw(String(DELETED_ECHO))}]')`;
+    : sql`json_extract(${sql.raw(SET)}, '$."u:' || ${col(authorCol)} || '"', '$."e:' || ${col(echoCol)} || '"') IN ${sql.raw(DELETED_PAIRS)}`;
 
 /**
  * A deletion's entry (decision 032), in the deletion's batch if `when` holds: the account or echo

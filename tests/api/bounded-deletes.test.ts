@@ -1,5 +1,6 @@
 // Deletions leave every list the moment the request answers, their rows after (issue 28, decision
-// 032): one echo with likes, a reply and a quote; an account with many echos. The change stream's
+// 032): one echo with likes, a reply and a quote (and the counts that name it, exact at once); an
+// account with many echos. The change stream's
 // messages of each request are dropped (X-Echo-Fault: stream, FAULT_INJECTION=1), so the lists
 // are read before any purge step ran; the scheduled pass's replay then finishes each chain.
 // Rows and round trips from Server-Timing (EXPOSE_D1_STATS=1).
@@ -65,6 +66,41 @@ describe("deleting one echo", () => {
     await untilPurged(async () => (await ok(author.client.get("/api/profile/me"))).echosCount === 1);
     const after = await ok(other.client.get(`/api/echo/${reply._id}/thread`));
     expect((after.ancestors as Json[]).map((a) => [a._id, a.echo])).toEqual([[echo._id, null]]);
+  }, 300_000);
+});
+
+describe("deleting one echo big enough for its own purge: the counts that name it", () => {
+  it("its parent's replies, its tag's count and its author's echo count are exact when the delete answers, and stay so after the purge", async () => {
+    const [author, other] = (await Promise.all([signedUp("dn"), signedUp("dp")])) as [Person, Person];
+    const tag = uniqueName("dnt").toLowerCase();
+    const parent = (await ok(other.client.post("/api/echo/post", { content: `the start #${tag}`, tags: [] }), 201)).echo as Json;
+    const echo = (await ok(author.client.post(`/api/echo/${parent._id}/reply`, { content: `a reply #${tag}`, tags: [] }), 201)).echo as Json;
+    // more likes than a request deletes with the echo (DELETE_INLINE): it is marked and purged in steps
+    const likers = (await Promise.all(Array.from({ length: 8 }, () => signedUp("dnl")))) as Person[];
+    await Promise.all(likers.map((l) => ok(l.client.post(`/api/echo/like/${echo._id}`))));
+    const curation = (await ok(other.client.post("/api/scroll/create", { name: "Holds it", type: "curation" }), 201)).scroll._id as string;
+    await ok(other.client.post(`/api/scroll/${curation}/add-echo`, { echoId: echo._id }));
+    const counts = async () => ({
+      replies: (await ok(other.client.get(`/api/echo/echo/${parent._id}`))).echo.commentsCount as number,
+      tag: (await ok(other.client.get(`/api/echo/tag/${tag}`))).pagination.total as number,
+      echos: (await ok(author.client.get("/api/profile/me"))).echosCount as number,
+      seen: (await ok(other.client.get(`/api/profile/user/${author.user._id}`))).echosCount as number,
+    });
+    expect(await counts()).toEqual({ replies: 1, tag: 2, echos: 1, seen: 1 });
+
+    // the chain's messages dropped: nothing but the request has run when the counts are read
+    const deleted = await author.client.delete(`/api/echo/delete/${echo._id}`, LOST);
+    expect(deleted.status).toBe(200);
+    const cost = d1Cost(deleted, "the delete");
+    expect(cost.roundTrips).toBeLessThanOrEqual(2);
+    expect(cost.rows).toBeLessThanOrEqual(200);
+    expect(await counts()).toEqual({ replies: 0, tag: 1, echos: 0, seen: 0 });
+    // its purge has not run (the curation's size follows its items, which the purge deletes)
+    expect((await ok(other.client.get(`/api/scroll/${curation}/echos`))).pagination.total).toBe(1);
+
+    // the scheduled pass replays the chain to its end: each count went down once, not twice
+    await untilPurged(async () => (await ok(other.client.get(`/api/scroll/${curation}/echos`))).pagination.total === 0);
+    expect(await counts()).toEqual({ replies: 0, tag: 1, echos: 0, seen: 0 });
   }, 300_000);
 });
 
