@@ -86,7 +86,7 @@ export async function postEcho(
   // a reply: whether its parent is there and either author blocks the other (issue 32), to say
   // why nothing was written
   const target = quoteOfId ?? parentId;
-  const parent = target === undefined ? null : select({ blocked: sql<number>`${blockedBetween(sql`p.author_id`, authorId)}` }, sql`FROM echos p WHERE p.id = ${target}`);
+  const parent = target === undefined ? null : select({ blocked: sql<number>`${blockedBetween(sql`p.author_id`, authorId)}`, root: sql<string>`COALESCE(p.root_id, p.id)` }, sql`FROM echos p WHERE p.id = ${target}`);
   const results = await batch(app.db, [...statements, ...(parent ? [parent] : []), fanOut.followers, limit.count, read]);
   const row = (results[results.length - 1] as Result<typeof read>)[0];
   const followers = (results[results.length - 3] as Result<typeof fanOut.followers>)[0]?.count ?? 0;
@@ -97,9 +97,11 @@ export async function postEcho(
     throw limit.exceeded(count) ?? (target === undefined ? new Error("posted echo not found") : state?.blocked ? forbidden(`You cannot ${quoteOfId === undefined ? "reply to" : "quote"} this echo`) : notFound("Echo not found"));
   }
   const echo = toEcho(row);
+  // a reply's conversation (its parent's, read above): open pages of that thread place it live
+  const rootId = parentId === undefined || quoteOfId !== undefined ? undefined : (results[statements.length] as Result<NonNullable<typeof parent>>)[0]?.root;
   // after the batch committed: open feeds that match show their "new echos" pill (decision 016),
   // and the change stream takes it to the feed indexes (decision 020)
-  publishLive(app, postChannels(echo), echo);
+  publishLive(app, postChannels(echo), echo, undefined, rootId);
   const rest = fanOutRest(id, authorId, followers, parentId);
   sendChanges(app, [{ type: "post", echo: { id, authorId, tags: input.tags, createdAt: now, parentId: parentId ?? null } }, ...(rest ? [rest] : [])]);
   return echo;

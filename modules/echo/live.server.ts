@@ -36,8 +36,9 @@ export type LiveEdit = Pick<Echo, "_id" | "content" | "tags" | "editedAt" | "war
  * write's latency and D1 round trips do not change, and a live object that cannot be reached
  * costs the writer nothing (readers then catch up on their next load or poll).
  */
-export function publishLive(app: AppContext, channels: string[], echo: Echo, visibleTo?: string): void {
-  sendLive(app, channels, { type: "echo", echo }, visibleTo);
+export function publishLive(app: AppContext, channels: string[], echo: Echo, visibleTo?: string, rootId?: string): void {
+  // a reply's conversation picks the echo pages that place it (the objects keep it to themselves)
+  sendLive(app, channels, { type: "echo", echo, ...(rootId ? { rootId } : {}) }, visibleTo);
 }
 
 /**
@@ -71,7 +72,7 @@ export function publishDelete(app: AppContext, id: string): void {
   sendLive(app, allChannels(), { type: "delete", echo: { _id: id } });
 }
 
-function sendLive(app: AppContext, channels: string[], message: { type: "echo" | "edit" | "delete"; echo: unknown }, visibleTo?: string): void {
+function sendLive(app: AppContext, channels: string[], message: { type: "echo" | "edit" | "delete"; echo?: unknown; author?: unknown; rootId?: string }, visibleTo?: string): void {
   const live = app.env.LIVE;
   if (!live || channels.length === 0) return;
   const body = JSON.stringify(message);

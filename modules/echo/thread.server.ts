@@ -92,3 +92,17 @@ export async function getThread(app: AppContext, viewerId: string, id: string, c
     pagination: { limit: THREAD_PAGE, hasMore, nextCursor: hasMore && last ? encodeCursor({ id: last.nodeId }) : null },
   };
 }
+
+/**
+ * An echo's conversation: its root's id (its own for a top-level echo), wherever its row is (a
+ * deleted echo's page still shows its replies); null for an unknown id. An echo page's live
+ * socket takes every new reply of that conversation (decision 016): one row, read in the
+ * handshake's batch.
+ */
+export async function conversationOf(app: AppContext, id: string): Promise<string | null> {
+  const [rows] = await batch(app.db, [
+    select({ root: sql<string>`COALESCE(t.root_id, t.id)` }, sql`FROM (SELECT id, root_id FROM echos WHERE id = ${id}
+      UNION ALL SELECT id, root_id FROM echo_tombstones WHERE id = ${id} LIMIT 1) t`),
+  ]);
+  return rows[0]?.root ?? null;
+}

@@ -10,7 +10,8 @@ import { idTime } from "../shared/index";
  * the channel already is the filter. `feed`: a feed scroll on the "all" channel, whose rule the
  * object evaluates on each new echo. `following`: a viewer's Following timeline on the "all"
  * channel; the object asks D1 whether the new echo is in that viewer's timeline. `thread`: an
- * echo's page on the "all" channel, which gets the new replies to that echo; `edits`: a page that
+ * echo's page on the "all" channel, which gets the new replies to that echo and, with `rootId`
+ * (its conversation's first echo), every new reply in that conversation; `edits`: a page that
  * gets only edits and deletions (search results, quotes on a curation or tag page), by its page's
  * muted-word context. Both also get every edit and deletion, as every socket does.
  */
@@ -18,7 +19,7 @@ export type LiveFilter =
   | { kind: "every" }
   | { kind: "feed"; scrollId: string }
   | { kind: "following"; viewerId: string }
-  | { kind: "thread"; echoId: string }
+  | { kind: "thread"; echoId: string; rootId?: string }
   | { kind: "edits"; page: "search" | "tags" | "feeds" };
 
 /**

@@ -1,6 +1,6 @@
 // GET /api/live (decision 016): authorize the viewer for the channel they ask for, then hand the
 // WebSocket upgrade to that channel's live object, which keeps the socket (hub.server.ts).
-import { LIVE_ALL_SHARDS, liveChannel } from "../echo/index.server";
+import { conversationOf, LIVE_ALL_SHARDS, liveChannel } from "../echo/index.server";
 import { scrollWithRule } from "../scroll/index.server";
 import { HttpError } from "../shared/index";
 import { confirmSession, liveSessionOf } from "../auth/index.server";
@@ -19,7 +19,11 @@ async function targetOf(app: AppContext, viewerId: string, query: LiveQuery): Pr
   if (query.tag !== undefined) return { channel: liveChannel.tag(query.tag), filter: { kind: "every" } };
   // the viewer's own timeline: on the "all" channel, its object checks each new echo against it
   if (query.following !== undefined) return { channel: anyAllShard(), filter: { kind: "following", viewerId } };
-  if (query.echo !== undefined) return { channel: anyAllShard(), filter: { kind: "thread", echoId: query.echo } };
+  if (query.echo !== undefined) {
+    // the whole conversation: a reply to any echo the page shows arrives in its place
+    const rootId = await conversationOf(app, query.echo);
+    return { channel: anyAllShard(), filter: { kind: "thread", echoId: query.echo, ...(rootId ? { rootId } : {}) } };
+  }
   if (query.edits !== undefined) return { channel: anyAllShard(), filter: { kind: "edits", page: query.edits } };
   if (query.scroll === undefined) return { channel: anyAllShard(), filter: { kind: "every" } };
   const { scroll, rule } = await scrollWithRule(app, viewerId, query.scroll);

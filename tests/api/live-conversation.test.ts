@@ -121,6 +121,37 @@ describe("live replies on an echo's page", () => {
   });
 });
 
+describe("live replies anywhere in a thread", () => {
+  it("a reply to a reply reaches the pages of every echo above it in its conversation, not another's", async () => {
+    const root = await post(author.client, "/api/echo/post", "a conversation with depth");
+    const first = await post(author.client, `/api/echo/${root._id}/reply`, "a first reply");
+    const second = await post(author.client, `/api/echo/${first._id}/reply`, "a reply to the reply");
+    const other = await post(author.client, "/api/echo/post", "another conversation");
+    const sockets = {
+      root: await live(reader, `echo=${root._id}`),
+      first: await live(reader, `echo=${first._id}`),
+      second: await live(reader, `echo=${second._id}`),
+    };
+    const elsewhere = await live(reader, `echo=${other._id}`);
+    const blocked = await signedUp("lcy");
+    expect((await reader.client.post(`/api/profile/user/${blocked.user._id}/block`)).status).toBe(200);
+    const hidden = await post(blocked.client, `/api/echo/${first._id}/reply`, "nested, from someone blocked");
+    const deep = await post(author.client, `/api/echo/${second._id}/reply`, "three levels down");
+    // the wire carries the echo as the API returns it (the conversation picks the pages, it is not sent)
+    for (const [name, socket] of Object.entries(sockets)) expect(await received(socket, [deep._id, hidden._id], 2500), name).toEqual([{ type: "echo", echo: deep }]);
+    expect(await received(elsewhere, [deep._id, hidden._id], 500)).toEqual([]);
+  });
+
+  it("a deleted echo's page still takes its conversation's new replies", async () => {
+    const root = await post(author.client, "/api/echo/post", "a root that goes");
+    const reply = await post(author.client, `/api/echo/${root._id}/reply`, "a reply that stays");
+    expect((await author.client.delete(`/api/echo/delete/${root._id}`)).status).toBe(200);
+    const socket = await live(reader, `echo=${root._id}`);
+    const nested = await post(author.client, `/api/echo/${reply._id}/reply`, "under the reply");
+    expect(await received(socket, [nested._id], 2500)).toEqual([{ type: "echo", echo: nested }]);
+  });
+});
+
 describe("live deletions", () => {
   it("a deleted echo leaves every open page: All, Following, a tag page's and search's edits socket, its thread", async () => {
     const tag = uniq("del");

@@ -2,7 +2,7 @@ import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { api, followInAppLink, LazyLoadMore, usePagedList } from "../../shared/index";
 import { EmptyState } from "../../shell/index";
-import type { Echo, Thread, ThreadItem } from "../schema";
+import { THREAD_NESTED, type Echo, type Thread, type ThreadItem } from "../schema";
 import { EchoCard } from "./echo-card";
 import { EchoHistory } from "./echo-history";
 import { EchoReposts } from "./echo-reposts";
@@ -30,12 +30,15 @@ function HiddenEcho() {
   );
 }
 
-function Item({ item, viewerId }: { item: ThreadItem; viewerId: string }) {
+/** `since`: replies to it that came (live, or posted here) or went since the page was read. */
+function Item({ item, viewerId, since = 0 }: { item: ThreadItem; viewerId: string; since?: number }) {
   // deleted while the page is open (live, decision 016): its place stays, as on a reload
   const store = useEchoStore();
   if (item.hidden) return <HiddenEcho />;
-  return item.echo && !store.isDeleted(item.echo._id) ? <EchoCard echo={item.echo} viewerId={viewerId} /> : <DeletedEcho />;
+  return item.echo && !store.isDeleted(item.echo._id) ? <EchoCard echo={{ ...item.echo, commentsCount: item.echo.commentsCount + since }} viewerId={viewerId} /> : <DeletedEcho />;
 }
+
+const asItem = (echo: Echo): ThreadItem => ({ _id: echo._id, parentId: echo.parentId, echo });
 
 /**
  * /echo/{id} (spec §2, decision 024): back button, the chain above the echo, the echo in full
@@ -45,7 +48,8 @@ function Item({ item, viewerId }: { item: ThreadItem; viewerId: string }) {
 export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewerId: string }) {
   const navigate = useNavigate();
   const store = useEchoStore();
-  // replies posted here or arriving live, newest first above the server's (which are oldest first)
+  // replies posted here or arriving live anywhere in the shown thread, newest first; the echo's
+  // own show above the server's (which are oldest first), a reply's under it
   const [posted, setPosted] = useState<Echo[]>([]);
   const addReply = (reply: Echo) => setPosted((list) => (list.some((p) => p._id === reply._id) ? list : [reply, ...list]));
   const rows = useRef<HTMLOListElement>(null);
@@ -73,13 +77,22 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
     );
   }
   const replies = list.items;
+  const threadId = thread.echo._id;
   const shown = new Set(replies.map((r) => r._id));
-  const mine = posted.filter((p) => !shown.has(p._id));
+  const mine = posted.filter((p) => p.parentId === threadId && !shown.has(p._id));
   // deleted while the page is open (its author elsewhere, or live): the thread reads on around it
   const gone = !!echo && store.isDeleted(echo._id);
-  // the parent's count: the server's, plus the replies that came since, less those deleted since
-  const known = new Set([...posted.map((p) => p._id), ...replies.flatMap((r) => (r.echo ? [r._id] : []))]);
-  const since = posted.length - [...known].filter((id) => store.isDeleted(id)).length;
+  // every reply the page knows, by parent: the server's (live ones), those posted here or live
+  const children = new Map<string, Set<string>>();
+  const know = (id: string, parentId: string | null) => parentId && (children.get(parentId) ?? children.set(parentId, new Set()).get(parentId)!).add(id);
+  for (const p of posted) know(p._id, p.parentId);
+  for (const r of replies) for (const n of [r, ...r.replies]) if (n.echo) know(n._id, n.parentId);
+  // an echo's count: the server's, plus the replies that came since, less those deleted since
+  const since = (id: string) => posted.filter((p) => p.parentId === id).length - [...(children.get(id) ?? [])].filter((c) => store.isDeleted(c)).length;
+  // a live reply takes its place only under an echo the page shows (the socket brings the whole
+  // conversation's); a reply to an ancestor or to a nested reply changes that card's count
+  const served = new Set(replies.flatMap((r) => [r._id, ...r.replies.map((n) => n._id)]));
+  const places = new Set([threadId, ...thread.ancestors.map((a) => a._id), ...served, ...posted.map((p) => p._id)]);
 
   const author = echo?.author.userName;
   // an edit made on this page shows its history at once (echo-store.ts)
@@ -91,7 +104,7 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
         ← Back
       </button>
       <h1 className="visually-hidden">{author && !gone ? `Echo by ${author}` : "Deleted echo"}</h1>
-      <LiveEdits query={`echo=${thread.echo._id}`} onEcho={(reply) => !shown.has(reply._id) && addReply(reply)} />
+      <LiveEdits query={`echo=${threadId}`} onEcho={(reply) => reply.parentId && places.has(reply.parentId) && !served.has(reply._id) && addReply(reply)} />
       {thread.earlierId && (
         <a href={`/echo/${thread.earlierId}`} className="thread-more">
           Earlier in this conversation
@@ -101,14 +114,14 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
         <ol className="thread-list thread-ancestors" aria-label="Earlier in this conversation">
           {thread.ancestors.map((a) => (
             <li key={a._id}>
-              <Item item={a} viewerId={viewerId} />
+              <Item item={a} viewerId={viewerId} since={since(a._id)} />
             </li>
           ))}
         </ol>
       )}
       {echo && !gone ? (
         <>
-          <EchoCard echo={{ ...echo, commentsCount: echo.commentsCount + since }} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
+          <EchoCard echo={{ ...echo, commentsCount: echo.commentsCount + since(echo._id) }} viewerId={viewerId} detail onDeleted={() => navigate("/")} />
           {/* here, not in the card: the echo page's code, not home's (decision 025) */}
           {editedAt && <EchoHistory echoId={echo._id} editedAt={editedAt} />}
           <EchoReposts echo={echo} viewerId={viewerId} />
@@ -124,27 +137,36 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
         ) : (
           <ol className="thread-list" ref={rows}>
             {mine.map((reply) => (
-              <li key={reply._id}>{store.isDeleted(reply._id) ? <DeletedEcho /> : <EchoCard echo={reply} viewerId={viewerId} />}</li>
-            ))}
-            {replies.map((reply) => (
               <li key={reply._id}>
-                <Item item={reply} viewerId={viewerId} />
-                {reply.replies.length > 0 && (
-                  <ol className="thread-list thread-nested" aria-label="Replies to this reply">
-                    {reply.replies.map((nested) => (
-                      <li key={nested._id}>
-                        <Item item={nested} viewerId={viewerId} />
-                      </li>
-                    ))}
-                  </ol>
-                )}
-                {reply.moreReplies && (
-                  <a href={`/echo/${reply._id}`} className="thread-more" aria-label={`More replies to ${reply.echo ? `@${reply.echo.author.userName}` : "the deleted echo"}`}>
-                    More replies
-                  </a>
-                )}
+                <Item item={asItem(reply)} viewerId={viewerId} since={since(reply._id)} />
               </li>
             ))}
+            {replies.map((reply) => {
+              // its live replies after the server's, as a reload would show them: while they fit
+              // the first THREAD_NESTED, else behind "More replies"
+              const fresh = posted.filter((p) => p.parentId === reply._id && !reply.replies.some((n) => n._id === p._id)).reverse();
+              const fits = !reply.moreReplies && reply.replies.length + fresh.length <= THREAD_NESTED;
+              const nested = fits ? [...reply.replies, ...fresh.map(asItem)] : reply.replies;
+              return (
+                <li key={reply._id}>
+                  <Item item={reply} viewerId={viewerId} since={since(reply._id)} />
+                  {nested.length > 0 && (
+                    <ol className="thread-list thread-nested" aria-label="Replies to this reply">
+                      {nested.map((n) => (
+                        <li key={n._id}>
+                          <Item item={n} viewerId={viewerId} since={since(n._id)} />
+                        </li>
+                      ))}
+                    </ol>
+                  )}
+                  {!fits && (
+                    <a href={`/echo/${reply._id}`} className="thread-more" aria-label={`More replies to ${reply.echo ? `@${reply.echo.author.userName}` : "the deleted echo"}`}>
+                      More replies
+                    </a>
+                  )}
+                </li>
+              );
+            })}
           </ol>
         )}
         {/* lazily, as the feed does: a static import here made the bundler add a namespace helper to home's first load */}
