@@ -8,7 +8,7 @@
 // deleted"). An echo too big for a step (DELETE_INLINE) is handed to its own `echo:<id>` chain, as
 // one echo's deletion is, so a step's cost does not depend on what any one echo holds.
 import {
-  chainKey, DELETE_INLINE, DELETED_ACCOUNT, echoDeleted, runPurgeSteps, sql, startChain, unmarkDeleted,
+  chainKey, DELETED_ACCOUNT, echoDeleted, inlineDeletable, runPurgeSteps, sql, startChain, unmarkDeleted,
   type AppContext, type Change, type ChainSlice, type Db, type PurgeChain, type SQL,
 } from "../shared/index.server";
 
@@ -93,7 +93,6 @@ function slices(u: string): ChainSlice[] {
 function echoSlices(u: string, marked: SQL): ChainSlice[] {
   const w = PURGE_ECHOS;
   const window = sql`SELECT id FROM echos WHERE author_id = ${u} ORDER BY id DESC LIMIT ${w}`;
-  const size = (e: string) => sql.raw(`${e}.likes_count + ${e}.reposts_count + ${e}.shares_count`);
   const chained = (id: SQL) => sql`EXISTS (SELECT 1 FROM stream_chains WHERE key = ${chainKey.echo("")} || ${id})`;
   return [
     // another step follows only if the window is full and this step moves it on (deletes or
@@ -112,14 +111,14 @@ function echoSlices(u: string, marked: SQL): ChainSlice[] {
       statement: sql`INSERT INTO stream_chains (key, change, updated_at)
         SELECT ${chainKey.echo("")} || e.id, json_object('type', 'purgeEcho', 'echoId', e.id), ${Date.now()}
         FROM (${window}) x CROSS JOIN echos e ON e.id = x.id
-        WHERE ${size("e")} > ${DELETE_INLINE} AND ${marked}
+        WHERE NOT (${inlineDeletable("e")}) AND ${marked}
         ON CONFLICT (key) DO NOTHING`,
     },
     {
       kind: "echos",
       limit: w,
       id: sql<string>`id`,
-      statement: sql`DELETE FROM echos WHERE id IN (${window}) AND ${size("echos")} <= ${DELETE_INLINE}
+      statement: sql`DELETE FROM echos WHERE id IN (${window}) AND ${inlineDeletable("echos")}
         AND NOT ${chained(sql`echos.id`)} AND NOT ${echoDeleted(sql`echos.id`)} AND ${marked}`,
     },
   ];

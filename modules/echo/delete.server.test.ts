@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
 import { batch, CHAIN_STALL_MS, createDb, instrumentD1, select, sql, stalledChains, testAppContext, type Change, type D1Stats, type SQL } from "../shared/index.server";
-import { consumeEchoPurges, deleteEcho, ECHO_PURGE_SLICE } from "./delete.server";
+import { consumeEchoPurges, DELETE_INLINE, deleteEcho, ECHO_PURGE_SLICE } from "./delete.server";
 import { getEcho, postEcho } from "./echo.server";
 import { editEcho } from "./edit.server";
 import { listEchos, listTag } from "./lists.server";
@@ -158,5 +158,17 @@ describe("deleting one echo with 5,000 likes, reposts, a quote, a reply, tags an
     // a step that comes after the end (a repeated message) does nothing
     await consumeEchoPurges(queued([]), db(), [{ type: "purgeEcho", echoId: kept._id }]);
     expect(await count(sql`FROM echos WHERE id = ${kept._id}`)).toBe(1);
+
+    // no likes, but in more curations than a request deletes it with: its own chain too (a curation
+    // item has no counter on the echo; the test reads at most DELETE_INLINE + 1 of them)
+    const curated = await postEcho(app, author, { content: "in many curations", tags: [] });
+    const picks = JSON.stringify(Array.from({ length: DELETE_INLINE + 1 }, () => newId()));
+    await batch(db(), [
+      sql`INSERT INTO scrolls (id, name, creator_id, type, created_at) SELECT value, 'Pick', ${other}, 'curation', 0 FROM json_each(${picks})`,
+      sql`INSERT INTO scroll_echos (scroll_id, echo_id, added_at) SELECT value, ${curated._id}, 0 FROM json_each(${picks})`,
+    ]);
+    const more: Change[] = [];
+    await deleteEcho(queued(more), author, curated._id);
+    expect(more).toEqual([{ type: "delete", echoIds: [curated._id] }, { type: "purgeEcho", echoId: curated._id }]);
   });
 });

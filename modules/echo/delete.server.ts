@@ -12,7 +12,7 @@
 import { forbidden, notFound } from "../shared/index";
 import { requireEchoId } from "./echo.server";
 import {
-  batch, chainKey, DELETE_INLINE, DELETED_ECHO, echoDeleted, markDeleted, returning, runPurgeSteps, select, sendChanges, sql, startChain, tables, unmarkDeleted,
+  batch, chainKey, DELETE_INLINE, DELETED_ECHO, echoDeleted, inlineDeletable, markDeleted, returning, runPurgeSteps, select, sendChanges, sql, startChain, tables, unmarkDeleted,
   type AppContext, type Change, type ChainSlice, type Db, type PurgeChain, type SQL,
 } from "../shared/index.server";
 import { publishDelete } from "./live.server";
@@ -48,7 +48,7 @@ export async function deleteEcho(app: AppContext, viewerId: string, id: string):
   const startedNow = sql`EXISTS (SELECT 1 FROM stream_chains WHERE key = ${chainKey.echo(id)} AND updated_at = ${now})`;
   const [direct, started, ...rest] = await batch(app.db, [
     returning(
-      sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId} AND likes_count + reposts_count + shares_count <= ${DELETE_INLINE} AND NOT ${echoDeleted(sql`${id}`)}`,
+      sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId} AND ${inlineDeletable("echos")} AND NOT ${echoDeleted(sql`${id}`)}`,
       { id: tables.echos.id },
     ),
     // (after a direct delete the echo is gone and `owned` fails: no chain)

@@ -20,6 +20,16 @@ import { returning, type Statement } from "./sql/statement.server";
  */
 export const DELETE_INLINE = 5;
 
+/**
+ * Whether echo row `alias` is small enough to delete with its cascade in one statement: at most
+ * DELETE_INLINE likes, reposts and shares (their counters), and at most DELETE_INLINE curation
+ * items and reports each (no counter: each test stops at its sixth index entry, ≤ 6 rows read).
+ */
+export const inlineDeletable = (alias: string): SQL =>
+  sql.raw(`${alias}.likes_count + ${alias}.reposts_count + ${alias}.shares_count <= ${DELETE_INLINE}
+    AND NOT EXISTS (SELECT 1 FROM scroll_echos WHERE echo_id = ${alias}.id LIMIT 1 OFFSET ${DELETE_INLINE})
+    AND NOT EXISTS (SELECT 1 FROM reports WHERE echo_id = ${alias}.id LIMIT 1 OFFSET ${DELETE_INLINE})`);
+
 export const chainKey = {
   echo: (echoId: string) => `echo:${echoId}`,
   account: (userId: string) => `purge:${userId}`,

@@ -31,7 +31,7 @@ export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";
 export { trigramSearchable } from "./trigram.server";
 export { boundedCache } from "./bounded-cache";
 export { controlLive, liveUserChannel, LIVE_CLOSE, type LiveControl } from "./live-control.server";
-export { runPurgeSteps, chainKey, DELETE_INLINE, type ChainSlice, type PurgeChain } from "./chain-steps.server";
+export { runPurgeSteps, chainKey, DELETE_INLINE, inlineDeletable, type ChainSlice, type PurgeChain } from "./chain-steps.server";
 export { sendChanges, startChain, stalledChains, CHAIN_STALL_MS, CHAINS_PER_PASS, type Change, type ChangedEcho } from "./change-stream.server";
 export { liveVerdicts, verdictKey, type LivePage, type LiveVerdict } from "./live-visibility.server";
 export { hiddenSet, authorVisible, authorVisibleText, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";
