@@ -67,7 +67,7 @@ beforeAll(async () => {
   await friend.client.post(`/api/profile/user/${me.user._id}/follow`);
   const res = await me.client.get("/api/profile/me/export");
   file = { status: res.status, headers: res.headers, json: res.json as Json };
-}, 180_000);
+}, 600_000);
 
 describe("GET /api/profile/me/export", () => {
   it("is 401 signed out, in the error shape", async () => {

@@ -318,7 +318,7 @@ describe("the feed index after a crash in a write storm", () => {
       `storm: killed after ${killedAt} acknowledged writes (${posted.size} posts, ${deleted.size} deletes acknowledged, ${echos.length} echos stored); ` +
         `${drifted.length} of ${feeds.length} feeds drifted (matches missing: ${missed.killed} lost to the kill, ${missed.faulted} to the fault), all equal after one pass; ${phases.join(", ")}; ${((Date.now() - started) / 1000).toFixed(1)} s in all; edited: ${indexStates.filter((t) => edited.some((f) => t.startsWith(f.spec.name))).join(", ")}`,
     );
-  }, 240_000);
+  }, 600_000);
 
   // Depth (issue 27, "nothing drifts"; decision 020's repair pass): the check compares an index
   // with the engine over its first 100 matches only, so a post whose message was lost and that
@@ -368,5 +368,5 @@ describe("the feed index after a crash in a write storm", () => {
     expect(state).toBe("ready");
     expect(ids).toHaveLength(101);
     expect(ids).toEqual(stored.map((e) => e.id).sort().reverse());
-  }, 120_000);
+  }, 600_000);
 });

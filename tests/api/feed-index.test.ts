@@ -165,7 +165,7 @@ describe("the feed index", () => {
     const res = await fetch(`${BASE_URL}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
     expect(res.status).toBe(200);
     expect(await all()).toEqual(expected);
-  }, 90_000);
+  }, 600_000);
 
   it("a dense feed (540 matches of a plain tag) keeps no entries and pages full from the engine, its index ready", async () => {
     const tag = uniq();
@@ -185,7 +185,7 @@ describe("the feed index", () => {
     });
     expect(pages).toBe(27);
     expect(seen).toEqual(expected);
-  }, 120_000);
+  }, 600_000);
 
   it("hide what I liked: a sparse feed's index pages skip the reader's likes within budget, every unliked match once, in order", async () => {
     const { hot, noise, authors, matches } = await thinMatches("fh", 240, 4);
@@ -203,5 +203,5 @@ describe("the feed index", () => {
     const fork = (await other.post(`/api/scroll/${feed._id}/fork`)).json.scroll;
     const first = await until(other, `/api/scroll/${fork._id}/echos?limit=20`, (p) => p.feedIndex === "ready");
     expect(ids(first.json)).toEqual(matches.slice(0, 20));
-  }, 120_000);
+  }, 600_000);
 });

@@ -401,7 +401,7 @@ beforeAll(async () => {
     pools.echos.push((await must(await client.post(`/api/echo/${theirs[1]}/quote`, { content: "seed quote" }), 201)).echo._id);
     await must(await client.post(`/api/echo/${theirs[2]}/repost`), 200);
   }
-}, 60_000);
+}, 600_000);
 
 describe("fuzzing every /api route", () => {
   it(`sends ${REQUESTS} hostile requests: never a 5xx, every 4xx in the error shape`, async () => {

@@ -59,7 +59,7 @@ beforeAll(async () => {
     { name: "curation echos", path: `/api/scroll/${curation._id}/echos`, max: MAX.scrollEchos, expected: MAX.scrollEchos },
     { name: "search", path: `/api/search/echos?q=${word}`, max: MAX.searchEchos, expected: MAX.searchEchos },
   ];
-}, 240_000);
+}, 600_000);
 
 const withParams = (path: string, params: string) => `${path}${path.includes("?") ? "&" : "?"}${params}`;
 

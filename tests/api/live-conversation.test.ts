@@ -35,7 +35,7 @@ beforeAll(async () => {
     const res = await reader.client.post("/api/profile/me/muted-words", { phrase, action, contexts: every, duration: "forever" });
     expect(res.status, res.text).toBe(200);
   }
-}, 60_000);
+}, 600_000);
 
 describe("live edits on the pages with no feed channel", () => {
   it("an edit reaches an echo's page, search results and a curation's quotes; a reply's edit its thread", async () => {

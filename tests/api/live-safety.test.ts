@@ -44,7 +44,7 @@ beforeAll(async () => {
   const all = ["home", "feeds", "tags", "search", "notifications"];
   expect((await viewer.client.post("/api/profile/me/muted-words", { phrase: hideWord, action: "hide", contexts: all, duration: "forever" })).status).toBe(200);
   expect((await viewer.client.post("/api/profile/me/muted-words", { phrase: warnWord, action: "warn", contexts: ["home"], duration: "forever" })).status).toBe(200);
-}, 60_000);
+}, 600_000);
 
 describe("live updates honour muted words, blocks and moderation", () => {
   it("a hide word keeps the echo off All, the tag and Following; a warn word marks it on Home's pages only", async () => {

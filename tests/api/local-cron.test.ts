@@ -14,7 +14,7 @@ const EVERY_MS = 2000;
 
 beforeAll(async () => {
   server = await startServer({ vars: { AUTH_IP_LIMIT_PER_MINUTE: "100000" }, crons: EVERY_MS });
-}, 180_000);
+}, 600_000);
 afterAll(async () => {
   await server?.stop();
 });
@@ -52,5 +52,5 @@ describe("npm start's local cron", () => {
 
     // the passes went through the scheduled-event path, on the community vertical's real handler
     expect(server.log()).toMatch(/\[local cron\] \*\/5 \* \* \* \* at \S+: 200 ok/);
-  }, 120_000);
+  }, 600_000);
 });

@@ -67,7 +67,7 @@ describe.skipIf(!stateDir)("moderation", () => {
     echos.author = await post(author, 3);
     echos.limited = await post(limited, 3);
     echos.suspended = await post(suspended, 3);
-  }, 120_000);
+  }, 600_000);
 
   it("the command line makes a moderator (and refuses a name that is no account)", async () => {
     expect(moderatorCli(uniq("nobody")).status).toBe(1);

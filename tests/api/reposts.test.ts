@@ -127,7 +127,7 @@ describe("who reposted, paged; a Following page of reposts", () => {
     const feedCost = within(feed, "Following of reposts");
     expect(feed.json.echos.map((e: Json) => e.repost.by._id)).toEqual(people.slice(5).reverse().map((p) => p.user._id));
     console.log(`who reposted: ${firstCost.roundTrips} rt, ${firstCost.rows} rows; page 2 ${secondCost.rows} rows; Following of 20 reposts: ${feedCost.roundTrips} rt, ${feedCost.rows} rows`);
-  }, 120_000);
+  }, 600_000);
 });
 
 describe("the repost limit", () => {

@@ -28,7 +28,7 @@ beforeAll(async () => {
   }
   expect((await viewer.client.post(`/api/profile/user/${blocked.user._id}/block`)).status).toBe(200);
   expect((await blocker.client.post(`/api/profile/user/${viewer.user._id}/block`)).status).toBe(200);
-}, 120_000);
+}, 600_000);
 
 describe("scroll lists leave out the scrolls of hidden creators", () => {
   it("community's newest feeds, both ways", async () => {

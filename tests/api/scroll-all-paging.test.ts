@@ -40,7 +40,7 @@ beforeAll(async () => {
   // another user's scrolls the viewer does not follow never show
   await createMany(other.client, 5, "unfollowed");
   expected = [...own, ...theirs].sort().reverse();
-}, 180_000);
+}, 600_000);
 
 describe("GET /api/scroll/all by cursor", () => {
   it("pages through all 125 scrolls newest first, each once, within the row budget on every page", async () => {

@@ -37,7 +37,7 @@ beforeAll(async () => {
   console.log(`storm seed ${seed} (STORM_SEED=${seed} replays it)`);
   author = await signedUp("sa");
   users = await inBatches(USERS, 10, () => signedUp("st"));
-}, 120_000);
+}, 600_000);
 
 describe("concurrency storms", () => {
   it("(a) 50 users like and unlike the same echos at once: likes and isLiked exact", async () => {

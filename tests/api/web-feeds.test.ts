@@ -57,7 +57,7 @@ beforeAll(async () => {
     expect((await author.client.post(`/api/scroll/${scrolls.curation}/add-echo`, { echoId: id })).status).toBe(200);
   }
   scrolls.private = (await author.client.post("/api/scroll/create", { name: "Secret", type: "feed", isPrivate: true, feedConfig: { includedTags: [tag] } })).json.scroll._id;
-}, 120_000);
+}, 600_000);
 
 describe.each(["atom", "rss", "json"] as const)("%s", (format) => {
   const kinds = () => ({
