@@ -6,7 +6,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { batch, createDb, instrumentD1, sql, testAppContext, type D1Stats } from "../shared/index.server";
-import { backfillStep, indexStatements } from "./feed-index.server";
+import { indexStatements } from "./feed-index.server";
+import { backfillStep } from "./feed-index-backfill.server";
 import { ruleKeyOf } from "./rule.server";
 import { thinRule, writeThinMatches } from "./thin-matches.test-support";
 

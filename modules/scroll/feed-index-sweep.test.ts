@@ -7,7 +7,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { batch, sql, testAppContext } from "../shared/index.server";
-import { indexPage, indexPageQuery, indexStatements, repairIndexes } from "./feed-index.server";
+import { INDEX_CAP, indexStatements } from "./feed-index.server";
+import { indexPage, indexPageQuery } from "./feed-index-pages.server";
+import { repairIndexes } from "./feed-index-repair.server";
 import { ruleKeyOf } from "./rule.server";
 import { newId } from "../shared/index";
 import { feedScroll, thinRule, writeThinMatches } from "./thin-matches.test-support";
@@ -31,7 +33,9 @@ async function mostLikedIndex(name: string, age: number, cap?: number) {
     ...indexStatements(rule, sql`1`),
     ...kept.map((m) => sql`INSERT INTO feed_index_entries (index_id, rank, echo_id) SELECT id, ${m.likes}, ${m.id} FROM feed_indexes WHERE rule_key = ${key}`),
     cap
-      ? sql`UPDATE feed_indexes SET state = 'ready', complete = 0, cap = ${cap}, floor = ${floor.id}, floor_rank = ${floor.likes} WHERE rule_key = ${key}`
+      ? // its frontier where a full index's would be (cap: INDEX_CAP; a smaller one is an older
+        // build's, which the pass builds again)
+        sql`UPDATE feed_indexes SET state = 'ready', complete = 0, cap = ${INDEX_CAP}, floor = ${floor.id}, floor_rank = ${floor.likes} WHERE rule_key = ${key}`
       : sql`UPDATE feed_indexes SET state = 'ready', complete = 1, cap = 10000 WHERE rule_key = ${key}`,
     // a scroll reads it (the pass drops indexes none reads)
     feedScroll(newId(Date.now()), me, rule, key),

@@ -44,7 +44,7 @@ const hasTagIn = (tags: string, tag: string) => `instr(${tags}, ${lit(JSON.strin
 /** One ordered stream of candidates: where it reads, the columns that order it, where the
  * candidate's tags are (a tag stream reads only its covering index) and, for a rule without
  * replies, the test that the candidate is not one (null: the stream holds none). */
-type Stream = { from: string; key: string[]; id: string; likes: string; tags: string; notReply: string | null };
+type Stream = { from: string; key: string[]; id: string; likes: string; tags: string; notReply: string | null; earlier?: string[] };
 
 export function streams(rule: FeedRule): Stream[] {
   const byLikes = rule.sortBy === "mostLiked";
@@ -81,8 +81,14 @@ export function streams(rule: FeedRule): Stream[] {
       tagStream(`(SELECT v.column1 FROM (VALUES ${names}) v LEFT JOIN tags t ON t.name = v.column1 ORDER BY coalesce(t.echo_count, 0), v.column1 LIMIT 1)`),
     ];
   }
-  // any-of: a tag that is also excluded cannot contribute
-  if (rule.includedTags.length > 0) return rule.includedTags.filter((t) => !rule.excludedTags.includes(t)).map((t) => tagStream(lit(t)));
+  // any-of: a tag that is also excluded cannot contribute. An echo that carries two of the tags is
+  // in two streams, side by side in the merge: only its first stream's copy is a match (`earlier`),
+  // the other a miss — counted as both (an any-of-10-tags feed answered 16–19 echos a page past
+  // its index's frontier: each copy cost the page an echo)
+  if (rule.includedTags.length > 0) {
+    const contributing = rule.includedTags.filter((t) => !rule.excludedTags.includes(t));
+    return contributing.map((t, i) => ({ ...tagStream(lit(t)), earlier: contributing.slice(0, i) }));
+  }
   // no tag or author: without replies, the partial indexes of top-level echos (every entry matches)
   if (noReplies) {
     const index = byLikes ? "echos_top_likes" : "echos_top";
@@ -124,6 +130,8 @@ function rowConditions(rule: FeedRule, s: Stream): string[] {
     else if (authorDriven) where.push(`(${rule.includedTags.map(hasTag).join(" OR ")})`);
   }
   where.push(...rule.excludedTags.map((t) => `NOT ${hasTag(t)}`));
+  // (tested on the covering index's copy of the tags: no row more)
+  where.push(...(s.earlier ?? []).map((t) => `NOT ${hasTag(t)}`));
   if (s.notReply !== null) where.push(s.notReply);
   return where;
 }
@@ -312,12 +320,7 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   // echos are stepped over within the bound below rather than leaving the page short after it
   const filters = viewerId === NOBODY ? "0" : viewerFiltersText(lit(viewerId));
   const probe = (id: string) => echoVisibleProbeText(lit(viewerId), id, "feeds");
-  // streams that can find one echo twice (any of several tags: an echo carrying two of them) give
-  // it side by side; the head below would count both copies against the page (an any-of-10-tags
-  // feed answered 16–19 echos a page past its index's frontier), so such a rule is numbered,
-  // where a copy is not a match (`prev`)
-  const twice = parts.length > 1 && rule.authors.length === 0;
-  if (offset === 0 && !parts.some((p) => p.tested) && !twice) {
+  if (offset === 0 && !parts.some((p) => p.tested)) {
     // every entry matches: the page is the merge's head — for a viewer whom nothing hides. For
     // one whom anything may, the first `scan` entries, probed, up to the page; a page short of
     // it read them all, and also reads the FEED_STEP-th entry: the next page starts after it or
@@ -335,12 +338,10 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   // once the page is full: a dense feed reads about a page of entries, not the window. A viewer
   // whom anything may hide has a smaller window (each entry's probe, one row)
   const w = `(CASE WHEN ${filters} THEN ${int(windowOfProbed(rule, window))} ELSE ${int(window)} END)`;
-  // (`prev`, the entry before, in the same window: no second buffering; a copy's `ok` is its
-  // twin's, so `k` counts it too — only a page by OFFSET, served within the first window, sees that)
-  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k, lag(id) OVER w AS prev FROM (SELECT m.id AS id, m.lk AS lk, m.ok AND (NOT ${filters} OR ${probe("m.id")}) AS ok
+  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (SELECT m.id AS id, m.lk AS lk, m.ok AND (NOT ${filters} OR ${probe("m.id")}) AS ok
       FROM (${merged} ORDER BY ${order} LIMIT ${w}) m)
     WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
-  const wanted = `ok AND prev IS NOT id AND k > ${int(offset)}`;
+  const wanted = `ok AND k > ${int(offset)}`;
   return `SELECT id, lk, ${wanted} AS ok, CASE WHEN n = ${w} THEN ${FRONTIER_N} ELSE n END AS n FROM (${numbered}) WHERE (${wanted}) OR n = ${w} LIMIT ${int(limit + 1)}`;
 }
 

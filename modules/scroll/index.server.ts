@@ -18,7 +18,10 @@ export {
 export { searchPublicScrolls } from "./search.server";
 export { toRule, ruleKeyOf } from "./rule.server";
 export { feedPageQuery } from "./feed-rules.server";
-export { consumeChanges, repairIndexes, backfillStep, INDEX_CAP, type Consumed, type Repaired } from "./feed-index.server";
+export { INDEX_CAP } from "./feed-index.server";
+export { consumeChanges, type Consumed } from "./feed-index-consumer.server";
+export { backfillStep } from "./feed-index-backfill.server";
+export { repairIndexes, type Repaired } from "./feed-index-repair.server";
 export { ruleChecks } from "./feed-rules.reference";
 export { previewFeedConfig } from "./preview.server";
 export { whyHere } from "./why.server";

@@ -7,7 +7,8 @@ import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, f
 import { authorVisible, moderationVisible, wordsVisible, batch, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { echoColumns, scanWindow, toEcho, windowCursor, type EchoRow, type PageRequest, type Probe } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
-import { forgetIndex, HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexable, indexPage, indexPageQuery, indexState, knownIndex, positionOf, reachOf, reaches, rememberIndex, type Position } from "./feed-index.server";
+import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex, type Position } from "./feed-index.server";
+import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexPage, indexPageQuery, indexState } from "./feed-index-pages.server";
 import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./rule.server";
 import { visibleScroll } from "./rows.server";
 import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";

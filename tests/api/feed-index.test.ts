@@ -167,14 +167,14 @@ describe("the feed index", () => {
     expect(await all()).toEqual(expected);
   }, 600_000);
 
-  it("a dense feed (540 matches of a plain tag) keeps no entries and pages full from the engine, its index ready", async () => {
+  it("a dense feed (540 matches of a plain tag) keeps them all in its index (no rule is left to the engine) and pages full, its index ready", async () => {
     const tag = uniq();
     const authors = await Promise.all([0, 1, 2, 3, 4, 5].map(() => signedUp("fd")));
     const expected: string[] = [];
     for (let i = 0; i < 540; i++) expected.unshift((await authors[i % 6]!.client.post("/api/echo/post", { content: `dense ${i}`, tags: [tag] })).json.echo._id);
     const { client } = authors[0]!;
-    // created after the posts: its backfill's first 500 matches show the rule dense (every entry
-    // matches), so the index keeps nothing and says ready
+    // created after the posts: every rule keeps up to INDEX_CAP (10,000) entries, dense or not
+    // (decision 020, "No dense rules"), so its index holds all 540 and says ready
     const feed = (await client.post("/api/scroll/create", { name: "Dense", type: "feed", feedConfig: { includedTags: [tag] } })).json.scroll;
     const path = `/api/scroll/${feed._id}/echos?limit=20`;
     await until(client, path, (p) => p.feedIndex === "ready", 20_000);

@@ -1,0 +1,145 @@
+// The feed index's consumer (decision 020): a batch of the change stream — posts, likes, edits
+// and deletes — written into the indexes it reaches, and backfill messages run.
+import { batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type SQL } from "../shared/index.server";
+import { ruleChecks } from "./feed-rules.reference";
+import { backfillStep, type Backfilled } from "./feed-index-backfill.server";
+import { before, deleteEntries, insertEntries, reachOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
+import { ruleOfKey } from "./rule.server";
+import type { FeedRule } from "./schema";
+
+/** Backfills one consumer batch runs side by side. */
+const BACKFILL_CONCURRENCY = 4;
+
+const likeTerms = (echo: ChangedEcho) => [...echo.tags.map((t) => `l:t:${t}`), `l:a:${echo.authorId}`, "l:*"];
+export const echoTerms = (echo: ChangedEcho) => [...echo.tags.map((t) => `t:${t}`), `a:${echo.authorId}`, "*", ...likeTerms(echo)];
+
+/** What a batch of changes did: candidate indexes looked at per post and per like, entries written. */
+export type Consumed = { posts: number; likes: number; candidates: number; written: number; deleted: number; backfills: number } & Backfilled;
+
+type Candidate = { id: number; ruleKey: string; state: "building" | "ready"; complete: boolean; floor: string | null; floorRank: number | null; cap: number; terms: string };
+/** The indexes registered under any of `terms`, with their state and frontier. */
+const candidatesOf = (terms: string[]) =>
+  select(
+    {
+      id: tables.feedIndexes.id,
+      ruleKey: tables.feedIndexes.ruleKey,
+      state: tables.feedIndexes.state,
+      complete: tables.feedIndexes.complete,
+      floor: tables.feedIndexes.floor,
+      floorRank: tables.feedIndexes.floorRank,
+      cap: tables.feedIndexes.cap,
+      terms: sql<string>`json_group_array(ft.term)`,
+    },
+    sql`FROM feed_rule_terms ft JOIN feed_indexes ON feed_indexes.id = ft.index_id
+      WHERE ft.term IN (SELECT value FROM json_each(${JSON.stringify(terms)})) GROUP BY feed_indexes.id`,
+  );
+
+
+/**
+ * The consumer: one batch of the change stream. Posts reach only the indexes registered under
+ * their tags and author, likes only the most-liked ones; each candidate's rule is tested on the
+ * echo (the reference's per-echo checks, which the property test holds equal to the engine).
+ * A post enters an index where it stands before the frontier (newest first: always; oldest first:
+ * only a complete index; most liked: where the frontier has no like yet). A like reads the echo's
+ * count now, so messages in any order, or twice, end in the same entries: the echo stands at its
+ * count where it matches and stands before the frontier, and leaves the index otherwise.
+ * Deletes remove the echo's entries everywhere. Backfills go on building.
+ */
+export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: Db, changes: Change[], now = Date.now()): Promise<Consumed> {
+  const done: Consumed = { posts: 0, likes: 0, candidates: 0, written: 0, deleted: 0, backfills: 0, steps: 0, backfilled: 0, finished: 0 };
+  const posts = changes.flatMap((c) => (c.type === "post" ? [c.echo] : []));
+  const deletes = changes.flatMap((c) => (c.type === "delete" ? c.echoIds : []));
+  const liked = [...new Set(changes.flatMap((c) => (c.type === "likes" ? c.echoIds : [])))];
+  // an edited echo leaves every index and enters those its rule checks pass now (decision 025)
+  const edited = [...new Set(changes.flatMap((c) => (c.type === "edit" ? c.echoIds : [])))];
+  const inserts: Entry[] = [];
+  const moves: Entry[] = [];
+  const leaves: [number, string][] = [];
+  if (posts.length > 0 || liked.length > 0 || edited.length > 0) {
+    const terms = [...new Set(posts.flatMap(echoTerms))];
+    const [postCandidates, likedEchos] = await batch(db, [
+      candidatesOf(terms),
+      select(
+        {
+          id: tables.echos.id,
+          authorId: tables.echos.authorId,
+          tags: tables.echos.tags,
+          createdAt: tables.echos.createdAt,
+          likes: tables.echos.likesCount,
+          parentId: tables.echos.parentId,
+        },
+        sql`FROM echos WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...liked, ...edited])}))`,
+      ),
+    ]);
+    const facts = likedEchos.filter((e) => liked.includes(e.id));
+    const editedFacts = likedEchos.filter((e) => edited.includes(e.id));
+    const factTerms = [...facts.flatMap(likeTerms), ...editedFacts.flatMap(echoTerms)];
+    const [likeCandidates] = factTerms.length > 0 ? await batch(db, [candidatesOf([...new Set(factTerms)])]) : [[]];
+    const matching = function* (echo: ChangedEcho, candidates: Candidate[], mine: Set<string>) {
+      for (const c of candidates) {
+        if (!(JSON.parse(c.terms) as string[]).some((t) => mine.has(t))) continue;
+        done.candidates++;
+        yield c;
+      }
+    };
+    for (const echo of posts) {
+      const e = { ...echo, likes: 0 };
+      for (const c of matching(echo, postCandidates as Candidate[], new Set(echoTerms(echo)))) {
+        const rule = ruleOfKey(c.ruleKey);
+        if (!ruleChecks(rule, e, false, now).every((check) => check.passed)) continue;
+        const reach = reachOf(c);
+        if (c.state === "building" || reachesTo(rule, reach, { rank: 0, id: echo.id })) inserts.push([c.id, 0, echo.id]);
+      }
+    }
+    for (const e of facts) {
+      for (const c of matching(e, likeCandidates as Candidate[], new Set(likeTerms(e)))) {
+        const rule = ruleOfKey(c.ruleKey);
+        const at = { rank: e.likes, id: e.id };
+        const keep = ruleChecks(rule, e, false, now).every((check) => check.passed) && (c.state === "building" || reachesTo(rule, reachOf(c), at));
+        if (keep) moves.push([c.id, e.likes, e.id]);
+        else leaves.push([c.id, e.id]);
+      }
+    }
+    for (const e of editedFacts) {
+      for (const c of matching(e, likeCandidates as Candidate[], new Set(echoTerms(e)))) {
+        const rule = ruleOfKey(c.ruleKey);
+        const at = { rank: rule.sortBy === "mostLiked" ? e.likes : 0, id: e.id };
+        if (ruleChecks(rule, e, false, now).every((check) => check.passed) && (c.state === "building" || reachesTo(rule, reachOf(c), at))) {
+          inserts.push([c.id, at.rank, e.id]);
+        }
+      }
+    }
+    done.posts = posts.length;
+    done.likes = facts.length;
+  }
+  const statements: SQL[] = [];
+  // first, so that the entries the edited echos earn now are written after it
+  if (edited.length > 0) statements.push(sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(edited)}))`);
+  // in statements of at most ENTRIES_PER_STATEMENT (a bound value stays far below D1's 2 MB)
+  for (const part of chunks(inserts)) statements.push(insertEntries(part));
+  // an entry moves by leaving and entering again at its count (one echo, one entry per index)
+  for (const part of chunks([...leaves, ...moves.map(([index, , echo]): [number, string] => [index, echo])])) statements.push(deleteEntries(part));
+  for (const part of chunks(moves)) statements.push(insertEntries(part));
+  if (deletes.length > 0) statements.push(sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(deletes)}))`);
+  if (statements.length > 0) await batch(db, statements);
+  done.written = inserts.length + moves.length;
+  done.deleted = deletes.length + leaves.length + edited.length;
+  // one step per rule however many of its messages came (a resent one, a repeat)
+  const building = [...new Set(changes.flatMap((c) => (c.type === "backfill" ? [c.ruleKey] : [])))];
+  done.backfills = building.length;
+  const work = async () => {
+    for (let key = building.shift(); key !== undefined; key = building.shift()) {
+      const next = await backfillStep(db, key, now, done);
+      if (next) sendChanges(app, [next]);
+      else done.finished++;
+    }
+  };
+  await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, work));
+  return done;
+}
+
+const ENTRIES_PER_STATEMENT = 1000;
+export const chunks = <T>(list: T[]): T[][] => Array.from({ length: Math.ceil(list.length / ENTRIES_PER_STATEMENT) }, (_, i) => list.slice(i * ENTRIES_PER_STATEMENT, (i + 1) * ENTRIES_PER_STATEMENT));
+
+/** Whether `position` is at or before the index's frontier: an echo standing there belongs in it. */
+const reachesTo = (rule: FeedRule, st: IndexReach, position: Position) => st.complete || (st.floor !== null && !before(rule, st.floor, position));

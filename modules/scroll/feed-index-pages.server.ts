@@ -1,0 +1,173 @@
+// Pages read from a feed index (decision 020): its entries after the cursor, up to its frontier,
+// hydrated; for a reader who hides what they liked or anyone, a bounded run of entries.
+import { DEFAULT_LIMIT, ECHO_ROWS, idFloor, isId, largestPage, PAGE_ROW_TARGET } from "../shared/index";
+import { echoVisibleProbeText, moderationEchoVisibleText, viewerFiltersText, select, sql, tables, type Select, type SQL } from "../shared/index.server";
+import { echoColumns, type EchoRow } from "../echo/index.server";
+import type { Seek } from "./feed-rules.server";
+import { afterPosition, before, descending, orderSql, positionOf, windowMs, type IndexReach, type Position } from "./feed-index.server";
+import { ruleKeyOf } from "./rule.server";
+import type { FeedRule } from "./schema";
+
+/**
+ * The most entries one page reads from an index: each costs the entry and its echo's rows
+ * (ECHO_ROWS at worst: the echo, its author, the reader's like and repost, a quote's quoted echo),
+ * and for a viewer who hides anyone a probe of the entry's echo: 7 an entry, so 24 (36 when an
+ * echo read 3 rows; decision 027, "Pages sized by rows per echo"). A web feed's 50 entries come
+ * as 24 from an index; an API page asked for more answers 24 with more to come.
+ */
+export const INDEX_PAGE_MAX = largestPage(ECHO_ROWS + 2);
+
+
+/** The index's state for a rule: what a page read from it means at its end. */
+export const indexState = (ruleKey: string) =>
+  select(
+    { state: tables.feedIndexes.state, complete: tables.feedIndexes.complete, floor: tables.feedIndexes.floor, floorRank: tables.feedIndexes.floorRank, cap: tables.feedIndexes.cap },
+    sql`FROM feed_indexes WHERE rule_key = ${ruleKey}`,
+  );
+
+/** An index page's row: the echo, its entry's rank (where the next page starts), whether it is on
+ * the page (`feedOk`: a reader who hides what they liked skips the ones they liked) and, for such
+ * a reader's page, its place among the entries read (`feedN`). */
+export type IndexRow = EchoRow & { indexRank: number; feedOk: number; feedN: number };
+
+/**
+ * Where a short hide-liked page's next page starts at the latest: after its last echo or after
+ * this many entries, whichever is later (all of them were read, and none left to show); the
+ * scan's own last entry would cost as many rows as the scan, this one costs 12.
+ */
+export const HIDE_LIKED_STEP = 12;
+/** A hide-liked page's largest: a screen's (30 when an echo read 3 rows). */
+export const HIDE_LIKED_PAGE_MAX = DEFAULT_LIMIT;
+/**
+ * Entries a page for a reader who hides what they liked reads at most (decision 020, "Hide-liked
+ * readers"), measured in D1's rows read: an entry costs 1, a liked one 1 more (its likes row),
+ * for a viewer who hides anyone 1 more (the entry's echo row, for its author); each echo of the
+ * page ECHO_ROWS - 2 more than an entry it passed over (its echo, author, the reader's repost
+ * and a quote's quoted echo, less the like it does not have and the entry); the lookups about 6.
+ * A page stops reading once it holds limit+1; a page short of that read every entry of the scan
+ * and also reads the HIDE_LIKED_STEP-th entry (as many rows) as its frontier. So the worst page,
+ * short with a page's worth of echos: 2 × 54 + 3 × 21 + 12 + 6 = 189, and for a viewer who hides
+ * anyone 3 × 36 + 63 + 18 = 189 (76 and 48 when an echo read 3 rows; decision 027).
+ * A reader who liked up to 33 of the next 54 entries gets a full page of 20.
+ */
+const HIDE_LIKED_ROWS = PAGE_ROW_TARGET - HIDE_LIKED_STEP - 6 - (ECHO_ROWS - 2) * (HIDE_LIKED_PAGE_MAX + 1);
+export const HIDE_LIKED_SCAN = Math.floor(HIDE_LIKED_ROWS / 2);
+export const HIDE_LIKED_SCAN_HIDING = Math.floor(HIDE_LIKED_ROWS / 3);
+/**
+ * Entries a page of `limit` echos reads at most for a reader whom anything may hide (issue 32)
+ * and who does not hide what they liked: an entry costs 1 and its probe 1, each echo of the page
+ * ECHO_ROWS more, a short page its HIDE_LIKED_STEP-th entry and the lookups (6). A screen (20):
+ * 2 × 33 + 5 × 21 + 18 = 189 — full while at most 13 of its next 33 entries are hidden, else
+ * short with its cursor where it stopped; the largest page (24) reads no more than it shows.
+ */
+// (12: the frontier and last-entry reads and the statement's own lookups — measured 193 rows for a
+// page of 20 with 6 here, 201 inside the feed's document)
+export const filteredScan = (limit: number): number => Math.max(limit + 1, Math.floor((PAGE_ROW_TARGET - HIDE_LIKED_STEP - 12 - ECHO_ROWS * (limit + 1)) / 2));
+/** `feedN` of that frontier row, and of the last entry the page could reach (no echo of the page has them). */
+const FRONTIER_ROW = -1;
+const LAST_ROW = -2;
+
+/**
+ * A page from the index: its entries after the cursor in the feed's order (one range of the
+ * entries' key), hydrated, up to the index's frontier; a windowed rule's entries that aged out
+ * since the last repair pass skipped. Read only when the index is ready and holds this depth
+ * (`reaches`, in SQL); otherwise it reads the one feed_indexes row and nothing more. `guard` adds
+ * the caller's own condition (the scroll still holds the rule, the viewer may see it). For a
+ * reader who hides what they liked, at most HIDE_LIKED_SCAN entries are read: the unliked ones up
+ * to the page and, on a short page, the HIDE_LIKED_STEP-th entry as a frontier the next page
+ * starts after at the latest (its rows come in no order: `indexPage` sorts them).
+ */
+export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, limit: number, guard: SQL = sql`1`, now = Date.now()): Select<IndexRow> {
+  const key = ruleKeyOf(rule);
+  const at = positionOf(rule, seek);
+  const w = windowMs(rule);
+  const fresh = w === null ? sql`` : sql`AND ie.echo_id >= ${idFloor(now - w)}`;
+  // the frontier and "the index reaches the cursor", each in the feed's order
+  const desc = descending(rule);
+  const upToFrontier = desc ? sql`(ie.rank, ie.echo_id) >= (fi.floor_rank, fi.floor)` : sql`ie.echo_id <= fi.floor`;
+  const reachesAt = desc ? sql`(fi.floor_rank, fi.floor) < (${at.rank}, ${at.id})` : sql`fi.floor > ${at.id}`;
+  const where = sql`FROM feed_indexes fi JOIN feed_index_entries ie ON ie.index_id = fi.id
+      WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
+        AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
+        AND ${guard} ${fresh}`;
+  const entries = sql`${where} ORDER BY ${orderSql(rule, "ie")}`;
+  const entriesBackwards = sql`${where} ORDER BY ${orderSql({ ...rule, sortBy: descending(rule) ? "oldestFirst" : "newestFirst" }, "ie")}`;
+  // what the viewer does not see (issue 32): authors they hide, moderated authors, muted words —
+  // one probe of the entry's echo row, only for a viewer whom anything may hide (`filters`, once
+  // per statement); hidden echos leave on the id (no row). `viewerId` is checked by the caller's
+  // session (an id), quoted here as the engine quotes it.
+  if (!isId(viewerId)) throw new Error("feed index: bad viewer id");
+  const viewer = `'${viewerId}'`;
+  const filters = sql.raw(viewerFiltersText(viewer));
+  const probe = (id: string) => sql.raw(echoVisibleProbeText(viewer, id, "feeds"));
+  const columns = { ...echoColumns(viewerId, "feeds"), indexRank: sql<number>`p.rank`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` };
+  // (`only`: read them only when it holds — a LIMIT of 0 reads nothing)
+  const frontier = (only: SQL = sql`1`) =>
+    sql`SELECT f.echo_id, f.rank, 0 AS ok, ${FRONTIER_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT CASE WHEN ${only} THEN 1 ELSE 0 END OFFSET ${HIDE_LIKED_STEP - 1}) f`;
+  // and the last entry this page could reach (read backwards: a row or two), so that a page
+  // whose scan met it says there is nothing more (or that the index's frontier is there)
+  const last = (only: SQL = sql`1`) =>
+    sql`SELECT z.echo_id, z.rank, 0 AS ok, ${LAST_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entriesBackwards} LIMIT CASE WHEN ${only} THEN 1 ELSE 0 END) z`;
+  if (!rule.excludeLikedEchos) {
+    // A reader whom nothing may hide walks the entries up to the page (CROSS JOIN keeps them the
+    // outer loop in the feed's order, so the LIMIT stops the walk). One whom anything may reads
+    // at most filteredScan(limit) entries, each probed, up to the page, and a page short of it also its
+    // HIDE_LIKED_STEP-th entry and the last one it could reach, as a hide-liked reader's (below):
+    // it steps over what it does not show within its rows, and says where the next page starts.
+    const walked = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
+          WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
+            AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
+            AND ${guard} ${fresh} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id", viewer))}
+          ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${filters} THEN ${filteredScan(limit)} ELSE ${limit + 1} END) s
+        WHERE NOT ${filters} OR ${probe("s.echo_id")} LIMIT ${limit + 1}`;
+    return select(
+      columns,
+      sql`FROM (SELECT * FROM (${walked}) UNION ALL SELECT * FROM (${frontier(filters)}) UNION ALL SELECT * FROM (${last(filters)}) LIMIT ${limit + 1}) p
+        JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id`,
+    );
+  }
+  // hide-liked (decision 020, "Hide-liked readers"): the first entries (HIDE_LIKED_SCAN, fewer
+  // for a viewer whom anything may hide), as a co-routine the page stops reading once it holds
+  // limit+1; an entry the reader liked is left out by an anti-join on the likes primary key
+  // (echo_id, user_id), one they may not see by the probe above. No numbering: window
+  // functions buffered every entry (about 5 rows an entry). A page short of limit+1 also reads
+  // the HIDE_LIKED_STEP-th entry (UNION ALL under a LIMIT stops before its second part when the
+  // first filled it).
+  const scan = sql`CASE WHEN ${filters} THEN ${HIDE_LIKED_SCAN_HIDING} ELSE ${HIDE_LIKED_SCAN} END`;
+  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT ${scan}) s
+      LEFT JOIN likes l ON l.echo_id = s.echo_id AND l.user_id = ${viewerId}
+      WHERE l.echo_id IS NULL AND (NOT ${filters} OR ${probe("s.echo_id")})
+        AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))}
+      LIMIT ${limit + 1}`;
+  return select(
+    columns,
+    sql`FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${frontier()}) UNION ALL SELECT * FROM (${last()}) LIMIT ${limit + 1}) p
+      JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id`,
+  );
+}
+
+/**
+ * What an index page's rows mean: the page's echos in the feed's order (at most `take`), where
+ * the next page starts when it may be more, and whether the page stopped short at the index's
+ * frontier (`atFrontier`: the engine goes on from there) or at the entries a hide-liked reader's
+ * page may read (`after`).
+ */
+export function indexPage(rule: FeedRule, rows: IndexRow[], take: number, st: IndexReach): { rows: IndexRow[]; full: boolean; after: Position | null; atFrontier: boolean } {
+  const pos = (r: IndexRow): Position => ({ rank: r.indexRank, id: r.id });
+  const inOrder = [...rows].sort((a, b) => (before(rule, pos(a), pos(b)) ? -1 : before(rule, pos(b), pos(a)) ? 1 : 0));
+  const matches = inOrder.filter((r) => r.feedOk);
+  if (matches.length > take) return { rows: matches.slice(0, take), full: true, after: pos(matches[take - 1]!), atFrontier: false };
+  // a short hide-liked page: every entry of its scan was read; the next page starts after its
+  // last echo or the frontier row, whichever comes later. Without a frontier row the index
+  // holds fewer entries than HIDE_LIKED_STEP here: the scan read them all.
+  const step = inOrder.find((r) => r.feedN === FRONTIER_ROW);
+  const end = inOrder.find((r) => r.feedN === LAST_ROW);
+  if (step) {
+    const last = matches[matches.length - 1];
+    const after = last && before(rule, pos(step), pos(last)) ? pos(last) : pos(step);
+    // unless the scan met the last entry it could reach: then as a page that read them all
+    if (!end || before(rule, after, pos(end))) return { rows: matches, full: false, after, atFrontier: false };
+  }
+  const atFrontier = !st.complete && st.floor !== null;
+  return { rows: matches, full: false, after: atFrontier ? st.floor : null, atFrontier };
+}
