@@ -49,7 +49,7 @@ for (const theme of ["light", "dark"] as const) {
     await open(page, "/moderation");
     await expect(card.getByText("(hidden from everyone but its author)")).toBeVisible();
     await expect(card.getByRole("button", { name: "Unhide echo" })).toBeVisible();
-    await expect(card.getByRole("button", { name: "Hide echo" })).toHaveCount(0);
+    await expect(card.getByRole("button", { name: "Hide echo", exact: true })).toHaveCount(0);
     await card.getByLabel("Reason or note").fill(`Hidden for spam ${theme}`);
     await card.getByRole("button", { name: "Resolve" }).click();
     await expect(toast(page, "Case resolved")).toBeVisible();
