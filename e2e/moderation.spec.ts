@@ -45,6 +45,11 @@ for (const theme of ["light", "dark"] as const) {
     await card.getByRole("button", { name: "Hide echo" }).focus();
     await page.keyboard.press("Enter");
     await expect(toast(page, "Echo hidden")).toBeVisible();
+    // the queue itself says the echo is hidden (issue 32): read again, its case offers Unhide
+    await open(page, "/moderation");
+    await expect(card.getByText("(hidden from everyone but its author)")).toBeVisible();
+    await expect(card.getByRole("button", { name: "Unhide echo" })).toBeVisible();
+    await expect(card.getByRole("button", { name: "Hide echo", exact: true })).toHaveCount(0);
     await card.getByLabel("Reason or note").fill(`Hidden for spam ${theme}`);
     await card.getByRole("button", { name: "Resolve" }).click();
     await expect(toast(page, "Case resolved")).toBeVisible();

@@ -195,7 +195,7 @@ db.exec("BEGIN");
   const insEcho = db.prepare(
     "INSERT INTO echos (id, author_id, content, tags, created_at, likes_count, shares_count, comments_count) VALUES (?, ?, ?, ?, ?, 0, 0, 0)",
   );
-  const insTag = db.prepare("INSERT INTO echo_tags (tag, echo_id, likes_count, day, tags) VALUES (?, ?, 0, ?, ?)");
+  const insTag = db.prepare("INSERT INTO echo_tags (tag, echo_id, likes_count, day, tags, author_id) VALUES (?, ?, 0, ?, ?, ?)");
   const insLike = db.prepare("INSERT INTO likes (echo_id, user_id, created_at) VALUES (?, ?, ?)");
   const likers = new Set();
   for (let i = 0; i < N.echos; i++) {
@@ -207,10 +207,11 @@ db.exec("BEGIN");
     while (tags.size < nTags) tags.add(tagName(tagOf()));
     const list = [...tags];
     const tagsJson = JSON.stringify(list);
-    insEcho.run(id, userIds[authorOf()], content(), tagsJson, at);
+    const author = userIds[authorOf()];
+    insEcho.run(id, author, content(), tagsJson, at);
     const day = Math.floor(at / DAY);
     for (const t of list) {
-      insTag.run(t, id, day, tagsJson);
+      insTag.run(t, id, day, tagsJson, author);
       if (!tagFirstSeen.has(t)) tagFirstSeen.set(t, at);
     }
     echoTagsWritten += list.length;
@@ -517,8 +518,8 @@ db.exec("BEGIN");
 for (const [period, span] of Object.entries(PERIOD_MS)) {
   for (const [sort, col] of Object.entries(SCORE)) {
     const since = span === null ? 0 : now - span;
-    db.prepare(`INSERT INTO popular_echos (list, echo_id, score, created_at)
-      SELECT ?, id, ${col}, created_at FROM echos WHERE created_at >= ? ORDER BY ${col} DESC, id DESC LIMIT ${KEEP_RANKED}`).run(`${period}:${sort}`, since);
+    db.prepare(`INSERT INTO popular_echos (list, echo_id, score, created_at, author_id)
+      SELECT ?, id, ${col}, created_at, author_id FROM echos WHERE created_at >= ? ORDER BY ${col} DESC, id DESC LIMIT ${KEEP_RANKED}`).run(`${period}:${sort}`, since);
   }
 }
 db.prepare(`INSERT INTO rank_state (key, value) VALUES ('version', 0), ('last_run', ?), ('last_day', ?)

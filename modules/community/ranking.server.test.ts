@@ -73,6 +73,30 @@ describe("ranking pass (cron) against real D1 and KV", () => {
     expect(next.version).toBe(version + 1);
     expect((await trendingTags(app(), 100)).map((t) => t.name)).toContain("newer");
   });
+
+  it("leaves a limited account's echos out of the ranked list itself: the page stays full (issue 32)", async () => {
+    const [spam, clean, v1, v2, v3] = [await user("rk_spam"), await user("rk_clean"), await user("rk_v1"), await user("rk_v2"), await user("rk_v3")];
+    // ten of the limited account's echos rank above ten others (three likes against two)
+    for (let i = 0; i < 10; i++) {
+      const top = await postEcho(app(), spam._id, { content: `spam ${i}`, tags: ["rkmod"] });
+      const next = await postEcho(app(), clean._id, { content: `clean ${i}`, tags: ["rkmod"] });
+      for (const u of [v1, v2, v3]) await setLike(app(), u._id, top._id, true);
+      for (const u of [v1, v2]) await setLike(app(), u._id, next._id, true);
+    }
+    // a moderator's limit (decision 029): the account's entry in the moderation set
+    await env.DB.prepare(
+      `INSERT INTO moderation_set (id, entries) VALUES (1, json_object(?1, 1)) ON CONFLICT (id) DO UPDATE SET entries = json_set(entries, '$."' || ?1 || '"', 1)`,
+    ).bind(`u:${spam._id}`).run();
+    await runRanking(env);
+    const shown = await popularEchos(app(), v1._id, "today", "likes", 10);
+    // before, the list held the ten and the page hydrated 15 (5 spare): 5 echos shown
+    expect(shown).toHaveLength(10);
+    expect(shown.filter((e) => e.author._id === spam._id)).toEqual([]);
+    // the limit lifted, the next pass ranks them again
+    await env.DB.prepare(`UPDATE moderation_set SET entries = json_remove(entries, '$."' || ?1 || '"') WHERE id = 1`).bind(`u:${spam._id}`).run();
+    await runRanking(env);
+    expect((await popularEchos(app(), v1._id, "today", "likes", 10)).filter((e) => e.author._id === spam._id)).toHaveLength(10);
+  });
 });
 
 describe("a ranking pass that fails part-way", () => {

@@ -3,7 +3,7 @@
 // only what changed: recent counts of touched tags (plus tags whose oldest day just left the
 // 7-day window) and the entries of changed echos in each popular list. Then it publishes the hot
 // lists to KV under a new version. Nothing here scans all echos.
-import { createDb, select, sql, tables, toD1, type RowOf, type Statement } from "../shared/index.server";
+import { accountVisible, createDb, select, sql, tables, toD1, type RowOf, type Statement } from "../shared/index.server";
 import { CACHED_POPULAR, CACHED_TAGS, KEEP_RANKED, PERIOD_MS, PERIODS, POPULAR_SORTS } from "./schema";
 
 const DAY = 86_400_000;
@@ -41,11 +41,16 @@ export const trendingTagsQuery = select(
   sql`FROM tags ORDER BY recent_count DESC, echo_count DESC, rowid DESC LIMIT ${CACHED_TAGS}`,
 );
 
-/** A popular list's best CACHED_POPULAR echos (the `popular_echos_rank` index, read backwards). */
+/**
+ * A popular list's best CACHED_POPULAR echos (the `popular_echos_rank` index, read backwards),
+ * without the echos of accounts moderators limited or suspended (decision 029): their authors are
+ * on the entries, so those are stepped over within the index (at most KEEP_RANKED entries read).
+ * Before, they were left out of the page only, short by them past its 5 spare echos.
+ */
 export const rankedListQuery = (list: string) =>
   select(
     { echoId: tables.popularEchos.echoId },
-    sql`FROM popular_echos WHERE list = ${list} ORDER BY score DESC, echo_id DESC LIMIT ${CACHED_POPULAR}`,
+    sql`FROM popular_echos INDEXED BY popular_echos_rank WHERE list = ${list} AND ${accountVisible("author_id")} ORDER BY score DESC, echo_id DESC LIMIT ${CACHED_POPULAR}`,
   );
 
 export type RankingResult = {
@@ -96,7 +101,7 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
       const score = sql.raw(SCORE[sort]);
       if (span !== null) statements.push(sql`DELETE FROM popular_echos WHERE list = ${list} AND created_at < ${since}`);
       if (echoIds.length > 0) {
-        const changed = sql`SELECT ${list}, e.id, ${score}, e.created_at FROM echos e
+        const changed = sql`SELECT ${list}, e.id, ${score}, e.created_at, e.author_id FROM echos e
           WHERE e.id IN (SELECT value FROM json_each(${ids})) AND e.created_at >= ${since}`;
         // More changed echos than a list keeps: upsert only those that can be in it after the
         // trim, the ones listed already (their score is refreshed, up or down; a trimmed list
@@ -109,7 +114,7 @@ export async function runRanking(env: Env, now = Date.now()): Promise<RankingRes
             ? changed
             : sql`${changed} ORDER BY EXISTS (SELECT 1 FROM popular_echos p WHERE p.list = ${list} AND p.echo_id = e.id) DESC,
                 ${score} DESC, e.id DESC LIMIT ${2 * KEEP_RANKED}`;
-        statements.push(sql`INSERT INTO popular_echos (list, echo_id, score, created_at) ${candidates}
+        statements.push(sql`INSERT INTO popular_echos (list, echo_id, score, created_at, author_id) ${candidates}
           ON CONFLICT (list, echo_id) DO UPDATE SET score = excluded.score`);
       }
       statements.push(sql`DELETE FROM popular_echos WHERE list = ${list} AND (score, echo_id) < (

@@ -40,6 +40,7 @@ export const CaseSchema = v.strictObject({
   kind: v.picklist(["echo", "appeal"] as const),
   echoId: v.nullable(id),
   echoContent: v.pipe(v.nullable(v.string()), v.description("null once the echo is deleted")),
+  echoHidden: v.pipe(v.boolean(), v.description("Whether moderators hide the echo from everyone but its author (false for an appeal's case without an echo)")),
   user: v.strictObject({ _id: id, userName: v.string(), state }),
   reportsCount: count,
   latestReason: v.pipe(v.string(), v.description("The latest report's reason, or the appeal's text")),

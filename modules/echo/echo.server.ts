@@ -72,8 +72,8 @@ export async function postEcho(
   ];
   for (const tag of input.tags) {
     statements.push(sql`INSERT INTO tags (name, created_at) SELECT ${tag}, ${now} WHERE ${posted} ON CONFLICT (name) DO NOTHING`);
-    statements.push(sql`INSERT INTO echo_tags (tag, echo_id, day, tags, reply)
-      SELECT ${tag}, ${id}, ${Math.floor(now / 86_400_000)}, ${JSON.stringify(input.tags)}, ${parentId === undefined ? 0 : 1} WHERE ${posted}`);
+    statements.push(sql`INSERT INTO echo_tags (tag, echo_id, day, tags, reply, author_id)
+      SELECT ${tag}, ${id}, ${Math.floor(now / 86_400_000)}, ${JSON.stringify(input.tags)}, ${parentId === undefined ? 0 : 1}, ${authorId} WHERE ${posted}`);
   }
   // the Following timelines (decision 013): the author's and its first followers', atomic with
   // the echo; the rest through the change stream after it committed (fanOutRest). A reply

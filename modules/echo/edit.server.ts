@@ -46,8 +46,8 @@ export async function editEcho(app: AppContext, viewerId: string, id: string, ed
     sql`DELETE FROM echo_tags WHERE echo_id = ${id} AND tag NOT IN (SELECT value FROM json_each(${json})) AND ${synced}`,
     sql`INSERT INTO tags (name, created_at) SELECT value, ${now} FROM json_each(${json}) WHERE ${synced} ON CONFLICT (name) DO NOTHING`,
     // a new link carries what the others carry: the echo's day (tag_days) and its like count
-    sql`INSERT INTO echo_tags (tag, echo_id, day, tags, likes_count, reply)
-        SELECT j.value, e.id, e.created_at / 86400000, e.tags, e.likes_count, e.parent_id IS NOT NULL FROM echos e, json_each(${json}) j
+    sql`INSERT INTO echo_tags (tag, echo_id, day, tags, likes_count, reply, author_id)
+        SELECT j.value, e.id, e.created_at / 86400000, e.tags, e.likes_count, e.parent_id IS NOT NULL, e.author_id FROM echos e, json_each(${json}) j
         WHERE e.id = ${id} AND e.tags = ${json} AND NOT ${echoDeleted(sql`${id}`)} ON CONFLICT DO NOTHING`,
     sql`UPDATE echo_tags SET tags = ${json} WHERE echo_id = ${id} AND tags <> ${json} AND ${synced}`,
   ];

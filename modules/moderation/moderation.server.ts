@@ -34,6 +34,8 @@ const caseFields = {
   kind: tables.reportCases.kind,
   echoId: tables.reportCases.echoId,
   echoContent: sql<string | null>`e.content`,
+  // hidden by a moderator: the echo's entry in the moderation set (one row a statement, decision 029)
+  echoHidden: sql<number>`ifnull(json_extract((SELECT entries FROM moderation_set WHERE id = 1), '$."e:' || report_cases.echo_id || '"') = 1, 0)`,
   userId: tables.reportCases.userId,
   userName: sql<string>`u.user_name`,
   modState: sql<number>`u.mod_state`,
@@ -48,7 +50,7 @@ const caseFields = {
 const caseFrom = sql`FROM report_cases JOIN users u ON u.id = report_cases.user_id
   LEFT JOIN users a ON a.id = report_cases.assignee_id LEFT JOIN echos e ON e.id = report_cases.echo_id`;
 
-type CaseRow = { id: string; kind: string; echoId: string | null; echoContent: string | null; userId: string; userName: string; modState: number; reportsCount: number; latestReason: string; latestAt: number; assigneeId: string | null; assigneeName: string | null; resolvedAt: number | null; note: string | null };
+type CaseRow = { id: string; kind: string; echoId: string | null; echoContent: string | null; echoHidden: number; userId: string; userName: string; modState: number; reportsCount: number; latestReason: string; latestAt: number; assigneeId: string | null; assigneeName: string | null; resolvedAt: number | null; note: string | null };
 
 function toCase(r: CaseRow): ModerationCase {
   return {
@@ -56,6 +58,7 @@ function toCase(r: CaseRow): ModerationCase {
     kind: r.kind === "appeal" ? "appeal" : "echo",
     echoId: r.echoId,
     echoContent: r.echoContent,
+    echoHidden: r.echoHidden === 1,
     user: { _id: r.userId, userName: r.userName, state: accountState(r.modState) },
     reportsCount: r.reportsCount,
     latestReason: r.latestReason,

@@ -53,6 +53,8 @@ export type ModerationCase = {
   kind: "echo" | "appeal";
   echoId: string | null;
   echoContent: string | null;
+  /** whether moderators hide the echo (its "e:" entry in the moderation set, decision 029) */
+  echoHidden: boolean;
   user: { _id: string; userName: string; state: AccountState };
   reportsCount: number;
   latestReason: string;

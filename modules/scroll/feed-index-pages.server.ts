@@ -1,7 +1,7 @@
 // Pages read from a feed index (decision 020): its entries after the cursor, up to its frontier,
 // hydrated; for a reader who hides what they liked or anyone, a bounded run of entries.
 import { DEFAULT_LIMIT, ECHO_ROWS, idFloor, isId, largestPage, PAGE_ROW_TARGET } from "../shared/index";
-import { echoVisibleProbeText, moderationEchoVisibleText, viewerFiltersText, select, sql, tables, type Select, type SQL } from "../shared/index.server";
+import { authorVisibleText, echoVisibleProbeText, echoVisibleText, moderationEchoVisibleText, viewerFiltersText, select, sql, tables, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import type { Seek } from "./feed-rules.server";
 import { afterPosition, before, descending, orderSql, positionOf, windowMs, type IndexReach, type Position } from "./feed-index.server";
@@ -55,14 +55,22 @@ export const HIDE_LIKED_SCAN = Math.floor(HIDE_LIKED_ROWS / 2);
 export const HIDE_LIKED_SCAN_HIDING = Math.floor(HIDE_LIKED_ROWS / 3);
 /**
  * Entries a page of `limit` echos reads at most for a reader whom anything may hide (issue 32)
- * and who does not hide what they liked: an entry costs 1 and its probe 1, each echo of the page
- * ECHO_ROWS more, a short page its HIDE_LIKED_STEP-th entry and the lookups (6). A screen (20):
- * 2 × 33 + 5 × 21 + 18 = 189 — full while at most 13 of its next 33 entries are hidden, else
- * short with its cursor where it stopped; the largest page (24) reads no more than it shows.
+ * and who does not hide what they liked (`entries`), and how many of them go on to the hydration
+ * at most (`probed`): an entry costs 1 — one by an author the viewer hides no more, its author is
+ * on the entry (migration 0035); the others' echo rows are read by the hydration, which tests
+ * them there (ECHO_ROWS an echo shown, 1 row one a word or moderation hides: at most PROBE_SPARE
+ * of those past the look-ahead); a short page its HIDE_LIKED_STEP-th entry and the lookups. A
+ * screen (20): 58 + 3 + 5 × 21 + 24 = 190 — full while 21 of its next 58 entries show, else
+ * short with its cursor where it stopped (every entry probed, 2 rows each, was 30 entries).
  */
 // (12: the frontier and last-entry reads and the statement's own lookups — measured 193 rows for a
 // page of 20 with 6 here, 201 inside the feed's document)
-export const filteredScan = (limit: number): number => Math.max(limit + 1, Math.floor((PAGE_ROW_TARGET - HIDE_LIKED_STEP - 12 - ECHO_ROWS * (limit + 1)) / 2));
+export function filteredScan(limit: number): { entries: number; probed: number } {
+  const rows = PAGE_ROW_TARGET - HIDE_LIKED_STEP - 12 - ECHO_ROWS * (limit + 1);
+  return { entries: Math.max(limit + 1, rows - PROBE_SPARE), probed: limit + 1 + PROBE_SPARE };
+}
+/** Entries probed beyond a page's look-ahead: echos a muted word or moderation may hide. */
+const PROBE_SPARE = 3;
 /** `feedN` of that frontier row, and of the last entry the page could reach (no echo of the page has them). */
 const FRONTIER_ROW = -1;
 const LAST_ROW = -2;
@@ -100,6 +108,9 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
   const viewer = `'${viewerId}'`;
   const filters = sql.raw(viewerFiltersText(viewer));
   const probe = (id: string) => sql.raw(echoVisibleProbeText(viewer, id, "feeds"));
+  // the same test on the echo row the hydration reads (alias e): a walked entry's only test but
+  // its author's, so an echo that shows reads its row once (decision 026); a frontier row passes
+  const shown = sql`(p.ok = 0 OR NOT ${filters} OR ${sql.raw(echoVisibleText(viewer, "e", "feeds"))})`;
   const columns = { ...echoColumns(viewerId, "feeds"), indexRank: sql<number>`p.rank`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` };
   // (`only`: read them only when it holds — a LIMIT of 0 reads nothing)
   const frontier = (only: SQL = sql`1`) =>
@@ -114,16 +125,19 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
     // at most filteredScan(limit) entries, each probed, up to the page, and a page short of it also its
     // HIDE_LIKED_STEP-th entry and the last one it could reach, as a hide-liked reader's (below):
     // it steps over what it does not show within its rows, and says where the next page starts.
-    const walked = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
+    // (an author the viewer hides is left out on the entry, no probe; the rest are tested on the
+    // echo row as the page reads it, `shown`, up to the page: decision 026)
+    const scan = filteredScan(limit);
+    const walked = sql`SELECT a.echo_id, a.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
           WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
             AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
             AND ${guard} ${fresh} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id", viewer))}
-          ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${filters} THEN ${filteredScan(limit)} ELSE ${limit + 1} END) s
-        WHERE NOT ${filters} OR ${probe("s.echo_id")} LIMIT ${limit + 1}`;
+          ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${filters} THEN ${scan.entries} ELSE ${limit + 1} END) a
+          WHERE NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "a.author_id"))} LIMIT CASE WHEN ${filters} THEN ${scan.probed} ELSE ${limit + 1} END`;
     return select(
       columns,
-      sql`FROM (SELECT * FROM (${walked}) UNION ALL SELECT * FROM (${frontier(filters)}) UNION ALL SELECT * FROM (${last(filters)}) LIMIT ${limit + 1}) p
-        JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id`,
+      sql`FROM (SELECT * FROM (${walked}) UNION ALL SELECT * FROM (${frontier(filters)}) UNION ALL SELECT * FROM (${last(filters)}) LIMIT ${scan.probed + 2}) p
+        CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1}`,
     );
   }
   // hide-liked (decision 020, "Hide-liked readers"): the first entries (HIDE_LIKED_SCAN, fewer
@@ -134,9 +148,9 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
   // the HIDE_LIKED_STEP-th entry (UNION ALL under a LIMIT stops before its second part when the
   // first filled it).
   const scan = sql`CASE WHEN ${filters} THEN ${HIDE_LIKED_SCAN_HIDING} ELSE ${HIDE_LIKED_SCAN} END`;
-  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT ${scan}) s
+  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${scan}) s
       LEFT JOIN likes l ON l.echo_id = s.echo_id AND l.user_id = ${viewerId}
-      WHERE l.echo_id IS NULL AND (NOT ${filters} OR ${probe("s.echo_id")})
+      WHERE l.echo_id IS NULL AND (NOT ${filters} OR (${sql.raw(authorVisibleText(viewer, "s.author_id"))} AND ${probe("s.echo_id")}))
         AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))}
       LIMIT ${limit + 1}`;
   return select(

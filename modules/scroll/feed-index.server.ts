@@ -147,10 +147,11 @@ export type Entry = [number, number, string];
 
 /** Entries for echos that still exist and are not in that index yet (a repeat writes nothing). */
 export function insertEntries(entries: Entry[]): SQL {
-  return sql`INSERT OR IGNORE INTO feed_index_entries (index_id, rank, echo_id)
-      SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), json_extract(j.value, '$[2]') FROM json_each(${JSON.stringify(entries)}) j
-      WHERE EXISTS (SELECT 1 FROM echos WHERE id = json_extract(j.value, '$[2]'))
-        AND NOT EXISTS (SELECT 1 FROM feed_index_entries x WHERE x.echo_id = json_extract(j.value, '$[2]') AND x.index_id = json_extract(j.value, '$[0]'))`;
+  // (the entry carries its echo's author, read from the row this statement reads anyway: decision 026)
+  return sql`INSERT OR IGNORE INTO feed_index_entries (index_id, rank, echo_id, author_id)
+      SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), e.id, e.author_id FROM json_each(${JSON.stringify(entries)}) j
+      CROSS JOIN echos e ON e.id = json_extract(j.value, '$[2]')
+      WHERE NOT EXISTS (SELECT 1 FROM feed_index_entries x WHERE x.echo_id = json_extract(j.value, '$[2]') AND x.index_id = json_extract(j.value, '$[0]'))`;
 }
 
 /** An echo's entry in an index, whatever its rank. */

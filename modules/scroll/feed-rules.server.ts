@@ -16,7 +16,7 @@
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, idCeil, idFloor, isId, LIST_MAX_LIMIT } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisibleText, deletedAccountsVisibleText, moderationVisibleText, moderationEchoVisibleText, echoVisibleProbeText, viewerFiltersText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
+import { authorVisible, moderationVisible, wordsVisible, authorVisibleText, deletedAccountsVisibleText, moderationVisibleText, moderationEchoVisibleText, echoVisibleProbeText, viewerFiltersText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns } from "../echo/index.server";
 import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
@@ -44,7 +44,8 @@ const hasTagIn = (tags: string, tag: string) => `instr(${tags}, ${lit(JSON.strin
 /** One ordered stream of candidates: where it reads, the columns that order it, where the
  * candidate's tags are (a tag stream reads only its covering index) and, for a rule without
  * replies, the test that the candidate is not one (null: the stream holds none). */
-type Stream = { from: string; key: string[]; id: string; likes: string; tags: string; notReply: string | null; earlier?: string[] };
+// `author`: the entry's author, read with it (an echos row, or a tag link's copy: migration 0035)
+type Stream = { from: string; key: string[]; id: string; likes: string; tags: string; author: string; notReply: string | null; earlier?: string[] };
 
 export function streams(rule: FeedRule): Stream[] {
   const byLikes = rule.sortBy === "mostLiked";
@@ -60,6 +61,7 @@ export function streams(rule: FeedRule): Stream[] {
       id: "e.id",
       likes: "e.likes_count",
       tags: "e.tags",
+      author: "e.author_id",
       notReply: noReplies ? "e.parent_id IS NULL" : null,
     }));
   }
@@ -71,6 +73,7 @@ export function streams(rule: FeedRule): Stream[] {
     id: "d.echo_id",
     likes: "d.likes_count",
     tags: "d.tags",
+    author: "d.author_id",
     notReply: null,
   });
   if (rule.includedTags.length > 0 && rule.tagMatchType === "all") {
@@ -92,9 +95,9 @@ export function streams(rule: FeedRule): Stream[] {
   // no tag or author: without replies, the partial indexes of top-level echos (every entry matches)
   if (noReplies) {
     const index = byLikes ? "echos_top_likes" : "echos_top";
-    return [{ from: `echos e INDEXED BY ${index}`, key: ["e.parent_id IS NULL"], id: "e.id", likes: "e.likes_count", tags: "e.tags", notReply: null }];
+    return [{ from: `echos e INDEXED BY ${index}`, key: ["e.parent_id IS NULL"], id: "e.id", likes: "e.likes_count", tags: "e.tags", author: "e.author_id", notReply: null }];
   }
-  return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count", tags: "e.tags", notReply: null }];
+  return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count", tags: "e.tags", author: "e.author_id", notReply: null }];
 }
 
 /** The bounds on id: the rule's dates and, for most-liked over a window, the window. */
@@ -203,7 +206,7 @@ export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: num
   const ok = tests.length ? `(${tests.join(" AND ")})` : "1";
   // the like count only orders most-liked rules; elsewhere reading it would leave the index
   const lk = rule.sortBy === "mostLiked" ? s.likes : "0";
-  return { sql: `SELECT ${s.id} AS id, ${lk} AS lk, ${ok} AS ok FROM ${s.from} WHERE ${seekable.join(" AND ") || "1"}`, tested: tests.length > 0 };
+  return { sql: `SELECT ${s.id} AS id, ${lk} AS lk, ${ok} AS ok, ${s.author} AS au FROM ${s.from} WHERE ${seekable.join(" AND ") || "1"}`, tested: tests.length > 0 };
 }
 
 /**
@@ -236,9 +239,20 @@ export type FeedPageRow = RowOf<ReturnType<typeof pageColumns>>;
 /** The page's echos, hydrated around the engine's statement: all but that statement is rendered once.
  * CROSS JOIN keeps the page the outer loop: a compound page (a probed scan's parts) is not
  * flattened, and SQLite then chose to scan every echo and probe the page (938 rows for a preview). */
-const hydrated = preparedAround(["viewerId"], (v, page) =>
-  select(pageColumns(v.viewerId), sql`FROM (${page}) p CROSS JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id`),
+const hydrated = preparedAround(["viewerId", "limit"], (v, page) =>
+  select(pageColumns(v.viewerId), sql`FROM (${page}) p CROSS JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${shownTo(v.viewerId)} LIMIT ${v.limit}`),
 );
+
+/**
+ * What a viewer does not see of a page's candidate, tested on the echo row its hydration reads
+ * anyway (decision 026, "Full pages for heavy hiders"): a probed scan's candidates come here
+ * untested but for their author, so an echo that shows reads its row once, not twice (probe and
+ * hydration). Only a plain head's rows (`n` 0) are tested here: a frontier (`ok` 0) passes, and
+ * so does a numbered window's row (`n` ≥ 1: the statement tested it, and its count of matches
+ * must stay the page's); no viewer (web feeds, the backfill) is tested as before, in the streams.
+ */
+const shownTo = (viewerId: Placeholder) =>
+  sql`(p.ok = 0 OR p.n <> 0 OR ${viewerId} = ${NOBODY} OR (${authorVisible(viewerId, "e.author_id")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", "public")} AND ${wordsVisible(viewerId, "feeds")}))`;
 
 const sc = tables.scrolls;
 
@@ -248,8 +262,8 @@ const sc = tables.scrolls;
  * before it reads anything. For a page sent before the scroll's row is read (scrollEchos): when
  * the condition fails, the page costs the one scroll row it looked at.
  */
-const hydratedWhile = preparedAround(["viewerId", "scrollId", ...RULE_FIELDS], (v, page) =>
-  select(pageColumns(v.viewerId), sql`FROM (${page}) p CROSS JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${scrollHolds(v)}`),
+const hydratedWhile = preparedAround(["viewerId", "limit", "scrollId", ...RULE_FIELDS], (v, page) =>
+  select(pageColumns(v.viewerId), sql`FROM (${page}) p CROSS JOIN echos e ON e.id = p.id JOIN users u ON u.id = e.author_id WHERE ${scrollHolds(v)} AND ${shownTo(v.viewerId)} LIMIT ${v.limit}`),
 );
 
 /**
@@ -280,7 +294,7 @@ export function mergeParts(parts: { sql: string }[]): string {
   if (parts.length > MAX_COMPOUND * MAX_COMPOUND) throw new Error("feed engine: too many streams");
   const groups: string[] = [];
   for (let i = 0; i < parts.length; i += MAX_COMPOUND) groups.push(parts.slice(i, i + MAX_COMPOUND).map((p) => p.sql).join(" UNION ALL "));
-  return groups.length === 1 ? groups[0]! : groups.map((g) => `SELECT id, lk, ok FROM (${g})`).join(" UNION ALL ");
+  return groups.length === 1 ? groups[0]! : groups.map((g) => `SELECT id, lk, ok, au FROM (${g})`).join(" UNION ALL ");
 }
 
 /**
@@ -305,7 +319,7 @@ export function feedPageQuery(
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   // no ORDER BY: sorting the page would read each of its rows again; feedPage puts them in order
   const page = pageBody(rule, viewerId, now, seek, limit, offset, window);
-  return whileScroll === null ? hydrated({ viewerId }, page) : hydratedWhile({ viewerId, scrollId: whileScroll, ...storedRule(rule) }, page);
+  return whileScroll === null ? hydrated({ viewerId, limit: limit + 1 }, page) : hydratedWhile({ viewerId, limit: limit + 1, scrollId: whileScroll, ...storedRule(rule) }, page);
 }
 
 /** The engine's page statement before hydration: rows of (id, lk, ok, n). */
@@ -320,25 +334,30 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   // echos are stepped over within the bound below rather than leaving the page short after it
   const filters = viewerId === NOBODY ? "0" : viewerFiltersText(lit(viewerId));
   const probe = (id: string) => echoVisibleProbeText(lit(viewerId), id, "feeds");
+  // an author the viewer hides is stepped over on the entry (its `au`, migration 0035): no probe
+  const seen = (au: string) => (viewerId === NOBODY ? "1" : authorVisibleText(lit(viewerId), au));
   if (offset === 0 && !parts.some((p) => p.tested)) {
     // every entry matches: the page is the merge's head — for a viewer whom nothing hides. For
     // one whom anything may, the first `scan` entries, probed, up to the page; a page short of
     // it read them all, and also reads the FEED_STEP-th entry: the next page starts after it or
     // after the page's last echo, whichever is later (as an index page of a hide-liked reader,
-    // decision 020), so each page moves on, and none reads more than its scan
-    const scan = probedScan(rule, window);
+    // decision 020), so each page moves on, and none reads more than its scan. Of those entries,
+    // an author the viewer hides is left out on the entry (1 row); at most `probed` others go on
+    // to the hydration, which tests the rest on the echo row it reads (shownTo) and stops at the
+    // page (decision 026, "Full pages for heavy hiders")
+    const scan = probedScan(rule, window, limit);
     // (each part is gated by its LIMIT: a LIMIT of 0 reads nothing, however SQLite runs the part)
     const head = `SELECT id, lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN 0 ELSE ${int(limit + 1)} END)`;
-    const kept = `SELECT m.id AS id, m.lk AS lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN ${int(scan)} ELSE 0 END) m
-      WHERE ${probe("m.id")} LIMIT ${int(limit + 1)}`;
+    const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN ${int(scan.entries)} ELSE 0 END)
+        WHERE ${seen("au")} LIMIT ${int(scan.probed)})`;
     const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN 1 ELSE 0 END OFFSET ${int(FEED_STEP - 1)})`;
-    return `SELECT * FROM (${head}) UNION ALL SELECT * FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(limit + 1)})`;
+    return `SELECT * FROM (${head}) UNION ALL SELECT * FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(scan.probed + 1)})`;
   }
   // row_number/sum number the rows as they arrive (no sort), so the outer LIMIT stops the merge
   // once the page is full: a dense feed reads about a page of entries, not the window. A viewer
   // whom anything may hide has a smaller window (each entry's probe, one row)
   const w = `(CASE WHEN ${filters} THEN ${int(windowOfProbed(rule, window))} ELSE ${int(window)} END)`;
-  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (SELECT m.id AS id, m.lk AS lk, m.ok AND (NOT ${filters} OR ${probe("m.id")}) AS ok
+  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (SELECT m.id AS id, m.lk AS lk, m.ok AND (NOT ${filters} OR (${seen("m.au")} AND ${probe("m.id")})) AS ok
       FROM (${merged} ORDER BY ${order} LIMIT ${w}) m)
     WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
   const wanted = `ok AND k > ${int(offset)}`;
@@ -371,13 +390,22 @@ const rowsOfWindow = (rule: FeedRule, window: number): number => {
   return window * perEntry + list.length;
 };
 const windowOfProbed = (rule: FeedRule, window: number): number => windowSize(rule, rowsOfWindow(rule, window), true);
+/** Entries a plain head probes beyond its page's look-ahead: echos a muted word or moderation may hide. */
+const PROBE_SPARE = 3;
 /**
- * A plain head's scan for a viewer whom anything may hide: each entry costs its index entry and
- * its probe (2, one more past MAX_COMPOUND streams; no numbering), a short page FEED_STEP more.
+ * A plain head's scan for a viewer whom anything may hide: each entry costs its index entry (one
+ * more past MAX_COMPOUND streams; no numbering), a short page FEED_STEP more. An entry by an
+ * author the viewer hides costs its entry alone (its author is on it: migration 0035); of the
+ * others, up to `probed` go on to the hydration, which reads their echo row — the page's rows for
+ * those it shows, 1 row more for each it does not (a muted word, moderation): at most
+ * PROBE_SPARE more than the page's look-ahead. A screen's 62 candidate rows: 59 entries (every
+ * entry probed, 2 rows each, was 30).
  */
-const probedScan = (rule: FeedRule, window: number): number => {
+const probedScan = (rule: FeedRule, window: number, limit: number): { entries: number; probed: number } => {
   const list = streams(rule);
-  return Math.max(FEED_STEP, Math.floor((rowsOfWindow(rule, window) - list.length - FEED_STEP) / (2 + Number(list.length > MAX_COMPOUND))));
+  const rows = rowsOfWindow(rule, window) - list.length - FEED_STEP;
+  const perEntry = 1 + Number(list.length > MAX_COMPOUND);
+  return { entries: Math.max(FEED_STEP, Math.floor((rows - PROBE_SPARE) / perEntry)), probed: limit + 1 + PROBE_SPARE };
 };
 
 /** What a page statement's rows mean: the page's echos (at most `limit`, one row per echo),

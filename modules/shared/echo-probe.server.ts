@@ -20,10 +20,14 @@ export const viewerFiltersText = (viewerLiteral: string): string =>
   `(${hasHiddenText(viewerLiteral)} OR EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerLiteral})
     OR EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND instr(entries, '"u:') > 0))`;
 
+/** Whether the echo row aliased `alias`, already read, shows to the viewer in a public list of `context` (no row). */
+export const echoVisibleText = (viewerLiteral: string, alias: string, context: MuteContext): string =>
+  `(${authorVisibleText(viewerLiteral, `${alias}.author_id`)} AND ${moderationVisibleText(viewerLiteral, `${alias}.author_id`, `${alias}.id`, "public")}
+      AND ${wordsVisibleText(viewerLiteral, context, `${alias}.mute_text`, `${alias}.author_id`)})`;
+
 /**
  * Whether the echo `idExpr` (an outer column, qualified) shows to the viewer in a public list of
  * `context`: one read of its row (alias `pe`), 0 when it is gone.
  */
 export const echoVisibleProbeText = (viewerLiteral: string, idExpr: string, context: MuteContext): string =>
-  `ifnull((SELECT ${authorVisibleText(viewerLiteral, "pe.author_id")} AND ${moderationVisibleText(viewerLiteral, "pe.author_id", "pe.id", "public")}
-      AND ${wordsVisibleText(viewerLiteral, context, "pe.mute_text", "pe.author_id")} FROM echos pe WHERE pe.id = ${idExpr}), 0)`;
+  `ifnull((SELECT ${echoVisibleText(viewerLiteral, "pe", context)} FROM echos pe WHERE pe.id = ${idExpr}), 0)`;

@@ -104,7 +104,7 @@ describe.skipIf(!stateDir)("moderation", () => {
     expect(q.status).toBe(200);
     expect(q.roundTrips).toBeLessThanOrEqual(2);
     const found = q.json!.cases.find((c: { _id: string }) => c._id === reported);
-    expect(found).toMatchObject({ kind: "echo", echoId: reported, reportsCount: 2, latestReason: "abuse", assignee: null, resolvedAt: null, user: { _id: author.user._id, state: "active" } });
+    expect(found).toMatchObject({ kind: "echo", echoId: reported, echoHidden: false, reportsCount: 2, latestReason: "abuse", assignee: null, resolvedAt: null, user: { _id: author.user._id, state: "active" } });
     const assigned = await mod.client.post(`/api/moderation/case/${reported}/assign`);
     expect(assigned.status, assigned.text).toBe(200);
     expect(assigned.json.case.assignee).toEqual({ _id: mod.user._id, userName: mod.user.userName });
@@ -153,9 +153,12 @@ describe.skipIf(!stateDir)("moderation", () => {
     expect((await author.client.post(`/api/moderation/appeal/${notice._id}`, { text: "again" })).status).toBe(409);
     expect((await viewer.client.post(`/api/moderation/appeal/${notice._id}`, { text: "not mine" })).status).toBe(404);
     const q = await mod.client.get("/api/moderation/queue");
-    expect(q.json.cases.find((c: { _id: string }) => c._id === notice._id)).toMatchObject({ kind: "appeal", latestReason: "It was a joke", echoId: hidden });
+    // the queue says the echo is hidden (issue 32: the screen offers Unhide from it, not only after hiding it there)
+    expect(q.json.cases.find((c: { _id: string }) => c._id === notice._id)).toMatchObject({ kind: "appeal", latestReason: "It was a joke", echoId: hidden, echoHidden: true });
     // shown again
     expect((await mod.client.post(`/api/moderation/echo/${hidden}`, { hidden: false, reason: "Appeal granted" })).status).toBe(200);
+    const after = await mod.client.get(`/api/moderation/queue?user=${author.user._id}`);
+    expect(after.json.cases.find((c: { _id: string }) => c._id === notice._id)).toMatchObject({ echoHidden: false });
     expect(ids((await viewer.client.get(`/api/echo/tag/${tag}`)).json).has(hidden)).toBe(true);
   });
 

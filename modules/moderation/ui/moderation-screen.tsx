@@ -33,8 +33,8 @@ function CaseCard({ initial, onAction }: { initial: ModerationCase; onAction: ()
   const [c, setCase] = useState(initial);
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
-  // whether this screen hid the case's echo (the queue does not say): Unhide undoes it
-  const [hidden, setHidden] = useState(false);
+  // whether moderators hide the case's echo (the queue says; an action here changes it): Unhide undoes it
+  const [hidden, setHidden] = useState(initial.echoHidden);
   const fieldId = `case-${c._id}-text`;
   const titleId = `case-${c._id}-title`;
 
@@ -79,6 +79,7 @@ function CaseCard({ initial, onAction }: { initial: ModerationCase; onAction: ()
       {c.echoContent !== null && (
         <blockquote className="moderation-echo">
           <Link to={`/echo/${c.echoId}`}>{c.echoContent}</Link>
+          {hidden && <span className="muted"> (hidden from everyone but its author)</span>}
         </blockquote>
       )}
       <p>

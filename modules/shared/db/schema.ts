@@ -188,6 +188,10 @@ export const echoTags = sqliteTable(
     // 1 when the echo is a reply (migration 0029): the partial indexes below leave replies out
     // (a reply stays a reply: never rewritten)
     reply: integer("reply").notNull().default(0),
+    // copy of echos.author_id (migration 0035; an echo keeps its author): a feed's tag stream
+    // steps over an author the viewer hides on the index entry it already read, without reading
+    // the echo (decision 026, "Full pages for heavy hiders")
+    authorId: text("author_id").notNull().default(""),
   },
   (t) => [
     // one link per tag and echo
@@ -196,13 +200,13 @@ export const echoTags = sqliteTable(
     index("echo_tags_echo_id").on(t.echoId),
     // /echo/tag/{name} newest|oldest and feed streams by tag: a tag's echos in id order, with
     // their tags (covering)
-    index("echo_tags_tag_echo").on(t.tag, t.echoId, t.tags),
+    index("echo_tags_tag_echo").on(t.tag, t.echoId, t.tags, t.authorId),
     // /echo/tag/{name}?orderBy=likes and most-liked feed streams: by likes, then newest (covering)
-    index("echo_tags_tag_likes_tags").on(t.tag, t.likesCount, t.echoId, t.tags),
+    index("echo_tags_tag_likes_tags").on(t.tag, t.likesCount, t.echoId, t.tags, t.authorId),
     // the same, of top-level echos only (partial, migration 0029): a feed without replies walks
     // them, so every entry it reads matches and its pages stay the plain merge
-    index("echo_tags_top_echo").on(t.tag, t.echoId, t.tags).where(sql`reply = 0`),
-    index("echo_tags_top_likes").on(t.tag, t.likesCount, t.echoId, t.tags).where(sql`reply = 0`),
+    index("echo_tags_top_echo").on(t.tag, t.echoId, t.tags, t.authorId).where(sql`reply = 0`),
+    index("echo_tags_top_likes").on(t.tag, t.likesCount, t.echoId, t.tags, t.authorId).where(sql`reply = 0`),
   ],
 );
 
@@ -523,11 +527,14 @@ export const popularEchos = sqliteTable(
       .references(() => echos.id, { onDelete: "cascade" }),
     score: integer("score").notNull(),
     createdAt: integer("created_at").notNull(),
+    // the echo's author (migration 0035): a limited or suspended account's echos leave the
+    // ranked list as it is read (decision 029), tested on the index entry
+    authorId: text("author_id").notNull().default(""),
   },
   (t) => [
     primaryKey({ columns: [t.list, t.echoId] }),
-    // reading a ranked list, and trimming it to its top entries
-    index("popular_echos_rank").on(t.list, t.score, t.echoId),
+    // reading a ranked list (with its authors: covering), and trimming it to its top entries
+    index("popular_echos_rank").on(t.list, t.score, t.echoId, t.authorId),
     // the cron: entries older than their period leave
     index("popular_echos_age").on(t.list, t.createdAt),
     // an echo's delete cascades here: without it each delete scanned the lists (3,200 rows, twice)
@@ -645,6 +652,8 @@ export const feedIndexEntries = sqliteTable(
     /** the echo's like count in a most-liked index, else 0 (migration 0018): the page is a key range */
     rank: integer("rank").notNull().default(0),
     echoId: text("echo_id").notNull(),
+    /** the echo's author (migration 0035): a page steps over an author the viewer hides on the entry (decision 026) */
+    authorId: text("author_id").notNull().default(""),
   },
   (t) => [primaryKey({ columns: [t.indexId, t.rank, t.echoId] }), index("feed_index_entries_echo").on(t.echoId, t.indexId)],
 );
