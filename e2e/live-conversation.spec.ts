@@ -6,7 +6,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { card, postEcho, type Echo } from "./echo-helpers";
-import { apiUser, open, signedInPage, THEMES, unique, useTheme } from "./helpers";
+import { apiUser, open, PASSWORD, signedInPage, THEMES, unique, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
@@ -72,6 +72,42 @@ for (const theme of THEMES) {
     await expect(card(page, first._id).getByRole("link", { name: /Reply, 0 replies/ })).toBeFocused();
     await expectAxeClean(page, theme);
     await bob.request.dispose();
+  });
+}
+
+for (const theme of THEMES) {
+  test(`a thread page (${theme}): a reply to a reply arrives in its place, counted; a deleted account's reply keeps its place`, async ({ page, playwright, baseURL }) => {
+    await useTheme(page, theme);
+    await signedInPage(page, "lct");
+    const bob = await apiUser(playwright, baseURL, "lcn");
+    const carol = await apiUser(playwright, baseURL, "lco");
+    const root = await postEcho(bob.request, `A long conversation ${unique("t")}`, []);
+    const first = await reply(bob.request, root._id, "A first answer");
+    const leaving = await reply(carol.request, root._id, "An answer that goes with its account");
+    await open(page, `/echo/${root._id}`);
+    await socketOpen(page);
+
+    // a reply to a reply: under it, in its nested list; its count follows
+    const nested = await reply(bob.request, first._id, "An answer to the answer");
+    const under = page.getByRole("list", { name: "Replies to this reply" });
+    await expect(under.getByText("An answer to the answer")).toBeVisible({ timeout: 10_000 });
+    await expect(card(page, first._id).getByRole("link", { name: "Reply, 1 reply" })).toBeVisible();
+    // one level further down: only the nested card's count (its replies are on its own page)
+    await reply(bob.request, nested._id, "Deeper still");
+    await expect(card(page, nested._id).getByRole("link", { name: "Reply, 1 reply" })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByText("Deeper still")).toHaveCount(0);
+
+    // carol deletes her account: her reply's place stays, the root's count drops
+    await expect(card(page, root._id).getByRole("link", { name: "Reply, 2 replies" })).toBeVisible();
+    expect((await carol.request.delete("/api/profile/me", { data: { password: PASSWORD } })).status()).toBe(200);
+    await expect(card(page, leaving._id)).toHaveCount(0, { timeout: 10_000 });
+    await expect(page.getByTestId("echo-deleted")).toHaveCount(1);
+    await expect(card(page, root._id).getByRole("link", { name: "Reply, 1 reply" })).toBeVisible();
+    await card(page, nested._id).getByRole("link", { name: "Reply, 1 reply" }).focus();
+    await expect(card(page, nested._id).getByRole("link", { name: "Reply, 1 reply" })).toBeFocused();
+    await expectAxeClean(page, theme);
+    await bob.request.dispose();
+    await carol.request.dispose();
   });
 }
 

@@ -176,6 +176,29 @@ describe("live deletions", () => {
   });
 });
 
+describe("live account deletions", () => {
+  it("a deleted account's echos and replies leave every open page at once: one message naming the author", async () => {
+    const leaving = await signedUp("lcd");
+    const root = await post(author.client, "/api/echo/post", "a thread the leaver replied to");
+    const reply = await post(leaving.client, `/api/echo/${root._id}/reply`, "a reply that goes with its account");
+    const own = await post(leaving.client, "/api/echo/post", "an echo that goes with its account");
+    const sockets = {
+      all: await live(reader, "all=1"),
+      thread: await live(reader, `echo=${root._id}`),
+      replyPage: await live(reader, `echo=${reply._id}`),
+      search: await live(reader, "edits=search"),
+    };
+    const res = await leaving.client.request("DELETE", "/api/profile/me", { password: "pass1234" });
+    expect(res.status, res.text).toBe(200);
+    const gone = { type: "delete", author: { _id: leaving.user._id } };
+    for (const [name, socket] of Object.entries(sockets)) {
+      const got: Json[] = [];
+      for (let m = await socket.next(3000); m; m = await socket.next(500)) if (m.author?._id === leaving.user._id || [own._id, reply._id].includes(m.echo?._id)) got.push(m);
+      expect(got, name).toEqual([gone]);
+    }
+  });
+});
+
 describe("live reposts and muted words", () => {
   it("a repost of an echo with the reader's hide word stays off their Following; a warn word marks it", async () => {
     const reposter = await signedUp("lcp");

@@ -53,7 +53,7 @@ export const EchoCard = memo(function EchoCard({ echo: given, viewerId, detail, 
   const [quotes, setQuotes] = useState(echo.quotes);
 
   const isAuthor = echo.author._id === viewerId;
-  if ((store.isDeleted(echo._id) && !detail) || removed) return null;
+  if ((store.isDeleted(echo) && !detail) || removed) return null;
   const removeFromScroll = extensions.removeFromScroll;
   const marks = extensions.marks;
   const run = marks && ((text: string, from: number) => marks.text(echo, text, from));

@@ -35,7 +35,7 @@ function Item({ item, viewerId, since = 0 }: { item: ThreadItem; viewerId: strin
   // deleted while the page is open (live, decision 016): its place stays, as on a reload
   const store = useEchoStore();
   if (item.hidden) return <HiddenEcho />;
-  return item.echo && !store.isDeleted(item.echo._id) ? <EchoCard echo={{ ...item.echo, commentsCount: item.echo.commentsCount + since }} viewerId={viewerId} /> : <DeletedEcho />;
+  return item.echo && !store.isDeleted(item.echo) ? <EchoCard echo={{ ...item.echo, commentsCount: item.echo.commentsCount + since }} viewerId={viewerId} /> : <DeletedEcho />;
 }
 
 const asItem = (echo: Echo): ThreadItem => ({ _id: echo._id, parentId: echo.parentId, echo });
@@ -81,14 +81,15 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
   const shown = new Set(replies.map((r) => r._id));
   const mine = posted.filter((p) => p.parentId === threadId && !shown.has(p._id));
   // deleted while the page is open (its author elsewhere, or live): the thread reads on around it
-  const gone = !!echo && store.isDeleted(echo._id);
+  const gone = !!echo && store.isDeleted(echo);
   // every reply the page knows, by parent: the server's (live ones), those posted here or live
-  const children = new Map<string, Set<string>>();
-  const know = (id: string, parentId: string | null) => parentId && (children.get(parentId) ?? children.set(parentId, new Set()).get(parentId)!).add(id);
-  for (const p of posted) know(p._id, p.parentId);
-  for (const r of replies) for (const n of [r, ...r.replies]) if (n.echo) know(n._id, n.parentId);
+  const children = new Map<string, Map<string, string>>();
+  const know = (e: Echo) => e.parentId && (children.get(e.parentId) ?? children.set(e.parentId, new Map()).get(e.parentId)!).set(e._id, e.author._id);
+  for (const p of posted) know(p);
+  for (const r of replies) for (const n of [r, ...r.replies]) if (n.echo) know(n.echo);
   // an echo's count: the server's, plus the replies that came since, less those deleted since
-  const since = (id: string) => posted.filter((p) => p.parentId === id).length - [...(children.get(id) ?? [])].filter((c) => store.isDeleted(c)).length;
+  // (one by one, or with their account)
+  const since = (id: string) => posted.filter((p) => p.parentId === id).length - [...(children.get(id) ?? [])].filter(([c, by]) => store.isDeleted({ _id: c, author: { _id: by } })).length;
   // a live reply takes its place only under an echo the page shows (the socket brings the whole
   // conversation's); a reply to an ancestor or to a nested reply changes that card's count
   const served = new Set(replies.flatMap((r) => [r._id, ...r.replies.map((n) => n._id)]));

@@ -75,7 +75,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
   const listRef = useRef<HTMLDivElement>(null);
   const sentinelRef = useRef<HTMLDivElement>(null);
   const store = useEchoStore();
-  const visible = items.filter((e) => !store.isDeleted(e._id));
+  const visible = items.filter((e) => !store.isDeleted(e));
 
   const { virtual, host } = useLazyWindowVirtualizer({
     listRef,

@@ -26,6 +26,7 @@ export function setLikeState(id: string, state: LikeState) {
   emit();
 }
 
+/** `id`: an echo's, or a deleted account's (every echo of theirs goes: isDeleted tests both ids) */
 export function markDeleted(id: string) {
   deleted.add(id);
   emit();
@@ -53,5 +54,5 @@ function subscribe(cb: () => void) {
 /** Re-render when any echo's shared state changes. */
 export function useEchoStore() {
   useSyncExternalStore(subscribe, () => version, () => 0);
-  return { likeOf: (id: string) => likeState.get(id), isDeleted: (id: string) => deleted.has(id), editOf: withEdit };
+  return { likeOf: (id: string) => likeState.get(id), isDeleted: (e: { _id: string; author: { _id: string } }) => deleted.has(e._id) || deleted.has(e.author._id), editOf: withEdit };
 }

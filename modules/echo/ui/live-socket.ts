@@ -58,7 +58,8 @@ type Options = {
   onEcho: (echo: Echo) => void;
   /** an echo was edited (decision 025): a page patches the copies it holds */
   onEdit?: (edit: EchoEdit) => void;
-  /** an echo was deleted, or an edit hid it from this reader: the page drops its copies */
+  /** an echo was deleted, or an edit hid it from this reader: the page drops its copies; or an
+   * account was deleted (its id: every echo of theirs goes) */
   onGone?: (id: string) => void;
   /** whether the reader knows this echo (in the list or offered by the pill): the poll and the
    * catch-up report only those above the first one known */
@@ -139,13 +140,15 @@ export function followLive({ query, onEcho, onEdit, onGone, has, onState, pollMs
     };
     ws.onmessage = (event) => {
       if (event.data === "pong") return;
-      const message = JSON.parse(String(event.data)) as { type?: string; echo?: Echo };
+      const message = JSON.parse(String(event.data)) as { type?: string; echo?: Echo; author?: { _id: string } };
       if (message.type === "edit" && message.echo) {
         // the patch only (the author's id is not their name); no `mutedWord` lifts an earlier one
         const { _id, content, tags, editedAt, warning, mutedWord } = message.echo;
         return onEdit?.({ _id, content, tags, editedAt, warning, mutedWord });
       }
       if ((message.type === "delete" || message.type === "hide") && message.echo) return onGone?.(message.echo._id);
+      // a deleted account: every echo of theirs goes (the store takes the author's id)
+      if (message.type === "delete" && message.author) return onGone?.(message.author._id);
       if (message.type !== "echo" || !message.echo) return;
       if (held) held.push(message.echo);
       else onEcho(message.echo);

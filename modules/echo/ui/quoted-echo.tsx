@@ -12,7 +12,7 @@ export function QuotedEcho({ quoted: given, quoteId }: { quoted: Quoted; quoteId
   // its edits and deletion on this page, live or the author's (echo-store.ts): the store patches by id
   const store = useEchoStore();
   const quoted = store.editOf(given as never) as unknown as Quoted;
-  if (quoted.state !== "ok" || store.isDeleted(quoted._id)) {
+  if (quoted.state !== "ok" || store.isDeleted(quoted)) {
     return <p className="echo-quoted echo-quoted-gone">{quoted.state === "unavailable" ? "This echo is unavailable" : "This echo was deleted"}</p>;
   }
   const region = `cwq-${quoteId}`;
