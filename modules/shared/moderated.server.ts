@@ -70,13 +70,11 @@ export const deletedAccountsVisibleText = (authorExpr: string): string =>
 /** Whether any moderation entry exists (a statement may skip probes that only moderation needs). */
 export const hasModerationText = (): string => `EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND entries <> '{}')`;
 
-/** Every "[author,echo]" pair with a deletion in it: the account's 3 whatever the echo's entry, the
- * echo's 2 whatever the account's (a limited author's deleted echo, a deleted echo of an account
- * deleted after it). */
-const DELETED_PAIRS = `(${[
-  ...["null", "1", "2"].map((e) => `'[${DELETED_ACCOUNT},${e}]'`),
-  ...["null", "1", "2"].map((u) => `'[${u},${DELETED_ECHO}]'`),
-].join(", ")})`;
+/** Every "[account,echo]" pair of entries with a deletion in it, as json_extract writes it. */
+const DELETED_PAIRS = [
+  ...["null", "1", "2"].map((e) => `[${DELETED_ACCOUNT},${e}]`),
+  ...["null", "1", "2"].map((u) => `[${u},${DELETED_ECHO}]`),
+];
 
 /**
  * Whether an echo is marked deleted, or its account is, and waits for its purge (decision 032):
@@ -85,7 +83,12 @@ const DELETED_PAIRS = `(${[
 export const echoDeleted = (echoCol: string | SQL, authorCol?: string | SQL): SQL =>
   authorCol === undefined
     ? sql`ifnull(json_extract(${sql.raw(SET)}, '$."e:' || ${col(echoCol)} || '"'), 0) = ${sql.raw(String(DELETED_ECHO))}`
-    : sql`json_extract(${sql.raw(SET)}, '$."u:' || ${col(authorCol)} || '"', '$."e:' || ${col(echoCol)} || '"') IN ${sql.raw(DELETED_PAIRS)}`;
+    : // the "[account,echo]" pair of entries, read from the set once: the account's 3 whatever the
+      // echo's, or the echo's 2 whatever the account's (a limited author's deleted echo, a deleted
+      // echo of an account deleted after it). Looked up in a constant string, not with IN: an IN
+      // list of more than two values is an ephemeral table, one row read per echo of every page (a
+      // hide-liked page of 20 read 208 rows, not 188); two reads of the set cost a row a statement
+      sql`instr(${sql.raw(`'|${DELETED_PAIRS.join("|")}|'`)}, '|' || json_extract(${sql.raw(SET)}, '$."u:' || ${col(authorCol)} || '"', '$."e:' || ${col(echoCol)} || '"') || '|') > 0`;
 
 /**
  * A deletion's entry (decision 032), in the deletion's batch if `when` holds: the account or echo
