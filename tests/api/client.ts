@@ -116,3 +116,14 @@ export async function untilPage(client: Client, path: string, ok: (page: Record<
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * The per-account limits count in fixed windows (modules/shared/rate-limit.server.ts): a test that
+ * counts calls to a limit's exact refusal must not straddle a window's edge (its calls would count
+ * in two windows and none be refused). Waits for the next window when less than `need` is left of
+ * this one (the server's clock is this machine's).
+ */
+export async function freshWindow(windowMs: number, need = 120_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < need) await new Promise((r) => setTimeout(r, left + 1_000));
+}

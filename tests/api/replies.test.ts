@@ -4,7 +4,7 @@
 // under the account's post limit, and a thread read stays within the D1 budget (Server-Timing;
 // the 5,000-reply case is modules/echo/thread.server.test.ts, on the same statements).
 import { describe, expect, it } from "vitest";
-import { Client, expectErrorShape, signedUp, timed } from "./client";
+import { Client, expectErrorShape, freshWindow, signedUp, timed } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -117,12 +117,9 @@ describe("POST /api/echo/:id/reply", () => {
   });
 
   it("replies count under the account's post limit (100 per 5 minutes): the refused one writes nothing", { timeout: 600_000 }, async () => {
-    // the limit is a fixed 5-minute window (rate-limit.server.ts): 100 posts that straddle its
-    // boundary count in two windows and are never refused (a fresh-clone CI at load ~13, 14.7 s
-    // for the loop) — so the loop starts with at least two minutes of its window left
-    const WINDOW = 5 * 60_000;
-    const left = WINDOW - (Date.now() % WINDOW);
-    if (left < 120_000) await new Promise((r) => setTimeout(r, left + 1_000));
+    // the limit is a fixed 5-minute window: a loop across its edge is never refused (a fresh-clone
+    // CI crossed it at 07:40 at load ~13)
+    await freshWindow(5 * 60_000);
     const { client } = await signedUp("rpl");
     const parent = await post(client, "a busy one");
     let refused: Awaited<ReturnType<Client["post"]>> | null = null;

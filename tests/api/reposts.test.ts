@@ -3,7 +3,7 @@
 // is an echo embedding another; counts, notifications and the lists of who reposted and quoted;
 // each within ≤ 2 D1 round trips and ≤ 200 rows read (Server-Timing).
 import { describe, expect, it } from "vitest";
-import { d1Cost, expectErrorShape, signedUp, type Client } from "./client";
+import { d1Cost, expectErrorShape, freshWindow, signedUp, type Client } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -132,6 +132,7 @@ describe("who reposted, paged; a Following page of reposts", () => {
 
 describe("the repost limit", () => {
   it("100 repost and undo calls per 10 minutes per account; the 101st is a 429 that writes nothing", async () => {
+    await freshWindow(10 * 60_000); // a fixed 10-minute window: the 101 calls must not straddle its edge
     const ann = await signedUp("rla");
     const ben = await signedUp("rlb");
     const echos = await Promise.all(Array.from({ length: 10 }, (_, i) => post(ann.client, `limit ${i}`)));
