@@ -322,7 +322,7 @@ test.describe("Likes", () => {
     const stored = async () => (await (await page.request.get(`/api/echo/echo/${echo._id}`)).json()).echo as { likes: number; isLiked: boolean };
     const settled = async (liked: boolean, count: number) => {
       await expectLikeState(detail, liked, count);
-      await expect.poll(async () => [(await stored()).isLiked, (await stored()).likes], { timeout: 10_000 }).toEqual([liked, count]);
+      await expect.poll(async () => [(await stored()).isLiked, (await stored()).likes]).toEqual([liked, count]);
     };
     // like, then unlike before the like's answer: ends unliked (the second click used to be lost)
     closeGate();

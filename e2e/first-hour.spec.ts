@@ -299,7 +299,7 @@ test.describe("the first error offline is not silent", () => {
     await open(page, "/");
     // the toast library arrives once the page is idle (its chunk is react-hot-toast's "dist")
     await expect
-      .poll(() => page.evaluate(() => performance.getEntriesByType("resource").some((e) => /\/dist-[\w-]+\.js$/.test(e.name))), { timeout: 10_000 })
+      .poll(() => page.evaluate(() => performance.getEntriesByType("resource").some((e) => /\/dist-[\w-]+\.js$/.test(e.name))))
       .toBe(true);
     await context.setOffline(true);
     await card(page, echo._id).locator(".echo-actions button[aria-pressed]").first().click();

@@ -44,25 +44,25 @@ for (const theme of THEMES) {
     // a new reply from elsewhere: on top of the replies, the parent's count follows
     const second = await reply(bob.request, echo._id, "By the lighthouse");
     const replies = page.getByRole("region", { name: "Replies" });
-    await expect(replies.getByText("By the lighthouse")).toBeVisible({ timeout: 10_000 });
+    await expect(replies.getByText("By the lighthouse")).toBeVisible();
     await expect(card(page, echo._id).getByRole("link", { name: "Reply, 2 replies" })).toBeVisible();
     await expect(replies.locator("[data-echo-id]").first()).toHaveAttribute("data-echo-id", second._id);
 
     // an edit of a reply shows in place
     await edit(bob.request, first._id, "Which side of it, north or south?");
-    await expect(card(page, first._id).getByText("Which side of it, north or south?")).toBeVisible({ timeout: 10_000 });
+    await expect(card(page, first._id).getByText("Which side of it, north or south?")).toBeVisible();
 
     // the parent deleted: its place stays in the chain above
     expect((await bob.request.delete(`/api/echo/delete/${parent._id}`)).status()).toBe(200);
     const ancestors = page.getByRole("list", { name: "Earlier in this conversation" });
-    await expect(ancestors.getByText("This echo was deleted")).toBeVisible({ timeout: 10_000 });
+    await expect(ancestors.getByText("This echo was deleted")).toBeVisible();
     // a deleted reply: its place stays, the count drops
     expect((await bob.request.delete(`/api/echo/delete/${second._id}`)).status()).toBe(200);
-    await expect(replies.getByText("This echo was deleted")).toBeVisible({ timeout: 10_000 });
+    await expect(replies.getByText("This echo was deleted")).toBeVisible();
     await expect(card(page, echo._id).getByRole("link", { name: "Reply, 1 reply" })).toBeVisible();
     // the echo itself deleted: the thread reads on around its place
     expect((await bob.request.delete(`/api/echo/delete/${echo._id}`)).status()).toBe(200);
-    await expect(card(page, echo._id)).toHaveCount(0, { timeout: 10_000 });
+    await expect(card(page, echo._id)).toHaveCount(0);
     await expect(page.getByTestId("echo-deleted")).toHaveCount(3);
     await expect(card(page, first._id).getByText("Which side of it, north or south?")).toBeVisible();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Deleted echo");
@@ -90,17 +90,17 @@ for (const theme of THEMES) {
     // a reply to a reply: under it, in its nested list; its count follows
     const nested = await reply(bob.request, first._id, "An answer to the answer");
     const under = page.getByRole("list", { name: "Replies to this reply" });
-    await expect(under.getByText("An answer to the answer")).toBeVisible({ timeout: 10_000 });
+    await expect(under.getByText("An answer to the answer")).toBeVisible();
     await expect(card(page, first._id).getByRole("link", { name: "Reply, 1 reply" })).toBeVisible();
     // one level further down: only the nested card's count (its replies are on its own page)
     await reply(bob.request, nested._id, "Deeper still");
-    await expect(card(page, nested._id).getByRole("link", { name: "Reply, 1 reply" })).toBeVisible({ timeout: 10_000 });
+    await expect(card(page, nested._id).getByRole("link", { name: "Reply, 1 reply" })).toBeVisible();
     await expect(page.getByText("Deeper still")).toHaveCount(0);
 
     // carol deletes her account: her reply's place stays, the root's count drops
     await expect(card(page, root._id).getByRole("link", { name: "Reply, 2 replies" })).toBeVisible();
     expect((await carol.request.delete("/api/profile/me", { data: { password: PASSWORD } })).status()).toBe(200);
-    await expect(card(page, leaving._id)).toHaveCount(0, { timeout: 10_000 });
+    await expect(card(page, leaving._id)).toHaveCount(0);
     await expect(page.getByTestId("echo-deleted")).toHaveCount(1);
     await expect(card(page, root._id).getByRole("link", { name: "Reply, 1 reply" })).toBeVisible();
     await card(page, nested._id).getByRole("link", { name: "Reply, 1 reply" }).focus();
@@ -130,16 +130,16 @@ test("search results and a curation's quote follow edits and deletions live, wit
   await expect(card(page, one._id)).toBeVisible();
   await socketOpen(page);
   await edit(bob.request, one._id, `${word} forest one, edited`);
-  await expect(card(page, one._id).getByText(`${word} forest one, edited`)).toBeVisible({ timeout: 10_000 });
+  await expect(card(page, one._id).getByText(`${word} forest one, edited`)).toBeVisible();
   // a warn word the edit brings: collapsed to the phrase, opened by keyboard
   await edit(bob.request, two._id, `${word} forest two ${warn}`);
-  await expect(card(page, two._id).getByText(`Hidden: matches ${warn}`)).toBeVisible({ timeout: 10_000 });
+  await expect(card(page, two._id).getByText(`Hidden: matches ${warn}`)).toBeVisible();
   await expectAxeClean(page, "dark");
   // a hide word: the result leaves the page; a deletion too
   await edit(bob.request, one._id, `${word} forest one ${hide}`);
-  await expect(card(page, one._id)).toHaveCount(0, { timeout: 10_000 });
+  await expect(card(page, one._id)).toHaveCount(0);
   expect((await bob.request.delete(`/api/echo/delete/${gone._id}`)).status()).toBe(200);
-  await expect(card(page, gone._id)).toHaveCount(0, { timeout: 10_000 });
+  await expect(card(page, gone._id)).toHaveCount(0);
   await expect(card(page, two._id)).toBeVisible();
 
   // a curation holding a quote of an echo: the embed follows the quoted echo's edit
@@ -159,6 +159,6 @@ test("search results and a curation's quote follow edits and deletions live, wit
   // the pill's socket is open; its sibling asked at the same moment: give its handshake time
   await page.waitForTimeout(1000);
   await edit(bob.request, quoted._id, "Quoted words, now edited");
-  await expect(embed).toContainText("Quoted words, now edited", { timeout: 10_000 });
+  await expect(embed).toContainText("Quoted words, now edited");
   await bob.request.dispose();
 });

@@ -221,7 +221,7 @@ test("a document navigation keeps the theme from the first frame and back restor
 
   await page.goBack();
   await expectPath(page, "/");
-  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY)), { timeout: 10_000 }).toBe(400);
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(400);
   expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
 });
 
