@@ -88,7 +88,8 @@ export function ScrollForm({ initialType = "feed", scroll }: { initialType?: Scr
     if (!name.trim() || saving) return;
     const feedConfig = type === "feed" ? rule : undefined;
     // JSON: a rule is nested (tags, authors, a date range); the same body the API takes
-    const body = scroll ? { name, description, isPrivate, ...(feedConfig ? { feedConfig } : {}) } : { name, description, type, isPrivate, ...(feedConfig ? { feedConfig } : {}) };
+    // (the type only on create: an edit keeps it)
+    const body = { name, description, ...(scroll ? {} : { type }), isPrivate, ...(feedConfig ? { feedConfig } : {}) };
     void fetcher.submit(body, { method: "post", action: scroll ? `/scroll/${scroll._id}/edit` : "/scroll/new", encType: "application/json" });
   }
 
