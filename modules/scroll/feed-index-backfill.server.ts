@@ -1,20 +1,20 @@
 // The feed index's backfill (decision 020): an index built from the store by the engine, a few
 // windows a message, from where it stopped; and how an index is marked ready at its cap.
 import { isId } from "../shared/index";
-import { batch, select, sql, tables, type Change, type Db } from "../shared/index.server";
+import { batch, select, sql, tables, type Change, type Db, type SQL } from "../shared/index.server";
 import { feedMatchQuery, feedPage, windowSize, type FeedMatchRow, type Seek } from "./feed-rules.server";
-import { afterPosition, INDEX_CAP, insertEntries, NO_VIEWER, orderSql, windowMs, type Position } from "./feed-index.server";
+import { afterPosition, INDEX_CAP, insertEntries, nearStatements, NO_VIEWER, orderSql, windowMs, type Position } from "./feed-index.server";
 import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
 
 /** Candidate rows one backfill step of the engine may read (not a reader's request: larger). */
-const BACKFILL_CANDIDATES = 10_000;
+export const BACKFILL_CANDIDATES = 10_000;
 /** Matches one backfill step writes at most. */
-const BACKFILL_PAGE = 1000;
+export const BACKFILL_PAGE = 1000;
 /** Engine steps per backfill message, and the time after which it sends the next message
  * instead: one message stays well inside a consumer's time. */
-const BACKFILL_STEPS = 8;
-const BACKFILL_MS = 2000;
+export const BACKFILL_STEPS = 8;
+export const BACKFILL_MS = 2000;
 
 /**
  * Windows short enough that a backfill walks them newest first — every match of the last day or
@@ -94,13 +94,18 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now(), ta
 
 /** Ready, keeping `cap` entries: complete, or reaching its frontier `floor` (what a like message or a walk put after it goes). */
 export async function markReady(db: Db, rule: FeedRule, id: number, floor: Position | null, cap: number, now: number): Promise<null> {
-  await batch(db, [
-    ...(floor ? [sql`DELETE FROM feed_index_entries WHERE index_id = ${id} AND ${afterPosition(rule, floor)}`] : []),
-    sql`UPDATE feed_indexes SET state = 'ready', cap = ${cap}, complete = ${floor ? 0 : 1}, floor = ${floor?.id ?? null}, floor_rank = ${floor?.rank ?? null},
-        cursor = NULL, cursor_rank = NULL, updated_at = ${now}, checked_at = ${now} WHERE id = ${id}`,
-  ]);
+  await batch(db, readyStatements(rule, id, floor, cap, now, now));
   return null;
 }
+
+/** markReady's batch; `updatedAt` is when its slices last grew (an extension shrinks a day after: feed-index-extend). */
+export const readyStatements = (rule: FeedRule, id: number, floor: Position | null, cap: number, now: number, updatedAt: number): SQL[] => [
+  ...(floor ? [sql`DELETE FROM feed_index_entries WHERE index_id = ${id} AND ${afterPosition(rule, floor)}`] : []),
+  sql`UPDATE feed_indexes SET state = 'ready', cap = ${cap}, complete = ${floor ? 0 : 1}, floor = ${floor?.id ?? null}, floor_rank = ${floor?.rank ?? null},
+      cursor = NULL, cursor_rank = NULL, updated_at = ${updatedAt}, checked_at = ${now} WHERE id = ${id}`,
+  // where a reader's pages ask for the index to reach deeper (decision 020, "Deeper on demand")
+  ...nearStatements(rule, id, floor, cap),
+];
 
 /** After a walk through a window: the `cap` most liked stay, the cap-th is the frontier. */
 async function keepMostLiked(db: Db, rule: FeedRule, id: number, cap: number, now: number): Promise<null> {

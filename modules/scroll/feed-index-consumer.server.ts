@@ -3,6 +3,7 @@
 import { batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type SQL } from "../shared/index.server";
 import { ruleChecks } from "./feed-rules.reference";
 import { backfillStep, type Backfilled } from "./feed-index-backfill.server";
+import { extendStep } from "./feed-index-extend.server";
 import { before, deleteEntries, insertEntries, reachOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
@@ -124,12 +125,15 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   if (statements.length > 0) await batch(db, statements);
   done.written = inserts.length + moves.length;
   done.deleted = deletes.length + leaves.length + edited.length;
-  // one step per rule however many of its messages came (a resent one, a repeat)
+  // one step per rule however many of its messages came (a resent one, a repeat); an extension's
+  // too (the last of a rule's messages: a repeat names a frontier that moved, and does nothing)
   const building = [...new Set(changes.flatMap((c) => (c.type === "backfill" ? [c.ruleKey] : [])))];
-  done.backfills = building.length;
+  const extending = new Map(changes.flatMap((c) => (c.type === "extend" ? [[c.ruleKey, c] as const] : [])));
+  done.backfills = building.length + extending.size;
+  const steps = [...building.map((key) => () => backfillStep(db, key, now, done)), ...[...extending.values()].map((c) => () => extendStep(db, c, now, done))];
   const work = async () => {
-    for (let key = building.shift(); key !== undefined; key = building.shift()) {
-      const next = await backfillStep(db, key, now, done);
+    for (let step = steps.shift(); step !== undefined; step = steps.shift()) {
+      const next = await step();
       if (next) sendChanges(app, [next]);
       else done.finished++;
     }

@@ -6,36 +6,20 @@
 // left: what page-bookmarks.server.ts sends), each page as a GET reads it: every page is full
 // (20, or all that is left), every match once in the feed's order, ≤ 200 rows, ≤ 2 round trips.
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batch, configureRequestDb, createDb, instrumentD1, sql, testAppContext, type D1Stats, type SQL } from "../shared/index.server";
+import { batch, sql, testAppContext } from "../shared/index.server";
 import { indexStatements } from "./feed-index.server";
 import { backfillStep } from "./feed-index-backfill.server";
 import { repairIndexes } from "./feed-index-repair.server";
-import { scrollEchos } from "./pages.server";
+import { pageToTheEnd, writeEchos } from "./depth-paging.test-support";
 import { ruleKeyOf } from "./rule.server";
 import { feedScroll, thinRule, writeThinMatches } from "./thin-matches.test-support";
 import type { FeedRule } from "./schema";
 
 const app = () => testAppContext(env);
 const TEN = Array.from({ length: 10 }, (_, i) => `dp${i}`);
-
-/** `count` echos one second apart from `start`, the i-th carrying `tagsOf(i)`. Their ids, oldest first. */
-async function writeEchos(authorId: string, start: number, count: number, tagsOf: (i: number) => string[]): Promise<{ id: string; tags: string[] }[]> {
-  const names = [...new Set(Array.from({ length: count }, (_, i) => tagsOf(i)).flat())];
-  const writes: SQL[] = names.map((t) => sql`INSERT INTO tags (name, created_at) VALUES (${t}, 0) ON CONFLICT DO NOTHING`);
-  const echos = Array.from({ length: count }, (_, i) => ({ id: newId(start + i * 1000), tags: tagsOf(i), at: start + i * 1000 }));
-  for (const e of echos) {
-    const tags = JSON.stringify(e.tags);
-    writes.push(
-      sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${e.id}, ${authorId}, 'depth', ${tags}, ${e.at})`,
-      ...e.tags.map((t) => sql`INSERT INTO echo_tags (tag, echo_id, tags, likes_count) VALUES (${t}, ${e.id}, ${tags}, 0)`),
-    );
-  }
-  await batch(app().db, writes);
-  return echos;
-}
 
 /** A scroll of `rule` whose index keeps only its first `kept` matches (ready, incomplete, its frontier the last kept). */
 async function cappedIndex(creatorId: string, rule: FeedRule, expected: string[], kept: number) {
@@ -59,41 +43,6 @@ async function builtIndex(creatorId: string, rule: FeedRule) {
   return scrollId;
 }
 
-/** A page by cursor as a GET reads it, numbered `page` (1 for a client's own cursor). */
-async function measured(viewerId: string, scrollId: string, page: number, cursor: string | undefined) {
-  const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
-  const db = createDb(instrumentD1(env.DB, stats));
-  configureRequestDb(db, { coalesce: true });
-  const got = await scrollEchos(testAppContext(env, { db }), viewerId, scrollId, { page, limit: 20, cursor });
-  return { got, stats };
-}
-
-/**
- * Every page of the scroll to its end, the whole the expected matches in order; each page full,
- * but those `mayBeShort` (known limits, below) never empty. Returns the max rows read.
- */
-async function pageToTheEnd(viewerId: string, scrollId: string, expected: string[], byNumber: boolean, label: string, mayBeShort = (_n: number) => false): Promise<number> {
-  // the isolate learns the rule from a first read, as any reader's first page teaches it
-  await scrollEchos(app(), viewerId, scrollId, { page: 1, limit: 20 });
-  const seen: string[] = [];
-  let cursor: string | undefined;
-  let maxRows = 0;
-  for (let n = 1; n <= 200; n++) {
-    const { got, stats } = await measured(viewerId, scrollId, byNumber ? n : 1, cursor);
-    maxRows = Math.max(maxRows, stats.rowsRead);
-    expect(stats.roundTrips, `${label} page ${n}`).toBeLessThanOrEqual(2);
-    expect(stats.rowsRead, `${label} page ${n}`).toBeLessThanOrEqual(200);
-    // full: 20, or every match left
-    if (!mayBeShort(n)) expect(got.echos.length, `${label} page ${n}`).toBe(Math.min(20, expected.length - seen.length));
-    else expect(got.echos.length, `${label} page ${n}`).toBeGreaterThan(0);
-    seen.push(...got.echos.map((e) => e._id));
-    cursor = got.pagination.nextCursor ?? undefined;
-    if (!cursor) break;
-  }
-  expect(seen, label).toEqual(expected);
-  return maxRows;
-}
-
 describe("oldest-first feeds past their index's frontier", { timeout: 240_000 }, () => {
   it("answer full pages at every depth, by cursor and by number, within the budget", async () => {
     const me = (await signup(app(), { userName: "depth_me", password: "pass1234" })).user._id;
@@ -103,9 +52,9 @@ describe("oldest-first feeds past their index's frontier", { timeout: 240_000 },
     const thin = await writeThinMatches(app(), me, "dpthin", 600, start);
     // any of ten tags, with dates: 400 echos carrying one to three of them (an echo is found by
     // each of its tags' streams), 1 in 8 outside the dates
-    const many = await writeEchos(me, start + 2_000_000, 400, (i) => [TEN[i % 10]!, ...(i % 3 === 0 ? [TEN[(i + 3) % 10]!] : []), ...(i % 7 === 0 ? [TEN[(i + 5) % 10]!] : [])]);
+    const many = await writeEchos(app(), me, start + 2_000_000, 400, (i) => [TEN[i % 10]!, ...(i % 3 === 0 ? [TEN[(i + 3) % 10]!] : []), ...(i % 7 === 0 ? [TEN[(i + 5) % 10]!] : [])]);
     // dense: one tag, every echo a match
-    const dense = await writeEchos(me, start + 3_000_000, 150, () => ["dpdense"]);
+    const dense = await writeEchos(app(), me, start + 3_000_000, 150, () => ["dpdense"]);
 
     const thinRuleOf = thinRule("dpthin", "oldestFirst");
     const base = { ...thinRuleOf, excludedTags: [] };
@@ -134,13 +83,13 @@ describe("oldest-first feeds past their index's frontier", { timeout: 240_000 },
     ];
     let maxRows = 0;
     for (const { label, scroll, expected, mayBeShort } of population) {
-      for (const byNumber of [false, true]) maxRows = Math.max(maxRows, await pageToTheEnd(me, scroll, expected, byNumber, `${label}${byNumber ? " by number" : ""}`, mayBeShort));
+      for (const byNumber of [false, true]) maxRows = Math.max(maxRows, (await pageToTheEnd({ env, viewerId: me, scrollId: scroll, expected, byNumber, label: `${label}${byNumber ? " by number" : ""}`, mayBeShort })).maxRows);
     }
     // Known limit (decision 020, "Past the frontier"): the engine's window of a rule of more than
     // 5 streams is 16 entries, so past an index's frontier (its 10,000th match) such a feed's
     // pages are short — never empty, every match once. Here with a frontier at 70: pages 1–3 full.
     const capped = await cappedIndex(me, { ...manyRule, endDate: manyRule.endDate! + 1 }, manyExpected, 70);
-    for (const byNumber of [false, true]) maxRows = Math.max(maxRows, await pageToTheEnd(me, capped, manyExpected, byNumber, `any of 10, capped${byNumber ? " by number" : ""}`, (n) => n >= 4));
+    for (const byNumber of [false, true]) maxRows = Math.max(maxRows, (await pageToTheEnd({ env, viewerId: me, scrollId: capped, expected: manyExpected, byNumber, label: `any of 10, capped${byNumber ? " by number" : ""}`, mayBeShort: (n) => n >= 4 })).maxRows);
     console.warn(`oldest-first depth: ${population.length + 1} feeds to their end, max rows a page ${maxRows}`);
   });
 });

@@ -21,7 +21,8 @@ export const INDEX_PAGE_MAX = largestPage(ECHO_ROWS + 2);
 /** The index's state for a rule: what a page read from it means at its end. */
 export const indexState = (ruleKey: string) =>
   select(
-    { state: tables.feedIndexes.state, complete: tables.feedIndexes.complete, floor: tables.feedIndexes.floor, floorRank: tables.feedIndexes.floorRank, cap: tables.feedIndexes.cap },
+    { state: tables.feedIndexes.state, complete: tables.feedIndexes.complete, floor: tables.feedIndexes.floor, floorRank: tables.feedIndexes.floorRank, cap: tables.feedIndexes.cap,
+      near: tables.feedIndexes.near, nearRank: tables.feedIndexes.nearRank },
     sql`FROM feed_indexes WHERE rule_key = ${ruleKey}`,
   );
 

@@ -7,7 +7,8 @@ import { batch, select, sendChanges, sql, tables, type AppContext, type Change, 
 import { feedMatchQuery, feedPage, windowSize, type FeedMatchRow } from "./feed-rules.server";
 import { cutAt, markReady } from "./feed-index-backfill.server";
 import { relayLikes, replayPosts, sweepRanks } from "./feed-index-replay.server";
-import { before, deleteEntries, INDEX_CAP, indexKeyOf, indexStatements, insertEntries, NO_VIEWER, orderSql, reachOf, ruleTerms, type Entry, type Position } from "./feed-index.server";
+import { shrinkExtended } from "./feed-index-extend.server";
+import { before, deleteEntries, INDEX_CAP, indexKeyOf, indexStatements, insertEntries, nearStatements, NO_VIEWER, orderSql, reachOf, ruleTerms, type Entry, type Position } from "./feed-index.server";
 import { ruleColumns, ruleOfKey, toRule } from "./rule.server";
 import { TIME_RANGE_MS } from "./schema";
 
@@ -42,6 +43,8 @@ export type Repaired = {
   resynced: number;
   /** echos whose like count moved since the last pass, sent through the consumer again (relayLikes) */
   relayed: number;
+  /** extended indexes that gave back a slice (shrinkExtended) */
+  shrunk: number;
 };
 
 /** Feeds keyed per pass (FEED_INDEX_KEYS_PER_PASS overrides: `npm run bench:data` keys a whole store). */
@@ -71,10 +74,11 @@ export async function repairIndexes(
   keys = KEYS_PER_PASS,
   moved: readonly string[] = [],
 ): Promise<Repaired> {
-  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0, older: 0, swept: 0, resynced: 0, relayed: 0 };
+  const done: Repaired = { keyed: 0, resumed: 0, replayed: 0, checked: 0, added: 0, removed: 0, trimmed: 0, dropped: 0, aged: 0, rebuilt: 0, older: 0, swept: 0, resynced: 0, relayed: 0, shrunk: 0 };
   done.replayed = await replayPosts(app, db, now);
   done.relayed = await relayLikes(app, db, moved, now);
   Object.assign(done, await sweepRanks(app, db, now));
+  done.shrunk = await shrinkExtended(db, now);
   const sc = tables.scrolls;
   const fi = tables.feedIndexes;
   const aging = (["1day", "1month", "1year"] as const).map((range) => {
@@ -86,7 +90,10 @@ export async function repairIndexes(
   const [unkeyed, stuck, due, orphans, older, ...aged] = await batch(db, [
     select({ id: sc.id, ...ruleColumns(sc) }, sql`FROM scrolls WHERE type = 'feed' AND rule_key IS NULL LIMIT ${keys}`),
     select({ ruleKey: fi.ruleKey }, sql`FROM feed_indexes WHERE state = 'building' AND updated_at < ${now - STUCK_MS} LIMIT 20`),
-    select({ id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap }, sql`FROM feed_indexes WHERE state = 'ready' AND (complete = 1 OR floor IS NOT NULL) ORDER BY checked_at LIMIT ${indexes}`),
+    select(
+      { id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap, near: fi.near },
+      sql`FROM feed_indexes WHERE state = 'ready' AND (complete = 1 OR floor IS NOT NULL) ORDER BY checked_at LIMIT ${indexes}`,
+    ),
     select({ id: fi.id }, sql`FROM feed_indexes WHERE NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key) LIMIT 5`),
     // an older build's index that stops short of its rule's end with less than INDEX_CAP: one kept
     // empty as "dense" (cap 0, no frontier), or one cut at the column's default 500
@@ -169,7 +176,7 @@ async function rebuildOlder(db: Db, indexes: { id: number; ruleKey: string }[], 
  * the range both reached (not past the index's frontier): what is missing, or stands at another
  * like count, is written; what should not be there is removed; then it is trimmed to its cap.
  */
-async function checkIndex(db: Db, index: { id: number; ruleKey: string; complete: boolean; floor: string | null; floorRank: number | null; cap: number }, now: number) {
+async function checkIndex(db: Db, index: { id: number; ruleKey: string; complete: boolean; floor: string | null; floorRank: number | null; cap: number; near: string | null }, now: number) {
   const rule = ruleOfKey(index.ruleKey);
   const window = windowSize(rule, REPAIR_CANDIDATES);
   const ie = tables.feedIndexEntries;
@@ -203,6 +210,10 @@ async function checkIndex(db: Db, index: { id: number; ruleKey: string; complete
   const [cut] = await batch(db, [cutAt(rule, index.id, cap)]);
   const trimmed = cut.length > 1;
   if (trimmed) await markReady(db, rule, index.id, { rank: cut[0]!.rank, id: cut[0]!.echoId }, cap, now);
-  else await batch(db, [sql`UPDATE feed_indexes SET checked_at = ${now} WHERE id = ${index.id}`]);
+  else {
+    // an index built before its near marker existed (migration 0036) gets it here, once
+    const near = !reach.complete && reach.floor && index.near === null ? nearStatements(rule, index.id, reach.floor, index.cap) : [];
+    await batch(db, [sql`UPDATE feed_indexes SET checked_at = ${now} WHERE id = ${index.id}`, ...near]);
+  }
   return { added: missing.length, removed: extra.length, trimmed: trimmed ? 1 : 0 };
 }

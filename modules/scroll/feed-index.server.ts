@@ -46,7 +46,7 @@ export type Position = { rank: number; id: string };
 /** How far an index reaches: all of its rule's matches, or every match up to its frontier
  * `floor`. A ready index that is neither (an older build's "dense" index, kept empty; the repair
  * pass builds it again) reaches nowhere: its pages come from the engine. */
-export type IndexReach = { complete: boolean; floor: Position | null };
+export type IndexReach = { complete: boolean; floor: Position | null; near?: Position | null };
 
 export const descending = (rule: FeedRule) => rule.sortBy !== "oldestFirst";
 /** Above every echo of the feed: where its first page starts. */
@@ -63,9 +63,11 @@ export function before(rule: FeedRule, a: Position, b: Position): boolean {
 export const reaches = (rule: FeedRule, st: IndexReach, position: Position): boolean =>
   st.complete || (st.floor !== null && before(rule, position, st.floor));
 /** The frontier as the feed_indexes row stores it. */
-export const reachOf = (row: { complete: boolean | number; floor: string | null; floorRank: number | null }): IndexReach => ({
+export const reachOf = (row: { complete: boolean | number; floor: string | null; floorRank: number | null; near?: string | null; nearRank?: number | null }): IndexReach => ({
   complete: row.complete === true || row.complete === 1,
   floor: row.floor === null ? null : { rank: row.floorRank ?? 0, id: row.floor },
+  // where a reader's page asks for the index to reach deeper (feed-index-extend.server.ts)
+  near: row.near === null || row.near === undefined ? null : { rank: row.nearRank ?? 0, id: row.near },
 });
 
 /**
@@ -94,10 +96,12 @@ export const scrollIndexState = (scrollId: string) =>
       complete: sql<number>`fi.complete`,
       floor: sql<string | null>`fi.floor`,
       floorRank: sql<number | null>`fi.floor_rank`,
+      near: sql<string | null>`fi.near`,
+      nearRank: sql<number | null>`fi.near_rank`,
     },
     sql`FROM scrolls s JOIN feed_indexes fi ON fi.rule_key = s.rule_key WHERE s.id = ${scrollId} AND fi.state = 'ready'`,
   );
-export const learnIndexes = (rows: { ruleKey: string; complete: number; floor: string | null; floorRank: number | null }[]) =>
+export const learnIndexes = (rows: { ruleKey: string; complete: number; floor: string | null; floorRank: number | null; near: string | null; nearRank: number | null }[]) =>
   rows.forEach((row) => rememberIndex(row.ruleKey, reachOf(row)));
 
 /** The time window of a most-liked rule: its matches are at most this old. */
@@ -169,3 +173,30 @@ export function afterPosition(rule: FeedRule, at: Position, alias = "feed_index_
 }
 export const orderSql = (rule: FeedRule, alias = "feed_index_entries") =>
   sql.raw(descending(rule) ? `${alias}.rank DESC, ${alias}.echo_id DESC` : `${alias}.rank ASC, ${alias}.echo_id ASC`);
+
+/**
+ * Entries before an incomplete index's frontier where its near marker stands (decision 020,
+ * "Deeper on demand"): a reader's page past it asks for another slice, 100 pages of 20 before
+ * the frontier — the slice lands long before a reader paging on gets there. At most half the
+ * index (a small test cap).
+ */
+export const EXTEND_AHEAD = 2000;
+export const aheadOf = (cap: number) => Math.max(1, Math.min(EXTEND_AHEAD, Math.floor(cap / 2)));
+
+/**
+ * The statements that put an index's near marker at the entry `aheadOf(cap)` before its frontier
+ * `floor` (none when it is complete: no marker). They read that many entries: the consumer's and
+ * the repair pass's cost, never a page's.
+ */
+export function nearStatements(rule: FeedRule, id: number, floor: Position | null, cap: number): SQL[] {
+  const clear = sql`UPDATE feed_indexes SET near = NULL, near_rank = NULL WHERE id = ${id}`;
+  if (!floor) return [clear];
+  const atOrBefore = descending(rule) ? sql`(x.rank, x.echo_id) >= (${floor.rank}, ${floor.id})` : sql`x.echo_id <= ${floor.id}`;
+  const backwards = orderSql({ ...rule, sortBy: descending(rule) ? "oldestFirst" : "newestFirst" }, "x");
+  return [
+    clear,
+    sql`UPDATE feed_indexes SET near = n.echo_id, near_rank = n.rank
+        FROM (SELECT x.echo_id, x.rank FROM feed_index_entries x WHERE x.index_id = ${id} AND ${atOrBefore} ORDER BY ${backwards} LIMIT 1 OFFSET ${aheadOf(cap)}) n
+        WHERE feed_indexes.id = ${id}`,
+  ];
+}

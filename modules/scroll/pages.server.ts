@@ -8,6 +8,7 @@ import { authorVisible, moderationVisible, wordsVisible, batch, listCursor, sql,
 import { echoColumns, scanWindow, toEcho, windowCursor, type EchoRow, type PageRequest, type Probe } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex, type Position } from "./feed-index.server";
+import { askToExtend } from "./feed-index-extend.server";
 import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexPage, indexPageQuery, indexState } from "./feed-index-pages.server";
 import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./rule.server";
 import { visibleScroll } from "./rows.server";
@@ -87,6 +88,8 @@ const scrollFactsById = prepared(["id"], (v) =>
       indexComplete: sql<number | null>`fi.complete`,
       indexFloor: sql<string | null>`fi.floor`,
       indexFloorRank: sql<number | null>`fi.floor_rank`,
+      indexNear: sql<string | null>`fi.near`,
+      indexNearRank: sql<number | null>`fi.near_rank`,
     },
     sql`FROM scrolls s LEFT JOIN feed_indexes fi ON fi.rule_key = s.rule_key AND fi.state = 'ready' WHERE s.id = ${v.id}`,
   ),
@@ -101,7 +104,7 @@ async function scrollFacts(app: AppContext, viewerId: string, id: string): Promi
   if (row.isPrivate && row.creatorId !== viewerId) throw forbidden("This scroll is private");
   const rule = toRule(row);
   if (row.indexComplete !== null && indexable(rule)) {
-    rememberIndex(ruleKeyOf(rule), reachOf({ complete: row.indexComplete, floor: row.indexFloor, floorRank: row.indexFloorRank }));
+    rememberIndex(ruleKeyOf(rule), reachOf({ complete: row.indexComplete, floor: row.indexFloor, floorRank: row.indexFloorRank, near: row.indexNear, nearRank: row.indexNearRank }));
   }
   return { type: row.type, echosCount: row.echosCount, rule };
 }
@@ -215,6 +218,8 @@ async function feedEchos(
     const st = state[0] ? reachOf(state[0]) : null;
     if (state[0]?.state === "ready" && st && reaches(rule, st, position)) {
       rememberIndex(ruleKey, st);
+      // near its frontier: the index reaches deeper before this reader gets there (decision 020)
+      askToExtend(app, rule, ruleKey, st, position);
       const got = indexPage(rule, indexed, take, st);
       if (!got.atFrontier) {
         const nextCursor = got.after ? indexCursor(rule, got.after) : null;
@@ -248,7 +253,11 @@ async function feedEchos(
   }
   const [state, rows] = await batch(app.db, [indexState(ruleKey), engine()]);
   const st = state[0];
-  if (st?.state === "ready") rememberIndex(ruleKey, reachOf(st));
+  if (st?.state === "ready") {
+    rememberIndex(ruleKey, reachOf(st));
+    // past its frontier (a reader faster than the extension, or an index built before the marker)
+    askToExtend(app, rule, ruleKey, reachOf(st), position);
+  }
   return { ...enginePage(rule, req, rows, window, offset, now), feedIndex: st?.state ?? "building" };
 }
 

@@ -24,6 +24,9 @@ export type Change =
   | { type: "edit"; echoIds: string[] }
   /** build (or go on building) the index of a rule, from `cursor` down */
   | { type: "backfill"; ruleKey: string; cursor: string | null }
+  /** a reader's pages near a ready index's frontier `floor`: extend it by another slice, `left`
+   * entries of it still to write (absent: a new extension; decision 020, "Deeper on demand") */
+  | { type: "extend"; ruleKey: string; floor: string; left?: number }
   /** the Following timelines (decision 013): the echo joins those of its author's followers after `after` (by id), a slice at a time.
    * With `repost` (decision 027), `echoId` is a repost's id and `authorId` the reposter */
   | { type: "fanout"; echoId: string; authorId: string; after: string; parentId?: string; repost?: true }

@@ -636,6 +636,10 @@ export const feedIndexes = sqliteTable(
     /** a most-liked index's frontier and backfill cursor are (rank, echo id): their ranks (migration 0018) */
     floorRank: integer("floor_rank"),
     cursorRank: integer("cursor_rank"),
+    /** a ready, incomplete index: the entry EXTEND_AHEAD before its frontier (migration 0036); a page
+     * read past it asks the consumer to extend the index (decision 020, "Deeper on demand") */
+    near: text("near"),
+    nearRank: integer("near_rank"),
     /** entries the index keeps (INDEX_CAP, or SPARSE_CAP for a rule the engine serves short pages) */
     cap: integer("cap").notNull().default(500),
     createdAt: integer("created_at").notNull(),
