@@ -85,9 +85,10 @@ describe("oldest-first feeds past their index's frontier", { timeout: 240_000 },
     for (const { label, scroll, expected, mayBeShort } of population) {
       for (const byNumber of [false, true]) maxRows = Math.max(maxRows, (await pageToTheEnd({ env, viewerId: me, scrollId: scroll, expected, byNumber, label: `${label}${byNumber ? " by number" : ""}`, mayBeShort })).maxRows);
     }
-    // Known limit (decision 020, "Past the frontier"): the engine's window of a rule of more than
-    // 5 streams is 16 entries, so past an index's frontier (its 10,000th match) such a feed's
-    // pages are short — never empty, every match once. Here with a frontier at 70: pages 1–3 full.
+    // While an extension is pending (decision 020, "Deeper on demand"; no queue here, so it never
+    // lands): the engine's window of a rule of more than 5 streams is 16 entries, so past the
+    // index's frontier such a feed's pages are short — never empty, every match once. Here with a
+    // frontier at 70: pages 1–3 full. feed-index-extend.test.ts runs the extension.
     const capped = await cappedIndex(me, { ...manyRule, endDate: manyRule.endDate! + 1 }, manyExpected, 70);
     for (const byNumber of [false, true]) maxRows = Math.max(maxRows, (await pageToTheEnd({ env, viewerId: me, scrollId: capped, expected: manyExpected, byNumber, label: `any of 10, capped${byNumber ? " by number" : ""}`, mayBeShort: (n) => n >= 4 })).maxRows);
     console.warn(`oldest-first depth: ${population.length + 1} feeds to their end, max rows a page ${maxRows}`);
