@@ -6,9 +6,13 @@
 // Prints a table (throughput as a ratio of the constant route /api/health, measured right before
 // and after each scenario at the same connection count: C S C, so both figures share a time
 // window on this noisy machine) and the issue's budgets, and writes the JSON report to <STATE_DIR>/bench-report.json.
+// (Over 300 lines: the scenarios, their load and the report are one sequence over one server;
+// the conversation's measures, issue 31, are scripts/bench-conversation.mjs.)
 //
 // Env: BENCH_DURATION (s per scenario, default 10), BENCH_CONNECTIONS (default 10),
-// BENCH_ONLY (substring filter on scenario names), BENCH_PORT (default 8811),
+// BENCH_ONLY (substring filter on scenario names; "conversation": the conversation part alone,
+// scripts/bench-conversation.mjs, no throughput scenario), BENCH_PORT (default 8811),
+// BENCH_CONVERSATION_SAMPLE (echos each conversation write is measured on, default 50),
 // BENCH_CONSTANT_SLICE (s of the constant route before and after each scenario, default DURATION/4).
 import autocannon from "autocannon";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -18,11 +22,14 @@ import { jsBudget, jsVerdicts } from "./js-budget.mjs";
 import { buildVerticals } from "./build.mjs";
 import { root } from "./lib.mjs";
 import { startServer } from "./server.mjs";
+import { conversationBudgets, drawConversation, measureConversation, measureThreads, printConversation } from "./bench-conversation.mjs";
 
 const dir = path.resolve(root, process.env.STATE_DIR || "bench-state");
 const DURATION = Number(process.env.BENCH_DURATION || "10");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || "10");
 const ONLY = process.env.BENCH_ONLY || "";
+/** Only the conversation's measures (issue 31): no throughput scenario, no page action. */
+const CONVERSATION_ONLY = ONLY === "conversation";
 const PORT = Number(process.env.BENCH_PORT || "8811");
 const SAMPLES = 5;
 /** Seconds of the constant route measured before and after each scenario (its ratio's window). */
@@ -40,10 +47,7 @@ const js = jsBudget();
 // ── feeds served by their index (decision 020): the sparsest public feed of each order whose
 // index is built, picked from the store before the server starts ─────────────────────────────
 const sparseFeeds = {};
-const threadSample = [];
-/** Echos a conversation action is measured on (each reply, quote, repost and edit): per kind. */
-const CONVERSATION_SAMPLE = 50;
-const conversation = { deep: [], targets: [], edits: [], famous: null };
+let drawn = null;
 {
   const d1Dir = path.join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
   const file = readdirSync(d1Dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
@@ -65,28 +69,8 @@ const conversation = { deep: [], targets: [], edits: [], famous: null };
       if (row) sparseFeeds[`feed index: ${label}`] = row.id;
     }
   }
-  // threads (issue 31): 200 random replies and 200 random echos with replies, read as threads
-  const hasThreads = store.prepare("SELECT count(*) AS n FROM pragma_table_info('echos') WHERE name = 'parent_id'").get().n > 0;
-  if (hasThreads) {
-    threadSample.push(
-      ...store.prepare("SELECT id FROM echos WHERE parent_id IS NOT NULL ORDER BY random() LIMIT 200").all().map((r) => r.id),
-      ...store.prepare("SELECT id FROM echos WHERE comments_count > 0 ORDER BY random() LIMIT 200").all().map((r) => r.id),
-    );
-  }
-  // conversation writes and deep thread pages (issue 31): drawn here, measured below
-  if (hasThreads) {
-    const hasReposts = store.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'reposts'").get().n > 0;
-    conversation.deep = store.prepare(`SELECT id FROM echos WHERE comments_count > 10 ORDER BY random() LIMIT ${CONVERSATION_SAMPLE}`).all().map((r) => r.id);
-    conversation.targets = store.prepare(`SELECT id FROM echos ORDER BY random() LIMIT ${CONVERSATION_SAMPLE}`).all().map((r) => r.id);
-    // an edit is its author's: echos with the most tags (the most links to rewrite), the most
-    // liked ones (a like count copied to each new link) and random ones, with their authors' names
-    const editable = (order) =>
-      store.prepare(`SELECT e.id, u.user_name AS name FROM echos e JOIN users u ON u.id = e.author_id ORDER BY ${order} LIMIT ${CONVERSATION_SAMPLE / 5}`).all();
-    conversation.edits = [...editable("json_array_length(e.tags) DESC, random()"), ...editable("e.likes_count DESC"), ...editable("random()")];
-    // the most followed account writes too: its reply, quote or repost fans out to the most timelines
-    conversation.famous = store.prepare("SELECT user_name AS name FROM users ORDER BY followers_count DESC LIMIT 1").get()?.name ?? null;
-    if (hasReposts) conversation.targets.push(...store.prepare("SELECT echo_id AS id FROM reposts GROUP BY echo_id ORDER BY count(*) DESC LIMIT 1").all().map((r) => r.id));
-  }
+  // threads, replies, quotes, reposts and edits (issue 31): drawn here, measured below
+  drawn = drawConversation(store);
   store.close();
 }
 
@@ -109,6 +93,7 @@ async function login(userName) {
 
 /** GET (or other) with a cookie; returns the D1 stats from Server-Timing and the body. */
 async function probe(cookie, p, method = "GET", body) {
+  const started = performance.now();
   const res = await fetch(base + p, {
     method,
     headers: { Cookie: cookie, ...(body ? { "Content-Type": "application/json" } : {}) },
@@ -117,13 +102,14 @@ async function probe(cookie, p, method = "GET", body) {
   });
   const m = /rt=(\d+) rows=(\d+)(?: written=(\d+))?/.exec(res.headers.get("server-timing") ?? "");
   const text = await res.text();
+  const ms = performance.now() - started;
   let json = null;
   try {
     json = JSON.parse(text);
   } catch {
     // HTML
   }
-  return { status: res.status, rt: m ? Number(m[1]) : null, rows: m ? Number(m[2]) : null, written: m ? Number(m[3] ?? 0) : null, json, bytes: text.length };
+  return { status: res.status, ms, rt: m ? Number(m[1]) : null, rows: m ? Number(m[2]) : null, written: m ? Number(m[3] ?? 0) : null, json, bytes: text.length };
 }
 
 const stop = async () => {
@@ -181,87 +167,20 @@ try {
   await action("follow a scroll", `/api/scroll/${meta.scrolls["curation: 40 echos"]}/follow`, "POST");
   await action("unfollow a scroll", `/api/scroll/${meta.scrolls["curation: 40 echos"]}/follow`, "DELETE");
   await action("delete an echo", `/api/echo/delete/${postedId}`, "DELETE");
-  // Threads (issue 31, decision 024): the conversation of 5,000 replies walked to its end by
-  // cursor, each chain's tail and root, the echo page, a reply (then deleted), and 400 random
-  // threads of the store: the largest page read and its round trips.
-  const T = meta.threads;
-  if (T) {
-    const threadPages = [];
-    let cursor = null;
-    do {
-      const r = await probe(me.cookie, `/api/echo/${T.big.id}/thread${cursor ? `?cursor=${cursor}` : ""}`);
-      threadPages.push(r);
-      cursor = r.json?.pagination?.nextCursor ?? null;
-    } while (cursor && threadPages.length < 1000);
-    const chainReads = [];
-    for (const chain of T.chains) chainReads.push(await probe(me.cookie, `/api/echo/${chain.tail}/thread`), await probe(me.cookie, `/api/echo/${chain.root}/thread`));
-    const sampled = [];
-    for (const id of threadSample) sampled.push(await probe(me.cookie, `/api/echo/${id}/thread`));
-    const all = [...threadPages, ...chainReads, ...sampled];
-    report.threads = {
-      bigPages: threadPages.length,
-      bigReplies: threadPages.reduce((n, r) => n + (r.json?.replies?.length ?? 0), 0),
-      reads: all.length,
-      failed: all.filter((r) => r.status !== 200).length,
-      maxRows: Math.max(...all.map((r) => r.rows ?? 999)),
-      maxRoundTrips: Math.max(...all.map((r) => r.rt ?? 99)),
-    };
-    await action(`GET /echo/:id (thread of ${T.big.replies} replies)`, `/echo/${T.big.id}`, "GET");
-    await action(`GET thread of ${T.big.replies} replies, page 1`, `/api/echo/${T.big.id}/thread`, "GET");
-    await action(`GET thread of a chain's tail (${T.chains[0]?.depth} deep)`, `/api/echo/${T.chains[0]?.tail}/thread`, "GET");
-    const replied = await action(`reply to the echo with ${T.big.replies} replies`, `/api/echo/${T.big.id}/reply`, "POST", { content: "bench reply", tags: [] });
-    const replyId = replied.json?._id ?? replied.json?.echo?._id;
-    if (replyId) await action("delete a reply", `/api/echo/delete/${replyId}`, "DELETE");
+  // threads and the conversation over the population (issue 31): scripts/bench-conversation.mjs
+  if (meta.threads && drawn) {
+    report.threads = await measureThreads({ probe, action, me, meta, drawn });
+    report.conversation = await measureConversation({ probe, login, me, writers, meta, drawn });
   }
-  // The conversation over the population (issue 31's done-when): threads with more than one
-  // page walked to their end by cursor (at most 100 pages each; the 5,000's whole walk is above);
-  // on 50 random echos (and the most reposted one, the conversation of 5,000 and the chains'
-  // tails), a reply, a quote, a repost and its undo, by a writer in turn and every fifth by the
-  // most followed account (the widest fan-out); on 30 echos of the store (the most tags, the most likes, random), an
-  // edit by their author swapping every tag and adding a warning. The largest of each kind.
-  if (T) {
-    const worst = (rs) => ({ n: rs.length, failed: rs.filter((r) => r.status >= 400).length, maxRoundTrips: Math.max(...rs.map((r) => r.rt ?? 99)), maxRows: Math.max(...rs.map((r) => r.rows ?? 9999)) });
-    const first = [];
-    const deep = [];
-    for (const id of conversation.deep) {
-      let c = null;
-      let n = 0;
-      do {
-        const r = await probe(me.cookie, `/api/echo/${id}/thread${c ? `?cursor=${c}` : ""}`);
-        (n++ === 0 ? first : deep).push(r);
-        c = r.json?.pagination?.nextCursor ?? null;
-      } while (c && n < 100);
-    }
-    const targets = [...conversation.targets, T.big.id, ...T.chains.map((c) => c.tail)];
-    const kinds = { reply: [], "delete a reply": [], quote: [], "delete a quote": [], repost: [], unrepost: [], edit: [] };
-    const famous = conversation.famous ? await login(conversation.famous) : null;
-    for (const [i, id] of targets.entries()) {
-      // every fifth by the most followed account (its post limit: 100 per 5 minutes)
-      const w = famous && i % 5 === 0 ? famous : writers[i % writers.length];
-      for (const [kind, undo, path] of [["reply", "delete a reply", "reply"], ["quote", "delete a quote", "quote"]]) {
-        const r = await probe(w.cookie, `/api/echo/${id}/${path}`, "POST", { content: `bench ${kind}`, tags: [] });
-        kinds[kind].push(r);
-        const made = r.json?.echo?._id;
-        if (made) kinds[undo].push(await probe(w.cookie, `/api/echo/delete/${made}`, "DELETE"));
-      }
-      kinds.repost.push(await probe(w.cookie, `/api/echo/${id}/repost`, "POST"));
-      kinds.unrepost.push(await probe(w.cookie, `/api/echo/${id}/repost`, "DELETE"));
-    }
-    const authors = new Map();
-    for (const e of conversation.edits) {
-      authors.set(e.name, authors.get(e.name) ?? (await login(e.name)));
-      const body = { content: `bench edit #edited${kinds.edit.length % 7}`, tags: ["bencha", "benchb", "benchc", "benchd"], warning: "bench warning" };
-      kinds.edit.push(await probe(authors.get(e.name).cookie, `/api/echo/${e.id}/edit`, "PATCH", body));
-    }
-    report.conversation = { "thread, first page": worst(first), "thread, deeper pages": worst(deep), ...Object.fromEntries(Object.entries(kinds).map(([k, rs]) => [k, worst(rs)])) };
-  }
-  for (const p of ["/", `/scroll/${meta.scrolls["feed: any of 1 hot tag, newest"]}`, "/profile", `/user/${meta.topAuthor.id}`, "/community", `/tag/${meta.hotTag.name}`, `/echo/${meta.mostLikedEcho.id}`, "/scrolls", "/api/auth/me", "/api/scroll/all", "/api/community/tags?limit=8", "/api/community/echos/popular?limit=10"]) {
+  // the pages and lists, the cursor walks and the throughput scenarios: not with BENCH_ONLY=conversation
+  const pagePaths = CONVERSATION_ONLY ? [] : ["/", `/scroll/${meta.scrolls["feed: any of 1 hot tag, newest"]}`, "/profile", `/user/${meta.topAuthor.id}`, "/community", `/tag/${meta.hotTag.name}`, `/echo/${meta.mostLikedEcho.id}`, "/scrolls", "/api/auth/me", "/api/scroll/all", "/api/community/tags?limit=8", "/api/community/echos/popular?limit=10"];
+  for (const p of pagePaths) {
     await action(`GET ${p}`, p, "GET");
   }
 
   // page 50 of /api/echo/all through the cursor chain
   let cursor = null;
-  for (let page = 1; page < 50; page++) {
+  for (let page = 1; page < 50 && !CONVERSATION_ONLY; page++) {
     const r = await probe(readers[0].cookie, `/api/echo/all?limit=20&page=${page}${cursor ? `&cursor=${cursor}` : ""}`);
     cursor = r.json.pagination.nextCursor;
   }
@@ -269,7 +188,7 @@ try {
 
   // page 10 of the 5,000-follow reader's Following timeline through the cursor chain
   let followingPage10 = null;
-  if (wide) {
+  if (wide && !CONVERSATION_ONLY) {
     let c = null;
     for (let page = 1; page < 10 && (page === 1 || c); page++) {
       const r = await probe(wide.cookie, `/api/echo/following?limit=20&page=${page}${c ? `&cursor=${c}` : ""}`);
@@ -319,7 +238,7 @@ try {
     { name: "SSR home / @50", path: "/", html: true, connections: 50, home50: true },
     { name: "like + unlike (POST/DELETE)", write: "like", users: writers },
     { name: "post echo", write: "post", users: writers },
-  ].filter((s) => !ONLY || s.constant || s.constant50 || s.expectStatus || s.name.includes(ONLY));
+  ].filter((s) => !CONVERSATION_ONLY && (!ONLY || s.constant || s.constant50 || s.expectStatus || s.name.includes(ONLY)));
 
   const likeTargets = meta.sampleEchoIds;
 
@@ -500,7 +419,7 @@ const budgets = [];
 const add = (name, met, measured) => budgets.push({ budget: name, met, measured });
 const d1rows = rows.filter((r) => !r.flags.constant && !r.flags.constant50 && !r.flags.routerOnly);
 const overRt = d1rows.filter((r) => (r.d1.roundTrips ?? 99) > BUDGET.roundTrips);
-add(`D1 round trips ≤ ${BUDGET.roundTrips} per request`, overRt.length === 0, overRt.length ? overRt.map((r) => `${r.name}: ${r.d1.roundTrips}`).join("; ") : `max ${Math.max(...d1rows.map((r) => r.d1.roundTrips ?? 0))}`);
+if (d1rows.length) add(`D1 round trips ≤ ${BUDGET.roundTrips} per request`, overRt.length === 0, overRt.length ? overRt.map((r) => `${r.name}: ${r.d1.roundTrips}`).join("; ") : `max ${Math.max(...d1rows.map((r) => r.d1.roundTrips ?? 0))}`);
 const pages = rows.filter((r) => r.page);
 const overRows = pages.filter((r) => (r.d1.rowsRead ?? Infinity) > BUDGET.rowsPerPage);
 if (pages.length) add(`rows read ≤ ${BUDGET.rowsPerPage} per 20-echo page`, overRows.length === 0, overRows.length ? overRows.map((r) => `${r.name}: ${r.d1.rowsRead}`).join("; ") : `max ${Math.max(...pages.map((r) => r.d1.rowsRead))}`);
@@ -523,41 +442,23 @@ if (report.freshness) {
   add("post → matching feed page p99 ≤ 5 s under the post load", f.missed.length === 0 && f.p99 !== null && f.p99 <= 5000, `p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms over ${f.seen} of ${f.probes} probes${f.missed.length ? `, missed ${f.missed.length}` : ""}`);
 }
 const errs = rows.filter((r) => r.errors > 0 || r.total === 0);
-add("zero errors", errs.length === 0, errs.length ? errs.map((r) => `${r.name}: ${r.total === 0 ? "no request completed" : r.errors} (${JSON.stringify(r.statusCodes)})`).join("; ") : "0");
+if (rows.length) add("zero errors", errs.length === 0, errs.length ? errs.map((r) => `${r.name}: ${r.total === 0 ? "no request completed" : r.errors} (${JSON.stringify(r.statusCodes)})`).join("; ") : "0");
 for (const v of jsVerdicts(js)) add(v.name, v.ok, v.detail);
-if (report.threads) {
-  const th = report.threads;
-  add(
-    "threads: every page ≤ 2 round trips, ≤ 200 rows (5,000 replies to their end, chains, 400 random)",
-    th.failed === 0 && th.maxRoundTrips <= BUDGET.roundTrips && th.maxRows <= 200,
-    `${th.reads} reads (the 5,000-reply thread: ${th.bigPages} pages, ${th.bigReplies} replies), max ${th.maxRows} rows, max ${th.maxRoundTrips} round trips${th.failed ? `, ${th.failed} failed` : ""}`,
-  );
-}
-if (report.conversation) {
-  const entries = Object.entries(report.conversation).filter(([, c]) => c.n > 0);
-  const over = entries.filter(([, c]) => c.failed > 0 || c.maxRoundTrips > BUDGET.roundTrips || c.maxRows > 200);
-  add(
-    "conversation over the population: thread pages, reply, quote, repost, unrepost, edit each ≤ 2 round trips, ≤ 200 rows",
-    over.length === 0,
-    entries.map(([k, c]) => `${k} ${c.n}× max ${c.maxRows} rows ${c.maxRoundTrips} rt${c.failed ? ` (${c.failed} failed)` : ""}`).join("; "),
-  );
-}
+conversationBudgets(report, add, { roundTrips: BUDGET.roundTrips, rows: BUDGET.rowsPerPage });
 const actionsOver = report.actions.filter((a) => (a.roundTrips ?? 99) > BUDGET.roundTrips);
 add(`single actions (pages, /api, writes): round trips ≤ ${BUDGET.roundTrips}`, actionsOver.length === 0, actionsOver.length ? actionsOver.map((a) => `${a.action}: ${a.roundTrips}`).join("; ") : "all ≤ 2");
 report.budgets = budgets;
 report.table = table;
 
-const out = path.join(dir, "bench-report.json");
+// the conversation alone keeps the whole bench's report
+const out = path.join(dir, CONVERSATION_ONLY ? "bench-report-conversation.json" : "bench-report.json");
 writeFileSync(out, JSON.stringify(report, null, 2));
 console.log("");
 console.log(table.join("\n"));
 console.log("");
 console.log("single actions (one request each): D1 round trips / rows read / rows written");
 for (const a of report.actions) console.log(`  ${a.action.padEnd(60)} ${String(a.status).padStart(3)}  rt ${a.roundTrips}  read ${a.rowsRead}  written ${a.rowsWritten}`);
-if (report.conversation) {
-  console.log("\nthe conversation over the population (issue 31): requests / max rows read / max round trips");
-  for (const [k, c] of Object.entries(report.conversation)) console.log(`  ${k.padEnd(24)} ${String(c.n).padStart(4)}×  rows ${c.maxRows}  rt ${c.maxRoundTrips}${c.failed ? `  failed ${c.failed}` : ""}`);
-}
+printConversation(report);
 console.log("");
 for (const b of budgets) console.log(`${b.met ? "MET   " : "MISSED"}  ${b.budget}: ${b.measured}`);
 console.log(`\nreport: ${path.relative(root, out)}`);
