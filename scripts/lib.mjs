@@ -36,10 +36,11 @@ export function run(cmd, args, options = {}) {
   });
 }
 
-export function migrate(dir = stateDir()) {
+export function migrate(dir = stateDir(), { quiet = false } = {}) {
   // every vertical binds the same D1; any one of their configs names it and its migrations
   return run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", dir, "-c", "verticals/echos/wrangler.toml"], {
     env: { CI: "true" },
+    ...(quiet ? { spawn: { stdio: "ignore" } } : {}),
   });
 }
 

@@ -1,10 +1,41 @@
 // Start the production build (`npm start` path, SKIP_BUILD=1) on a fresh state dir and wait
 // until it answers; used by the test runner and the benchmark.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { env, freePort, root } from "./lib.mjs";
+import { env, freePort, migrate as applyMigrations, root } from "./lib.mjs";
+
+/**
+ * A state dir with every migration applied, made once per set of migrations (and wrangler
+ * version) and shared by every server this machine starts after it: applying the migrations
+ * costs ~20 CPU-s a time (wrangler and a runtime of its own, measured at 19–21), and `npm test`
+ * starts five or six servers on empty stores (issue 30, its CPU). `npm run dev` (the dev smoke)
+ * still applies them to a fresh store, and so does the first server after a migration changes.
+ */
+let template;
+function migratedTemplate() {
+  template ??= (async () => {
+    const hash = createHash("sha256").update(readFileSync(path.join(root, "node_modules/wrangler/package.json")));
+    for (const name of readdirSync(path.join(root, "migrations")).filter((n) => n.endsWith(".sql")).sort()) {
+      hash.update(name).update(readFileSync(path.join(root, "migrations", name)));
+    }
+    const dir = path.join(os.tmpdir(), `echo-migrated-${hash.digest("hex").slice(0, 16)}`);
+    if (existsSync(dir)) return dir;
+    const made = mkdtempSync(`${dir}-`);
+    try {
+      await applyMigrations(made, { quiet: true });
+      // another process may have made it meanwhile: theirs is as good (the rename then fails)
+      renameSync(made, dir);
+    } catch (error) {
+      rmSync(made, { recursive: true, force: true });
+      if (!existsSync(dir)) throw error;
+    }
+    return dir;
+  })();
+  return template;
+}
 
 // Without a port it takes a free one (the test runner does): see freePort.
 // `crons`: false (the default) fires no cron on its own, so a test or benchmark sees a ranking
@@ -23,6 +54,9 @@ export async function startServer({ port, vars = {}, stateDir, quiet = true, cro
   );
   if (busy) throw new Error(`port ${port} is already in use: stop the server there first`);
   const dir = stateDir ?? mkdtempSync(path.join(os.tmpdir(), "echo-state-"));
+  // an empty store starts as a copy of the migrated one
+  const fresh = migrate && readdirSync(dir).length === 0;
+  if (fresh) cpSync(await migratedTemplate(), dir, { recursive: true });
   const child = spawn("node", ["scripts/start.mjs"], {
     cwd: root,
     env: env({
@@ -33,7 +67,7 @@ export async function startServer({ port, vars = {}, stateDir, quiet = true, cro
       WRANGLER_VARS: Object.entries(vars).map(([k, v]) => `${k}:${v}`).join(","),
       LOCAL_CRONS: crons === false ? "0" : "1",
       LOCAL_CRON_EVERY_MS: typeof crons === "number" ? String(crons) : "",
-      SKIP_MIGRATE: migrate ? "" : "1",
+      SKIP_MIGRATE: migrate && !fresh ? "" : "1",
     }),
     stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
     detached: true,

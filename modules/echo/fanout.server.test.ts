@@ -9,7 +9,8 @@ import { newId } from "../shared/index";
 import { batch, CHAIN_STALL_MS, createDb, instrumentD1, select, sql, stalledChains, testAppContext, type Change, type D1Stats } from "../shared/index.server";
 import { postEcho } from "./echo.server";
 import { consumeEchoPurges, deleteEcho } from "./delete.server";
-import { consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, listFollowing, REPLY_FANOUT_INLINE } from "./timeline.server";
+import { consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, REPLY_FANOUT_INLINE } from "./timeline.server";
+import { listFollowing } from "./timeline-pages.server";
 
 const FOLLOWERS = 2 * FANOUT_SLICE + 300;
 let author = "";

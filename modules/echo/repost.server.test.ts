@@ -9,7 +9,8 @@ import { batch, createDb, instrumentD1, select, sql, testAppContext, type Change
 import { postEcho } from "./echo.server";
 import { deleteEcho } from "./purge.testing";
 import { listQuotes, listReposters, setRepost } from "./repost.server";
-import { consumeTimelineChanges, FANOUT_INLINE, listFollowing } from "./timeline.server";
+import { consumeTimelineChanges, FANOUT_INLINE } from "./timeline.server";
+import { listFollowing } from "./timeline-pages.server";
 
 function queued(sent: Change[], stats?: D1Stats) {
   const queue = { sendBatch: async (messages: { body: Change }[]) => void sent.push(...messages.map((m) => m.body)) };

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
 import { batch, countAttempt, createDb, instrumentD1, select, sql, tables, testAppContext, WRITE_LIMITS, type D1Stats, type SQL } from "../shared/index.server";
-import { backfillFollow, FOLLOW_BACKFILL, removeFollowee, TIMELINE_CAP, TRIM_OWNERS_PER_RUN, timelineOwners, trimTimelines, UNFOLLOW_REMOVE } from "./timeline.server";
+import { backfillFollow, FOLLOW_BACKFILL, removeFollowee, TIMELINE_CAP, TRIM_OWNERS_PER_RUN, trimTimelines, UNFOLLOW_REMOVE } from "./timeline.server";
+import { timelineOwners } from "./timeline-pages.server";
 
 const app = () => testAppContext(env);
 const user = async (name: string) => (await signup(app(), { userName: name, password: "pass1234" })).user._id;

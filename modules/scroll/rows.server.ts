@@ -2,11 +2,12 @@
 // with it), the scroll object the API answers, and one scroll by id as the viewer may see it.
 import { type Placeholder } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { forbidden, isId, notFound } from "../shared/index";
+import { forbidden, isId, notFound, pagination } from "../shared/index";
 import { batch, prepared, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import { learnIndexes, scrollIndexState } from "./feed-index.server";
 import { feedConfigOf, ruleColumns, toRule } from "./rule.server";
-import type { FeedRule, Scroll } from "./schema";
+import { toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
+import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";
 
 const s = alias(tables.scrolls, "s");
 /** A scroll's feed rule, as its row stores it (the engine reads it through toRule). */
@@ -109,3 +110,9 @@ export async function visibleScroll(app: AppContext, viewerId: string, id: strin
   if (loaded.scroll.isPrivate && loaded.scroll.creator._id !== viewerId) throw forbidden("This scroll is private");
   return loaded;
 }
+
+/** A scroll's page of echos as the API answers it (a feed's or a curation's). */
+export const echoPage = (rows: EchoRow[], req: PageRequest, total: number, hasMore: boolean, nextCursor: string | null): ScrollEchoPage => ({
+  echos: rows.map(toEcho),
+  pagination: { ...pagination(req.page, req.limit, total, hasMore), nextCursor },
+});
