@@ -10,4 +10,4 @@ export { scanWindow, windowCursor, type Key, type Probe } from "./scan-window.se
 export { searchEchos, SEARCH_WINDOW, type SearchPage } from "./search.server";
 export { listFollowing, followingIfAny, timelineOwners, repostReaders, consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, backfillFollow, removeFollowee, trimTimelines, TIMELINE_CAP, FOLLOW_BACKFILL, UNFOLLOW_REMOVE } from "./timeline.server";
 export { webFeedRoute, tagWebFeed, WEB_FEED_ENTRIES, FEED_READER_ID, type WebFeed } from "./web-feed.server";
-export { allChannels, liveChannel, postChannels, publishLive, publishRepost, publishEdit, publishDelete, LIVE_ALL_SHARDS, type LiveEdit } from "./live.server";
+export { allChannels, liveChannel, publishCurationAdd, publishLive, publishRepost, publishEdit, publishDelete, LIVE_ALL_SHARDS, type LiveEdit } from "./live.server";
