@@ -121,8 +121,8 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
   const catchUp = (body: unknown) => {
     const items = [...thread.ancestors, thread.echo, ...replies.flatMap((r) => [r, ...r.replies]), ...posted.map(asItem)];
     const loaded = new Set(items.flatMap((i) => (i.echo && !store.isDeleted(i.echo) ? [i._id] : [])));
-    const newest = (parentId: string) => [...(children.get(parentId)?.keys() ?? [])].sort().pop();
-    const changes = threadChanges(body as Thread, (id) => loaded.has(id), newest);
+    const under = (parentId: string) => [...(children.get(parentId)?.keys() ?? [])].filter((id) => loaded.has(id));
+    const changes = threadChanges(body as Thread, (id) => loaded.has(id), under);
     for (const edit of changes.edits) markEdited(edit);
     for (const { id, parentId } of changes.gone) {
       markDeleted(id);
@@ -130,10 +130,10 @@ export function EchoDetail({ thread, viewerId }: { thread: Thread | null; viewer
     }
     for (const reply of changes.replies) onReply(reply);
     // every reply under a reread echo is in its new count, those the read brought too
-    const under = [...posted, ...changes.replies].flatMap((p) => (p.parentId && changes.counts.has(p.parentId) ? [p._id] : []));
+    const came = [...posted, ...changes.replies].flatMap((p) => (p.parentId && changes.counts.has(p.parentId) ? [p._id] : []));
     const deleted = [...changes.counts.keys()].flatMap(deletedUnder);
     const newlyGone = changes.gone.flatMap((g) => (g.parentId && changes.counts.has(g.parentId) ? [g.id] : []));
-    setReread((r) => ({ counts: new Map([...r.counts, ...changes.counts]), settled: new Set([...r.settled, ...under, ...deleted, ...newlyGone]) }));
+    setReread((r) => ({ counts: new Map([...r.counts, ...changes.counts]), settled: new Set([...r.settled, ...came, ...deleted, ...newlyGone]) }));
   };
 
   const author = echo?.author.userName;

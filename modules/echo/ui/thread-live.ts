@@ -20,12 +20,25 @@ export type ThreadChanges = {
 };
 
 /**
- * `holds(id)`: the page shows that echo (not as deleted). `newest(parentId)`: the newest reply
- * under that parent the page holds — a reply of the read that the page lacks is new only if it
- * is newer (an older one moved into the first page when one before it went, and stays where it is).
+ * `holds(id)`: the page shows that echo (not as deleted). `under(parentId)`: the replies under
+ * that parent the page shows. A reply of the read that the page lacks is new only if it is newer
+ * than those (an older one moved into the first page when one before it went, and stays where it
+ * is). A shown reply the read lacks where it would be — its parent's list read to its end, or a
+ * newer sibling in it — went: a deleted reply with no replies leaves no place ("This echo was
+ * deleted" is kept for one that has some, decision 024).
  */
-export function threadChanges(fresh: Thread, holds: (id: string) => boolean, newest: (parentId: string) => string | undefined): ThreadChanges {
+export function threadChanges(fresh: Thread, holds: (id: string) => boolean, under: (parentId: string) => string[]): ThreadChanges {
   const changes: ThreadChanges = { edits: [], gone: [], replies: [], counts: new Map() };
+  const lists: [string, ThreadItem[], boolean][] = [
+    [fresh.echo._id, fresh.replies, !fresh.pagination.hasMore],
+    ...fresh.replies.map((r): [string, ThreadItem[], boolean] => [r._id, r.replies, !r.moreReplies]),
+  ];
+  for (const [parentId, list, complete] of lists) {
+    const read = new Set(list.map((i) => i._id));
+    const last = list.reduce((max, i) => (i._id > max ? i._id : max), "");
+    for (const id of under(parentId)) if (!read.has(id) && (complete || id < last)) changes.gone.push({ id, parentId });
+  }
+  const newest = (parentId: string) => under(parentId).reduce((max, id) => (id > max ? id : max), "");
   const above = new Set([fresh.echo._id, ...fresh.ancestors.map((a) => a._id)]);
   for (const item of threadItems(fresh)) {
     if (item.hidden) continue;
@@ -39,7 +52,7 @@ export function threadChanges(fresh: Thread, holds: (id: string) => boolean, new
     if (editedAt) changes.edits.push({ _id, content, tags, editedAt, warning, mutedWord });
     if (quoted?.state === "deleted") changes.gone.push({ id: quoted._id, parentId: null });
     const parent = item.parentId;
-    if (!above.has(_id) && parent && !holds(_id) && _id > (newest(parent) ?? "")) changes.replies.push(echo);
+    if (!above.has(_id) && parent && !holds(_id) && _id > newest(parent)) changes.replies.push(echo);
   }
   return changes;
 }
