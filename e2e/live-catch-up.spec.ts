@@ -4,15 +4,11 @@
 // page opens one socket; a deleted account's repost entries leave Following live. Keyboard and
 // axe in both themes on the thread. Socket rules: tests/api/live-one-socket.test.ts.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page, type WebSocketRoute } from "@playwright/test";
-import { card, cardIds, postEcho, type Echo } from "./echo-helpers";
+import { expect, test, type Page, type WebSocketRoute } from "@playwright/test";
+import { card, cardIds, postEcho, replyTo, type Echo } from "./echo-helpers";
 import { apiUser, open, PASSWORD, signedInPage, THEMES, unique, useTheme } from "./helpers";
 
-async function reply(request: APIRequestContext, parentId: string, content: string): Promise<Echo> {
-  const res = await request.post(`/api/echo/${parentId}/reply`, { data: { content } });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { echo: Echo }).echo;
-}
+const reply = replyTo;
 
 const replies = (page: Page, id: string, n: number) => card(page, id).getByRole("link", { name: `Reply, ${n} repl${n === 1 ? "y" : "ies"}` });
 

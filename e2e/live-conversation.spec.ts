@@ -5,7 +5,7 @@
 // all without a reload; keyboard and axe in both themes. Socket rules: tests/api/live-conversation.test.ts.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { card, postEcho, type Echo } from "./echo-helpers";
+import { card, postEcho, replyTo, type Echo } from "./echo-helpers";
 import { apiUser, open, PASSWORD, signedInPage, THEMES, unique, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
@@ -14,11 +14,7 @@ async function expectAxeClean(page: Page, theme: "light" | "dark") {
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), theme).toEqual([]);
 }
 
-async function reply(request: APIRequestContext, parentId: string, content: string): Promise<Echo> {
-  const res = await request.post(`/api/echo/${parentId}/reply`, { data: { content } });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { echo: Echo }).echo;
-}
+const reply = replyTo;
 
 async function edit(request: APIRequestContext, id: string, content: string) {
   expect((await request.patch(`/api/echo/${id}/edit`, { data: { content, tags: [] } })).status()).toBe(200);

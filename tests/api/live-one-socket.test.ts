@@ -5,19 +5,13 @@
 // thread lowers that parent's count even where it never showed the reply.
 import { beforeAll, describe, expect, it } from "vitest";
 import { signedUp, type Client } from "./client";
-import { liveOpener, received } from "./live-client";
+import { liveOpener, postAt, received, uniq } from "./live-client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Person = Awaited<ReturnType<typeof signedUp>>;
 
-const uniq = (p: string) => p + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
 const live = liveOpener();
-
-async function post(client: Client, path: string, content: string, tags: string[] = []) {
-  const res = await client.post(path, { content, tags });
-  expect(res.status, res.text).toBe(201);
-  return res.json.echo as Json;
-}
+const post = postAt;
 
 async function curation(client: Client, isPrivate = false) {
   const res = await client.post("/api/scroll/create", { name: uniq("Cur "), type: "curation", isPrivate });
