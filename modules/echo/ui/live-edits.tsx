@@ -19,11 +19,17 @@ export type LiveEditsProps = {
   catchUp?: { path: string; apply?: (body: unknown) => void };
 };
 
+/** The page's catch-up as it is when the read is made: a new search keeps the socket, not its old path. */
+function caughtUp(now: () => LiveEditsProps["catchUp"], applies: boolean): NonNullable<LiveEditsProps["catchUp"]> {
+  const apply = (body: unknown) => now()?.apply?.(body);
+  return { get path() { return now()?.path ?? ""; }, ...(applies ? { apply } : {}) };
+}
+
 export function LiveEdits({ query, onEcho, onGone, catchUp }: LiveEditsProps) {
   // the page's latest callbacks (they close over its state); the socket stays
   const latest = useRef({ onEcho, onGone, catchUp });
   latest.current = { onEcho, onGone, catchUp };
-  const path = catchUp?.path;
+  const [reads, applies] = [!!catchUp, !!catchUp?.apply];
   const [state, setState] = useState<LiveState>("connecting");
   useEffect(
     () =>
@@ -37,9 +43,9 @@ export function LiveEdits({ query, onEcho, onGone, catchUp }: LiveEditsProps) {
           latest.current.onGone?.(id, parentId);
         },
         onState: setState,
-        ...(path ? { catchUp: { path, ...(catchUp?.apply ? { apply: (body: unknown) => latest.current.catchUp?.apply?.(body) } : {}) } } : {}),
+        ...(reads ? { catchUp: caughtUp(() => latest.current.catchUp, applies) } : {}),
       }),
-    [query, path],
+    [query, reads, applies],
   );
   // nothing to see: how the page is followed, as the pill says it (data-state), for tests and debugging
   return <span hidden data-testid="live-edits" data-state={state} />;

@@ -99,12 +99,14 @@ export function followLive({ query, onEcho, onEdit, onGone, has, onState, catchU
   let timer: ReturnType<typeof setTimeout> | undefined;
   let ping: ReturnType<typeof setInterval> | undefined;
 
-  const path = own?.path ?? pollPath(query);
+  /** read when needed: a page's path may change while its socket stays (a search's query) */
+  const pathNow = () => own?.path ?? pollPath(query);
   /**
    * Read the page's first page once and report what the reader has not seen (one request): a
    * feed's new echos and the edits and deletions in it, or what the page itself makes of its read.
    */
   const catchUp = async () => {
+    const path = pathNow();
     if (!path) return;
     try {
       // bounded: a reopened socket's messages wait for this read
@@ -132,7 +134,7 @@ export function followLive({ query, onEcho, onEdit, onGone, has, onState, catchU
   const startPolling = (now: boolean) => {
     onState?.("poll");
     // nothing to poll: a reload shows what changed
-    if (!path) return;
+    if (!pathNow()) return;
     if (now) void poll();
     else timer = setTimeout(() => void poll(), pollMs);
   };
