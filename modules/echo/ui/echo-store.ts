@@ -26,10 +26,7 @@ export function setLikeState(id: string, state: LikeState) {
   emit();
 }
 
-type Gone = { _id: string; author: { _id: string }; repost?: { by: { _id: string } } };
-
-/** `id`: an echo's, or a deleted account's (every echo of theirs goes, and its repost entries:
- * isDeleted tests the echo's, its author's and its reposter's ids) */
+/** `id`: an echo's, or a deleted account's (every echo of theirs goes: isDeleted tests both ids) */
 export function markDeleted(id: string) {
   deleted.add(id);
   emit();
@@ -57,6 +54,5 @@ function subscribe(cb: () => void) {
 /** Re-render when any echo's shared state changes. */
 export function useEchoStore() {
   useSyncExternalStore(subscribe, () => version, () => 0);
-  // an echo goes with its author's account, and a repost entry (Following) with its reposter's too
-  return { likeOf: (id: string) => likeState.get(id), isDeleted: (e: Gone) => [e._id, e.author._id, e.repost?.by._id].some((id) => deleted.has(id!)), editOf: withEdit };
+  return { likeOf: (id: string) => likeState.get(id), isDeleted: (e: { _id: string; author: { _id: string } }) => deleted.has(e._id) || deleted.has(e.author._id), editOf: withEdit };
 }
