@@ -19,6 +19,13 @@ export async function postEcho(request: APIRequestContext, content: string, tags
   return ((await res.json()) as { echo: Echo }).echo;
 }
 
+/** A reply to the echo `parentId`, as its author posts it. */
+export async function replyTo(request: APIRequestContext, parentId: string, content: string): Promise<Echo> {
+  const res = await request.post(`/api/echo/${parentId}/reply`, { data: { content } });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { echo: Echo }).echo;
+}
+
 export async function likeEcho(request: APIRequestContext, id: string): Promise<void> {
   const res = await request.post(`/api/echo/like/${id}`);
   expect(res.status(), await res.text()).toBe(200);

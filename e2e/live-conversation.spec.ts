@@ -5,7 +5,7 @@
 // all without a reload; keyboard and axe in both themes. Socket rules: tests/api/live-conversation.test.ts.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { card, postEcho, type Echo } from "./echo-helpers";
+import { card, postEcho, replyTo, type Echo } from "./echo-helpers";
 import { apiUser, open, PASSWORD, signedInPage, THEMES, unique, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
@@ -14,11 +14,7 @@ async function expectAxeClean(page: Page, theme: "light" | "dark") {
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), theme).toEqual([]);
 }
 
-async function reply(request: APIRequestContext, parentId: string, content: string): Promise<Echo> {
-  const res = await request.post(`/api/echo/${parentId}/reply`, { data: { content } });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { echo: Echo }).echo;
-}
+const reply = replyTo;
 
 async function edit(request: APIRequestContext, id: string, content: string) {
   expect((await request.patch(`/api/echo/${id}/edit`, { data: { content, tags: [] } })).status()).toBe(200);
@@ -149,16 +145,15 @@ test("search results and a curation's quote follow edits and deletions live, wit
   const created = await page.request.post("/api/scroll/create", { data: { name: `Quotes ${unique("c")}`, type: "curation" } });
   const curation = ((await created.json()) as { scroll: { _id: string } }).scroll;
   expect((await page.request.post(`/api/scroll/${curation._id}/add-echo`, { data: { echoId: quote._id } })).status()).toBe(200);
-  // the scroll page's edits socket opens beside its pill's (live-pill.tsx)
-  const editsSocket = page.waitForEvent("websocket", (ws) => ws.url().includes("edits=feeds"));
+  // the scroll page's one socket (since issue 31) brings the quoted echo's edit too
+  const sockets: string[] = [];
+  page.on("websocket", (ws) => sockets.push(ws.url()));
   await open(page, `/scroll/${curation._id}`);
   const embed = card(page, quote._id).locator(".echo-quoted");
   await expect(embed).toContainText("Quoted words");
-  await editsSocket;
   await expect(page.getByTestId("live-pill")).toHaveAttribute("data-state", "open", { timeout: 15_000 });
-  // the pill's socket is open; its sibling asked at the same moment: give its handshake time
-  await page.waitForTimeout(1000);
   await edit(bob.request, quoted._id, "Quoted words, now edited");
   await expect(embed).toContainText("Quoted words, now edited");
+  expect(sockets.filter((url) => url.includes("/api/live"))).toEqual([expect.stringContaining(`scroll=${curation._id}`)]);
   await bob.request.dispose();
 });

@@ -122,8 +122,8 @@ test.describe("Live updates", () => {
   });
 
   test("echos posted while the socket was down are caught up when it reconnects, after one it had offered", async ({ page, browser, baseURL }) => {
-    // the tag page's socket goes through the test, which can drop it and hold the next one back
-    // until the writer has posted (its edits-only socket, edits=tags, is left alone)
+    // the tag page's one socket goes through the test, which can drop it and hold the next one
+    // back until the writer has posted
     let hold: Promise<void> | null = null;
     let route: { page: WebSocketRoute; server: WebSocketRoute } | null = null;
     let connects = 0;

@@ -49,7 +49,7 @@ export async function deleteEcho(app: AppContext, viewerId: string, id: string):
   const [direct, started, ...rest] = await batch(app.db, [
     returning(
       sql`DELETE FROM echos WHERE id = ${id} AND author_id = ${viewerId} AND ${inlineDeletable("echos")} AND NOT ${echoDeleted(sql`${id}`)}`,
-      { id: tables.echos.id },
+      { id: tables.echos.id, parentId: tables.echos.parentId },
     ),
     // (after a direct delete the echo is gone and `owned` fails: no chain)
     returning(startChain(chainKey.echo(id), { type: "purgeEcho", echoId: id }, now, owned), { key: tables.streamChains.key }),
@@ -60,16 +60,16 @@ export async function deleteEcho(app: AppContext, viewerId: string, id: string):
     sql`DELETE FROM echo_tags WHERE echo_id = ${id} AND ${startedNow}`,
     // last of the request's writes: `echoDeleted` above read the set without it
     markDeleted(markKey(id), DELETED_ECHO, startedNow),
-    select({ authorId: sql<string>`e.author_id`, deleted: sql<number>`${echoDeleted("e.id")}` }, sql`FROM echos e WHERE e.id = ${id}`),
+    select({ authorId: sql<string>`e.author_id`, parentId: sql<string | null>`e.parent_id`, deleted: sql<number>`${echoDeleted("e.id")}` }, sql`FROM echos e WHERE e.id = ${id}`),
   ]);
+  const row = (rest[rest.length - 1] as { authorId: string; parentId: string | null; deleted: number }[])[0];
   if (direct[0] || started[0]) {
     // the feed indexes drop it now (a marked echo's pages test the mark anyway); the purge follows
     sendChanges(app, [{ type: "delete", echoIds: [id] }, direct[0] ? { type: "unfanout", echoId: id } : { type: "purgeEcho", echoId: id }]);
-    // open pages drop it live (decision 016), whichever way it goes
-    publishDelete(app, id);
+    // open pages drop it live (decision 016), whichever way it goes; a thread's parent counts it out
+    publishDelete(app, id, direct[0]?.parentId ?? row?.parentId ?? null);
     return;
   }
-  const row = (rest[rest.length - 1] as { authorId: string; deleted: number }[])[0];
   if (row && row.deleted !== 1 && row.authorId !== viewerId) throw forbidden("Only the author can delete this echo");
   throw notFound("Echo not found");
 }

@@ -9,7 +9,7 @@ export const POST_LIMIT = { limit: 100, windowMs: 5 * 60_000 };
 export const LIKE_LIMIT = { limit: 300, windowMs: 5 * 60_000 };
 import { echoTags, MAX_TAGS, tooManyTagsMessage, type Echo, type PostEchoInput } from "./schema";
 import { fanOutPost, fanOutRest } from "./timeline.server";
-import { postChannels, publishLive } from "./live.server";
+import { publishLive } from "./live.server";
 
 export function requireEchoId(id: string): string {
   if (!isId(id)) throw notFound("Echo not found");
@@ -101,7 +101,7 @@ export async function postEcho(
   const rootId = parentId === undefined || quoteOfId !== undefined ? undefined : (results[statements.length] as Result<NonNullable<typeof parent>>)[0]?.root;
   // after the batch committed: open feeds that match show their "new echos" pill (decision 016),
   // and the change stream takes it to the feed indexes (decision 020)
-  publishLive(app, postChannels(echo), echo, undefined, rootId);
+  publishLive(app, echo, rootId);
   const rest = fanOutRest(id, authorId, followers, parentId);
   sendChanges(app, [{ type: "post", echo: { id, authorId, tags: input.tags, createdAt: now, parentId: parentId ?? null } }, ...(rest ? [rest] : [])]);
   return echo;

@@ -59,8 +59,6 @@ export async function editEcho(app: AppContext, viewerId: string, id: string, ed
       ...echoColumns(viewerId),
       editsCount: sql<number>`e.edits_count`,
       deleted: sql<number>`${echoDeleted("e.id")}`,
-      // the tags of the version just replaced: their tag pages may show the echo (live, below)
-      tagsBefore: sql<string | null>`(SELECT x.tags FROM echo_edits x WHERE x.echo_id = e.id AND x.version = e.edits_count - 1)`,
     },
     sql`FROM echos e JOIN users u ON u.id = e.author_id WHERE e.id = ${id}`,
   );
@@ -80,7 +78,7 @@ export async function editEcho(app: AppContext, viewerId: string, id: string, ed
     sendChanges(app, [{ type: "edit", echoIds: [id] }]);
     // open pages showing it follow at once: the text, tags, warning and "edited" (decision 025)
     const { _id, content, tags: newTags, editedAt, warning: cw, author } = echo;
-    publishEdit(app, { _id, content, tags: newTags, editedAt, warning: cw, author: { _id: author._id } }, row.tagsBefore ? (JSON.parse(row.tagsBefore) as string[]) : []);
+    publishEdit(app, { _id, content, tags: newTags, editedAt, warning: cw, author: { _id: author._id } });
   }
   return echo;
 }

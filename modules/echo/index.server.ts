@@ -11,4 +11,4 @@ export { searchEchos, SEARCH_WINDOW, type SearchPage } from "./search.server";
 export { consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, backfillFollow, removeFollowee, trimTimelines, TIMELINE_CAP, FOLLOW_BACKFILL, UNFOLLOW_REMOVE } from "./timeline.server";
 export { listFollowing, followingIfAny, timelineOwners, repostReaders } from "./timeline-pages.server";
 export { webFeedRoute, tagWebFeed, WEB_FEED_ENTRIES, FEED_READER_ID, type WebFeed } from "./web-feed.server";
-export { allChannels, liveChannel, postChannels, publishLive, publishRepost, publishEdit, publishDelete, LIVE_ALL_SHARDS, type LiveEdit } from "./live.server";
+export { allChannels, liveChannel, publishCurationAdd, publishLive, publishRepost, publishEdit, publishDelete, LIVE_ALL_SHARDS, type LiveEdit } from "./live.server";

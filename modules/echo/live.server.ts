@@ -5,24 +5,16 @@ import type { AppContext } from "../shared/index.server";
 import type { Echo } from "./schema";
 
 /**
- * The "all" channel (All echos and every feed scroll, whose rules the object evaluates) is
- * spread over this many objects by subscriber; a post goes to each. One object holds the local
+ * The "all" channel is spread over this many objects by subscriber; every publish goes to each.
+ * Every open page has its one socket there (All echos, feeds, Following, tag pages, curations, an
+ * echo's page, search), so every edit and deletion reaches every page. One object holds the local
  * measurement's load (decision 016); raising this spreads the sockets of a busy deployment.
  */
 export const LIVE_ALL_SHARDS = 1;
 
-export const liveChannel = {
-  all: (shard: number) => `all:${shard}`,
-  tag: (name: string) => `tag:${name}`,
-  curation: (scrollId: string) => `scroll:${scrollId}`,
-};
+export const liveChannel = { all: (shard: number) => `all:${shard}` };
 
-/** The channels a newly posted echo reaches: every "all" shard and one per tag. */
-export function postChannels(echo: Echo): string[] {
-  return [...allChannels(), ...echo.tags.map((t) => liveChannel.tag(t.name))];
-}
-
-/** Every "all" shard: All echos, every feed scroll and every Following page listen there. */
+/** Every "all" shard: every open page's socket listens on one of them. */
 export const allChannels = () => Array.from({ length: LIVE_ALL_SHARDS }, (_, shard) => liveChannel.all(shard));
 
 /**
@@ -36,9 +28,18 @@ export type LiveEdit = Pick<Echo, "_id" | "content" | "tags" | "editedAt" | "war
  * write's latency and D1 round trips do not change, and a live object that cannot be reached
  * costs the writer nothing (readers then catch up on their next load or poll).
  */
-export function publishLive(app: AppContext, channels: string[], echo: Echo, visibleTo?: string, rootId?: string): void {
+export function publishLive(app: AppContext, echo: Echo, rootId?: string): void {
   // a reply's conversation picks the echo pages that place it (the objects keep it to themselves)
-  sendLive(app, channels, { type: "echo", echo, ...(rootId ? { rootId } : {}) }, visibleTo);
+  sendLive(app, allChannels(), { type: "echo", echo, ...(rootId ? { rootId } : {}) });
+}
+
+/**
+ * An echo added to a curation (its first add): to that curation's open pages only, which the
+ * objects pick by `scrollId` (and keep it to themselves); a private curation's to its creator's
+ * sockets only (`visibleTo`), whatever else is open there.
+ */
+export function publishCurationAdd(app: AppContext, scrollId: string, echo: Echo, visibleTo?: string): void {
+  sendLive(app, allChannels(), { type: "echo", echo, scrollId }, visibleTo);
 }
 
 /**
@@ -53,33 +54,32 @@ export function publishRepost(app: AppContext, echo: Echo & { repost: NonNullabl
 }
 
 /**
- * An edit (decision 025) to every page that may show the echo: the "all" shards (All echos,
- * feeds, Following, and the pages with no channel that names the echo — an echo's page, search
- * results, a curation's or tag page's quotes — whose edits-only sockets sit there) and the tag
- * pages of its tags before and after.
+ * An edit (decision 025) to every page that may show the echo: every page's socket sits on an
+ * "all" shard (a tag page's before and after the edit, a quote's on any page, an echo's page).
  */
-export function publishEdit(app: AppContext, edit: LiveEdit, tagsBefore: readonly string[]): void {
-  const tags = new Set([...tagsBefore, ...edit.tags.map((t) => t.name)]);
-  sendLive(app, [...allChannels(), ...[...tags].map(liveChannel.tag)], { type: "edit", echo: edit });
+export function publishEdit(app: AppContext, edit: LiveEdit): void {
+  sendLive(app, allChannels(), { type: "edit", echo: edit });
 }
 
 /**
- * A deletion to every open page: the "all" shards hold a socket for every page that may show it
- * (a tag page's and a curation's edits-only socket included), so no tag channel is needed. It
- * names the id only: each page drops its copies, a thread keeps the place ("This echo was deleted").
+ * A deletion to every open page: the "all" shards hold every page's socket. It names the id and
+ * the parent a reply had: each page drops its copies, a thread keeps the place ("This echo was
+ * deleted") and lowers the parent's count even where it never showed the reply (issue 31).
  */
-export function publishDelete(app: AppContext, id: string): void {
-  sendLive(app, allChannels(), { type: "delete", echo: { _id: id } });
+export function publishDelete(app: AppContext, id: string, parentId: string | null): void {
+  sendLive(app, allChannels(), { type: "delete", echo: { _id: id, ...(parentId ? { parentId } : {}) } });
 }
 
-function sendLive(app: AppContext, channels: string[], message: { type: "echo" | "edit" | "delete"; echo?: unknown; author?: unknown; rootId?: string }, visibleTo?: string): void {
+type LiveMessage = { type: "echo" | "edit" | "delete"; echo?: unknown; author?: unknown; rootId?: string; scrollId?: string };
+
+function sendLive(app: AppContext, channels: string[], message: LiveMessage, visibleTo?: string): void {
   const live = app.env.LIVE;
   if (!live || channels.length === 0) return;
   const body = JSON.stringify(message);
   // `visibleTo`: only that viewer's sockets get it (an add to a private curation)
   const headers: Record<string, string> = visibleTo ? { "X-Live-Visible-To": visibleTo } : {};
   const sends = channels.map((channel) =>
-    live.get(live.idFromName(channel)).fetch("https://live/publish", { method: "POST", body, headers: { "X-Live-Channel": channel, ...headers } }),
+    live.get(live.idFromName(channel)).fetch("https://live/publish", { method: "POST", body, headers }),
   );
   app.ctx.waitUntil(Promise.allSettled(sends).then((results) => {
     for (const r of results) if (r.status === "rejected") console.warn("live publish failed", r.reason);

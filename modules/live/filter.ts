@@ -8,16 +8,19 @@ import { idTime } from "../shared/index";
  * A socket's filter, kept with it across hibernation (serializeAttachment, 2 KB at most: a feed's
  * rule is stored in the object by scroll id, not here). `every`: all/tag/curation channels, where
  * the channel already is the filter. `feed`: a feed scroll on the "all" channel, whose rule the
- * object evaluates on each new echo. `following`: a viewer's Following timeline on the "all"
+ * object evaluates on each new echo. `tag`: a tag page on the "all" channel (the new echos carrying
+ * the tag); `curation`: a curation's page on the "all" channel (the echos added to it, published
+ * there naming the curation). `following`: a viewer's Following timeline on the "all"
  * channel; the object asks D1 whether the new echo is in that viewer's timeline. `thread`: an
  * echo's page on the "all" channel, which gets the new replies to that echo and, with `rootId`
  * (its conversation's first echo), every new reply in that conversation; `edits`: a page that
- * gets only edits and deletions (search results, quotes on a curation or tag page), by its page's
- * muted-word context. Both also get every edit and deletion, as every socket does.
+ * gets only edits and deletions (search results), by its page's muted-word context. Both also get every edit and deletion, as every socket does.
  */
 export type LiveFilter =
   | { kind: "every" }
   | { kind: "feed"; scrollId: string }
+  | { kind: "tag"; tag: string }
+  | { kind: "curation"; scrollId: string }
   | { kind: "following"; viewerId: string }
   | { kind: "thread"; echoId: string; rootId?: string }
   | { kind: "edits"; page: "search" | "tags" | "feeds" };

@@ -1,5 +1,5 @@
-// The live object (decision 016): one Durable Object per channel (`all:<shard>`, `tag:<name>`,
-// `scroll:<id>`) holding that channel's WebSockets through the Hibernation API, so an idle feed
+// The live object (decision 016): one Durable Object per channel (`all:<shard>`, where every
+// page's socket sits since issue 31) holding that channel's WebSockets through the Hibernation API, so an idle feed
 // page costs no running object. A post reaches it as one `POST /publish`; it sends the echo to
 // every socket whose filter matches. The same class, named `user:<id>`, is that user's registry:
 // it knows which channels hold sockets the user opened or that watch the user's scrolls, and
@@ -36,7 +36,7 @@ export class LiveHub extends DurableObject<Env> {
     const path = new URL(request.url).pathname;
     if (path === "/publish" && request.method === "POST") {
       const host = { sockets: () => this.ctx.getWebSockets(), env: this.env, ruleOf: (id: string) => this.ruleOf(id) };
-      await publish(host, await request.text(), request.headers.get(VISIBLE_TO_HEADER), request.headers.get("X-Live-Channel") ?? "");
+      await publish(host, await request.text(), request.headers.get(VISIBLE_TO_HEADER));
       return new Response(null, { status: 204 });
     }
     if (path === "/control" && request.method === "POST") return Response.json(this.control((await request.json()) as LiveControl));
@@ -123,7 +123,7 @@ export class LiveHub extends DurableObject<Env> {
     // where every page has a socket; the purge that deletes them one by one comes later
     const body = control.op === "sessions" && control.deleted ? JSON.stringify({ type: "delete", author: { _id: control.userId } }) : null;
     const authorGone = body
-      ? Promise.allSettled(allChannels().map((channel) => stub(channel).fetch("https://live/publish", { method: "POST", body, headers: { "X-Live-Channel": channel } })))
+      ? Promise.allSettled(allChannels().map((channel) => stub(channel).fetch("https://live/publish", { method: "POST", body })))
       : null;
     const results = await Promise.allSettled(
       channels.map(async (channel) => {

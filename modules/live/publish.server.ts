@@ -15,22 +15,25 @@ export type PublishHost = { sockets: () => WebSocket[]; env: Env; ruleOf: (scrol
 /**
  * A publish's body. `{ "type": "echo", "echo": … }` is sent as it came (a reply's `rootId`, its
  * conversation, stays here: it only picks the thread pages); a repost's echo carries `repost` and
- * goes to Following pages only; `{ "type": "edit", … }` goes to every page here (a page patches
+ * goes to Following pages only; one naming `scrollId` is an add to that curation and goes to its
+ * pages only (the id stays here too); `{ "type": "edit", … }` goes to every page here (a page patches
  * the copies it holds) whose reader would see the echo there; `{ "type": "delete" }` to every
- * page, naming an echo or, when an account is deleted, its author (every copy of theirs goes).
+ * page, naming an echo (and a reply's parent, whose count a thread lowers) or, when an account is
+ * deleted, its author (every copy of theirs goes).
  */
-type Message = { type: string; echo?: Echo & { repost?: { _id: string; by: { _id: string } } }; author?: { _id: string }; rootId?: string };
+type Message = { type: string; echo?: Echo & { repost?: { _id: string; by: { _id: string } } }; author?: { _id: string }; rootId?: string; scrollId?: string };
 
-export async function publish(host: PublishHost, body: string, visibleTo: string | null, channel: string): Promise<void> {
-  const { type, echo, author, rootId } = JSON.parse(body) as Message;
+export async function publish(host: PublishHost, body: string, visibleTo: string | null): Promise<void> {
+  const { type, echo, author, rootId, scrollId } = JSON.parse(body) as Message;
   if (type === "delete") {
-    // an id only, nothing to hide from anyone: every page drops its copies
-    const message = JSON.stringify(author ? { type, author: { _id: author._id } } : { type, echo: { _id: echo?._id } });
+    // ids only, nothing to hide from anyone: every page drops its copies
+    const parentId = echo?.parentId;
+    const message = JSON.stringify(author ? { type, author: { _id: author._id } } : { type, echo: { _id: echo?._id, ...(parentId ? { parentId } : {}) } });
     for (const [ws] of liveSockets(host)) send(ws, message);
     return;
   }
   if (!echo) return;
-  if (type === "edit") return publishEdit(host, echo, channel);
+  if (type === "edit") return publishEdit(host, echo);
   if (echo.repost) return publishRepost(host, { id: echo.repost._id, reposterId: echo.repost.by._id, echoId: echo._id, authorId: echo.author._id }, body);
   const now = Date.now();
   // a feed's rule is evaluated once per publish, however many of its pages are open
@@ -42,8 +45,11 @@ export async function publish(host: PublishHost, body: string, visibleTo: string
   for (const [ws, holder] of liveSockets(host, now)) {
     if (visibleTo !== null && holder.viewerId !== visibleTo) continue;
     const { filter } = holder;
-    // an edits-only page shows no new echos; an echo's page only the replies in its thread
+    // a curation's add goes to its pages only, and they take nothing else; an edits-only page
+    // shows no new echos; a tag page those carrying its tag; an echo's page the replies in its thread
+    if ((filter.kind === "curation") !== (scrollId !== undefined) || (filter.kind === "curation" && filter.scrollId !== scrollId)) continue;
     if (filter.kind === "edits" || (filter.kind === "thread" && !inThread(filter, echo, rootId))) continue;
+    if (filter.kind === "tag" && !echo.tags.some((t) => t.name === filter.tag)) continue;
     if (filter.kind === "following") {
       following.push([ws, filter.viewerId]);
       continue;
@@ -57,7 +63,7 @@ export async function publish(host: PublishHost, body: string, visibleTo: string
       }
       if (!verdict) continue;
     }
-    others.push([ws, holder.viewerId, livePage(channel, filter)]);
+    others.push([ws, holder.viewerId, livePage(filter)]);
   }
   if (others.length > 0) await publishVisible(host, echo, others);
   if (following.length > 0) await publishFollowing(host, echo, following);
@@ -140,8 +146,8 @@ function liveSockets(host: PublishHost, now = Date.now()): [WebSocket, Attachmen
  * page gets the patch (the same test as a new echo's: hidden authors, moderation, the page's
  * hide words; a warn word sends it with `mutedWord`), and one who no longer would a `hide`.
  */
-async function publishEdit(host: PublishHost, echo: Echo, channel: string): Promise<void> {
-  const sockets = liveSockets(host).map(([ws, holder]): [WebSocket, string, LivePage] => [ws, holder.viewerId, livePage(channel, holder.filter)]);
+async function publishEdit(host: PublishHost, echo: Echo): Promise<void> {
+  const sockets = liveSockets(host).map(([ws, holder]): [WebSocket, string, LivePage] => [ws, holder.viewerId, livePage(holder.filter)]);
   if (sockets.length > 0) await publishVisible(host, echo, sockets, "edit");
 }
 
@@ -182,12 +188,12 @@ const FOLLOWING_PAGE: LivePage = { context: "home", scope: "personal" };
  * curation or a feed (Feeds), all of them public lists; Following (Home, personal); an echo's
  * page (no words, personal: as the thread reads); an edits-only page by the context it names.
  */
-function livePage(channel: string, filter: LiveFilter): LivePage {
+function livePage(filter: LiveFilter): LivePage {
   if (filter.kind === "following") return FOLLOWING_PAGE;
   if (filter.kind === "thread") return { context: null, scope: "personal" };
   if (filter.kind === "edits") return { context: filter.page, scope: "public" };
-  if (filter.kind === "feed" || channel.startsWith("scroll:")) return { context: "feeds", scope: "public" };
-  if (channel.startsWith("tag:")) return { context: "tags", scope: "public" };
+  if (filter.kind === "feed" || filter.kind === "curation") return { context: "feeds", scope: "public" };
+  if (filter.kind === "tag") return { context: "tags", scope: "public" };
   return { context: "home", scope: "public" };
 }
 

@@ -16,7 +16,9 @@ const anyAllShard = () => liveChannel.all(Math.floor(Math.random() * LIVE_ALL_SH
 
 /** The object and filter for a query; a scroll the viewer may not see answers as the scroll API does. */
 async function targetOf(app: AppContext, viewerId: string, query: LiveQuery): Promise<Target> {
-  if (query.tag !== undefined) return { channel: liveChannel.tag(query.tag), filter: { kind: "every" } };
+  // a tag page and a curation sit on an "all" shard too, where every edit and deletion goes: one
+  // socket brings the page's new echos and the changes to every echo it shows, quotes included
+  if (query.tag !== undefined) return { channel: anyAllShard(), filter: { kind: "tag", tag: query.tag } };
   // the viewer's own timeline: on the "all" channel, its object checks each new echo against it
   if (query.following !== undefined) return { channel: anyAllShard(), filter: { kind: "following", viewerId } };
   if (query.echo !== undefined) {
@@ -28,7 +30,7 @@ async function targetOf(app: AppContext, viewerId: string, query: LiveQuery): Pr
   if (query.scroll === undefined) return { channel: anyAllShard(), filter: { kind: "every" } };
   const { scroll, rule } = await scrollWithRule(app, viewerId, query.scroll);
   const watched = { scrollId: scroll._id, creatorId: scroll.creator._id };
-  if (scroll.type === "curation") return { channel: liveChannel.curation(scroll._id), filter: { kind: "every" }, scroll: watched };
+  if (scroll.type === "curation") return { channel: anyAllShard(), filter: { kind: "curation", scrollId: scroll._id }, scroll: watched };
   // a feed listens on the "all" channel; its object evaluates the rule on each new echo
   return { channel: anyAllShard(), filter: { kind: "feed", scrollId: scroll._id }, rule, scroll: watched };
 }

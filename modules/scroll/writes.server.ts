@@ -4,7 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import { badRequest, conflict, forbidden, isId, newId, notFound } from "../shared/index";
 import { batch, batchUnderLimit, controlLive, select, sql, tables, type AppContext, type SQL } from "../shared/index.server";
-import { echoColumns, liveChannel, publishLive, toEcho } from "../echo/index.server";
+import { echoColumns, publishCurationAdd, toEcho } from "../echo/index.server";
 import { indexable, indexKeyOf, indexStatements, startBackfill } from "./feed-index.server";
 import { ruleAssignments, ruleOfConfig, storedRule } from "./rule.server";
 import { getScroll, readScroll, scrollSelect, toScroll } from "./rows.server";
@@ -134,7 +134,7 @@ export async function addEcho(
   if (!alreadyInScroll && (size[0]?.n ?? 0) >= CURATION_MAX_ECHOS) throw curationFull();
   // the curation's open pages show it in their "new echos" pill
   // (a private curation's: its creator's sockets only, whatever reached the object meanwhile)
-  if (!alreadyInScroll) publishLive(app, [liveChannel.curation(id)], toEcho(exists[0]), scroll.isPrivate ? viewerId : undefined);
+  if (!alreadyInScroll) publishCurationAdd(app, id, toEcho(exists[0]), scroll.isPrivate ? viewerId : undefined);
   return { scroll: await readScroll(app, viewerId, id), alreadyInScroll };
 }
 

@@ -168,7 +168,8 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           <EchoExtensionsProvider value={{ marks: SEARCH_MARKS }}>
             <EchoFeed key={q} restoreKey={`search:${q}`} initial={echos} fetchPage={fetchPage} viewerId={viewerId} empty={null} />
             {/* results have no channel of their own: their edits and deletions come live (decision 016) */}
-            <LiveEdits query="edits=search" />
+            {/* a reopened socket rereads the first page: the edits and deletions of quotes it missed */}
+            <LiveEdits query="edits=search" catchUp={{ path: `/api/search/echos?${new URLSearchParams({ q, limit: "20" })}` }} />
           </EchoExtensionsProvider>
         </section>
       )}

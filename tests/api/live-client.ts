@@ -1,7 +1,7 @@
 // WebSocket helpers for the live tests (decision 016): Node's own WebSocket (undici), which takes
 // the session cookie as a header, and raw handshakes over node:http to read a refusal's status.
 import http from "node:http";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import { BASE_URL, type Client } from "./client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -93,4 +93,14 @@ export function liveOpener(): (who: { client: Client }, query: string) => Promis
     open.push(socket);
     return socket;
   };
+}
+
+/** A name no other test run takes. */
+export const uniq = (p: string) => p + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
+
+/** An echo (a post, reply or quote: `path`) the live tests watch arrive. */
+export async function postAt(client: Client, path: string, content: string, tags: string[] = []) {
+  const res = await client.post(path, { content, tags });
+  expect(res.status, res.text).toBe(201);
+  return res.json.echo as Json;
 }

@@ -5,20 +5,14 @@
 // (a warn word: `mutedWord`; a hide word: `{ type: "hide" }`, the page drops its copies); a
 // repost follows the reader's Home words; a deletion reaches every open page.
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectErrorShape, signedUp, type Client } from "./client";
-import { handshake, liveOpener, received } from "./live-client";
+import { expectErrorShape, signedUp } from "./client";
+import { handshake, liveOpener, postAt, received, uniq } from "./live-client";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Person = Awaited<ReturnType<typeof signedUp>>;
 
-const uniq = (p: string) => p + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
 const live = liveOpener();
-
-async function post(client: Client, path: string, content: string, tags: string[] = []) {
-  const res = await client.post(path, { content, tags });
-  expect(res.status, res.text).toBe(201);
-  return res.json.echo as Json;
-}
+const post = postAt;
 
 
 let reader: Person;

@@ -281,4 +281,53 @@ describe("followLive catches up after a gap", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(offered).toEqual([]);
   });
+
+  it("a page that is no feed reads its own path on a reopen and makes its own of the answer; a deletion waits with the rest", async () => {
+    const read: unknown[] = [];
+    const gone: string[] = [];
+    const stop = followLive({
+      query: "echo=01abc",
+      has: () => false,
+      onEcho: (e) => offered.push(e._id),
+      onGone: (id, parentId) => gone.push(`${id}<${parentId}`),
+      catchUp: { path: "/api/echo/01abc/thread", apply: (body) => read.push(body) },
+    });
+    FakeSocket.last.open();
+    FakeSocket.last.close();
+    await vi.advanceTimersByTimeAsync(1000);
+    let release!: () => void;
+    gate = new Promise((resolve) => (release = resolve));
+    FakeSocket.last.open();
+    FakeSocket.last.onmessage?.({ data: JSON.stringify({ type: "delete", echo: { _id: "r2", parentId: "r1" } }) });
+    await vi.advanceTimersByTimeAsync(0);
+    // the page's read comes first: the deletion after the read is taken on top of it
+    expect(gone).toEqual([]);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(requests).toEqual(["/api/echo/01abc/thread"]);
+    expect(read).toHaveLength(1);
+    expect(gone).toEqual(["r2<r1"]);
+    stop();
+  });
+
+  it("a feed's catch-up also patches the edits and quote deletions in the page it read", async () => {
+    const edits: string[] = [];
+    const gone: string[] = [];
+    vi.stubGlobal("fetch", async (url: string) => {
+      requests.push(url);
+      const echos = [{ _id: "e2", content: "new words", tags: [], editedAt: "t2" }, { _id: "e1", content: "quote", tags: [], quoted: { _id: "q", state: "deleted" } }];
+      return new Response(JSON.stringify({ echos, pagination: {} }), { status: 200 });
+    });
+    known = new Set(["e2", "e1"]);
+    const stop = followLive({ query: "tag=cats", has: (id) => known.has(id), onEcho: (e) => offered.push(e._id), onEdit: (e) => edits.push(`${e._id}:${e.content}`), onGone: (id) => gone.push(id) });
+    FakeSocket.last.open();
+    FakeSocket.last.close();
+    await vi.advanceTimersByTimeAsync(1000);
+    FakeSocket.last.open();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(edits).toEqual(["e2:new words"]);
+    expect(gone).toEqual(["q"]);
+    expect(offered).toEqual([]);
+    stop();
+  });
 });
