@@ -17,6 +17,7 @@ import { root } from "./lib.mjs";
 export const HIDER_BLOCKS = 1_000;
 const STRIDE = Number(process.env.HIDER_STRIDE || "2");
 const COMMON = Number(process.env.HIDER_COMMON_WORDS || "2");
+// (HIDER_INDEX=n: the n-th such user instead, so that a store holds hiders of other settings side by side)
 // words of scripts/bench-data.mjs's vocabulary: each echo holds 6–29 of its ~130 words, uniformly
 const COMMON_WORDS = ["coffee", "river", "garden", "music", "train"];
 
@@ -41,9 +42,9 @@ export function pickHider(db) {
   const hider = db
     .prepare(
       `SELECT u.id, u.user_name FROM users u WHERE u.echos_count = 0 AND u.user_name NOT LIKE 'bench1_' AND u.user_name NOT LIKE 'bench2_'
-         AND NOT EXISTS (SELECT 1 FROM scrolls s WHERE s.creator_id = u.id) ORDER BY u.id LIMIT 1`,
+         AND NOT EXISTS (SELECT 1 FROM scrolls s WHERE s.creator_id = u.id) ORDER BY u.id LIMIT 1 OFFSET ?`,
     )
-    .get() ?? db.prepare("SELECT id, user_name FROM users ORDER BY echos_count, id LIMIT 1").get();
+    .get(Number(process.env.HIDER_INDEX || "0")) ?? db.prepare("SELECT id, user_name FROM users ORDER BY echos_count, id LIMIT 1").get();
   const prolific = db.prepare("SELECT id FROM users WHERE id <> ? ORDER BY echos_count DESC, id LIMIT ?").all(hider.id, HIDER_BLOCKS * STRIDE + 2).map((r) => r.id);
   const blocked = prolific.filter((_, i) => i % STRIDE === 0).slice(0, HIDER_BLOCKS);
   const left = prolific.filter((id) => !blocked.includes(id));
