@@ -247,7 +247,7 @@ const hydrated = preparedAround(["viewerId", "limit"], (v, page) =>
  * What a viewer does not see of a page's candidate, tested on the echo row its hydration reads
  * anyway (decision 026, "Full pages for heavy hiders"): a probed scan's candidates come here
  * untested but for their author, so an echo that shows reads its row once, not twice (probe and
- * hydration). Only a scan's rows (`n` 0) are tested here: a frontier (`ok` 0) passes, and
+ * hydration). Only a plain head's rows (`n` 0) are tested here: a frontier (`ok` 0) passes, and
  * so does a numbered window's row (`n` ≥ 1: the statement tested it, and its count of matches
  * must stay the page's); no viewer (web feeds, the backfill) is tested as before, in the streams.
  */
@@ -336,45 +336,32 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   const probe = (id: string) => echoVisibleProbeText(lit(viewerId), id, "feeds");
   // an author the viewer hides is stepped over on the entry (its `au`, migration 0035): no probe
   const seen = (au: string) => (viewerId === NOBODY ? "1" : authorVisibleText(lit(viewerId), au));
-  const tested = parts.some((p) => p.tested);
-  // A scan for a viewer whom anything may hide, on a page from a cursor (offset 0): the first
-  // `scan` entries, up to the page; a page short of it read them all, and also reads the
-  // FEED_STEP-th entry: the next page starts after it or after the page's last echo, whichever is
-  // later (as an index page of a hide-liked reader, decision 020), so each page moves on, and none
-  // reads more than its scan. Of those entries, one the rule does not match (`ok`, tested on the
-  // entry as the window tests it) or by an author the viewer hides (its `au`) is left out on the
-  // entry; at most `probed` others go on to the hydration, which tests the rest on the echo row it
-  // reads (shownTo) and stops at the page (decision 026, "Full pages for heavy hiders"). No
-  // numbering: a numbered entry cost 2 rows more, and its probe 1 (issue 32: a rule with tests gave
-  // 18 entries a screen to a heavy hider, so a page at two thirds hidden held 6 echos).
-  // (each part is gated by its LIMIT: a LIMIT of 0 reads nothing, however SQLite runs the part)
-  const scanned = () => {
+  if (offset === 0 && !parts.some((p) => p.tested)) {
+    // every entry matches: the page is the merge's head — for a viewer whom nothing hides. For
+    // one whom anything may, the first `scan` entries, probed, up to the page; a page short of
+    // it read them all, and also reads the FEED_STEP-th entry: the next page starts after it or
+    // after the page's last echo, whichever is later (as an index page of a hide-liked reader,
+    // decision 020), so each page moves on, and none reads more than its scan. Of those entries,
+    // an author the viewer hides is left out on the entry (1 row); at most `probed` others go on
+    // to the hydration, which tests the rest on the echo row it reads (shownTo) and stops at the
+    // page (decision 026, "Full pages for heavy hiders")
     const scan = probedScan(rule, window, limit);
-    const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN ${int(scan.entries)} ELSE 0 END)
-        WHERE ${seen("au")}${tested ? " AND ok" : ""} LIMIT ${int(scan.probed)})`;
-    const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN 1 ELSE 0 END OFFSET ${int(FEED_STEP - 1)})`;
-    return `SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(scan.probed + 1)}`;
-  };
-  if (offset === 0 && !tested) {
-    // every entry matches: the page is the merge's head — for a viewer whom nothing hides; for
-    // one whom anything may, the scan above
+    // (each part is gated by its LIMIT: a LIMIT of 0 reads nothing, however SQLite runs the part)
     const head = `SELECT id, lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN 0 ELSE ${int(limit + 1)} END)`;
-    return `SELECT * FROM (${head}) UNION ALL SELECT * FROM (${scanned()})`;
+    const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN ${int(scan.entries)} ELSE 0 END)
+        WHERE ${seen("au")} LIMIT ${int(scan.probed)})`;
+    const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN 1 ELSE 0 END OFFSET ${int(FEED_STEP - 1)})`;
+    return `SELECT * FROM (${head}) UNION ALL SELECT * FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(scan.probed + 1)})`;
   }
   // row_number/sum number the rows as they arrive (no sort), so the outer LIMIT stops the merge
   // once the page is full: a dense feed reads about a page of entries, not the window. A viewer
-  // whom anything may hide reads a page from a cursor by the scan above (the window reads nothing,
-  // its LIMIT 0), and a page by number (its offset counts matches, so each entry is tested in the
-  // statement) in a smaller window (each entry's probe, one row)
-  const probedWindow = offset === 0 && viewerId !== NOBODY ? 0 : windowOfProbed(rule, window);
-  const w = `(CASE WHEN ${filters} THEN ${int(probedWindow)} ELSE ${int(window)} END)`;
+  // whom anything may hide has a smaller window (each entry's probe, one row)
+  const w = `(CASE WHEN ${filters} THEN ${int(windowOfProbed(rule, window))} ELSE ${int(window)} END)`;
   const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (SELECT m.id AS id, m.lk AS lk, m.ok AND (NOT ${filters} OR (${seen("m.au")} AND ${probe("m.id")})) AS ok
       FROM (${merged} ORDER BY ${order} LIMIT ${w}) m)
     WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
   const wanted = `ok AND k > ${int(offset)}`;
-  const page = `SELECT id, lk, ${wanted} AS ok, CASE WHEN n = ${w} THEN ${FRONTIER_N} ELSE n END AS n FROM (${numbered}) WHERE (${wanted}) OR n = ${w} LIMIT ${int(limit + 1)}`;
-  if (probedWindow !== 0) return page;
-  return `SELECT * FROM (${page}) UNION ALL SELECT * FROM (${scanned()})`;
+  return `SELECT id, lk, ${wanted} AS ok, CASE WHEN n = ${w} THEN ${FRONTIER_N} ELSE n END AS n FROM (${numbered}) WHERE (${wanted}) OR n = ${w} LIMIT ${int(limit + 1)}`;
 }
 
 const matchColumns = { id: sql<string>`p.id`, likesCount: sql<number>`e.likes_count`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` };
@@ -403,23 +390,21 @@ const rowsOfWindow = (rule: FeedRule, window: number): number => {
   return window * perEntry + list.length;
 };
 const windowOfProbed = (rule: FeedRule, window: number): number => windowSize(rule, rowsOfWindow(rule, window), true);
-/** Entries a scan hands on beyond its page's look-ahead: echos a muted word or moderation may hide. */
+/** Entries a plain head probes beyond its page's look-ahead: echos a muted word or moderation may hide. */
 const PROBE_SPARE = 3;
 /**
- * The scan of a page from a cursor for a viewer whom anything may hide: each entry costs its index
- * entry (one more past MAX_COMPOUND streams, one more for a hide-liked rule's like probe and for
- * an echos-table stream whose tests read its row; no numbering), a short page FEED_STEP more. An
- * entry the rule does not match, or by an author the viewer hides, costs its entry alone (the
- * author is on it: migration 0035); of the others, up to `probed` go on to the hydration, which
- * reads their echo row — the page's rows for those it shows, 1 row more for each it does not (a
- * muted word, moderation): at most PROBE_SPARE more than the page's look-ahead. A screen's 62
- * candidate rows: 59 entries of a plain head (every entry probed, 2 rows each, was 30); a rule
- * with tests on the entry, its window's rows at 1 a scanned entry where it was 3 numbered + 1 probed.
+ * A plain head's scan for a viewer whom anything may hide: each entry costs its index entry (one
+ * more past MAX_COMPOUND streams; no numbering), a short page FEED_STEP more. An entry by an
+ * author the viewer hides costs its entry alone (its author is on it: migration 0035); of the
+ * others, up to `probed` go on to the hydration, which reads their echo row — the page's rows for
+ * those it shows, 1 row more for each it does not (a muted word, moderation): at most
+ * PROBE_SPARE more than the page's look-ahead. A screen's 62 candidate rows: 59 entries (every
+ * entry probed, 2 rows each, was 30).
  */
 const probedScan = (rule: FeedRule, window: number, limit: number): { entries: number; probed: number } => {
   const list = streams(rule);
-  const perEntry = 1 + Number(list.length > MAX_COMPOUND) + Number(rule.excludeLikedEchos) + Number(testsOnEchoRow(rule));
-  const rows = rowsOfWindow(rule, window) - list.length - FEED_STEP * perEntry;
+  const rows = rowsOfWindow(rule, window) - list.length - FEED_STEP;
+  const perEntry = 1 + Number(list.length > MAX_COMPOUND);
   return { entries: Math.max(FEED_STEP, Math.floor((rows - PROBE_SPARE) / perEntry)), probed: limit + 1 + PROBE_SPARE };
 };
 
