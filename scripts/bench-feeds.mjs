@@ -18,7 +18,9 @@
 // FEEDS_DEPTH_SAMPLE (n: only the first n feeds of the seeded order are walked to FEEDS_PAGES and by
 // number; every other feed has its first page read once — as another user, or as its creator when
 // private — so a store of thousands of feeds is measured whole at page 1 and sampled in depth),
-// BENCH_URL (a server already serving the store).
+// BENCH_URL (a server already serving the store), FEEDS_HIDER=1 (the public feeds read by the heavy
+// hider of scripts/bench-hider.mjs instead of another user, and only by them: its pages also count
+// echos the hider must not see).
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -27,6 +29,7 @@ import { SignJWT } from "jose";
 import { root, run } from "./lib.mjs";
 import { buildVerticals } from "./build.mjs";
 import { startServer } from "./server.mjs";
+import { leaks, pickHider, setUpHider } from "./bench-hider.mjs";
 
 const dir = path.resolve(root, process.env.STATE_DIR || "bench-state");
 const SAMPLE = Number(process.env.FEEDS_SAMPLE || "0");
@@ -64,12 +67,16 @@ const allFeeds = feeds.length;
   if (SAMPLE > 0) feeds = feeds.slice(0, SAMPLE);
 }
 const readers = db.prepare(`SELECT id, user_name FROM users WHERE user_name IN (${Array.from({ length: 20 }, (_, i) => `'bench${10 + i}'`).join(",")})`).all();
+const HIDER = process.env.FEEDS_HIDER === "1";
+const hiding = HIDER ? pickHider(db) : null;
+// the heavy hider reads public feeds only
+if (HIDER) feeds = feeds.filter((f) => !f.is_private);
 const other = db.prepare("SELECT id, user_name FROM users WHERE user_name IN ('bench22', 'bench23') ORDER BY user_name").all();
 const now = Date.now();
 const key = new TextEncoder().encode(secret);
 const cookies = new Map();
 const insert = db.prepare("INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, NULL)");
-const userIds = new Set([...feeds.map((f) => f.creator_id), ...readers.map((r) => r.id), ...other.map((o) => o.id)]);
+const userIds = new Set([...feeds.map((f) => f.creator_id), ...readers.map((r) => r.id), ...other.map((o) => o.id), ...(hiding ? [hiding.hider.id, hiding.blocker] : [])]);
 db.exec("BEGIN");
 for (const userId of userIds) {
   const sid = randomBytes(13).toString("hex");
@@ -94,6 +101,24 @@ const server = process.env.BENCH_URL
   ? { baseUrl: process.env.BENCH_URL, stop: async () => {} }
   : await startServer({ port: PORT, stateDir: dir, vars: { EXPOSE_D1_STATS: "1", AUTH_IP_LIMIT_PER_MINUTE: "1000000" } });
 const base = server.baseUrl;
+if (hiding) {
+  console.log(`heavy hider ${hiding.hider.user_name}: ${hiding.blocked.length} blocked, 1 muted, 1 blocker, ${hiding.words.length} words${hiding.ready ? " (set up before)" : ""}`);
+  const t = Date.now();
+  const send = async (userId, method, p, body) => {
+    const res = await fetch(base + p, {
+      method,
+      headers: { Cookie: cookies.get(userId), ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  await setUpHider(hiding, send).catch(async (error) => {
+    await server.stop();
+    throw error;
+  });
+  console.log(`  set up in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+}
 
 async function probe(cookie, p, jar = null) {
   const t = Date.now();
@@ -111,6 +136,9 @@ async function probe(cookie, p, jar = null) {
   return { status: res.status, rt: m ? Number(m[1]) : null, rows: m ? Number(m[2]) : null, ms: Date.now() - t, json };
 }
 
+/** For the heavy hider: how many echos of a page it must not see. */
+const seen = (echos) => (hiding ? { leaks: leaks(hiding, echos) } : {});
+
 /** Pages 1..PAGES of a feed by cursor: rows, round trips, echos and latency of each. */
 async function walk(cookie, id, depth = PAGES) {
   const pages = [];
@@ -118,7 +146,7 @@ async function walk(cookie, id, depth = PAGES) {
   for (let page = 1; page <= depth; page++) {
     const r = await probe(cookie, `/api/scroll/${id}/echos?limit=20${cursor ? `&page=${page}&cursor=${encodeURIComponent(cursor)}` : ""}`);
     if (r.status !== 200) throw new Error(`feed ${id} page ${page}: ${r.status} ${JSON.stringify(r.json)}`);
-    pages.push({ page, rows: r.rows, rt: r.rt, echos: r.json.echos.length, ms: r.ms, hasMore: r.json.pagination.hasMore, index: r.json.feedIndex ?? null });
+    pages.push({ page, rows: r.rows, rt: r.rt, echos: r.json.echos.length, ms: r.ms, hasMore: r.json.pagination.hasMore, index: r.json.feedIndex ?? null, ...seen(r.json.echos) });
     cursor = r.json.pagination.nextCursor;
     if (!r.json.pagination.hasMore) break;
   }
@@ -135,7 +163,7 @@ async function walkByNumber(cookie, id, n) {
       pages.push({ page, status: r.status, rows: r.rows, rt: r.rt, echos: 0, error: r.json?.error ?? r.json?.message ?? null });
       break;
     }
-    pages.push({ page, rows: r.rows, rt: r.rt, echos: r.json.echos.length, ms: r.ms, hasMore: r.json.pagination.hasMore });
+    pages.push({ page, rows: r.rows, rt: r.rt, echos: r.json.echos.length, ms: r.ms, hasMore: r.json.pagination.hasMore, ...seen(r.json.echos) });
     if (!r.json.pagination.hasMore) break;
   }
   return pages;
@@ -144,7 +172,7 @@ const DEEP = Number(process.env.FEEDS_DEEP_SAMPLE || "100");
 const DEEP_PAGES = Number(process.env.FEEDS_DEEP_PAGES || "50");
 const DEPTH_SAMPLE = Number(process.env.FEEDS_DEPTH_SAMPLE || "0");
 
-const otherFor = (creatorId) => (other[0].id === creatorId ? other[1] : other[0]);
+const otherFor = (creatorId) => (hiding ? hiding.hider : other[0].id === creatorId ? other[1] : other[0]);
 const results = [];
 const home = [];
 let done = 0;
@@ -159,7 +187,7 @@ try {
         const pages = DEPTH_SAMPLE && started >= DEPTH_SAMPLE ? 1 : PAGES;
         const sampled = pages === PAGES;
         started++;
-        const creator = sampled || f.is_private ? await walk(cookies.get(f.creator_id), f.id, pages) : [];
+        const creator = !hiding && (sampled || f.is_private) ? await walk(cookies.get(f.creator_id), f.id, pages) : [];
         const another = f.is_private ? null : await walk(cookies.get(otherFor(f.creator_id).id), f.id, pages);
         // public feeds also by number, as the spec's client pages them; a sample of them 50 pages deep
         const deep = sampled && !f.is_private && done < DEEP;
@@ -243,6 +271,8 @@ const fill = {
     deepMaxRows: Math.max(0, ...publicFeeds.filter((r) => r.deep).flatMap((r) => (r.byNumber ?? []).map((p) => p.rows ?? 0))),
     shortPages: publicFeeds.reduce((n, r) => n + (r.byNumber ?? []).filter((p) => !p.status && short(p)).length, 0),
   },
+  // the heavy hider: echos shown that it must not see (0), and the share of the newest echos hidden from it
+  ...(hiding ? { hider: { leaks: publicFeeds.reduce((n, r) => n + [...r.other, ...(r.byNumber ?? [])].reduce((m, p) => m + (p.leaks ?? 0), 0), 0), share: hiding.share } } : {}),
 };
 const unfilled = publicFeeds.filter((r) => !firstScreen(r));
 const byShape = {};
@@ -251,6 +281,7 @@ fill.unfilledByShape = Object.entries(byShape).sort((a, b) => b[1] - a[1]).slice
 report.fill = fill;
 console.log(`\nfull pages over ${fill.publicFeeds} public feeds: first screen in one request ${fill.firstScreenInOneRequest} (${((100 * fill.firstScreenInOneRequest) / Math.max(1, fill.publicFeeds)).toFixed(1)} %), feeds with a short page before their end ${fill.feedsWithAShortPage}, empty pages with more ${fill.emptyPagesWithMore}, short pages of ready indexes ${fill.shortPagesOfReadyIndexes}, still building ${fill.indexBuilding}`);
 console.log(`by number: ${fill.byNumber.pages} pages, refused ${fill.byNumber.refused.length}, max rows ${fill.byNumber.maxRows}, max round trips ${fill.byNumber.maxRoundTrips}, short ${fill.byNumber.shortPages}; ${fill.byNumber.deepFeeds} feeds to page ${DEEP_PAGES} (deepest ${fill.byNumber.deepestPage}), max rows ${fill.byNumber.deepMaxRows}`);
+if (fill.hider) console.log(`heavy hider: ${(100 * fill.hider.share.hidden).toFixed(0)} % of the newest ${fill.hider.share.sample} echos hidden (${(100 * fill.hider.share.byAuthor).toFixed(0)} % by author); echos shown it must not see: ${fill.hider.leaks}`);
 for (const [shape, n] of fill.unfilledByShape) console.log(`  unfilled: ${String(n).padStart(5)}  ${shape}`);
 for (const r of fill.byNumber.refused.slice(0, 5)) console.log(`  refused by number: ${r.id} ${r.rule} page ${r.at.page}: ${r.at.status} ${r.at.error}`);
 

@@ -52,4 +52,42 @@ describe("the unread count honours mutes, muted words and moderation (real D1)",
     await markAllRead(app(), me._id);
     expect(await unread(me._id)).toBe(0);
   });
+
+  // (migration 0038) the list shows a group whose newest actor is hidden, led by its newest visible
+  // actor among its newest three: the count must count it too, and leave out one whose three are all hidden
+  it("counts a group whose newest actor is hidden while the list shows it led by another", async () => {
+    const me = await user("uh_me");
+    const [cat, lim, ann, ben] = await Promise.all(["uh_cat", "uh_lim", "uh_ann", "uh_ben"].map(user));
+    const tick = () => new Promise((r) => setTimeout(r, 3)); // distinct created_at: the window's order
+    const shown = async () => (await listNotifications(app(), me._id)).notifications.map((n) => [n.echo?._id, n.actor.userName, n.actorCount, n.unread]);
+    const first = await postEcho(app(), me._id, { content: "liked, then by a limited account", tags: [] });
+    const second = await postEcho(app(), me._id, { content: "liked, a like taken back", tags: [] });
+    await batch(app().db, [
+      sql`INSERT INTO moderation_set (id, entries) VALUES (1, json_object(${"u:" + lim!._id}, 1))
+        ON CONFLICT (id) DO UPDATE SET entries = json_set(entries, ${`$."u:${lim!._id}"`}, 1)`,
+    ]);
+    // the newest like from a limited account: listed led by cat, and counted
+    await setLike(app(), cat!._id, first._id, true);
+    await tick();
+    await setLike(app(), lim!._id, first._id, true);
+    expect(await shown()).toEqual([[first._id, "uh_cat", 1, true]]);
+    expect(await unread(me._id)).toBe(1);
+    // cat, then ann, whom I mute after; ben's like leads, then is taken back: ann leads again
+    await setLike(app(), cat!._id, second._id, true);
+    await tick();
+    await setLike(app(), ann!._id, second._id, true);
+    await batch(app().db, [sql`INSERT INTO mutes (muter_id, muted_id, created_at) VALUES (${me._id}, ${ann!._id}, 1)`]);
+    await tick();
+    await setLike(app(), ben!._id, second._id, true);
+    await setLike(app(), ben!._id, second._id, false);
+    // the second group: led by cat (ann stepped over), unread, and counted as the list shows it
+    expect(await shown()).toEqual([
+      [second._id, "uh_cat", 1, true],
+      [first._id, "uh_cat", 1, true],
+    ]);
+    const page = await listNotifications(app(), me._id);
+    expect(page.notifications.filter((n) => n.unread)).toHaveLength(2);
+    expect(await unread(me._id)).toBe(2);
+    expect(page.unreadCount).toBe(2);
+  });
 });

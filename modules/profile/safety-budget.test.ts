@@ -57,6 +57,10 @@ describe("blocks and mutes within the budget (real D1)", () => {
     const posted = (await listEchos(app(), plain._id, { tag: "budgettag" }, { page: 1, limit: 100 })).echos.map((e) => e._id);
     for (const id of posted.slice(0, 100).reverse()) await addEcho(app(), viewer._id, curation._id, id);
     const tagFeed = await createScroll(app(), viewer._id, v.parse(CreateScrollSchema, { name: "Tag feed", type: "feed", feedConfig: { includedTags: ["budgettag"] } }));
+    // rules with tests beyond the entry's stream (an excluded tag; what the reader liked): measured
+    // beside the tag feed (decision 026, "Rules with tests": their bound)
+    const testedFeed = await createScroll(app(), viewer._id, v.parse(CreateScrollSchema, { name: "Tested feed", type: "feed", feedConfig: { includedTags: ["budgettag"], excludedTags: ["budgetnone"] } }));
+    const unlikedFeed = await createScroll(app(), viewer._id, v.parse(CreateScrollSchema, { name: "Unliked feed", type: "feed", feedConfig: { includedTags: ["budgettag"], excludeLikedEchos: true } }));
 
     await setBlock(app(), viewer._id, blocked!._id, true);
     await setMute(app(), viewer._id, muted!._id, "forever");
@@ -91,6 +95,8 @@ describe("blocks and mutes within the budget (real D1)", () => {
       ["a seen author's echos", 60, (v, limit) => (a) => listEchos(a, v, { user: seen1!._id }, { page: 1, limit })],
       ["curation", 36, (v, limit) => (a) => scrollEchos(a, v, curation._id, { page: 1, limit })],
       ["feed by tag (engine)", 20, (v, limit) => (a) => scrollEchos(a, v, tagFeed._id, { page: 1, limit: Math.min(limit, 20) })],
+      ["feed, tag less a tag (engine, tested)", 20, (v, limit) => (a) => scrollEchos(a, v, testedFeed._id, { page: 1, limit: Math.min(limit, 20) })],
+      ["feed, hide-liked (engine, tested)", 20, (v, limit) => (a) => scrollEchos(a, v, unlikedFeed._id, { page: 1, limit: Math.min(limit, 20) })],
       ["search", LIST_MAX_LIMIT.searchEchos, (v, limit) => (a) => searchEchos(a, v, "budgetword", { page: 1, limit })],
     ];
     // the client's page (20): asserted full and within budget; the largest page: measured (decision 026)
@@ -111,7 +117,9 @@ describe("blocks and mutes within the budget (real D1)", () => {
         // a feed's page too (decision 026, "Full pages for heavy hiders"): an author the viewer
         // hides is stepped over on the entry, and a shown echo's row is read once — it answered
         // 11 of 20, with its cursor, when every entry was probed
-        if (limit === 20 && mine.authors.length !== 20) failures.push(`${name}: ${mine.authors.length} of 20`);
+        // (a rule with tests is read in the engine's numbered, probed window: 18 entries a screen,
+        // so at 65 % hidden it shows 7 with its cursor — measured, not asserted: decision 026)
+        if (limit === 20 && !name.includes("tested") && mine.authors.length !== 20) failures.push(`${name}: ${mine.authors.length} of 20`);
         // every page, the largest too, within the budget (the scan window, decision 026): before it
         // All's largest page read 215 rows here, a tag's 273, a curation's 223
         // and every page in ≤ 2 round trips (the feed's page took 3 here: issue 32)
@@ -127,6 +135,8 @@ describe("blocks and mutes within the budget (real D1)", () => {
       ["tag, newest", LIST_MAX_LIMIT.tagEchos, (a, v, cursor) => listTag(a, v, "budgettag", { orderBy: "newest", timeframe: "all" }, { page: 1, limit: LIST_MAX_LIMIT.tagEchos, cursor })],
       ["curation", 36, (a, v, cursor) => scrollEchos(a, v, curation._id, { page: 1, limit: 36, cursor })],
       ["feed by tag", 20, (a, v, cursor) => scrollEchos(a, v, tagFeed._id, { page: 1, limit: 20, cursor })],
+      ["feed, tag less a tag", 20, (a, v, cursor) => scrollEchos(a, v, testedFeed._id, { page: 1, limit: 20, cursor })],
+      ["feed, hide-liked", 20, (a, v, cursor) => scrollEchos(a, v, unlikedFeed._id, { page: 1, limit: 20, cursor })],
     ];
     for (const [name, , read] of walks) {
       const all: string[] = [];

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batch, sql, testAppContext } from "../shared/index.server";
+import { batch, rebuildMutedWordSet, sql, testAppContext } from "../shared/index.server";
 import { indexStatements } from "./feed-index.server";
 import { scrollEchos } from "./pages.server";
 import { measuredPage } from "./measured-page.test-support";
@@ -21,11 +21,20 @@ const LIKED = 33;
 
 
 describe("a hide-liked reader of an indexed feed", { timeout: 60_000 }, () => {
-  for (const sortBy of ["mostLiked", "newestFirst"] as const) {
-    it(`${sortBy}: who liked the top ${LIKED} gets full pages, every unliked match once, within budget`, async () => {
-      const tag = `hideliked${sortBy.toLowerCase()}`;
-      const author = (await signup(app(), { userName: `hl_${sortBy.slice(0, 6).toLowerCase()}`, password: "pass1234" })).user._id;
-      const reader = (await signup(app(), { userName: `hr_${sortBy.slice(0, 6).toLowerCase()}`, password: "pass1234" })).user._id;
+  // `hiding`: a reader whom anything may hide (a muted word, matching none): their page tests the
+  // author on the entry and the rest on the echo row it reads (issue 32), within the same budget
+  for (const [sortBy, hiding] of [["mostLiked", false], ["newestFirst", false], ["mostLiked", true], ["newestFirst", true]] as const) {
+    it(`${sortBy}${hiding ? ", a reader with a muted word" : ""}: who liked the top ${LIKED} gets full pages, every unliked match once, within budget`, async () => {
+      const tag = `hideliked${sortBy.toLowerCase()}${hiding ? "h" : ""}`;
+      const who = `${sortBy.slice(0, 6).toLowerCase()}${hiding ? "h" : ""}`;
+      const author = (await signup(app(), { userName: `hl_${who}`, password: "pass1234" })).user._id;
+      const reader = (await signup(app(), { userName: `hr_${who}`, password: "pass1234" })).user._id;
+      if (hiding) {
+        await batch(app().db, [
+          sql`INSERT INTO muted_words (user_id, id, phrase, pattern, action, contexts, created_at) VALUES (${reader}, 'w1', 'nomatchword', ' nomatchword ', 'hide', 31, 1)`,
+          ...rebuildMutedWordSet(reader, Date.now()),
+        ]);
+      }
       const matches = await writeThinMatches(app(), author, tag, MATCHES, Date.now() - 10_000_000);
       const rule = { ...thinRule(tag, sortBy), excludeLikedEchos: true };
       const rank = (m: { likes: number }) => (sortBy === "mostLiked" ? m.likes : 0);

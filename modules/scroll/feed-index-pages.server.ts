@@ -1,7 +1,7 @@
 // Pages read from a feed index (decision 020): its entries after the cursor, up to its frontier,
 // hydrated; for a reader who hides what they liked or anyone, a bounded run of entries.
 import { DEFAULT_LIMIT, ECHO_ROWS, idFloor, isId, largestPage, PAGE_ROW_TARGET } from "../shared/index";
-import { authorVisibleText, echoVisibleProbeText, echoVisibleText, moderationEchoVisibleText, viewerFiltersText, select, sql, tables, type Select, type SQL } from "../shared/index.server";
+import { authorVisibleText, echoVisibleText, moderationEchoVisibleText, viewerFiltersText, select, sql, tables, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import type { Seek } from "./feed-rules.server";
 import { afterPosition, before, descending, orderSql, positionOf, windowMs, type IndexReach, type Position } from "./feed-index.server";
@@ -42,18 +42,19 @@ export const HIDE_LIKED_PAGE_MAX = DEFAULT_LIMIT;
 /**
  * Entries a page for a reader who hides what they liked reads at most (decision 020, "Hide-liked
  * readers"), measured in D1's rows read: an entry costs 1, a liked one 1 more (its likes row),
- * for a viewer who hides anyone 1 more (the entry's echo row, for its author); each echo of the
+ * one by an author the viewer hides no more (its author is on the entry); each echo of the
  * page ECHO_ROWS - 2 more than an entry it passed over (its echo, author, the reader's repost
  * and a quote's quoted echo, less the like it does not have and the entry); the lookups about 6.
  * A page stops reading once it holds limit+1; a page short of that read every entry of the scan
  * and also reads the HIDE_LIKED_STEP-th entry (as many rows) as its frontier. So the worst page,
- * short with a page's worth of echos: 2 × 54 + 3 × 21 + 12 + 6 = 189, and for a viewer who hides
- * anyone 3 × 36 + 63 + 18 = 189 (76 and 48 when an echo read 3 rows; decision 027).
- * A reader who liked up to 33 of the next 54 entries gets a full page of 20.
+ * short with a page's worth of echos: 2 × 54 + 3 × 21 + 12 + 6 = 189 (76 when an echo read 3
+ * rows; decision 027); for a viewer whom anything may hide, up to PROBE_SPARE echos more a word
+ * or moderation hides, 1 row each, and the last reachable entry: 193 (every entry probed, 3 rows
+ * a liked one, was 36 entries). A reader who liked or hides up to 33 of the next 54 entries gets
+ * a full page of 20.
  */
 const HIDE_LIKED_ROWS = PAGE_ROW_TARGET - HIDE_LIKED_STEP - 6 - (ECHO_ROWS - 2) * (HIDE_LIKED_PAGE_MAX + 1);
 export const HIDE_LIKED_SCAN = Math.floor(HIDE_LIKED_ROWS / 2);
-export const HIDE_LIKED_SCAN_HIDING = Math.floor(HIDE_LIKED_ROWS / 3);
 /**
  * Entries a page of `limit` echos reads at most for a reader whom anything may hide (issue 32)
  * and who does not hide what they liked (`entries`), and how many of them go on to the hydration
@@ -101,14 +102,13 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
         AND ${guard} ${fresh}`;
   const entries = sql`${where} ORDER BY ${orderSql(rule, "ie")}`;
   const entriesBackwards = sql`${where} ORDER BY ${orderSql({ ...rule, sortBy: descending(rule) ? "oldestFirst" : "newestFirst" }, "ie")}`;
-  // what the viewer does not see (issue 32): authors they hide, moderated authors, muted words —
-  // one probe of the entry's echo row, only for a viewer whom anything may hide (`filters`, once
-  // per statement); hidden echos leave on the id (no row). `viewerId` is checked by the caller's
-  // session (an id), quoted here as the engine quotes it.
+  // what the viewer does not see (issue 32): authors they hide, on the entry (its author), and
+  // moderated authors and muted words on the echo row the hydration reads (`shown`), only for a
+  // viewer whom anything may hide (`filters`, once per statement); hidden echos leave on the id
+  // (no row). `viewerId` is checked by the caller's session (an id), quoted here as the engine quotes it.
   if (!isId(viewerId)) throw new Error("feed index: bad viewer id");
   const viewer = `'${viewerId}'`;
   const filters = sql.raw(viewerFiltersText(viewer));
-  const probe = (id: string) => sql.raw(echoVisibleProbeText(viewer, id, "feeds"));
   // the same test on the echo row the hydration reads (alias e): a walked entry's only test but
   // its author's, so an echo that shows reads its row once (decision 026); a frontier row passes
   const shown = sql`(p.ok = 0 OR NOT ${filters} OR ${sql.raw(echoVisibleText(viewer, "e", "feeds"))})`;
@@ -123,7 +123,7 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
   if (!rule.excludeLikedEchos) {
     // A reader whom nothing may hide walks the entries up to the page (CROSS JOIN keeps them the
     // outer loop in the feed's order, so the LIMIT stops the walk). One whom anything may reads
-    // at most filteredScan(limit) entries, each probed, up to the page, and a page short of it also its
+    // at most filteredScan(limit) entries, up to the page, and a page short of it also its
     // HIDE_LIKED_STEP-th entry and the last one it could reach, as a hide-liked reader's (below):
     // it steps over what it does not show within its rows, and says where the next page starts.
     // (an author the viewer hides is left out on the entry, no probe; the rest are tested on the
@@ -141,23 +141,25 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
         CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1}`,
     );
   }
-  // hide-liked (decision 020, "Hide-liked readers"): the first entries (HIDE_LIKED_SCAN, fewer
-  // for a viewer whom anything may hide), as a co-routine the page stops reading once it holds
-  // limit+1; an entry the reader liked is left out by an anti-join on the likes primary key
-  // (echo_id, user_id), one they may not see by the probe above. No numbering: window
-  // functions buffered every entry (about 5 rows an entry). A page short of limit+1 also reads
-  // the HIDE_LIKED_STEP-th entry (UNION ALL under a LIMIT stops before its second part when the
-  // first filled it).
-  const scan = sql`CASE WHEN ${filters} THEN ${HIDE_LIKED_SCAN_HIDING} ELSE ${HIDE_LIKED_SCAN} END`;
-  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${scan}) s
+  // hide-liked (decision 020, "Hide-liked readers"): the first HIDE_LIKED_SCAN entries, as a
+  // co-routine the page stops reading once it holds limit+1; an entry the reader liked is left out
+  // by an anti-join on the likes primary key (echo_id, user_id), one by an author they hide on the
+  // entry (its author: migration 0035, no row), and for a viewer whom anything may hide at most
+  // `probed` others go on to the hydration, which tests the rest on the echo row it reads (`shown`,
+  // as the walk above: every entry probed, 3 rows a liked one, gave such a viewer 36 entries, not
+  // 54). No numbering: window functions buffered every entry (about 5 rows an entry). A page short
+  // of limit+1 also reads the HIDE_LIKED_STEP-th entry (UNION ALL under a LIMIT stops before its
+  // second part when the first filled it).
+  const probed = limit + 1 + PROBE_SPARE;
+  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${HIDE_LIKED_SCAN}) s
       LEFT JOIN likes l ON l.echo_id = s.echo_id AND l.user_id = ${viewerId}
-      WHERE l.echo_id IS NULL AND (NOT ${filters} OR (${sql.raw(authorVisibleText(viewer, "s.author_id"))} AND ${probe("s.echo_id")}))
+      WHERE l.echo_id IS NULL AND (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "s.author_id"))})
         AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))}
-      LIMIT ${limit + 1}`;
+      LIMIT CASE WHEN ${filters} THEN ${probed} ELSE ${limit + 1} END`;
   return select(
     columns,
-    sql`FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${frontier()}) UNION ALL SELECT * FROM (${last()}) LIMIT ${limit + 1}) p
-      JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id`,
+    sql`FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${frontier()}) UNION ALL SELECT * FROM (${last()}) LIMIT CASE WHEN ${filters} THEN ${probed + 2} ELSE ${limit + 1} END) p
+      CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1}`,
   );
 }
 

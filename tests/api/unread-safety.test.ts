@@ -24,4 +24,24 @@ describe("GET /api/notifications/unread honours mutes and muted words", () => {
     expect(list.json.unreadCount).toBe(1);
     expect(list.json.notifications.map((n: { actor: { _id: string } }) => n.actor._id)).toEqual([other.user._id]);
   });
+
+  // (migration 0038) the list shows a like group whose newest actor is muted, led by its newest
+  // visible actor: the bell counts it too
+  it("counts a group the list shows led by another when its newest actor is hidden", async () => {
+    const [me, cat, ann, ben] = await Promise.all([signedUp("uh"), signedUp("ui"), signedUp("uj"), signedUp("uk")]);
+    const mine = await me.client.post("/api/echo/post", { content: "liked by three", tags: [] });
+    expect(mine.status).toBe(201);
+    const id = mine.json.echo._id;
+    expect((await cat.client.post(`/api/echo/like/${id}`)).status).toBe(200);
+    expect((await ann.client.post(`/api/echo/like/${id}`)).status).toBe(200);
+    // ann muted after her like; ben's like leads the group, then is taken back: ann leads it again
+    expect((await me.client.post(`/api/profile/user/${ann.user._id}/mute`, { duration: "forever" })).status).toBe(200);
+    expect((await ben.client.post(`/api/echo/like/${id}`)).status).toBe(200);
+    expect((await ben.client.delete(`/api/echo/like/${id}`)).status).toBe(200);
+    const list = await me.client.get("/api/notifications");
+    expect(list.json.notifications.map((n: { actor: { _id: string }; actorCount: number; unread: boolean }) => [n.actor._id, n.actorCount, n.unread])).toEqual([[cat.user._id, 1, true]]);
+    expect(list.json.unreadCount).toBe(1);
+    const bell = await me.client.get("/api/notifications/unread");
+    expect(bell.json).toEqual({ unreadCount: 1 });
+  });
 });
