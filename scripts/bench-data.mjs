@@ -11,6 +11,9 @@
 // skewed to a small share of echos, 10,000 scrolls (feeds of every rule shape, curations),
 // 200,000 user follows (and a reader following 5,000 accounts, scripts/bench-following.mjs), every
 // follow's Following timeline rows. BENCH_SEED fixes the shapes (ids stay random, as the services make them).
+// (Over 300 lines: one linear load over one SQLite file, its phases in the order the rows depend on
+// each other — users, echos, likes, follows, timelines, scrolls, threads, reposts, counters, indexes —
+// each timed in the log; the follows reader and the index build are files of their own.)
 import { randomBytes, scryptSync } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
