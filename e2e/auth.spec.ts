@@ -1,6 +1,6 @@
 // Accounts through the browser (spec §2 routing, §5 sign-up / login / logout).
 import { expect, test } from "@playwright/test";
-import { PASSWORD, expectPath, open, recordPosts, signUp, toast, unique } from "./helpers";
+import { expectPath, expectToastShown, open, PASSWORD, recordPosts, signUp, toast, unique } from "./helpers";
 
 const startsWith = (text: string) => new RegExp(`^${text.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&")}`);
 
@@ -14,7 +14,7 @@ test.describe("sign up", () => {
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign up" }).click();
 
-    await expect(toast(page, "Account Created")).toBeVisible();
+    await expectToastShown(page, "Account Created");
     await expectPath(page, "/");
     // Really signed in as the new user: the shell names them.
     await expect(page.getByRole("link", { name: `@${userName}`, exact: true })).toBeVisible();
@@ -81,7 +81,7 @@ test.describe("sign up", () => {
     await userName.fill(unique());
     await password.fill(PASSWORD);
     await submit.click();
-    await expect(toast(page, "Account Created")).toBeVisible();
+    await expectToastShown(page, "Account Created");
     expect(posts).toHaveLength(1);
   });
 });
@@ -96,7 +96,7 @@ test.describe("log in", () => {
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Log in" }).click();
 
-    await expect(toast(page, "Logged in successfully")).toBeVisible();
+    await expectToastShown(page, "Logged in successfully");
     await expectPath(page, "/");
     await expect(page.getByRole("link", { name: `@${userName}`, exact: true })).toBeVisible();
   });
@@ -109,7 +109,7 @@ test.describe("log in", () => {
     await page.getByLabel("Password").fill("wrong-password");
     await page.getByRole("button", { name: "Log in" }).click();
 
-    await expect(toast(page, "Invalid username or password")).toBeVisible();
+    await expectToastShown(page, "Invalid username or password");
     await expectPath(page, "/login");
     await expect(toast(page, "Logged in successfully")).toHaveCount(0);
     // Still a guest: the app sends us back to /login.
@@ -151,7 +151,7 @@ test.describe("log out", () => {
     });
     await page.locator("main").getByRole("button", { name: "Sign Out" }).click();
 
-    await expect(toast(page, "Logged out successfully")).toBeVisible();
+    await expectToastShown(page, "Logged out successfully");
     await expectPath(page, "/login");
     expect(dialogs).toEqual([{ type: "confirm", message: "Are you sure you want to logout?" }]);
 

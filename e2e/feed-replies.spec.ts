@@ -4,7 +4,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { card, postEcho, type Echo } from "./echo-helpers";
-import { expectPath, open, signedInPage, toast, unique, useTheme } from "./helpers";
+import { expectPath, expectToastShown, open, signedInPage, unique, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
@@ -33,7 +33,7 @@ test("Include replies: checked from the keyboard, the feed shows replies; unchec
   await page.keyboard.press("Space");
   await expect(include).toBeChecked();
   await page.getByRole("button", { name: "Create Scroll" }).click();
-  await expect(toast(page, "Scroll created successfully")).toBeVisible();
+  await expectToastShown(page, "Scroll created successfully");
   const scrolls = (await (await page.request.get("/api/scroll/all")).json()) as { scrolls: { _id: string; feedConfig: { replies: boolean } }[] };
   const feed = scrolls.scrolls[0]!;
   expect(feed.feedConfig.replies).toBe(true);
@@ -56,7 +56,7 @@ test("Include replies: checked from the keyboard, the feed shows replies; unchec
   await page.keyboard.press("Space");
   await expect(box).not.toBeChecked();
   await page.getByRole("button", { name: "Save Changes" }).click();
-  await expect(toast(page, "Scroll updated")).toBeVisible();
+  await expectToastShown(page, "Scroll updated");
   await expectPath(page, `/scroll/${feed._id}`);
   await expect(async () => {
     await open(page, `/scroll/${feed._id}`);

@@ -3,7 +3,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { card, openMenu, postEcho } from "./echo-helpers";
-import { open, otherUser, signedInPage, toast } from "./helpers";
+import { expectToastShown, open, otherUser, signedInPage } from "./helpers";
 import { createFeed, uniqueTag } from "./scroll-helpers";
 
 async function expectAxeClean(page: Page) {
@@ -114,7 +114,7 @@ test("Fork on a public feed opens the viewer's copy in the editor with the previ
   await expect(page.getByTestId("preview-count")).toHaveText("1 echo matches", { timeout: 15_000 });
   await page.getByRole("button", { name: "Save Changes" }).click();
   await expect(page).toHaveURL(/\/scroll\/[0-9a-z]{26}$/);
-  await expect(toast(page, "Scroll updated")).toBeVisible();
+  await expectToastShown(page, "Scroll updated");
   const forkedFrom = page.getByTestId("forked-from");
   await expect(forkedFrom).toHaveText(`forked from Owner feed by @${owner.user.userName}`);
   await expectAxeClean(page);

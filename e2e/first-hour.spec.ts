@@ -2,7 +2,7 @@
 // other rough edges a first visit met, each checked the way the user met it.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { expectPath, expectUrl, open, PASSWORD, signedInPage, signUp, skipSplash, THEME_RULES, THEMES, toast, unique, waitForApp } from "./helpers";
+import { expectPath, expectToastShown, expectUrl, open, PASSWORD, signedInPage, signUp, skipSplash, THEME_RULES, THEMES, unique, waitForApp } from "./helpers";
 import { card, postEcho } from "./echo-helpers";
 import { uniqueTag } from "./scroll-helpers";
 
@@ -81,7 +81,7 @@ test.describe("a shared link survives sign-in", () => {
     await fillAndSubmit(page, author.userName, "Log in");
     await expectUrl(page, `/echo/${echo._id}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Echo by ${author.userName}`);
-    await expect(toast(page, "Logged in successfully")).toBeVisible();
+    await expectToastShown(page, "Logged in successfully");
   });
 
   test("a new visitor who signs up instead (through the Sign up link) lands on the echo too", async ({ page, request }) => {
@@ -104,7 +104,7 @@ test.describe("a shared link survives sign-in", () => {
       await skipSplash(page.context());
       await open(page, `/login?next=${encodeURIComponent(next)}`);
       await fillAndSubmit(page, user.userName, "Log in");
-      await expect(toast(page, "Logged in successfully")).toBeVisible();
+      await expectToastShown(page, "Logged in successfully");
       await expectPath(page, "/");
       expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
       // already signed in, the same link sends to home as well
@@ -130,7 +130,7 @@ test.describe("searching a person", () => {
     await expect(people.getByRole("link")).toHaveText([`@${alice.userName}`]);
     await expect(people.getByText(bio)).toBeVisible();
     await people.getByRole("button", { name: `Follow @${alice.userName}` }).click();
-    await expect(toast(page, `Following @${alice.userName}`)).toBeVisible();
+    await expectToastShown(page, `Following @${alice.userName}`);
     await expect(people.getByRole("button", { name: `Unfollow @${alice.userName}` })).toBeVisible();
     await expectAxeClean(page);
     // the People tab lists them the same way, the follow kept
@@ -228,7 +228,7 @@ test.describe("Sign Out is in the navigation", () => {
       await dialog.accept();
     });
     await page.getByRole("complementary", { name: "Sidebar" }).getByRole("button", { name: "Sign Out" }).click();
-    await expect(toast(page, "Logged out successfully")).toBeVisible();
+    await expectToastShown(page, "Logged out successfully");
     await expectPath(page, "/login");
     expect(dialogs).toEqual(["Are you sure you want to logout?"]);
     await page.goto("/");
@@ -320,7 +320,7 @@ test.describe("creating a scroll shows it", () => {
     await page.locator("#exclude-tags").fill(excluded);
     await page.locator("#exclude-tags").press("Enter");
     await page.getByRole("button", { name: "Create Scroll", exact: true }).click();
-    await expect(toast(page, "Scroll created successfully")).toBeVisible();
+    await expectToastShown(page, "Scroll created successfully");
     await expectUrl(page, "/scrolls");
     const notice = page.getByTestId("created-notice");
     await expect(notice).toHaveText(`Your feed “${name}” is created. Open it`);
@@ -347,7 +347,7 @@ test.describe("saving to a curation", () => {
     const dialog = page.getByRole("dialog", { name: "Save to Scroll" });
     await expect(dialog.getByRole("radio", { name: new RegExp(`^${shelf.scroll.name} `) })).toBeChecked();
     await dialog.getByRole("button", { name: "Add", exact: true }).click();
-    await expect(toast(page, "Echo added to scroll")).toBeVisible();
+    await expectToastShown(page, "Echo added to scroll");
     const listed = await (await page.request.get(`/api/scroll/${shelf.scroll._id}/echos`)).json();
     expect(listed.echos.map((e: { _id: string }) => e._id)).toEqual([echo._id]);
   });
@@ -363,7 +363,7 @@ test.describe("saving to a curation", () => {
     await dialog.getByRole("textbox", { name: "Or save it in a new curation" }).fill(name);
     await expectAxeClean(page);
     await dialog.getByRole("button", { name: "Create and add" }).click();
-    await expect(toast(page, "Echo added to scroll")).toBeVisible();
+    await expectToastShown(page, "Echo added to scroll");
     await expect(dialog).toBeHidden();
     const { scrolls } = await (await page.request.get("/api/scroll/all")).json();
     const made = scrolls.find((s: { name: string }) => s.name === name);

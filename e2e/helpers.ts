@@ -80,6 +80,7 @@ export async function waitForApp(page: Page): Promise<void> {
 
 /** Navigate and wait until the screen is usable; returns the document response. */
 export async function open(page: Page, path: string) {
+  await recordToasts(page);
   const response = await page.goto(path);
   await waitForApp(page);
   return response;
@@ -93,6 +94,40 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  */
 export function toast(page: Page, text: string): Locator {
   return page.getByRole("status").filter({ hasText: new RegExp(`^\\s*${escape(text)}\\s*$`) });
+}
+
+/**
+ * Every toast a page has shown, from its first `open` on: a success toast is on screen for 2 s
+ * (spec: toast defaults) and leaves the DOM 1 s later, and on a machine loaded far past its two
+ * cores a poll can come after it has gone (seen with three CI runs at once, load 30–56). The
+ * page's own MutationObserver sees it whenever the page renders it.
+ */
+const recording = new WeakSet<Page>();
+async function recordToasts(page: Page) {
+  if (recording.has(page)) return;
+  recording.add(page);
+  await page.addInitScript(() => {
+    const shown = new Set<string>();
+    (window as unknown as { __echoToasts: Set<string> }).__echoToasts = shown;
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll(".toasts [role=status]")) shown.add((el.textContent ?? "").trim());
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+/**
+ * A toast with exactly this message is on screen now, or was shown since the page's first `open`
+ * (`recordToasts`). Where a test needs the toast still on screen (to hover it, or to run axe on
+ * it), it uses `toast()` itself.
+ */
+export async function expectToastShown(page: Page, text: string): Promise<void> {
+  const recorded = () =>
+    page
+      .evaluate((t) => (window as unknown as { __echoToasts?: Set<string> }).__echoToasts?.has(t) ?? false, text)
+      .catch(() => false); // a navigation in between: the next poll asks the new document
+  await expect
+    .poll(async () => (await toast(page, text).isVisible()) || (await recorded()), { message: `the toast "${text}"` })
+    .toBe(true);
 }
 
 /** The page ends up on exactly this pathname, whatever its query (auto-retries like every web-first assertion). */

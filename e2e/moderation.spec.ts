@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { postEcho } from "./echo-helpers";
-import { apiUser, open, otherUser, PASSWORD, signedInPage, skipSplash, toast, useTheme } from "./helpers";
+import { apiUser, expectToastShown, open, otherUser, PASSWORD, signedInPage, skipSplash, useTheme } from "./helpers";
 
 const stateDir = process.env.TEST_STATE_DIR;
 
@@ -44,7 +44,7 @@ for (const theme of ["light", "dark"] as const) {
     await page.keyboard.type(reason);
     await card.getByRole("button", { name: "Hide echo" }).focus();
     await page.keyboard.press("Enter");
-    await expect(toast(page, "Echo hidden")).toBeVisible();
+    await expectToastShown(page, "Echo hidden");
     // the queue itself says the echo is hidden (issue 32): read again, its case offers Unhide
     await open(page, "/moderation");
     await expect(card.getByText("(hidden from everyone but its author)")).toBeVisible();
@@ -52,7 +52,7 @@ for (const theme of ["light", "dark"] as const) {
     await expect(card.getByRole("button", { name: "Hide echo", exact: true })).toHaveCount(0);
     await card.getByLabel("Reason or note").fill(`Hidden for spam ${theme}`);
     await card.getByRole("button", { name: "Resolve" }).click();
-    await expect(toast(page, "Case resolved")).toBeVisible();
+    await expectToastShown(page, "Case resolved");
     await expect(card.getByText(new RegExp(`^Resolved .*: Hidden for spam ${theme}$`))).toBeVisible();
     const log = page.getByRole("region", { name: "Audit log" });
     await expect(log.getByText(reason)).toBeVisible();
@@ -64,7 +64,7 @@ for (const theme of ["light", "dark"] as const) {
     await page.keyboard.type(shownAgain);
     await card.getByRole("button", { name: "Unhide echo" }).focus();
     await page.keyboard.press("Enter");
-    await expect(toast(page, "Echo shown again")).toBeVisible();
+    await expectToastShown(page, "Echo shown again");
     await expect(card.getByRole("button", { name: "Unhide echo" })).toHaveCount(0);
     await expect(log.getByText(shownAgain)).toBeVisible();
 
@@ -76,7 +76,7 @@ for (const theme of ["light", "dark"] as const) {
     const appeal = `It was not spam ${theme} ${Date.now()}`;
     await notice.getByLabel("Appeal (once)").fill(appeal);
     await notice.getByRole("button", { name: "Send appeal" }).click();
-    await expect(toast(author.page, "Appeal sent")).toBeVisible();
+    await expectToastShown(author.page, "Appeal sent");
     await expect(notice.getByText("You appealed:")).toBeVisible();
     await expect(notice.getByRole("button", { name: "Send appeal" })).toHaveCount(0);
 
@@ -102,7 +102,7 @@ test("a suspended account is told at log in, and appeals once on /appeal without
   await page.getByLabel("Username").fill(target.user.userName);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Log in" }).click();
-  await expect(toast(page, "Your account is suspended. You can appeal it once at /appeal.")).toBeVisible();
+  await expectToastShown(page, "Your account is suspended. You can appeal it once at /appeal.");
 
   await open(page, "/appeal");
   await expect(page.getByRole("heading", { name: "Appeal a suspension" })).toBeVisible();
@@ -137,7 +137,7 @@ test("a moderator limits an account from its case and lifts the limit from the k
   const field = card.getByLabel("Reason or note");
   await field.fill("Spammy account");
   await card.getByRole("button", { name: "Limit", exact: true }).click();
-  await expect(toast(page, "Account limited")).toBeVisible();
+  await expectToastShown(page, "Account limited");
   await expect(card.getByText("(Limited)")).toBeVisible();
   // the card now offers the lift in the limit's place
   await expect(card.getByRole("button", { name: "Limit", exact: true })).toHaveCount(0);
@@ -150,7 +150,7 @@ test("a moderator limits an account from its case and lifts the limit from the k
   await page.keyboard.type(granted);
   await card.getByRole("button", { name: "Lift limit" }).focus();
   await page.keyboard.press("Enter");
-  await expect(toast(page, "Limit lifted")).toBeVisible();
+  await expectToastShown(page, "Limit lifted");
   await expect(card.getByText("(Active)")).toBeVisible();
   const log = page.getByRole("region", { name: "Audit log" });
   // the log's line: who, "unlimit", whom, why

@@ -5,7 +5,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { postEcho } from "./echo-helpers";
-import { apiUser, open, recordPosts, signedInPage, toast, useTheme } from "./helpers";
+import { apiUser, expectToastShown, open, recordPosts, signedInPage, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
@@ -30,7 +30,7 @@ for (const theme of ["light", "dark"] as const) {
     await section.getByLabel("Word, phrase or #tag").fill("spoiler");
     await section.getByLabel("Show it collapsed, with a warning").check();
     await section.getByRole("button", { name: "Mute word" }).click();
-    await expect(toast(page, "Muted “spoiler”")).toBeVisible();
+    await expectToastShown(page, "Muted “spoiler”");
     // the keyboard: type, then Enter submits the form
     const phrase = section.getByLabel("Word, phrase or #tag");
     await phrase.focus();
@@ -38,7 +38,7 @@ for (const theme of ["light", "dark"] as const) {
     await section.getByLabel("Hide the echo").check();
     await phrase.focus();
     await page.keyboard.press("Enter");
-    await expect(toast(page, "Muted “#Secret”")).toBeVisible();
+    await expectToastShown(page, "Muted “#Secret”");
     const list = section.getByRole("list", { name: "Your muted words" });
     await expect(list.getByRole("listitem")).toHaveCount(2);
     await expect(list.getByText("Warned in Home and Following, Feeds and curations, Tag pages, Search, Notifications")).toBeVisible();
@@ -65,7 +65,7 @@ for (const theme of ["light", "dark"] as const) {
     const remove = page.getByRole("button", { name: "Remove #Secret" });
     await remove.focus();
     await page.keyboard.press("Enter");
-    await expect(toast(page, "Removed “#Secret”")).toBeVisible();
+    await expectToastShown(page, "Removed “#Secret”");
     await expect(page.getByRole("list", { name: "Your muted words" }).getByRole("listitem")).toHaveCount(1);
     expect(removals).toEqual(["/settings.data"]);
     await open(page, `/tag/${tag}`);

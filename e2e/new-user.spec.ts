@@ -2,7 +2,7 @@
 // after posting, likes answer at once and roll back on failure, failures say what happened with a
 // Retry, and the smaller rough edges (headings, "already in that scroll", the popular summary).
 import { expect, test } from "@playwright/test";
-import { expectPath, expectUrl, open, recordPosts, signedInPage, toast, unique } from "./helpers";
+import { expectPath, expectToastShown, expectUrl, open, recordPosts, signedInPage, toast, unique } from "./helpers";
 import { card, expectLikeState, expectToast, likeButton, openMenu, postEcho } from "./echo-helpers";
 import { addEchoToScroll, createCuration, createFeed, uniqueTag } from "./scroll-helpers";
 
@@ -36,7 +36,7 @@ test("saving an echo already in the curation says it's already there", async ({ 
   const dialog = page.getByRole("dialog", { name: "Save to Scroll" });
   await dialog.getByRole("radio", { name: new RegExp(`^${shelf.name} `) }).check();
   await dialog.getByRole("button", { name: "Add", exact: true }).click();
-  await expect(toast(page, "This echo is already in that scroll")).toBeVisible();
+  await expectToastShown(page, "This echo is already in that scroll");
   await expect(toast(page, "Echo added to scroll")).toHaveCount(0);
 });
 

@@ -2,7 +2,7 @@
 // users through the API; the server's data is shared with the other specs.
 import { expect, test } from "@playwright/test";
 import { card, cardIds, postEcho, type Echo } from "./echo-helpers";
-import { apiUser, expectPath, open, recordPosts, signedInPage, toast, unique } from "./helpers";
+import { apiUser, expectPath, expectToastShown, open, recordPosts, signedInPage, unique } from "./helpers";
 import { profileCount, rank, scrollCardNames, stem } from "./community-helpers";
 import { createScroll } from "./scroll-helpers";
 
@@ -75,7 +75,7 @@ test.describe("own profile", () => {
     await form.getByRole("textbox", { name: "Bio" }).fill(bio);
     await form.getByRole("textbox", { name: /^Email/ }).fill(email);
     await form.getByRole("button", { name: "Save" }).click();
-    await expect(toast(page, "Profile updated")).toBeVisible();
+    await expectToastShown(page, "Profile updated");
     await expect(form).toHaveCount(0);
     await expect(page.locator(".profile-bio")).toHaveText(bio);
     // issue 30: saved through the profile page's action (a fetcher), not a PATCH to /api
@@ -156,7 +156,7 @@ test.describe("another user's profile", () => {
 
     await page.getByRole("button", { name: "Follow", exact: true }).click();
     await expect(page.getByRole("button", { name: "Unfollow", exact: true })).toBeVisible();
-    await expect(toast(page, `Following @${other.user.userName}`)).toBeVisible();
+    await expectToastShown(page, `Following @${other.user.userName}`);
     await expect(profileCount(page, "Followers")).toHaveText("1");
 
     await page.getByRole("button", { name: "Followers", exact: true }).click();
@@ -173,7 +173,7 @@ test.describe("another user's profile", () => {
 
     await page.getByRole("button", { name: "Unfollow", exact: true }).click();
     await expect(page.getByRole("button", { name: "Follow", exact: true })).toBeVisible();
-    await expect(toast(page, `Unfollowed @${other.user.userName}`)).toBeVisible();
+    await expectToastShown(page, `Unfollowed @${other.user.userName}`);
     await expect(profileCount(page, "Followers")).toHaveText("0");
     await page.getByRole("button", { name: "Followers", exact: true }).click();
     await expect(page.getByRole("region", { name: "Followers" }).getByText("No followers yet", { exact: true })).toBeVisible();

@@ -4,7 +4,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { postEcho } from "./echo-helpers";
-import { apiUser, open, signedInPage, toast, useTheme } from "./helpers";
+import { apiUser, expectToastShown, open, signedInPage, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
@@ -26,7 +26,7 @@ for (const theme of ["light", "dark"] as const) {
     await expect(page.getByText("an echo by mallory")).toBeVisible();
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Block" }).click();
-    await expect(toast(page, `Blocked @${mallory.user.userName}`)).toBeVisible();
+    await expectToastShown(page, `Blocked @${mallory.user.userName}`);
     await expect(page.getByRole("button", { name: "Unblock" })).toBeVisible();
     await expect(page.getByText(`You block @${mallory.user.userName}`)).toBeVisible();
     await open(page, `/user/${mallory.user._id}`);
@@ -42,7 +42,7 @@ for (const theme of ["light", "dark"] as const) {
     await page.keyboard.press("Tab");
     await expect(page.getByRole("button", { name: "Mute", exact: true })).toBeFocused();
     await page.keyboard.press("Enter");
-    await expect(toast(page, `Muted @${trent.user.userName}`)).toBeVisible();
+    await expectToastShown(page, `Muted @${trent.user.userName}`);
     await expect(page.getByRole("button", { name: "Unmute" })).toBeVisible();
     await open(page, `/user/${trent.user._id}`);
     await expect(page.getByText("an echo by trent")).toBeHidden();
@@ -62,12 +62,12 @@ for (const theme of ["light", "dark"] as const) {
     const unblock = blocks.getByRole("button", { name: `Unblock @${mallory.user.userName}` });
     await expect(unblock).toBeFocused();
     await page.keyboard.press("Enter");
-    await expect(toast(page, `Unblocked @${mallory.user.userName}`)).toBeVisible();
+    await expectToastShown(page, `Unblocked @${mallory.user.userName}`);
     await expect(blocks.getByText("Unblocked")).toBeVisible();
     await mutes.getByRole("link", { name: `@${trent.user.userName}` }).focus();
     await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
-    await expect(toast(page, `Unmuted @${trent.user.userName}`)).toBeVisible();
+    await expectToastShown(page, `Unmuted @${trent.user.userName}`);
 
     // back again: the lists are empty and say so; the echos are back on the profile
     await open(page, "/settings");

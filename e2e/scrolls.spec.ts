@@ -6,7 +6,7 @@
 // tests run in parallel, so nothing here assumes an empty database.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { card, cardIds, likeEcho, openMenu, postEcho } from "./echo-helpers";
-import { expectUrl, open, otherUser, signedInPage, signUp, toast, unique, waitForApp, type User } from "./helpers";
+import { expectToastShown, expectUrl, open, otherUser, signedInPage, signUp, toast, unique, type User, waitForApp } from "./helpers";
 import {
   acceptNextConfirm,
   addEchoToScroll,
@@ -178,7 +178,7 @@ test.describe("Create a feed (/scroll/new)", () => {
         dateRange: { startDate: isoDay(-1), endDate: isoDay(1) },
       },
     });
-    await expect(toast(page, "Scroll created successfully")).toBeVisible();
+    await expectToastShown(page, "Scroll created successfully");
     await expectUrl(page, "/scrolls");
     const created = scrollCard(group(overviewSection(page, "My Scrolls"), "Feeds"), scrollName);
     await expect(created).toBeVisible();
@@ -231,7 +231,7 @@ test.describe("Create a feed (/scroll/new)", () => {
     await page.locator("#include-tags").press("Enter");
     await expect(page.getByRole("radiogroup", { name: "Match type" })).toHaveCount(0);
     await page.getByRole("button", { name: "Create Scroll", exact: true }).click();
-    await expect(toast(page, "Scroll created successfully")).toBeVisible();
+    await expectToastShown(page, "Scroll created successfully");
     await expectUrl(page, "/scrolls");
     await scrollCard(main(page), "One tag feed").getByRole("link", { name: "One tag feed", exact: true }).click();
     await waitForApp(page);
@@ -270,7 +270,7 @@ test.describe("Curations", () => {
     const createRequest = page.waitForRequest((req) => req.method() === "POST" && new URL(req.url()).pathname === "/scroll/new.data");
     await page.getByRole("button", { name: "Create Scroll", exact: true }).click();
     expect((await createRequest).postDataJSON()).toEqual({ name: curationName, description: "", type: "curation", isPrivate: false });
-    await expect(toast(page, "Scroll created successfully")).toBeVisible();
+    await expectToastShown(page, "Scroll created successfully");
     await expectUrl(page, "/scrolls");
     const createdCard = scrollCard(group(overviewSection(page, "My Scrolls"), "Curations"), curationName);
     await expect(createdCard).toBeVisible();
@@ -310,7 +310,7 @@ test.describe("Curations", () => {
     // Remove one through the echo menu.
     const menu = await openMenu(card(page, p3._id));
     await menu.getByRole("menuitem", { name: "Remove from Scroll" }).click();
-    await expect(toast(page, "Echo removed from scroll")).toBeVisible();
+    await expectToastShown(page, "Echo removed from scroll");
     await expect(card(page, p3._id)).toHaveCount(0);
     expect(await cardIds(page)).toEqual([p1._id, p2._id]);
     await page.reload();
@@ -364,7 +364,7 @@ test.describe("Following", () => {
     const meta = page.locator(".scroll-meta");
     await expect(meta).toContainText("0 followers");
     await page.getByRole("button", { name: "Follow", exact: true }).click();
-    await expect(toast(page, "Scroll followed!")).toBeVisible();
+    await expectToastShown(page, "Scroll followed!");
     await expect(page.getByRole("button", { name: "Unfollow", exact: true })).toBeVisible();
     await expect(page.getByRole("button", { name: "Follow", exact: true })).toHaveCount(0);
     await expect(meta).toContainText("1 follower");
@@ -378,7 +378,7 @@ test.describe("Following", () => {
 
     await open(page, `/scroll/${curation._id}`);
     await page.getByRole("button", { name: "Follow", exact: true }).click();
-    await expect(toast(page, "Scroll followed!")).toBeVisible();
+    await expectToastShown(page, "Scroll followed!");
     await expect(page.getByRole("button", { name: "Unfollow", exact: true })).toBeVisible();
     await expect(pickerOptions(page)).toHaveText(["All Echos", feed.name]); // curations are not in the feed picker
 
@@ -395,7 +395,7 @@ test.describe("Following", () => {
     // Unfollow the feed.
     await open(page, `/scroll/${feed._id}`);
     await page.getByRole("button", { name: "Unfollow", exact: true }).click();
-    await expect(toast(page, "Scroll unfollowed!")).toBeVisible();
+    await expectToastShown(page, "Scroll unfollowed!");
     await expect(page.getByRole("button", { name: "Follow", exact: true })).toBeVisible();
     await expect(meta).toContainText("0 followers");
     await expect(picker(page)).toHaveCount(0);
@@ -509,7 +509,7 @@ test.describe("Sidebar picker: selection and restore rules", () => {
     const confirmed = acceptNextConfirm(page);
     await main(page).getByRole("button", { name: "Delete" }).click();
     expect(await confirmed).toBe(`Are you sure you want to delete "${beta.name}"?`);
-    await expect(toast(page, "Scroll deleted successfully")).toBeVisible();
+    await expectToastShown(page, "Scroll deleted successfully");
     await expectUrl(page, "/scrolls");
     await expect.poll(() => storedSelection(page)).not.toBe(beta._id);
     await open(page, "/");
@@ -520,7 +520,7 @@ test.describe("Sidebar picker: selection and restore rules", () => {
     const gammaConfirm = acceptNextConfirm(page);
     await scrollCard(main(page), gamma.name).getByRole("button", { name: "Delete" }).click();
     expect(await gammaConfirm).toContain(gamma.name);
-    await expect(toast(page, "Scroll deleted successfully")).toBeVisible();
+    await expectToastShown(page, "Scroll deleted successfully");
     await expect(scrollCard(main(page), gamma.name)).toHaveCount(0);
     await expect.poll(() => storedSelection(page)).toBeNull();
     await open(page, "/");
@@ -633,7 +633,7 @@ test.describe("Scroll lists", () => {
     const accepted = acceptNextConfirm(page);
     await scrollCard(mine, drop.name).getByRole("button", { name: "Delete" }).click();
     expect(await accepted).toContain(drop.name);
-    await expect(toast(page, "Scroll deleted successfully")).toBeVisible();
+    await expectToastShown(page, "Scroll deleted successfully");
     await expect(scrollCard(mine, drop.name)).toHaveCount(0);
     expect(await cardNames(group(mine, "Curations"))).toEqual([keep.name]);
     expect((await page.request.get(`/api/scroll/${drop._id}`)).status()).toBe(404);
@@ -686,7 +686,7 @@ test.describe("Scroll lists", () => {
     const saveRequest = page.waitForRequest((req) => req.method() === "POST" && new URL(req.url()).pathname === `/scroll/${feed._id}/edit.data`);
     await page.getByRole("button", { name: "Save Changes" }).click();
     expect((await saveRequest).postDataJSON()).toMatchObject({ name: renamed, isPrivate: false, feedConfig: { excludeLikedEchos: false } });
-    await expect(toast(page, "Scroll updated")).toBeVisible();
+    await expectToastShown(page, "Scroll updated");
     await expectUrl(page, `/scroll/${feed._id}`);
     await expect(pageTitle(page)).toHaveText(renamed);
     await expect(page.locator(".scroll-header .scroll-title-row .badge")).toHaveText(["Feed"]);

@@ -1,7 +1,7 @@
 // /settings (spec §2): Dark Mode without a flash on reload, Account Information.
 import { createRequire } from "node:module";
 import { expect, request as apiRequest, test, type Page } from "@playwright/test";
-import { open, PASSWORD, recordPosts, signUp, toast } from "./helpers";
+import { expectToastShown, open, PASSWORD, recordPosts, signUp } from "./helpers";
 
 type Snapshot = { theme: string | undefined; background: string | null };
 type Probe = { atBody?: Snapshot; atFirstFrame?: Snapshot; atDomContentLoaded?: Snapshot };
@@ -156,7 +156,7 @@ test.describe("Password and Delete Account", () => {
 
     await current.fill(PASSWORD);
     await submit.click();
-    await expect(toast(page, "Password changed")).toBeVisible();
+    await expectToastShown(page, "Password changed");
     await expect(current).toHaveValue("");
     await expect(next).toHaveValue("");
     // issue 30: the form posts to the settings page's action (a fetcher), not to /api; the two
@@ -203,7 +203,7 @@ test.describe("Password and Delete Account", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await submit.click();
     await expect(page).toHaveURL((url) => url.pathname === "/login");
-    await expect(toast(page, "Your account has been deleted")).toBeVisible();
+    await expectToastShown(page, "Your account has been deleted");
     // the wrong password and the deletion went to the settings page's action; the cancelled try sent nothing
     expect(posts).toEqual(["/settings.data", "/settings.data"]);
     await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();

@@ -2,7 +2,7 @@
 // client-side navigation inside a vertical, a document navigation (fetched ahead, shell held
 // still, no theme flash, scroll restored on back) across verticals.
 import { expect, test, type Page } from "@playwright/test";
-import { PASSWORD, expectPath, open, signedInPage, toast, unique } from "./helpers";
+import { expectPath, expectToastShown, open, PASSWORD, signedInPage, unique } from "./helpers";
 import { card, postEcho } from "./echo-helpers";
 import { TabBrowser } from "./tab-browser";
 
@@ -193,7 +193,7 @@ test("signing out stays inside the account vertical with its toast; a guest on a
   page.once("dialog", (d) => d.accept());
   await page.locator("main").getByRole("button", { name: "Sign Out" }).click();
   // settings (account) → /login (account): client-side, with its toast
-  await expect(toast(page, "Logged out successfully")).toBeVisible();
+  await expectToastShown(page, "Logged out successfully");
   await expectPath(page, "/login");
   // a guest sent to a page of another vertical is redirected back to /login (a document redirect)
   await open(page, "/scrolls");
