@@ -21,8 +21,12 @@ const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const CONCURRENCY = 8;
 /** A request that hangs this long is a failure (so no request can outlive the storm). */
 const REQUEST_TIMEOUT_MS = 30_000;
-/** The storm stops sending after this and fails: it never runs into the next test. */
-const STORM_BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 420_000);
+/**
+ * The storm stops sending after this and fails: it never runs into the next test. 70–130 s on a
+ * quiet 2-core machine; three CI runs at once (load 30–56) sent 5,036 and 5,100 in 420 s (12/s,
+ * the CPU shared seven ways), so the bound leaves room for a machine loaded far past its cores.
+ */
+const STORM_BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 1_200_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
 const PASSWORD = "pass1234";
 /**
