@@ -4,13 +4,12 @@
 // leaving it (the theme is the document's data-theme, as Settings applies it; the second theme
 // with the rules a theme can change, THEME_RULES): no serious or critical violation of WCAG
 // 2.0/2.1/2.2 A and AA.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { card, openMenu, postEcho } from "./echo-helpers";
 import { open, otherUser, signedInPage, THEME_RULES, THEMES, toast, unique } from "./helpers";
 import { createCuration, createFeed, main, uniqueTag } from "./scroll-helpers";
 
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const WIDTHS = [1366, 390] as const;
 
 /** The state on screen, light and dark, wide and narrow; `keep` re-asserts it after each resize. */
@@ -21,8 +20,8 @@ async function sweep(page: Page, name: string, keep?: () => Promise<void>) {
       await page.setViewportSize({ width, height: 900 });
       await keep?.();
       // whole in the first theme; in the second only what a theme can change (THEME_RULES)
-      const axe = new AxeBuilder({ page });
-      const { violations } = await (theme === THEMES[0] ? axe.withTags(TAGS) : axe.withRules(THEME_RULES)).analyze();
+      const builder = axe(page);
+      const { violations } = await (theme === THEMES[0] ? builder.withTags(WCAG_TAGS) : builder.withRules(THEME_RULES)).analyze();
       const serious = violations
         .filter((v) => v.impact === "serious" || v.impact === "critical")
         .map((v) => `${v.id}: ${v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")} ${n.failureSummary}`).join(" | ")}`);
@@ -92,7 +91,7 @@ test("the drawer open on a phone", async ({ page }) => {
   await expect(sidebar).toBeInViewport();
   for (const theme of THEMES) {
     await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
-    const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+    const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
     expect.soft(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), theme).toEqual([]);
   }
 });

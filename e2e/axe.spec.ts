@@ -3,14 +3,13 @@
 // in both themes at both widths (a failure names its route, theme and width); the data (echos
 // with tags, a feed, a curation, another user's scroll) is seeded once per worker through the
 // public API.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { rank } from "./community-helpers";
 import { postEcho } from "./echo-helpers";
 import { logIn, signUp, skipSplash, THEME_RULES, THEMES, useTheme, waitForApp, type Account } from "./helpers";
 import { addEchoToScroll, createCuration, createFeed, followScroll, uniqueTag } from "./scroll-helpers";
 
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 type Seed = { me: Account; other: Account; echoId: string; tag: string; feedId: string; curationId: string };
 
@@ -76,8 +75,8 @@ const signedInRoutes: [string, (s: Seed) => string][] = [
 
 /** `rules`: only these (THEME_RULES, for a page already judged whole in the other theme). */
 async function expectNoSeriousViolations(page: Page, rules?: string[]) {
-  const axe = new AxeBuilder({ page });
-  const { violations } = await (rules ? axe.withRules(rules) : axe.withTags(TAGS)).analyze();
+  const builder = axe(page);
+  const { violations } = await (rules ? builder.withRules(rules) : builder.withTags(WCAG_TAGS)).analyze();
   const serious = violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${n.failureSummary}`) }));

@@ -2,15 +2,15 @@
 // from the echo menu by keyboard, every reader sees "edited" and the history, and a content
 // warning is a disclosure (button, aria-expanded, aria-controls) over text and tags, opened by
 // keyboard; axe finds nothing serious on the echo page in both themes with both open.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { card } from "./echo-helpers";
 import { open, signedInPage, THEMES, unique, useTheme } from "./helpers";
 
 const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
 
 async function noSeriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(serious, page.url()).toEqual([]);
 }

@@ -1,14 +1,14 @@
 // The feeds' `replies` rule option (decision 024, "Feeds"): the form's "Include replies" checkbox,
 // set from the keyboard, puts replies in the feed; unchecked on edit, they leave it. axe on the
 // form in both themes.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { card, postEcho, type Echo } from "./echo-helpers";
 import { expectPath, expectToastShown, open, signedInPage, unique, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), theme).toEqual([]);
 }
 

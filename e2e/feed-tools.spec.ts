@@ -1,7 +1,7 @@
 // Issue 16 in Chromium: the live preview on the scroll form, "Why am I seeing this?" on feed
 // echos (and the creator's "why isn't it?" from an echo's page), and forking a public feed.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe } from "./axe-helpers";
 import { card, openMenu, postEcho } from "./echo-helpers";
 import { expectToastShown, open, otherUser, signedInPage } from "./helpers";
 import { createFeed, uniqueTag } from "./scroll-helpers";
@@ -11,7 +11,7 @@ async function expectAxeClean(page: Page) {
   await page.evaluate(() =>
     Promise.all([...document.querySelectorAll('[role="status"]')].flatMap((el) => (el.parentElement ?? el).getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined)))),
   );
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const { violations } = await axe(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(serious).toEqual([]);
 }

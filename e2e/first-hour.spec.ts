@@ -1,7 +1,7 @@
 // A new user's first hour (issue 29): typed #tags are tags, a shared link survives sign-in, and the
 // other rough edges a first visit met, each checked the way the user met it.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { expectPath, expectToastShown, expectUrl, open, PASSWORD, signedInPage, signUp, skipSplash, THEME_RULES, THEMES, unique, waitForApp } from "./helpers";
 import { card, postEcho } from "./echo-helpers";
 import { uniqueTag } from "./scroll-helpers";
@@ -18,8 +18,8 @@ async function expectAxeClean(page: Page) {
     await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      const axe = new AxeBuilder({ page });
-      const { violations } = await (theme === THEMES[0] ? axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]) : axe.withRules(THEME_RULES)).analyze();
+      const builder = axe(page);
+      const { violations } = await (theme === THEMES[0] ? builder.withTags(WCAG_TAGS) : builder.withRules(THEME_RULES)).analyze();
       const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
       expect.soft(serious, `${theme} @${width}`).toEqual([]);
     }

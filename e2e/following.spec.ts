@@ -1,8 +1,8 @@
 // The Following timeline on Home (issue 18): once the viewer follows someone, the picker offers
 // "Following" and Home selects it by default, showing the followees' echos newest first; an
 // explicit "All Echos" choice wins over that default. Echos are seeded through /api.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe } from "./axe-helpers";
 import { cardIds, postEcho } from "./echo-helpers";
 import { apiUser, open, signedInPage, unique } from "./helpers";
 
@@ -10,7 +10,7 @@ const picker = (page: Page) => page.getByRole("listbox", { name: "Feed scrolls" 
 const title = (page: Page) => page.locator("main").getByRole("heading", { level: 1 });
 
 async function expectAxeClean(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const { violations } = await axe(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
   expect(serious).toEqual([]);
 }

@@ -1,8 +1,8 @@
 // Links and mentions in echo text (issue 18): web links, @mentions and #tags render as links in
 // cards and on the echo page, the rest stays text; a link in a card goes where it points rather
 // than opening the echo, and is reachable with Tab. Echos are seeded through /api.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { axe } from "./axe-helpers";
 import { card, postEcho } from "./echo-helpers";
 import { apiUser, expectPath, open, signedInPage, unique, waitForApp } from "./helpers";
 import { uniqueTag } from "./scroll-helpers";
@@ -43,7 +43,7 @@ test.describe("links and mentions in echo text", () => {
     const tagLink = text.getByRole("link", { name: `#${tag.toUpperCase()}`, exact: true });
     await expect(tagLink).toHaveAttribute("href", `/tag/${tag}`);
     await expect(text.getByRole("link")).toHaveCount(4);
-    expect((await new AxeBuilder({ page }).include(".echo-content").analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+    expect((await axe(page).include(".echo-content").analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
 
     // the tag link opens the tag page (normalised), where the card shows the same links
     await tagLink.click();

@@ -3,8 +3,8 @@
 // the counts; a reply deleted deeper than the levels shown lowers its parent's count live; a tag
 // page opens one socket; a deleted account's repost entries leave Following live. Keyboard and
 // axe in both themes on the thread. Socket rules: tests/api/live-one-socket.test.ts.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type WebSocketRoute } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { card, cardIds, postEcho, replyTo, type Echo } from "./echo-helpers";
 import { apiUser, open, PASSWORD, signedInPage, THEMES, unique, useTheme } from "./helpers";
 
@@ -69,7 +69,7 @@ for (const theme of THEMES) {
     await replies(page, missed._id, 0).focus();
     await expect(replies(page, missed._id, 0)).toBeFocused();
     await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
     expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), theme).toEqual([]);
     await bob.request.dispose();
   });

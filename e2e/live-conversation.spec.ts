@@ -3,14 +3,14 @@
 // itself keeps its place, "This echo was deleted" — and search results and a curation's quote
 // embed follow edits and deletions, with the reader's muted words (warn collapses, hide drops);
 // all without a reload; keyboard and axe in both themes. Socket rules: tests/api/live-conversation.test.ts.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { card, postEcho, replyTo, type Echo } from "./echo-helpers";
 import { apiUser, open, PASSWORD, signedInPage, THEMES, unique, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), theme).toEqual([]);
 }
 

@@ -1,8 +1,8 @@
 // Live updates (issue 17, decision 016): a reader's open feed shows "N new echos" within 2 s of
 // another browser's post, and the pill puts them on top. Lean on purpose: the channels' matching
 // rules are tested over real sockets in tests/api/live.test.ts.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type WebSocketRoute } from "@playwright/test";
+import { axe } from "./axe-helpers";
 import { cardIds, postEcho } from "./echo-helpers";
 import { apiUser, open, otherUser, signedInPage, unique } from "./helpers";
 
@@ -34,7 +34,7 @@ test.describe("Live updates", () => {
 
     // the pill lives in a polite status region, and axe finds nothing serious in it
     await expect(pill(page)).toHaveAttribute("role", "status");
-    const { violations } = await new AxeBuilder({ page }).include("[data-testid=live-pill]").analyze();
+    const { violations } = await axe(page).include("[data-testid=live-pill]").analyze();
     expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 
     await button.focus();
