@@ -1,7 +1,7 @@
-// `npm test`: everything; stops at the first failure. typecheck and lint side by side → build →
-// client JS budgets → then, side by side: unit + module services in workerd; the `npm run dev`
-// smoke, then e2e on an empty store; /api over real HTTP against one production server; the
-// Playwright e2e suite in Debian's Chromium against a second one.
+// `npm test`: everything; stops at the first failure. From the start, side by side: unit + module
+// services in workerd (they need no build), and typecheck ‖ lint → build → client JS budgets →
+// then, side by side: the `npm run dev` smoke, then e2e on an empty store; /api over real HTTP
+// against one production server; the Playwright e2e suite in Debian's Chromium against a second one.
 // Why side by side (issue 30): one after another took 1,397 s on a quiet 2-core machine, and the
 // two long suites each kept about one core busy (the rest is waiting on the server, the browser,
 // timers): measured CPU over wall time, API ≈ 1.0–1.3 cores, e2e ≈ 1.0. Each suite has its own
@@ -40,22 +40,9 @@ const onSignal = () => {
 process.once("SIGINT", onSignal);
 process.once("SIGTERM", onSignal);
 
-try {
+/** The suites that run against the build, side by side, each on its own server and store. */
+async function suites() {
   await together(
-    step("typecheck", () => run("typecheck", "npm", ["run", "typecheck", "--silent"])),
-    step("lint", () => run("lint", "npm", ["run", "lint", "--silent"])),
-  );
-  await step("build (every vertical)", () => buildVerticals());
-  // sizes of a build are deterministic: the issue's JS budgets hold or the build fails the run
-  await step("client JS budgets (from the build)", async () => {
-    const verdicts = allVerdicts();
-    for (const v of verdicts) console.log(`${v.ok ? "met " : "MISS"} ${v.name}: ${v.detail}`);
-    const missed = verdicts.filter((v) => !v.ok);
-    if (missed.length) throw new Error(`JS budget missed (node scripts/js-budget.mjs lists the chunks): ${missed.map((v) => v.name).join("; ")}`);
-  });
-
-  await together(
-    step("unit (node) + module services (workerd, real D1)", () => run("module", "vitest", ["run", "--project", "workers", "--project", "node"])),
     (async () => {
       // `npm run dev` on a fresh state dir: sign up, post, like, a hot reload (scripts/dev-smoke.mjs)
       await step("npm run dev smoke (sign-up, post, like, hot reload)", () => run("dev", "node", ["scripts/dev-smoke.mjs"]));
@@ -80,6 +67,29 @@ try {
       await step("e2e (Playwright, Chromium)", () =>
         against(e2e, () => run("e2e", "playwright", ["test"], { env: { TEST_BASE_URL: e2e.baseUrl, TEST_STATE_DIR: e2e.stateDir } })),
       );
+    })(),
+  );
+}
+
+try {
+  await together(
+    // the module tests read the sources only: they need no build, so they fill the second core
+    // while typecheck, lint and the build (about one core between them) run (issue 30)
+    step("unit (node) + module services (workerd, real D1)", () => run("module", "vitest", ["run", "--project", "workers", "--project", "node"])),
+    (async () => {
+      await together(
+        step("typecheck", () => run("typecheck", "npm", ["run", "typecheck", "--silent"])),
+        step("lint", () => run("lint", "npm", ["run", "lint", "--silent"])),
+      );
+      await step("build (every vertical)", () => buildVerticals());
+      // sizes of a build are deterministic: the issue's JS budgets hold or the build fails the run
+      await step("client JS budgets (from the build)", async () => {
+        const verdicts = allVerdicts();
+        for (const v of verdicts) console.log(`${v.ok ? "met " : "MISS"} ${v.name}: ${v.detail}`);
+        const missed = verdicts.filter((v) => !v.ok);
+        if (missed.length) throw new Error(`JS budget missed (node scripts/js-budget.mjs lists the chunks): ${missed.map((v) => v.name).join("; ")}`);
+      });
+      await suites();
     })(),
   );
 } finally {
