@@ -3,8 +3,8 @@
 // typed in the case's field, Hide echo and Resolve from the keyboard, the audit log — and the
 // echo's author reads what happened on /account-status and appeals once. axe in both themes.
 import { spawnSync } from "node:child_process";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { postEcho } from "./echo-helpers";
 import { apiUser, expectToastShown, open, otherUser, PASSWORD, signedInPage, skipSplash, useTheme } from "./helpers";
 
@@ -12,7 +12,7 @@ const stateDir = process.env.TEST_STATE_DIR;
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), theme).toEqual([]);
 }
 

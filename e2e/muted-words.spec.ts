@@ -2,14 +2,14 @@
 // long) and removes them from the keyboard; a tag page leaves out an echo a "hide" word matches
 // and shows one a "warn" word matches collapsed — "Hidden: matches <phrase>" with a disclosure
 // (aria-expanded) the keyboard opens; axe in both themes on Settings and on the collapsed card.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { postEcho } from "./echo-helpers";
 import { apiUser, expectToastShown, open, recordPosts, signedInPage, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), theme).toEqual([]);
 }
 

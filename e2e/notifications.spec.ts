@@ -1,15 +1,15 @@
 // Notifications (issue 18): what others do to your things reaches the bell in the top bar and the
 // /notifications page, grouped, newest first; "Mark all as read" clears the count. Seeded through
 // the public /api; the bell is reached and opened from the keyboard; axe in both themes.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { likeEcho, postEcho } from "./echo-helpers";
 import { apiUser, expectPath, open, signedInPage, useTheme } from "./helpers";
 import { createCuration, followScroll } from "./scroll-helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), theme).toEqual([]);
 }
 

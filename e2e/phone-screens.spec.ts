@@ -3,8 +3,8 @@
 // a reply's thread; Settings' muted words. Nothing may push the page sideways (six actions in a
 // reply's card did, by 33–57 px), a muted word's places are shown in full (a two-line clamp cut
 // them), and axe finds nothing serious (the bare "Reposted by" list failed target-size).
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { postEcho } from "./echo-helpers";
 import { apiUser, open, signedInPage, THEMES, unique, useTheme } from "./helpers";
 
@@ -14,7 +14,7 @@ async function expectCleanPhoneScreen(page: Page, theme: string) {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
   const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(sideways, `${page.url()} scrolls sideways`).toBe(0);
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(serious, page.url()).toEqual([]);
 }
