@@ -1,14 +1,14 @@
 // Replies and threads (issue 31, decision 024): from a card's Reply link (keyboard) to the echo's
 // page with the reply box focused, a reply posted there shows in the thread and in the counts,
 // nested replies and a deleted parent's placeholder read in place; axe in both themes.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { card, postEcho, type Echo } from "./echo-helpers";
 import { apiUser, expectPath, open, signedInPage, unique, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), theme).toEqual([]);
 }
 

@@ -3,13 +3,13 @@
 // "↻ @name reposted", undo takes it away; a quote from the card's Quote button by keyboard
 // embeds the quoted echo, and the echo page lists who reposted and quoted. axe finds nothing
 // serious in both themes.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { card, postEcho } from "./echo-helpers";
 import { apiUser, open, signedInPage, THEMES, unique, useTheme } from "./helpers";
 
 async function noSeriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(serious, page.url()).toEqual([]);
 }

@@ -1,14 +1,14 @@
 // Block and mute (issue 32): from a profile (Block asks first; Mute for a chosen time), then
 // Settings lists both, and Unblock / Unmute work from the keyboard; axe in both themes on the
 // settings lists and the profile of a blocked user.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { postEcho } from "./echo-helpers";
 import { apiUser, expectToastShown, open, signedInPage, useTheme } from "./helpers";
 
 async function expectAxeClean(page: Page, theme: "light" | "dark") {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), theme).toEqual([]);
 }
 

@@ -1,8 +1,8 @@
 // /scrolls and /scrolls/curations read one page of the viewer's scrolls (issue 28: they read every
 // scroll), newest first; 'Older scrolls' goes on from the page's last one and 'Newest scrolls'
 // comes back, as plain links (they work before hydration too). Axe in both themes on the pager.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { signedInPage, THEMES, useTheme, waitForApp } from "./helpers";
 
 const PAGE = 50; // SCROLLS_PAGE in modules/scroll/lists.server.ts
@@ -40,7 +40,7 @@ test("a viewer with more scrolls than a page pages them by 'Older scrolls' and b
     await page.goto("/scrolls");
     await waitForApp(page);
     await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
     const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(serious.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`), theme).toEqual([]);
   }

@@ -1,8 +1,8 @@
 // Search echos in Chromium (issue 18): a word typed in /search finds the echo, the word is
 // marked in its text (a <mark>, not markup from the server), the result is reached and opened
 // from the keyboard, and axe finds no serious or critical violation on the results, light and dark.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { axe, WCAG_TAGS } from "./axe-helpers";
 import { postEcho } from "./echo-helpers";
 import { open, signedInPage, unique, useTheme } from "./helpers";
 
@@ -37,7 +37,7 @@ test("a word typed in /search finds the echo with the word marked; keyboard reac
     await useTheme(page, theme);
     await open(page, `/search?q=${word}`);
     await expect(results.locator(".echo-content mark").first()).toBeVisible();
-    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    const { violations } = await axe(page).withTags(WCAG_TAGS).analyze();
     expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${theme}: ${v.id}`)).toEqual([]);
   }
 
