@@ -3,8 +3,43 @@
 // number as a GET reads each page, with every page's budget and fullness checked.
 import { expect } from "vitest";
 import { newId } from "../shared/index";
-import { batch, configureRequestDb, createDb, instrumentD1, sql, testAppContext, type AppContext, type D1Stats, type SQL } from "../shared/index.server";
+import { batch, configureRequestDb, createDb, instrumentD1, sql, testAppContext, type AppContext, type Change, type D1Stats, type SQL } from "../shared/index.server";
+import { indexStatements } from "./feed-index.server";
+import { backfillStep } from "./feed-index-backfill.server";
 import { scrollEchos } from "./pages.server";
+import { ruleKeyOf } from "./rule.server";
+import { feedScroll } from "./thin-matches.test-support";
+import type { FeedRule } from "./schema";
+
+/** A newest-first any-of rule of no tag yet: the tests' rules are spread from it. */
+export const baseRule: FeedRule = { tagMatchType: "any", includedTags: [], excludedTags: [], authors: [], sortBy: "newestFirst", sortTimeRange: "allTime", excludeLikedEchos: false, startDate: null, endDate: null };
+
+/** A scroll of `rule` whose index the backfill builds with cap `cap`. */
+export async function cappedScroll(app: AppContext, creatorId: string, rule: FeedRule, cap: number): Promise<string> {
+  const key = ruleKeyOf(rule);
+  const scrollId = newId(Date.now());
+  await batch(app.db, [...indexStatements(rule, sql`1`), feedScroll(scrollId, creatorId, rule, key)]);
+  for (let step = 0; step < 50 && (await backfillStep(app.db, key, Date.now(), undefined, cap)); step++);
+  return scrollId;
+}
+
+/** 420 echos carrying one to three of the ten `tags` (one in three two, one in seven three: found
+ * by two or three of an any-of rule's streams), likes spread. Oldest first. */
+export const writeTenTagEchos = (app: AppContext, authorId: string, start: number, tags: string[]) =>
+  writeEchos(
+    app,
+    authorId,
+    start,
+    420,
+    (i) => [...new Set([tags[i % 10]!, ...(i % 3 === 0 ? [tags[(i + 3) % 10]!] : []), ...(i % 7 === 0 ? [tags[(i + 5) % 10]!] : [])])],
+    (i) => (i * 13) % 17,
+  );
+
+/** The test env with a queue that keeps what the pages send (`sent`) for the test to run, or not. */
+export function keptQueue(env: Env): { env: Env; sent: Change[] } {
+  const sent: Change[] = [];
+  return { sent, env: { ...env, FEED_EVENTS: { sendBatch: async (messages: { body: Change }[]) => void sent.push(...messages.map((m) => m.body)) } } as unknown as Env };
+}
 
 /** `count` echos one second apart from `start`, the i-th carrying `tagsOf(i)` and `likesOf(i)` likes. Their ids, oldest first. */
 export async function writeEchos(

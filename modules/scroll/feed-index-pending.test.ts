@@ -10,32 +10,21 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
-import { encodeCursor, newId } from "../shared/index";
+import { encodeCursor } from "../shared/index";
 import { batch, select, sql, testAppContext, type Change } from "../shared/index.server";
-import { aheadOf, indexStatements } from "./feed-index.server";
+import { aheadOf } from "./feed-index.server";
 import { markNear } from "./feed-index-extend.server";
 import { scrollEchos } from "./pages.server";
-import { backfillStep } from "./feed-index-backfill.server";
-import { pageToTheEnd, writeEchos } from "./depth-paging.test-support";
+import { baseRule, cappedScroll, keptQueue, pageToTheEnd, writeEchos, writeTenTagEchos } from "./depth-paging.test-support";
 import { ruleKeyOf } from "./rule.server";
-import { feedScroll } from "./thin-matches.test-support";
 import type { FeedRule } from "./schema";
 
 const app = () => testAppContext(env);
 const CAP = 90;
 
-const sent: Change[] = [];
-const queued = { ...env, FEED_EVENTS: { sendBatch: async (messages: { body: Change }[]) => void sent.push(...messages.map((m) => m.body)) } } as unknown as Env;
-
-const base: FeedRule = { tagMatchType: "any", includedTags: [], excludedTags: [], authors: [], sortBy: "newestFirst", sortTimeRange: "allTime", excludeLikedEchos: false, startDate: null, endDate: null };
-
-async function built(creatorId: string, rule: FeedRule): Promise<string> {
-  const key = ruleKeyOf(rule);
-  const scrollId = newId(Date.now());
-  await batch(app().db, [...indexStatements(rule, sql`1`), feedScroll(scrollId, creatorId, rule, key)]);
-  for (let step = 0; step < 50 && (await backfillStep(app().db, key, Date.now(), undefined, CAP)); step++);
-  return scrollId;
-}
+const { env: queued, sent } = keptQueue(env);
+const base = baseRule;
+const built = (creatorId: string, rule: FeedRule) => cappedScroll(app(), creatorId, rule, CAP);
 
 const stateOf = async (rule: FeedRule) =>
   (await batch(app().db, [select({ cap: sql<number>`cap`, complete: sql<number>`complete` }, sql`FROM feed_indexes WHERE rule_key = ${ruleKeyOf(rule)}`)]))[0][0]!;
@@ -45,14 +34,7 @@ describe("a feed index past its frontier, the extension pending", { timeout: 600
     const me = (await signup(app(), { userName: "pending_me", password: "pass1234" })).user._id;
     const start = Date.now() - 20_000_000;
     const TEN = Array.from({ length: 10 }, (_, i) => `pd${i}`);
-    const echos = await writeEchos(
-      app(),
-      me,
-      start,
-      420,
-      (i) => [...new Set([TEN[i % 10]!, ...(i % 3 === 0 ? [TEN[(i + 3) % 10]!] : []), ...(i % 7 === 0 ? [TEN[(i + 5) % 10]!] : [])])],
-      (i) => (i * 13) % 17,
-    );
+    const echos = await writeTenTagEchos(app(), me, start, TEN);
     const matching = (tags: string[]) => echos.filter((e) => e.tags.some((t) => tags.includes(t)));
     const seven = TEN.slice(0, 7);
     const eight = TEN.slice(2, 10);
