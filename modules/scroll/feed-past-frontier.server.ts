@@ -8,11 +8,16 @@
 // (with the index's state, and the scroll's lookup) reads the next entries of the merged streams,
 // ids only, 1 or 2 rows an entry (feedScanQuery), so the window holds about twice the entries; the
 // second hydrates the chosen echos by id. Its end is exact: the scan's last entry.
-import { ECHO_ROWS } from "../shared/index";
+import { DEFAULT_LIMIT, ECHO_ROWS, encodeCursor } from "../shared/index";
 import { batch, type AppContext } from "../shared/index.server";
-import { feedPage, FRONTIER_N, hydrateIds, scanEntryRows, streams, type FeedPageRow, type FeedScanRow } from "./feed-rules.server";
-import { before, type Position } from "./feed-index.server";
-import type { FeedRule } from "./schema";
+import { type PageRequest } from "../echo/index.server";
+import { echoPage } from "./rows.server";
+import { feedPage, feedScanQuery, FRONTIER_N, holdsRule, hydrateIds, scanEntryRows, streams, type FeedPageRow, type FeedScanRow, type Seek } from "./feed-rules.server";
+import { before, positionOf, reachOf, rememberIndex, type Position } from "./feed-index.server";
+import { askToExtend } from "./feed-index-extend.server";
+import { indexState } from "./feed-index-pages.server";
+import { ruleKeyOf } from "./rule.server";
+import type { FeedRule, ScrollEchoPage } from "./schema";
 
 /** Candidates hydrated beyond the page: echos a muted word or moderation may hide (1 row each). */
 const SPARE = 3;
@@ -52,4 +57,37 @@ export async function pageOfScan(app: Pick<AppContext, "db">, rule: FeedRule, vi
   }
   // every candidate was considered (some hidden): the page ends where the scan's choice ended
   return { rows: shown, hasMore: fed.hasMore, after: end() };
+}
+
+/** The cursor of the page after a position of the index (a page's last entry, or its frontier). */
+export const indexCursor = (rule: FeedRule, at: Position): string => encodeCursor(rule.sortBy === "mostLiked" ? { l: at.rank, id: at.id } : { id: at.id });
+
+/**
+ * A page past a ready index's frontier in two round trips: the index's state and the scan (in the
+ * batch of the scroll's lookup, guarded to the scroll still holding `rule`), then the chosen
+ * echos. `candidateRows`: the engine page's rows for candidates (pageCandidateRows); a reader who
+ * hides what they liked gets a screen's more (their echos' like probes find nothing).
+ */
+export async function scannedPage(
+  app: AppContext,
+  viewerId: string,
+  rule: FeedRule,
+  req: PageRequest,
+  seek: Seek,
+  now: number,
+  candidateRows: number,
+  whileScroll: string,
+): Promise<ScrollEchoPage> {
+  const ruleKey = ruleKeyOf(rule);
+  const entries = scanEntries(rule, candidateRows + (rule.excludeLikedEchos ? DEFAULT_LIMIT : 0));
+  const [state, scanned] = await batch(app.db, [indexState(ruleKey), feedScanQuery(rule, viewerId, now, seek, entries, holdsRule(whileScroll, viewerId, rule))]);
+  if (state[0]?.state === "ready") {
+    rememberIndex(ruleKey, reachOf(state[0]));
+    // the extension the reader needs (decision 020, "Deeper on demand")
+    askToExtend(app, rule, ruleKey, reachOf(state[0]), positionOf(rule, seek));
+  }
+  const got = await pageOfScan(app, rule, viewerId, scanned, entries, req.limit, now);
+  const nextCursor = got.after ? indexCursor(rule, got.after) : null;
+  const total = (req.page - 1) * req.limit + got.rows.length + (got.hasMore ? 1 : 0);
+  return { ...echoPage(got.rows, req, total, got.hasMore, nextCursor), feedIndex: state[0]?.state ?? "building" };
 }

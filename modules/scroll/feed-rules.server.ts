@@ -152,6 +152,11 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   return `SELECT id, lk, ${wanted} AS ok, CASE WHEN n = ${w} THEN ${FRONTIER_N} ELSE n END AS n FROM (${numbered}) WHERE (${wanted}) OR n = ${w} LIMIT ${int(limit + 1)}`;
 }
 
+/** Whether the engine tests its candidates for this rule and viewer (else every entry matches, and
+ * its page is the merge's head: full, reading no more than the page). */
+export const engineTests = (rule: FeedRule, viewerId: string, now: number): boolean =>
+  !provablyEmpty(rule, now) && streams(rule).some((s) => streamPart(rule, s, viewerId, now, null).tested);
+
 /** A plain scan's row: an entry of the merged streams, whether it matches (copies and misses: 0). */
 const scanColumns = { id: sql<string>`p.id`, likesCount: sql<number>`p.lk`, feedOk: sql<number>`p.ok`, feedN: sql<number>`0` };
 export type FeedScanRow = RowOf<typeof scanColumns>;

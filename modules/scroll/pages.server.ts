@@ -6,10 +6,10 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, notFound, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
 import { batch, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { type EchoRow, type PageRequest } from "../echo/index.server";
-import { CANDIDATE_ROWS, feedPage, feedKeptQuery, feedPageQuery, feedScanQuery, holdsRule, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
-import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex, type Position } from "./feed-index.server";
+import { CANDIDATE_ROWS, feedPage, engineTests, feedKeptQuery, feedPageQuery, holdsRule, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
+import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex } from "./feed-index.server";
 import { askToExtend } from "./feed-index-extend.server";
-import { pageOfScan, scanEntries } from "./feed-past-frontier.server";
+import { indexCursor, scanEntries, scannedPage } from "./feed-past-frontier.server";
 import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexPage, indexPageQuery, indexState } from "./feed-index-pages.server";
 import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./rule.server";
 import { echoPage, visibleScroll } from "./rows.server";
@@ -241,32 +241,30 @@ async function feedEchos(
       // rest's echos leave for the engine's entries, read without numbering (decision 020, "Past
       // the frontier, full"): a page short of them goes on after its last echo
       const rows = PAGE_ROW_TARGET - (ECHO_ROWS + 2) * (indexed.length + 1) - ECHO_ROWS * (rest + 1) - 12;
-      const entries = scanEntries(rule, Math.max(20, Math.min(candidateRows, rows)) - ECHO_ROWS);
+      const left = Math.max(20, Math.min(candidateRows, rows));
       const from: Seek = { id: st.floor!.id, likes: st.floor!.rank };
-      const [after] = await batch(app.db, [feedKeptQuery(rule, viewerId, now, from, rest, entries, whileScroll)]);
+      const tests = engineTests(rule, viewerId, now);
+      const [after] = await batch(app.db, [
+        tests
+          ? feedKeptQuery(rule, viewerId, now, from, rest, scanEntries(rule, left - ECHO_ROWS), whileScroll)
+          : feedPageQuery(rule, viewerId, now, from, rest, 0, windowSize(rule, left), whileScroll),
+      ]);
       const fed = feedPage(rule, after, rest, now);
       const page = [...got.rows, ...fed.rows];
       const last = fed.rows[fed.rows.length - 1];
-      const nextCursor = fed.hasMore && fed.after ? feedCursor(rule, fed.after) : last ? feedCursor(rule, last) : indexCursor(rule, st.floor!);
-      const total = (req.page - 1) * req.limit + page.length + 1;
-      return { ...echoPage(page, req, total, true, nextCursor), feedIndex: "ready" };
+      // (a rule the engine does not test reads its head: its end is known)
+      const more = fed.hasMore || tests;
+      const nextCursor = !more ? null : fed.hasMore && fed.after ? feedCursor(rule, fed.after) : last ? feedCursor(rule, last) : indexCursor(rule, st.floor!);
+      const total = (req.page - 1) * req.limit + page.length + (more ? 1 : 0);
+      return { ...echoPage(page, req, total, more, nextCursor), feedIndex: "ready" };
     }
     // the index no longer reaches here (its frontier moved, or it was dropped): the engine, once more
     forgetIndex(ruleKey);
   }
   // past a ready index's frontier with a second round trip left (the lookup's batch carries this
-  // one): a scan of ids, then the chosen echos by id — about twice the engine's window
-  if (known && !reaches(rule, known, position) && known.floor !== null && whileScroll !== null) {
-    const entries = scanEntries(rule, pageCandidateRows(req.limit, candidateRows) + (rule.excludeLikedEchos ? DEFAULT_LIMIT : 0));
-    const [state, scanned] = await batch(app.db, [indexState(ruleKey), feedScanQuery(rule, viewerId, now, seek, entries, holdsRule(whileScroll, viewerId, rule))]);
-    if (state[0]?.state === "ready") {
-      rememberIndex(ruleKey, reachOf(state[0]));
-      askToExtend(app, rule, ruleKey, reachOf(state[0]), position);
-    }
-    const got = await pageOfScan(app, rule, viewerId, scanned, entries, req.limit, now);
-    const nextCursor = got.after ? indexCursor(rule, got.after) : null;
-    const total = (req.page - 1) * req.limit + got.rows.length + (got.hasMore ? 1 : 0);
-    return { ...echoPage(got.rows, req, total, got.hasMore, nextCursor), feedIndex: state[0]?.state ?? "building" };
+  // one): a scan of ids, then the chosen echos by id (decision 020, "Past the frontier, full")
+  if (known && !reaches(rule, known, position) && known.floor !== null && whileScroll !== null && engineTests(rule, viewerId, now)) {
+    return scannedPage(app, viewerId, rule, req, seek, now, pageCandidateRows(req.limit, candidateRows), whileScroll);
   }
   const [state, rows] = await batch(app.db, [indexState(ruleKey), engine()]);
   const st = state[0];
@@ -278,8 +276,6 @@ async function feedEchos(
   return { ...enginePage(rule, req, rows, window, offset, now), feedIndex: st?.state ?? "building" };
 }
 
-/** The cursor of the page after a position of the index (a page's last entry, or its frontier). */
-const indexCursor = (rule: FeedRule, at: Position): string => encodeCursor(rule.sortBy === "mostLiked" ? { l: at.rank, id: at.id } : { id: at.id });
 
 /** The engine's page: within its window of candidates. */
 function enginePage(rule: FeedRule, req: PageRequest, rows: FeedPageRow[], window: number, offset: number, now: number): ScrollEchoPage {
