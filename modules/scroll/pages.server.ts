@@ -276,7 +276,6 @@ async function feedEchos(
   return { ...enginePage(rule, req, rows, window, offset, now), feedIndex: st?.state ?? "building" };
 }
 
-
 /** The engine's page: within its window of candidates. */
 function enginePage(rule: FeedRule, req: PageRequest, rows: FeedPageRow[], window: number, offset: number, now: number): ScrollEchoPage {
   // a feed page may stop at its window's frontier: short (even empty) with more to come
