@@ -173,13 +173,18 @@ export const scanEntryRows = (rule: FeedRule): number =>
  * where it is hydrated. Read only while `guard` holds (a condition SQLite tests once).
  */
 export function feedScanQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, entries: number, guard: SQL): Select<FeedScanRow> {
-  if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   if (provablyEmpty(rule, now)) return select(scanColumns, sql`FROM (SELECT NULL AS id, 0 AS lk, 0 AS ok) p WHERE 0`);
+  const { scan, seen } = plainScan(rule, viewerId, now, seek, entries);
+  return select(scanColumns, sql`FROM (${sql.raw(`SELECT id, lk, ok AND ${seen} AS ok FROM (${scan})`)}) p WHERE ${guard}`);
+}
+
+/** The first `entries` entries of the merged streams after `seek` in feed order (no numbering),
+ * and the test that the viewer sees an entry's author (on the entry: no row). */
+function plainScan(rule: FeedRule, viewerId: string, now: number, seek: Seek, entries: number): { scan: string; seen: string } {
+  if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
-  const filters = viewerId === NOBODY ? "0" : viewerFiltersText(lit(viewerId));
-  const seen = viewerId === NOBODY ? "1" : `(NOT ${filters} OR ${authorVisibleText(lit(viewerId), "au")})`;
-  const body = `SELECT id, lk, ok AND ${seen} AS ok FROM (${mergeParts(parts)} ORDER BY ${orderBy(rule, "id", "lk")} LIMIT ${int(entries)})`;
-  return select(scanColumns, sql`FROM (${sql.raw(body)}) p WHERE ${guard}`);
+  const seen = viewerId === NOBODY ? "1" : `(NOT ${viewerFiltersText(lit(viewerId))} OR ${authorVisibleText(lit(viewerId), "au")})`;
+  return { scan: `${mergeParts(parts)} ORDER BY ${orderBy(rule, "id", "lk")} LIMIT ${int(entries)}`, seen };
 }
 
 /**
@@ -191,21 +196,16 @@ export function feedScanQuery(rule: FeedRule, viewerId: string, now: number, see
  * PROBE_SPARE more candidates go to the hydration, which tests the rest (shownTo).
  */
 export function feedKeptQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, entries: number, whileScroll: string | null): Select<FeedPageRow> {
-  if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
-  const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
-  const filters = viewerId === NOBODY ? "0" : viewerFiltersText(lit(viewerId));
-  const seen = viewerId === NOBODY ? "1" : `(NOT ${filters} OR ${authorVisibleText(lit(viewerId), "au")})`;
+  const { scan, seen } = plainScan(rule, viewerId, now, seek, entries);
   const page = provablyEmpty(rule, now)
     ? "SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0"
-    : `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${mergeParts(parts)} ORDER BY ${orderBy(rule, "id", "lk")} LIMIT ${int(entries)})
-        WHERE ok AND ${seen} LIMIT ${int(limit + 1 + PROBE_SPARE)})`;
+    : `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${scan}) WHERE ok AND ${seen} LIMIT ${int(limit + 1 + PROBE_SPARE)})`;
   return whileScroll === null
     ? hydrated({ viewerId, limit: limit + 1 }, page)
     : hydratedWhile({ viewerId, limit: limit + 1, scrollId: whileScroll, ...storedRule(rule) }, page);
 }
 
-/** The echos `ids` (a scan's chosen matches, in the feed's order) hydrated for the viewer, the
- * first `limit` that show: what the viewer does not see is tested on the echo row (shownTo). */
+/** The echos `ids` (in the feed's order) hydrated, the first `limit` the viewer sees (shownTo). */
 export function hydrateIds(viewerId: string, ids: string[], limit: number): Select<FeedPageRow> {
   if (!ids.every(isId)) throw new Error("feed engine: bad id");
   const page = `SELECT j.value AS id, 0 AS lk, 1 AS ok, 0 AS n FROM json_each(${lit(JSON.stringify(ids))}) j`;
