@@ -3,7 +3,7 @@
 import { batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type SQL } from "../shared/index.server";
 import { ruleChecks } from "./feed-rules.reference";
 import { backfillStep, type Backfilled } from "./feed-index-backfill.server";
-import { extendStep } from "./feed-index-extend.server";
+import { extendStep, markNear } from "./feed-index-extend.server";
 import { before, deleteEntries, insertEntries, reachOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
@@ -139,6 +139,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
     }
   };
   await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, work));
+  await markNear(db, changes.filter((c) => c.type === "mark"));
   return done;
 }
 

@@ -33,13 +33,41 @@ const ASKED_MAX = 1000;
  */
 export function askToExtend(app: Pick<AppContext, "env" | "ctx">, rule: FeedRule, ruleKey: string, st: IndexReach, position: Position): void {
   if (st.complete || st.floor === null) return;
+  // an index built before its marker existed gets it from its first reader's page (markNear)
+  if (!st.near) askOnce(app, `mark\n${ruleKey}\n${st.floor.id}`, { type: "mark", ruleKey, floor: st.floor.id });
   if (before(rule, position, st.near ?? st.floor)) return;
-  const key = `${ruleKey}\n${st.floor.rank}\n${st.floor.id}`;
+  askOnce(app, `${ruleKey}\n${st.floor.rank}\n${st.floor.id}`, { type: "extend", ruleKey, floor: st.floor.id });
+}
+
+function askOnce(app: Pick<AppContext, "env" | "ctx">, key: string, change: Change): void {
   if (asked.has(key)) return;
   if (asked.size >= ASKED_MAX) asked.delete(asked.values().next().value!);
   asked.add(key);
-  sendChanges(app, [{ type: "extend", ruleKey, floor: st.floor.id }]);
+  sendChanges(app, [change]);
 }
+
+/**
+ * The near markers of indexes built before migration 0036 (decision 020, "Deeper on demand"), as
+ * their readers' pages ask (`mark`): one batch reads the indexes, one writes each marker whose
+ * index still stands at the frontier named (aheadOf(cap) entries read an index, once). An index
+ * nobody reads needs none; the repair pass's check still writes it, 20 indexes a pass.
+ */
+export async function markNear(db: Db, changes: Extract<Change, { type: "mark" }>[]): Promise<number> {
+  const keys = [...new Set(changes.map((c) => c.ruleKey))].slice(0, MARKS_PER_BATCH);
+  if (keys.length === 0) return 0;
+  const fi = tables.feedIndexes;
+  const [found] = await batch(db, [
+    select(
+      { id: fi.id, ruleKey: fi.ruleKey, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap },
+      sql`FROM feed_indexes WHERE rule_key IN (SELECT value FROM json_each(${JSON.stringify(keys)})) AND state = 'ready' AND complete = 0 AND floor IS NOT NULL AND near IS NULL`,
+    ),
+  ]);
+  const writes = found.flatMap((index) => nearStatements(ruleOfKey(index.ruleKey), index.id, { rank: index.floorRank ?? 0, id: index.floor! }, index.cap));
+  if (writes.length > 0) await batch(db, writes);
+  return found.length;
+}
+/** Markers written per consumer batch at most (each reads up to EXTEND_AHEAD entries). */
+const MARKS_PER_BATCH = 20;
 
 /**
  * One extension message: the engine walks on from the index's frontier (as the backfill walks,

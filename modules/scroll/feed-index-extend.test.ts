@@ -9,14 +9,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
-import { newId } from "../shared/index";
-import { batch, select, sql, testAppContext, type Change } from "../shared/index.server";
-import { indexStatements } from "./feed-index.server";
-import { backfillStep } from "./feed-index-backfill.server";
+import { batch, select, sql, testAppContext } from "../shared/index.server";
 import { extendStep, shrinkExtended } from "./feed-index-extend.server";
-import { pageToTheEnd, writeEchos } from "./depth-paging.test-support";
+import { baseRule, cappedScroll, keptQueue, pageToTheEnd, writeTenTagEchos } from "./depth-paging.test-support";
 import { ruleKeyOf } from "./rule.server";
-import { feedScroll } from "./thin-matches.test-support";
 import type { FeedRule } from "./schema";
 
 const app = () => testAppContext(env);
@@ -27,8 +23,7 @@ const app = () => testAppContext(env);
 const CAP = 100;
 const SLICE = 100;
 
-const sent: Change[] = [];
-const queued = { ...env, FEED_EVENTS: { sendBatch: async (messages: { body: Change }[]) => void sent.push(...messages.map((m) => m.body)) } } as unknown as Env;
+const { env: queued, sent } = keptQueue(env);
 
 /** The consumer's extension steps over what the readers' pages sent, until nothing is left. */
 async function drain(): Promise<number> {
@@ -41,16 +36,9 @@ async function drain(): Promise<number> {
   return steps;
 }
 
-const base: FeedRule = { tagMatchType: "any", includedTags: [], excludedTags: [], authors: [], sortBy: "newestFirst", sortTimeRange: "allTime", excludeLikedEchos: false, startDate: null, endDate: null };
-
+const base = baseRule;
 /** A scroll of `rule` whose index the backfill builds with cap CAP. */
-async function built(creatorId: string, rule: FeedRule): Promise<string> {
-  const key = ruleKeyOf(rule);
-  const scrollId = newId(Date.now());
-  await batch(app().db, [...indexStatements(rule, sql`1`), feedScroll(scrollId, creatorId, rule, key)]);
-  for (let step = 0; step < 50 && (await backfillStep(app().db, key, Date.now(), undefined, CAP)); step++);
-  return scrollId;
-}
+const built = (creatorId: string, rule: FeedRule) => cappedScroll(app(), creatorId, rule, CAP);
 
 const indexOf = async (rule: FeedRule) =>
   (
@@ -67,15 +55,7 @@ describe("a feed index past its frontier", { timeout: 600_000 }, () => {
     const me = (await signup(app(), { userName: "extend_me", password: "pass1234" })).user._id;
     const start = Date.now() - 20_000_000;
     const TEN = Array.from({ length: 10 }, (_, i) => `xt${i}`);
-    // 420 echos carrying one to three of ten tags (one in three two, one in seven three), likes spread
-    const echos = await writeEchos(
-      app(),
-      me,
-      start,
-      420,
-      (i) => [...new Set([TEN[i % 10]!, ...(i % 3 === 0 ? [TEN[(i + 3) % 10]!] : []), ...(i % 7 === 0 ? [TEN[(i + 5) % 10]!] : [])])],
-      (i) => (i * 13) % 17,
-    );
+    const echos = await writeTenTagEchos(app(), me, start, TEN);
     const matching = (tags: string[]) => echos.filter((e) => e.tags.some((t) => tags.includes(t)));
     const seven = TEN.slice(0, 7);
     const three = [TEN[0]!, TEN[3]!, TEN[5]!];

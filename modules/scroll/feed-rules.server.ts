@@ -152,6 +152,66 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   return `SELECT id, lk, ${wanted} AS ok, CASE WHEN n = ${w} THEN ${FRONTIER_N} ELSE n END AS n FROM (${numbered}) WHERE (${wanted}) OR n = ${w} LIMIT ${int(limit + 1)}`;
 }
 
+/** Whether the engine tests its candidates for this rule and viewer (else every entry matches, and
+ * its page is the merge's head: full, reading no more than the page). */
+export const engineTests = (rule: FeedRule, viewerId: string, now: number): boolean =>
+  !provablyEmpty(rule, now) && streams(rule).some((s) => streamPart(rule, s, viewerId, now, null).tested);
+
+/** A plain scan's row: an entry of the merged streams, whether it matches (copies and misses: 0). */
+const scanColumns = { id: sql<string>`p.id`, likesCount: sql<number>`p.lk`, feedOk: sql<number>`p.ok`, feedN: sql<number>`0` };
+export type FeedScanRow = RowOf<typeof scanColumns>;
+/** Rows a plain scan's entry costs (no numbering): the entry, the second merge level (6–25
+ * streams), the hide-liked probe, the echo row of an echos-table stream whose tags are tested. */
+export const scanEntryRows = (rule: FeedRule): number =>
+  1 + Number(streams(rule).length > MAX_COMPOUND) + Number(rule.excludeLikedEchos) + Number(testsOnEchoRow(rule));
+/**
+ * The first `entries` entries of the rule's merged streams after `seek`, ids only, each marked
+ * with whether it matches (decision 020, "Past the frontier, full"): no numbering and no
+ * hydration, so an entry costs scanEntryRows (2 for 6–25 tag streams, where a numbered window
+ * costs 4). The page's echos are hydrated by id in a second round trip (feed-past-frontier).
+ * An author the viewer hides is a miss here (on the entry); what else hides an echo is tested
+ * where it is hydrated. Read only while `guard` holds (a condition SQLite tests once).
+ */
+export function feedScanQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, entries: number, guard: SQL): Select<FeedScanRow> {
+  if (provablyEmpty(rule, now)) return select(scanColumns, sql`FROM (SELECT NULL AS id, 0 AS lk, 0 AS ok) p WHERE 0`);
+  const { scan, seen } = plainScan(rule, viewerId, now, seek, entries);
+  return select(scanColumns, sql`FROM (${sql.raw(`SELECT id, lk, ok AND ${seen} AS ok FROM (${scan})`)}) p WHERE ${guard}`);
+}
+
+/** The first `entries` entries of the merged streams after `seek` in feed order (no numbering),
+ * and the test that the viewer sees an entry's author (on the entry: no row). */
+function plainScan(rule: FeedRule, viewerId: string, now: number, seek: Seek, entries: number): { scan: string; seen: string } {
+  if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
+  const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
+  const seen = viewerId === NOBODY ? "1" : `(NOT ${viewerFiltersText(lit(viewerId))} OR ${authorVisibleText(lit(viewerId), "au")})`;
+  return { scan: `${mergeParts(parts)} ORDER BY ${orderBy(rule, "id", "lk")} LIMIT ${int(entries)}`, seen };
+}
+
+/**
+ * The first `limit` + 1 matches among the next `entries` entries of the merged streams, hydrated
+ * in the same statement: no numbering, so an entry costs scanEntryRows (the page that crosses an
+ * index's frontier, whose second round trip is its last: pages.server.ts). Its end is not read:
+ * a page short of limit + 1 matches goes on after its last echo (or from where it started when
+ * it found none), never ending the feed. An author the viewer hides is a miss on the entry;
+ * PROBE_SPARE more candidates go to the hydration, which tests the rest (shownTo).
+ */
+export function feedKeptQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, entries: number, whileScroll: string | null): Select<FeedPageRow> {
+  const { scan, seen } = plainScan(rule, viewerId, now, seek, entries);
+  const page = provablyEmpty(rule, now)
+    ? "SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0"
+    : `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${scan}) WHERE ok AND ${seen} LIMIT ${int(limit + 1 + PROBE_SPARE)})`;
+  return whileScroll === null
+    ? hydrated({ viewerId, limit: limit + 1 }, page)
+    : hydratedWhile({ viewerId, limit: limit + 1, scrollId: whileScroll, ...storedRule(rule) }, page);
+}
+
+/** The echos `ids` (in the feed's order) hydrated, the first `limit` the viewer sees (shownTo). */
+export function hydrateIds(viewerId: string, ids: string[], limit: number): Select<FeedPageRow> {
+  if (!ids.every(isId)) throw new Error("feed engine: bad id");
+  const page = `SELECT j.value AS id, 0 AS lk, 1 AS ok, 0 AS n FROM json_each(${lit(JSON.stringify(ids))}) j`;
+  return hydrated({ viewerId, limit }, page);
+}
+
 const matchColumns = { id: sql<string>`p.id`, likesCount: sql<number>`e.likes_count`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` };
 /** The engine's page for no viewer with only what an index entry needs (its echo's id and like
  * count): the feed index's backfill. A hydrated row reads its author, the viewer's like and

@@ -6,9 +6,10 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, notFound, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
 import { batch, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { type EchoRow, type PageRequest } from "../echo/index.server";
-import { CANDIDATE_ROWS, feedPage, feedPageQuery, holdsRule, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
-import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex, type Position } from "./feed-index.server";
+import { CANDIDATE_ROWS, feedPage, engineTests, feedKeptQuery, feedPageQuery, holdsRule, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
+import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex } from "./feed-index.server";
 import { askToExtend } from "./feed-index-extend.server";
+import { indexCursor, scanEntries, scannedPage } from "./feed-past-frontier.server";
 import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexPage, indexPageQuery, indexState } from "./feed-index-pages.server";
 import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./rule.server";
 import { echoPage, visibleScroll } from "./rows.server";
@@ -236,20 +237,34 @@ async function feedEchos(
         return { ...echoPage(got.rows, req, total, true, indexCursor(rule, st.floor!)), feedIndex: "ready" };
       }
       const rest = take - got.rows.length;
-      // what the index page read (an entry, its echo's rows, a hiding viewer's probe), and the
-      // rest's echos, leave for the engine's window
+      // what the index page read (an entry, its echo's rows, a hiding viewer's probe) and the
+      // rest's echos leave for the engine's entries, read without numbering (decision 020, "Past
+      // the frontier, full"): a page short of them goes on after its last echo
       const rows = PAGE_ROW_TARGET - (ECHO_ROWS + 2) * (indexed.length + 1) - ECHO_ROWS * (rest + 1) - 12;
-      const engineWindow = windowSize(rule, Math.max(20, Math.min(candidateRows, rows)));
+      const left = Math.max(20, Math.min(candidateRows, rows));
       const from: Seek = { id: st.floor!.id, likes: st.floor!.rank };
-      const [after] = await batch(app.db, [feedPageQuery(rule, viewerId, now, from, rest, 0, engineWindow, whileScroll)]);
+      const tests = engineTests(rule, viewerId, now);
+      const [after] = await batch(app.db, [
+        tests
+          ? feedKeptQuery(rule, viewerId, now, from, rest, scanEntries(rule, left - ECHO_ROWS), whileScroll)
+          : feedPageQuery(rule, viewerId, now, from, rest, 0, windowSize(rule, left), whileScroll),
+      ]);
       const fed = feedPage(rule, after, rest, now);
       const page = [...got.rows, ...fed.rows];
-      const nextCursor = fed.hasMore ? (fed.after ? feedCursor(rule, fed.after) : indexCursor(rule, st.floor!)) : null;
-      const total = (req.page - 1) * req.limit + page.length + (fed.hasMore ? 1 : 0);
-      return { ...echoPage(page, req, total, fed.hasMore, nextCursor), feedIndex: "ready" };
+      const last = fed.rows[fed.rows.length - 1];
+      // (a rule the engine does not test reads its head: its end is known)
+      const more = fed.hasMore || tests;
+      const nextCursor = !more ? null : fed.hasMore && fed.after ? feedCursor(rule, fed.after) : last ? feedCursor(rule, last) : indexCursor(rule, st.floor!);
+      const total = (req.page - 1) * req.limit + page.length + (more ? 1 : 0);
+      return { ...echoPage(page, req, total, more, nextCursor), feedIndex: "ready" };
     }
     // the index no longer reaches here (its frontier moved, or it was dropped): the engine, once more
     forgetIndex(ruleKey);
+  }
+  // past a ready index's frontier with a second round trip left (the lookup's batch carries this
+  // one): a scan of ids, then the chosen echos by id (decision 020, "Past the frontier, full")
+  if (known && !reaches(rule, known, position) && known.floor !== null && whileScroll !== null && engineTests(rule, viewerId, now)) {
+    return scannedPage(app, viewerId, rule, req, seek, now, pageCandidateRows(req.limit, candidateRows), whileScroll);
   }
   const [state, rows] = await batch(app.db, [indexState(ruleKey), engine()]);
   const st = state[0];
@@ -260,9 +275,6 @@ async function feedEchos(
   }
   return { ...enginePage(rule, req, rows, window, offset, now), feedIndex: st?.state ?? "building" };
 }
-
-/** The cursor of the page after a position of the index (a page's last entry, or its frontier). */
-const indexCursor = (rule: FeedRule, at: Position): string => encodeCursor(rule.sortBy === "mostLiked" ? { l: at.rank, id: at.id } : { id: at.id });
 
 /** The engine's page: within its window of candidates. */
 function enginePage(rule: FeedRule, req: PageRequest, rows: FeedPageRow[], window: number, offset: number, now: number): ScrollEchoPage {

@@ -27,6 +27,8 @@ export type Change =
   /** a reader's pages near a ready index's frontier `floor`: extend it by another slice, `left`
    * entries of it still to write (absent: a new extension; decision 020, "Deeper on demand") */
   | { type: "extend"; ruleKey: string; floor: string; left?: number }
+  /** a reader's page of a ready index without its near marker (built before migration 0036): write it */
+  | { type: "mark"; ruleKey: string; floor: string }
   /** the Following timelines (decision 013): the echo joins those of its author's followers after `after` (by id), a slice at a time.
    * With `repost` (decision 027), `echoId` is a repost's id and `authorId` the reposter */
   | { type: "fanout"; echoId: string; authorId: string; after: string; parentId?: string; repost?: true }
