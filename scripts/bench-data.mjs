@@ -23,6 +23,7 @@ import { buildVerticals } from "./build.mjs";
 import { addFollowing } from "./bench-following.mjs";
 import { startServer } from "./server.mjs";
 import { buildFeedIndexes } from "./feed-indexes.mjs";
+import { fillMuteText } from "./mute-text.mjs";
 
 // the ids of modules/shared/ids.ts newId (scripts may not reach into a module): 10 Crockford base32
 // characters of milliseconds, then 16 random ones, so ids sort by creation time.
@@ -512,6 +513,12 @@ db.exec("INSERT INTO scroll_search (name, description, sid) SELECT name, descrip
 db.exec("COMMIT");
 phase("echo and name search indexes filled");
 
+// What muted words match (decision 028), as migration 0027's trigger would have written it
+db.exec("BEGIN");
+fillMuteText(db);
+db.exec("COMMIT");
+phase("mute_text filled");
+
 // The ranking pass's state as if it had just run: each popular list holds its top KEEP_RANKED
 // (modules/community/ranking.server.ts, schema.ts), the change log is empty.
 const KEEP_RANKED = 200;
@@ -571,6 +578,7 @@ check("reposts counted", one("SELECT SUM(reposts_count) FROM echos"), one("SELEC
 check("quotes counted", one("SELECT SUM(quotes_count) FROM echos"), one("SELECT COUNT(*) FROM echos WHERE quote_of_id IS NOT NULL"));
 check("stats echos", one("SELECT value FROM stats WHERE key = 'echos'"), one("SELECT COUNT(*) FROM echos"));
 check("tags orphans", one("SELECT COUNT(*) FROM tags WHERE echo_count <= 0"), 0);
+check("echos without mute_text", one("SELECT COUNT(*) FROM echos WHERE mute_text IS NULL"), 0);
 check("tag_days total", one("SELECT SUM(count) FROM tag_days"), one("SELECT COUNT(*) FROM echo_tags"));
 if (mismatches.length) throw new Error(`counter mismatches:\n${mismatches.slice(0, 20).join("\n")}`);
 

@@ -10,9 +10,7 @@
 //
 // `pickHider(db)` runs before the server starts (it reads the store's SQLite file) and names the
 // users whose sessions the bench writes; `setUpHider(...)` runs against the server.
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { root } from "./lib.mjs";
+import { fillMuteText } from "./mute-text.mjs";
 
 export const HIDER_BLOCKS = 1_000;
 const STRIDE = Number(process.env.HIDER_STRIDE || "2");
@@ -21,24 +19,16 @@ const COMMON = Number(process.env.HIDER_COMMON_WORDS || "2");
 // words of scripts/bench-data.mjs's vocabulary: each echo holds 6–29 of its ~130 words, uniformly
 const COMMON_WORDS = ["coffee", "river", "garden", "music", "train"];
 
-/**
- * A generated store's echos are written with their triggers dropped (scripts/bench-data.mjs), so
- * none holds `mute_text` (decision 028: the post folds it; a writer that does not gets migration
- * 0027's ASCII approximation from a trigger) and no muted word would bite. Filled here once, with
- * the migration's own statement, for the echos that lack it.
- */
-function fillMuteText(db) {
-  const migration = readFileSync(path.join(root, "migrations", "0027_muted_words.sql"), "utf8");
-  const fill = /UPDATE echos SET mute_text = [\s\S]*?\|\| ' ';/.exec(migration)?.[0];
-  if (!fill) throw new Error("bench-hider: no mute_text statement in migration 0027");
+/** A store built before bench-data wrote `mute_text` holds none, and no muted word would bite. */
+function fillOlderStore(db) {
   const t = Date.now();
-  const { changes } = db.prepare(`${fill.slice(0, -1)} WHERE mute_text IS NULL`).run();
+  const changes = fillMuteText(db);
   if (changes > 0) console.log(`  mute_text filled for ${changes} echos (${((Date.now() - t) / 1000).toFixed(0)} s)`);
 }
 
 /** The hider (a store user with no echo, no feed and no follower of note), whom it blocks, mutes and is blocked by. */
 export function pickHider(db) {
-  fillMuteText(db);
+  fillOlderStore(db);
   const hider = db
     .prepare(
       `SELECT u.id, u.user_name FROM users u WHERE u.echos_count = 0 AND u.user_name NOT LIKE 'bench1_' AND u.user_name NOT LIKE 'bench2_'

@@ -87,8 +87,10 @@ const LAST_ROW = -2;
  * to the page and, on a short page, the HIDE_LIKED_STEP-th entry as a frontier the next page
  * starts after at the latest (its rows come in no order: `indexPage` sorts them).
  */
-export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, limit: number, guard: SQL = sql`1`, now = Date.now()): Select<IndexRow> {
-  const key = ruleKeyOf(rule);
+export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, limit: number, guard: SQL = sql`1`, now = Date.now(), keyWhile: SQL | null = null): Select<IndexRow> {
+  // `keyWhile`: the index is sought only while it holds (a NULL key otherwise, evaluated once as
+  // the seek starts: nothing read), for a page the engine answers in the other case (pages.server.ts)
+  const key = keyWhile === null ? ruleKeyOf(rule) : sql`(CASE WHEN ${keyWhile} THEN ${ruleKeyOf(rule)} END)`;
   const at = positionOf(rule, seek);
   const w = windowMs(rule);
   const fresh = w === null ? sql`` : sql`AND ie.echo_id >= ${idFloor(now - w)}`;

@@ -3,16 +3,19 @@
 // test holds the two equal. Order is total: id (= creation time, no ties) or likes then id.
 // Its plan (the streams, their SQL parts, the window) is feed-streams.server.ts; this file is the
 // page statement around it, its hydration and guards, and the reading of a page's rows.
+// (Over 300 lines: the head, the scans past a frontier and the index's match query are built from
+// the same private pieces — the hydration, `shownTo`, the page body, the window's row sums — which
+// one file keeps unexported; issues 27 and 32 each added a path.)
 import { idFloor, isId } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
 import { authorVisible, moderationVisible, wordsVisible, authorVisibleText, echoVisibleProbeText, viewerFiltersText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns } from "../echo/index.server";
 import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
-import { idBounds, int, lit, MAX_COMPOUND, NOBODY, orderBy, provablyEmpty, streamPart, streams, testsOnEchoRow, windowSize, type Seek } from "./feed-streams.server";
+import { idBounds, int, lit, MAX_COMPOUND, namedHiddenText, NOBODY, orderBy, provablyEmpty, streamPart, streams, testsOnEchoRow, windowSize, type Seek } from "./feed-streams.server";
 import type { FeedRule } from "./schema";
 
 // the plan's names the module's other files read from the engine
-export { CANDIDATE_ROWS, idBounds, NOBODY, pageCandidateRows, provablyEmpty, streamPart, streams, testsOnEchoRow, windowSize, type Seek } from "./feed-streams.server";
+export { CANDIDATE_ROWS, idBounds, namedHiddenText, NOBODY, pageCandidateRows, provablyEmpty, streamPart, streams, testsOnEchoRow, windowSize, type Seek } from "./feed-streams.server";
 
 /** A row of a page statement: a hydrated echo, whether it matches the rule (`feed_ok`) and its
  * place in the window (`feed_n`); the window's last entry comes back even when it does not match,
@@ -103,18 +106,31 @@ export function feedPageQuery(
   offset: number,
   window = windowSize(rule),
   whileScroll: string | null = null,
+  hiding: Hiding = false,
 ): Select<FeedPageRow> {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   // no ORDER BY: sorting the page would read each of its rows again; feedPage puts them in order
-  const page = pageBody(rule, viewerId, now, seek, limit, offset, window);
+  const page = pageBody(rule, viewerId, now, seek, limit, offset, window, viewerId === NOBODY ? false : hiding);
   return whileScroll === null ? hydrated({ viewerId, limit: limit + 1 }, page) : hydratedWhile({ viewerId, limit: limit + 1, scrollId: whileScroll, ...storedRule(rule) }, page);
 }
 
+/**
+ * What the caller believes of the viewer (feed-viewer.server.ts, a hint read in an earlier batch):
+ * nothing (false), that anything may hide an echo from them (true: a page from a cursor is then
+ * the scan alone, whatever the rule, and an author stream seeks only an author they see), or that
+ * and besides that the page is wanted only if they hide an author the rule names
+ * ("if-named-hidden": every stream reads nothing otherwise — the index's page, sent beside it, is
+ * read in that case instead; pages.server.ts).
+ */
+export type Hiding = boolean | "if-named-hidden";
+
 /** The engine's page statement before hydration: rows of (id, lk, ok, n). */
-function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, offset: number, window: number): string {
-  // no rows, and nothing read
-  if (provablyEmpty(rule, now)) return "SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0";
-  const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
+function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, offset: number, window: number, hidingAs: Hiding = false): string {
+  // no rows, and nothing read (a rule that names no author has no named author hidden)
+  if (provablyEmpty(rule, now) || (hidingAs === "if-named-hidden" && rule.authors.length === 0)) return "SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0";
+  const hiding = hidingAs !== false;
+  const gate = !hiding ? null : hidingAs === true ? "1" : namedHiddenText(rule, viewerId);
+  const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek, gate));
   const order = orderBy(rule, "id", "lk");
   const merged = mergeParts(parts);
   // a viewer whom anything may hide (their blocks and mutes, muted words, moderated accounts):
@@ -124,7 +140,24 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   const probe = (id: string) => echoVisibleProbeText(lit(viewerId), id, "feeds");
   // an author the viewer hides is stepped over on the entry (its `au`, migration 0035): no probe
   const seen = (au: string) => (viewerId === NOBODY ? "1" : authorVisibleText(lit(viewerId), au));
-  if (offset === 0 && !parts.some((p) => p.tested)) {
+  const tested = parts.some((p) => p.tested);
+  const hidingScan = probedScan(rule, window, limit, hidingGates(rule, gate));
+  if (offset === 0 && hiding && hidingScan.fits) {
+    // a viewer believed to hide anything, a page from a cursor: the scan alone (one copy of the
+    // merge and the step's, no CASE between paths), for a rule with tests as for a plain head —
+    // an entry the rule does not match (`ok`, tested on the entry as the window tests it) or by
+    // an author the viewer hides (`au`) is left out on the entry; the rest as the plain head's
+    // scan below. Where the window numbered each entry (2 rows) and probed it (1), an entry costs
+    // its own rows: a one-tag rule with tests gave such a viewer 18 entries a screen (issue 32).
+    // A window too small to hold the scan's step (a document's page of a rule with tests, 6 or
+    // more streams) keeps the paths below, chosen in SQL
+    const scan = hidingScan;
+    const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT ${int(scan.entries)})
+        WHERE ${seen("au")}${tested ? " AND ok" : ""} LIMIT ${int(scan.probed)})`;
+    const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT 1 OFFSET ${int(FEED_STEP - 1)})`;
+    return `SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(scan.probed + 1)}`;
+  }
+  if (offset === 0 && !tested) {
     // every entry matches: the page is the merge's head — for a viewer whom nothing hides. For
     // one whom anything may, the first `scan` entries, probed, up to the page; a page short of
     // it read them all, and also reads the FEED_STEP-th entry: the next page starts after it or
@@ -249,12 +282,16 @@ const PROBE_SPARE = 3;
  * PROBE_SPARE more than the page's look-ahead. A screen's 62 candidate rows: 59 entries (every
  * entry probed, 2 rows each, was 30).
  */
-const probedScan = (rule: FeedRule, window: number, limit: number): { entries: number; probed: number } => {
+const probedScan = (rule: FeedRule, window: number, limit: number, gates = 0): { entries: number; probed: number; fits: boolean } => {
   const list = streams(rule);
-  const rows = rowsOfWindow(rule, window) - list.length - FEED_STEP;
-  const perEntry = 1 + Number(list.length > MAX_COMPOUND);
-  return { entries: Math.max(FEED_STEP, Math.floor((rows - PROBE_SPARE) / perEntry)), probed: limit + 1 + PROBE_SPARE };
+  // (a rule with tests: its hide-liked probe and an echos-table stream's row, one row each more)
+  const perEntry = 1 + Number(list.length > MAX_COMPOUND) + Number(rule.excludeLikedEchos) + Number(testsOnEchoRow(rule));
+  const rows = rowsOfWindow(rule, window) - list.length - gates - FEED_STEP * perEntry;
+  const entries = Math.floor((rows - PROBE_SPARE) / perEntry);
+  return { entries: Math.max(FEED_STEP, entries), probed: limit + 1 + PROBE_SPARE, fits: entries >= FEED_STEP };
 };
+/** Rows the author streams' gates read for a viewer believed to hide anyone: the set, once a stream (twice under a condition). */
+const hidingGates = (rule: FeedRule, gate: string | null): number => (gate === null || rule.authors.length === 0 ? 0 : streams(rule).length * (gate === "1" ? 1 : 2));
 
 /** What a page statement's rows mean: the page's echos (at most `limit`, one row per echo),
  * and where the next page starts when there may be more — after the page's last echo, or at

@@ -14,7 +14,7 @@
 // statement may repeat a value in 25 streams, and D1 binds at most 100 parameters. Every value is
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, idCeil, idFloor, isId, LIST_MAX_LIMIT } from "../shared/index";
-import { authorVisibleText, deletedAccountsVisibleText, moderationVisibleText, moderationEchoVisibleText } from "../shared/index.server";
+import { authorVisibleInText, authorVisibleText, deletedAccountsVisibleText, moderationVisibleText, moderationEchoVisibleText } from "../shared/index.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
 export type Seek = { id: string; likes?: number } | null;
@@ -41,7 +41,8 @@ const hasTagIn = (tags: string, tag: string) => `instr(${tags}, ${lit(JSON.strin
  * candidate's tags are (a tag stream reads only its covering index) and, for a rule without
  * replies, the test that the candidate is not one (null: the stream holds none). */
 // `author`: the entry's author, read with it (an echos row, or a tag link's copy: migration 0035)
-type Stream = { from: string; key: string[]; id: string; likes: string; tags: string; author: string; notReply: string | null; earlier?: string[] };
+// `named`: an author stream's author, as a literal (a viewer who hides them reads nothing of it)
+type Stream = { from: string; key: string[]; id: string; likes: string; tags: string; author: string; notReply: string | null; earlier?: string[]; named?: string };
 
 export function streams(rule: FeedRule): Stream[] {
   const byLikes = rule.sortBy === "mostLiked";
@@ -54,6 +55,7 @@ export function streams(rule: FeedRule): Stream[] {
     return rule.authors.map((a) => ({
       from: `echos e INDEXED BY ${index}`,
       key: [`e.author_id = ${lit(a)}`],
+      named: lit(a),
       id: "e.id",
       likes: "e.likes_count",
       tags: "e.tags",
@@ -94,6 +96,17 @@ export function streams(rule: FeedRule): Stream[] {
     return [{ from: `echos e INDEXED BY ${index}`, key: ["e.parent_id IS NULL"], id: "e.id", likes: "e.likes_count", tags: "e.tags", author: "e.author_id", notReply: null }];
   }
   return [{ from: byLikes ? "echos e INDEXED BY echos_likes" : "echos e", key: [], id: "e.id", likes: "e.likes_count", tags: "e.tags", author: "e.author_id", notReply: null }];
+}
+
+/**
+ * Whether the viewer hides any (`every`: every) author the rule names, as SQL: the viewer's set
+ * read once (an expression over its one row), 0 without a set or a named author.
+ */
+export function namedHiddenText(rule: FeedRule, viewerId: string, every = false): string {
+  if (rule.authors.length === 0) return "0";
+  const v = lit(viewerId);
+  const hidden = rule.authors.map((a) => `NOT (${authorVisibleInText("h.authors", lit(a))})`);
+  return `ifnull((SELECT ${hidden.join(every ? " AND " : " OR ")} FROM hidden_authors h WHERE h.user_id = ${v}), 0)`;
 }
 
 /** The bounds on id: the rule's dates and, for most-liked over a window, the window. */
@@ -166,9 +179,16 @@ export const pageCandidateRows = (limit: number, candidateRows = CANDIDATE_ROWS)
  * matches the rule. What the index range can seek (the stream's key, the cursor, and the id
  * bounds when the stream is in id order) bounds the scan; every other test only marks the entry,
  * so that a LIMIT over the merge counts entries read, not matches. */
-export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: number, seek: Seek): { sql: string; tested: boolean } {
+export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: number, seek: Seek, gate: string | null = null): { sql: string; tested: boolean } {
   const { from, to } = idBounds(rule, now);
-  const seekable = [...s.key];
+  // `gate` (a viewer believed to hide anyone, feed-viewer.server.ts: "1", or a condition the
+  // stream is read under): an author stream seeks its author only while the viewer sees them —
+  // the key is NULL otherwise, so the stream reads no entry (the set's row, evaluated once as the
+  // seek starts), where each of a hidden author's entries cost its entry and echo row to be
+  // stepped over (issue 32: a feed naming authors the viewer blocks walked them, empty pages)
+  const seekable = gate !== null && s.named !== undefined && viewerId !== NOBODY
+    ? [`e.author_id = (CASE WHEN ${gate === "1" ? "" : `${gate} AND `}${authorVisibleText(lit(viewerId), s.named)} THEN ${s.named} END)`]
+    : [...s.key];
   const tests = rowConditions(rule, s);
   if (seek && !isId(seek.id)) throw new Error("feed engine: bad cursor id");
   let low = from === null ? null : `${s.id} >= ${lit(idFloor(from))}`;

@@ -6,7 +6,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, notFound, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
 import { batch, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { type EchoRow, type PageRequest } from "../echo/index.server";
-import { CANDIDATE_ROWS, feedPage, engineTests, feedKeptQuery, feedPageQuery, holdsRule, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
+import { CANDIDATE_ROWS, feedPage, engineTests, feedKeptQuery, feedPageQuery, holdsRule, namedHiddenText, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex } from "./feed-index.server";
 import { askToExtend } from "./feed-index-extend.server";
 import { indexCursor, scanEntries, scannedPage } from "./feed-past-frontier.server";
@@ -14,6 +14,7 @@ import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexPage, indexPageQuery, indexSt
 import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./rule.server";
 import { echoPage, visibleScroll } from "./rows.server";
 import { curationEchos } from "./curation-pages.server";
+import { goneFor, hidingHint, learnHiding, viewerFactsFor } from "./feed-viewer.server";
 import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";
 
 const s = alias(tables.scrolls, "s");
@@ -99,7 +100,9 @@ const scrollFactsById = prepared(["id"], (v) =>
 /** The scroll's facts when the viewer may see it: 404 and 403 as getScroll answers them. */
 async function scrollFacts(app: AppContext, viewerId: string, id: string): Promise<ScrollFacts> {
   if (!isId(id)) throw notFound("Scroll not found");
-  const [rows] = await batch(app.db, [scrollFactsById({ id })]);
+  // and what the feed page after it should know of the viewer (feed-viewer.server.ts)
+  const [rows, viewer] = await batch(app.db, [scrollFactsById({ id }), viewerFactsFor(viewerId, null)]);
+  learnHiding(viewerId, viewer[0]);
   const row = rows[0];
   if (!row) throw notFound("Scroll not found");
   if (row.isPrivate && row.creatorId !== viewerId) throw forbidden("This scroll is private");
@@ -200,10 +203,13 @@ async function feedEchos(
   // "Hide-liked readers of the engine": 18 entries were 18 echos at most, never a screen)
   const window = windowSize(rule, pageCandidateRows(req.limit, candidateRows) + (rule.excludeLikedEchos ? DEFAULT_LIMIT : 0));
   const seek = feedSeek(key);
-  const engine = () => feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll);
+  // the path that suits the viewer (a hint), and beside each batch what decides the next one
+  const hiding = hidingHint(viewerId) === true;
+  const facts = viewerFactsFor(viewerId, rule);
+  const engine = () => feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll, hiding);
   if (offset > 0 || !indexable(rule)) {
-    const [rows] = await batch(app.db, [engine()]);
-    return enginePage(rule, req, rows, window, offset, now);
+    const [rows, viewer] = await batch(app.db, [engine(), facts]);
+    return goneFor(viewerId, viewer, req) ?? enginePage(rule, req, rows, window, offset, now);
   }
   // The feed index (decision 020). Its state rides in the page's batch (one row). Where this
   // isolate has seen the index built and reaching this depth, the page is read from the index;
@@ -215,7 +221,15 @@ async function feedEchos(
     const guard = whileScroll === null ? sql`1` : holdsRule(whileScroll, viewerId, rule);
     // a reader who hides what they liked reads a bounded run of entries (HIDE_LIKED_SCAN)
     const take = Math.min(req.limit, rule.excludeLikedEchos ? HIDE_LIKED_PAGE_MAX : INDEX_PAGE_MAX);
-    const [state, indexed] = await batch(app.db, [indexState(ruleKey), indexPageQuery(rule, viewerId, seek, take, guard, now)]);
+    // a viewer believed to hide anyone, a rule naming authors and no tag: the engine's page beside
+    // the index's, each read only in its case — the engine's (the seen authors' streams alone) when
+    // the viewer hides a named author (with tags the index's is better: decision 026)
+    const named = hiding && rule.authors.length > 0 && rule.includedTags.length === 0 ? namedHiddenText(rule, viewerId) : null;
+    const instead = named === null ? [] : [feedPageQuery(rule, viewerId, now, seek, req.limit, 0, window, whileScroll, "if-named-hidden")];
+    const [state, indexed, viewer, engineRows] = await batch(app.db, [indexState(ruleKey), indexPageQuery(rule, viewerId, seek, take, guard, now, named === null ? null : sql.raw(`NOT ${named}`)), facts, ...instead]);
+    const gone = goneFor(viewerId, viewer, req);
+    if (gone) return { ...gone, feedIndex: "ready" };
+    if (engineRows && viewer[0]?.some) return { ...enginePage(rule, req, engineRows, window, 0, now), feedIndex: "ready" };
     const st = state[0] ? reachOf(state[0]) : null;
     if (state[0]?.state === "ready" && st && reaches(rule, st, position)) {
       rememberIndex(ruleKey, st);
@@ -247,7 +261,7 @@ async function feedEchos(
       const [after] = await batch(app.db, [
         tests
           ? feedKeptQuery(rule, viewerId, now, from, rest, scanEntries(rule, left - ECHO_ROWS), whileScroll)
-          : feedPageQuery(rule, viewerId, now, from, rest, 0, windowSize(rule, left), whileScroll),
+          : feedPageQuery(rule, viewerId, now, from, rest, 0, windowSize(rule, left), whileScroll, hidingHint(viewerId) === true),
       ]);
       const fed = feedPage(rule, after, rest, now);
       const page = [...got.rows, ...fed.rows];
@@ -266,7 +280,9 @@ async function feedEchos(
   if (known && !reaches(rule, known, position) && known.floor !== null && whileScroll !== null && engineTests(rule, viewerId, now)) {
     return scannedPage(app, viewerId, rule, req, seek, now, pageCandidateRows(req.limit, candidateRows), whileScroll);
   }
-  const [state, rows] = await batch(app.db, [indexState(ruleKey), engine()]);
+  const [state, rows, viewer] = await batch(app.db, [indexState(ruleKey), engine(), facts]);
+  const gone = goneFor(viewerId, viewer, req);
+  if (gone) return { ...gone, feedIndex: state[0]?.state ?? "building" };
   const st = state[0];
   if (st?.state === "ready") {
     rememberIndex(ruleKey, reachOf(st));

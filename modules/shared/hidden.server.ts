@@ -27,7 +27,11 @@ export const authorVisible = (viewerId: string | Placeholder | SQL, authorCol: s
  * literal: `viewerLiteral` must already be an escaped SQL string literal.
  */
 export const authorVisibleText = (viewerLiteral: string, authorExpr: string): string =>
-  `ifnull(json_extract((SELECT authors FROM hidden_authors WHERE user_id = ${viewerLiteral}), '$."' || ${authorExpr} || '"'), 1) BETWEEN 1 AND unixepoch() * 1000`;
+  authorVisibleInText(`(SELECT authors FROM hidden_authors WHERE user_id = ${viewerLiteral})`, authorExpr);
+
+/** The same test against a set already at hand (`setExpr`: a viewer's `authors` column, read once). */
+export const authorVisibleInText = (setExpr: string, authorExpr: string): string =>
+  `ifnull(json_extract(${setExpr}, '$."' || ${authorExpr} || '"'), 1) BETWEEN 1 AND unixepoch() * 1000`;
 
 /** Whether the viewer's set holds anything at all (a statement may skip its author probes). */
 export const hasHiddenText = (viewerLiteral: string): string =>

@@ -24,6 +24,7 @@ let word: string;
 let curationId: string;
 let tagFeedId: string;
 let authorFeedId: string;
+let hiddenAuthorsFeedId: string;
 const hiddenIds = () => new Set([blocked.user._id, muted.user._id, blocker.user._id]);
 
 async function post(who: Person, i: number, extra = "") {
@@ -70,6 +71,15 @@ beforeAll(async () => {
   });
   expect(authorFeed.status, authorFeed.text).toBe(201);
   authorFeedId = authorFeed.json.scroll._id;
+  // and one naming only authors the viewer will not see (issue 32: it walked their entries, empty
+  // pages with more to come)
+  const hiddenAuthorsFeed = await viewer.client.post("/api/scroll/create", {
+    name: "Hidden authors' feed",
+    type: "feed",
+    feedConfig: { authors: [blocked.user._id, muted.user._id, blocker.user._id] },
+  });
+  expect(hiddenAuthorsFeed.status, hiddenAuthorsFeed.text).toBe(201);
+  hiddenAuthorsFeedId = hiddenAuthorsFeed.json.scroll._id;
 
   expect((await viewer.client.post(`/api/profile/user/${blocked.user._id}/block`)).json).toEqual({ userId: blocked.user._id, blocked: true, muted: false, mutedUntil: null });
   expect((await viewer.client.post(`/api/profile/user/${muted.user._id}/mute`, { duration: "7d" })).json).toMatchObject({ muted: true, blocked: false });
@@ -129,6 +139,43 @@ describe("every list leaves hidden authors out, pages full, within budget", () =
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it("feeds naming authors the viewer hides, once their indexes are built: all of them — empty and ended; some — only the others' echos, each once", async () => {
+    // the engine's page before the index is ready, the index's (or the engine's beside it) after
+    for (const id of [hiddenAuthorsFeedId, authorFeedId]) {
+      for (let tries = 0; ; tries++) {
+        const res = await timed(viewer.client, `/api/scroll/${id}/echos?limit=10`);
+        if (res.json!.feedIndex === "ready") break;
+        if (tries > 60) throw new Error(`feed ${id}: index not ready (${res.json!.feedIndex})`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    const gone = await timed(viewer.client, `/api/scroll/${hiddenAuthorsFeedId}/echos?limit=20`);
+    expect(gone.json!.echos).toEqual([]);
+    expect(gone.json!.pagination).toMatchObject({ hasMore: false, nextCursor: null });
+    expect(gone.roundTrips).toBeLessThanOrEqual(2);
+    expect(gone.rows).toBeLessThanOrEqual(MAX_ROWS);
+    // the feed of two hidden authors and a seen one: the engine's scan of the seen one's stream alone
+    // (19 entries a screen for a 3-author rule with tests, decision 026), walked by cursor: the seen
+    // one's 24 echos, each once, newest first, every page within the budget
+    const walked: string[] = [];
+    let path = `/api/scroll/${authorFeedId}/echos?limit=20`;
+    for (let page = 1; page <= 5; page++) {
+      const res = await timed(viewer.client, path);
+      const echos = res.json!.echos as { _id: string; author: { _id: string } }[];
+      expect(echos.every((e) => e.author._id === others[0]!.user._id)).toBe(true);
+      if (page === 1) expect(echos.length).toBeGreaterThanOrEqual(19);
+      expect(res.roundTrips).toBeLessThanOrEqual(2);
+      expect(res.rows).toBeLessThanOrEqual(MAX_ROWS);
+      walked.push(...echos.map((e) => e._id));
+      const next = res.json!.pagination.nextCursor as string | null;
+      if (!next) break;
+      path = `/api/scroll/${authorFeedId}/echos?limit=20&cursor=${encodeURIComponent(next)}`;
+    }
+    const own = await timed(others[0]!.client, `/api/profile/user/${others[0]!.user._id}/echos?limit=50`);
+    expect(walked).toEqual((own.json!.echos as { _id: string }[]).map((e) => e._id));
+    expect(walked).toHaveLength(PER_AUTHOR);
   });
 
   it("profiles: a hidden author's echos are gone for the viewer, and the viewer's for the one they block", async () => {
