@@ -41,20 +41,34 @@ export const HIDE_LIKED_STEP = 12;
 export const HIDE_LIKED_PAGE_MAX = DEFAULT_LIMIT;
 /**
  * Entries a page for a reader who hides what they liked reads at most (decision 020, "Hide-liked
- * readers"), measured in D1's rows read: an entry costs 1, a liked one 1 more (its likes row),
- * one by an author the viewer hides no more (its author is on the entry); each echo of the
- * page ECHO_ROWS - 2 more than an entry it passed over (its echo, author, the reader's repost
- * and a quote's quoted echo, less the like it does not have and the entry); the lookups about 6.
- * A page stops reading once it holds limit+1; a page short of that read every entry of the scan
- * and also reads the HIDE_LIKED_STEP-th entry (as many rows) as its frontier. So the worst page,
- * short with a page's worth of echos: 2 × 54 + 3 × 21 + 12 + 6 = 189 (76 when an echo read 3
- * rows; decision 027); for a viewer whom anything may hide, up to PROBE_SPARE echos more a word
- * or moderation hides, 1 row each, and the last reachable entry: 193 (every entry probed, 3 rows
- * a liked one, was 36 entries). A reader who liked or hides up to 33 of the next 54 entries gets
- * a full page of 20.
+ * readers"), measured in D1's rows read: an entry costs 1, a liked one 1 more (its likes row, by
+ * NOT EXISTS: a LEFT JOIN read a second index row where the planner chose likes_user_id, on the
+ * bench store 3 rows a liked entry), one by an author the viewer hides no more (its author is on
+ * the entry); each echo of the page ECHO_ROWS - 2 more than an entry it passed over (its echo,
+ * author, the reader's repost and a quote's quoted echo); the lookups about 6. A page stops
+ * reading once it holds limit+1; a page short of that read every entry of the scan and also reads
+ * the HIDE_LIKED_STEP-th entry (as many rows) as its frontier and the last reachable one. The
+ * worst pages, measured (`feed-index-hide-liked-reposts.test.ts`: every echo a quote the reader
+ * reposted, as many of the top liked as the run allows, or more): 196 rows, 199 for a viewer
+ * whom anything may hide (every echo probed). 51 entries: a reader who liked or hides up to 31 of
+ * them gets a full page of 20 — more for one who reposts little (below).
  */
 const HIDE_LIKED_ROWS = PAGE_ROW_TARGET - HIDE_LIKED_STEP - 6 - (ECHO_ROWS - 2) * (HIDE_LIKED_PAGE_MAX + 1);
-export const HIDE_LIKED_SCAN = Math.floor(HIDE_LIKED_ROWS / 2);
+/** Reposts of the reader counted (rows read) to learn whether their repost probes may cost less. */
+const REPOSTS_COUNTED = 4;
+export const HIDE_LIKED_SCAN = Math.floor((HIDE_LIKED_ROWS - REPOSTS_COUNTED) / 2) - 1;
+/**
+ * The reader's repost probes find a row only for an echo they reposted: a reader with R <
+ * REPOSTS_COUNTED reposts (the count reads R rows) pays at most R of the page's 21 repost rows,
+ * so the run takes (20 − 2R) / 2 entries more (a liked one 2 rows): 10 for a reader who reposts
+ * nothing (61 entries, 41 liked), 7 for one with 3. (The bench's heaviest liker — 40 of the 80
+ * most-liked echos of all time, 3 reposts — needs 56 entries for a screen of a most-liked feed:
+ * stop 41.)
+ */
+export const moreEntriesFor = (reposts: number): number => (reposts >= REPOSTS_COUNTED ? 0 : Math.floor((HIDE_LIKED_PAGE_MAX - 2 * reposts) / 2));
+const moreForFewReposts = (viewerId: string): SQL =>
+  sql`(CASE (SELECT count(*) FROM (SELECT 1 FROM reposts r WHERE r.user_id = ${viewerId} LIMIT ${REPOSTS_COUNTED}))
+    ${sql.raw(Array.from({ length: REPOSTS_COUNTED }, (_, r) => `WHEN ${r} THEN ${moreEntriesFor(r)}`).join(" "))} ELSE 0 END)`;
 /**
  * Entries a page of `limit` echos reads at most for a reader whom anything may hide (issue 32)
  * and who does not hide what they liked (`entries`), and how many of them go on to the hydration
@@ -153,9 +167,8 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
   // of limit+1 also reads the HIDE_LIKED_STEP-th entry (UNION ALL under a LIMIT stops before its
   // second part when the first filled it).
   const probed = limit + 1 + PROBE_SPARE;
-  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${HIDE_LIKED_SCAN}) s
-      LEFT JOIN likes l ON l.echo_id = s.echo_id AND l.user_id = ${viewerId}
-      WHERE l.echo_id IS NULL AND (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "s.author_id"))})
+  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${HIDE_LIKED_SCAN} + ${moreForFewReposts(viewerId)}) s
+      WHERE NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = s.echo_id AND l.user_id = ${viewerId}) AND (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "s.author_id"))})
         AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))}
       LIMIT CASE WHEN ${filters} THEN ${probed} ELSE ${limit + 1} END`;
   return select(
