@@ -42,7 +42,7 @@ export default defineConfig({
                 // the echo list's pieces that every feed page loads together, as one file: five small
                 // chunks cost their own gzip headers and import lines on home's first load (decision 009)
                 { name: "echo-list", test: /[\\/]modules[\\/]echo[\\/]ui[\\/](echo-card|echo-feed|echo-text|echo-actions|echo-menu|counted-action)\.|[\\/]modules[\\/]scroll[\\/]ui[\\/]why-dialog-lazy\./ },
-                { name: "app-common", test: /[\\/]modules[\\/]shared[\\/](?!validation\.|dates\.|pagination\.|load-more\.|paged-list\.|lazy-load-more\.)|[\\/]modules[\\/]shell[\\/]|[\\/]modules[\\/]scroll[\\/]ui[\\/](counts|selection)\.|[\\/]modules[\\/]echo[\\/]ui[\\/]echo-extensions\./ }],
+                { name: "app-common", test: /[\\/]modules[\\/]shared[\\/](?!validation\.|text\.|ids\.|dates\.|pagination\.|load-more\.|paged-list\.|lazy-load-more\.)|[\\/]modules[\\/]shell[\\/]|[\\/]modules[\\/]scroll[\\/]ui[\\/](counts|selection)\.|[\\/]modules[\\/]echo[\\/]ui[\\/]echo-extensions\./ }],
             },
           },
         },

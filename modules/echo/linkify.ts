@@ -75,14 +75,3 @@ export function linkify(content: string): TextPart[] {
   pushText(content.length);
   return parts;
 }
-
-/**
- * The tags an echo's text names: each `#tag` the text links (so only valid ones), normalised, in
- * the order written, once each. They are the echo's tags as much as the chosen ones are
- * (product-decisions: a typed `#tag` is a tag, for every client).
- */
-export function textTags(content: string): string[] {
-  const out: string[] = [];
-  for (const part of linkify(content)) if (part.kind === "tag" && !out.includes(part.tag)) out.push(part.tag);
-  return out;
-}

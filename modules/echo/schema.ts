@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { dateText, maxChars, PageQuerySchema, text } from "../shared/index";
-import { isValidTag, normalizeTag, TAG_RULE_MESSAGE } from "./tags";
-import { textTags } from "./linkify";
+import { isValidTag, MAX_TAG_LENGTH, normalizeTag } from "./tags";
+import { linkify } from "./linkify";
 
 export const MAX_CONTENT = 1000;
 export const MAX_TAGS = 5;
@@ -18,7 +18,8 @@ export const TAG_SUGGESTIONS = [
   "music", "art", "nature", "fitness", "learning", "personal", "news",
 ] as const;
 
-export { MAX_TAG_LENGTH, TAG_PATTERN, TAG_RULE_MESSAGE, normalizeTag, isValidTag } from "./tags";
+export { MAX_TAG_LENGTH, TAG_PATTERN, normalizeTag, isValidTag } from "./tags";
+export const TAG_RULE_MESSAGE = `Tags may only contain letters, numbers, "_" and "-" (${MAX_TAG_LENGTH} characters at most)`;
 
 /** Normalise a list: no empties, no duplicates, order kept. */
 export function normalizeTags(raw: readonly string[]): string[] {
@@ -27,6 +28,17 @@ export function normalizeTags(raw: readonly string[]): string[] {
     const tag = normalizeTag(item);
     if (tag && !out.includes(tag)) out.push(tag);
   }
+  return out;
+}
+
+/**
+ * The tags an echo's text names: each `#tag` the text links (so only valid ones), normalised, in
+ * the order written, once each. They are the echo's tags as much as the chosen ones are
+ * (product-decisions: a typed `#tag` is a tag, for every client).
+ */
+export function textTags(content: string): string[] {
+  const out: string[] = [];
+  for (const part of linkify(content)) if (part.kind === "tag" && !out.includes(part.tag)) out.push(part.tag);
   return out;
 }
 

@@ -1,11 +1,11 @@
 // Tag rules on their own, without the schemas (and valibot's work when they load): echo text
-// (linkify.ts) uses them on every card, so home's first load pays only for these lines.
+// (linkify.ts) uses them on every card, so home's first load pays only for these lines (the
+// message a bad tag gets is schema.ts's: forms and schemas say it, cards do not).
 import { charCount } from "../shared/index";
 
 export const MAX_TAG_LENGTH = 30;
 /** Letters (any script), digits, '_' and '-': safe in URLs, HTML and SQL alike. */
 export const TAG_PATTERN = /^[\p{L}\p{N}_-]+$/u;
-export const TAG_RULE_MESSAGE = `Tags may only contain letters, numbers, "_" and "-" (${MAX_TAG_LENGTH} characters at most)`;
 
 /** Spec §5 normalisation: trimmed, lower-cased, leading '#' removed. */
 export function normalizeTag(raw: string): string {

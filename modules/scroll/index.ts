@@ -31,7 +31,7 @@ export { FollowScrollButton } from "./ui/follow-button";
 export { HomeFeed } from "./ui/home-feed";
 export { homeLiveQuery } from "./ui/live-query";
 export { SaveToScroll } from "./ui/save-to-scroll-lazy";
-export { whyNotInMyFeed } from "./ui/why-dialog-lazy";
+export { whyNotInMyFeed } from "./ui/why-not-lazy";
 export { ScrollForm } from "./ui/scroll-form";
 export { ScrollDetail } from "./ui/scroll-detail";
 export { ScrollsOverview, ScrollsByType } from "./ui/scrolls-lists";

@@ -3,7 +3,8 @@ export { newId, isId, ID_PATTERN } from "./ids";
 export { HttpError, badRequest, unauthorized, forbidden, notFound, conflict, errorBody, errorResponse, ERROR_SHAPE_HEADER } from "./http";
 export { relativeTime } from "./time";
 export { firstIssue, text, wellFormed, maxChars, minChars } from "./validation";
-export { charCount, clampChars, isolate, isWellFormedText, illFormedField, ILL_FORMED_MESSAGE, UNITS_PER_CHAR } from "./text";
+export { charCount } from "./char-count";
+export { clampChars, isolate, isWellFormedText, illFormedField, ILL_FORMED_MESSAGE, UNITS_PER_CHAR } from "./text";
 export {
   PageQuerySchema,
   DEFAULT_LIMIT,

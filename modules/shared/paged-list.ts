@@ -1,6 +1,7 @@
 // The one client pager (issue 30): every list that pages in the browser — feeds, profile tabs,
 // notifications, replies, the echo page's disclosures, settings' lists, moderation — holds its
-// rows with usePagedList and ends with <LoadMore>. Same behaviour everywhere: by cursor (or page
+// rows with usePagedList and ends with <LoadMore> (the echo feed, which pages as it scrolls, keeps
+// its own footer: echo-feed.tsx). Same behaviour everywhere: by cursor (or page
 // number where a list has no cursor), a click while a page is on its way does nothing (spec: "Load
 // more does nothing if loading or no more pages"), the rows read are announced, the focus stays on
 // the button (or goes to the first new row when the button leaves), and a failure is said where

@@ -1,5 +1,6 @@
-// Plain text helpers (no valibot): what pages render and count with on their first load; the
-// valibot rules built on them are validation.ts.
+// Plain text helpers (no valibot); the valibot rules built on them are validation.ts. Counting
+// characters is char-count.ts, apart: it is the only one of them home's first load needs.
+import { charCount, graphemes } from "./char-count";
 
 /*
  * Text rules, shared by every schema, the API's doors (JSON bodies, query strings, forms) and the
@@ -18,20 +19,6 @@ export const ILL_FORMED_MESSAGE = "must not contain unpaired surrogates or contr
 
 export function isWellFormedText(text: string): boolean {
   return !ILL_FORMED.test(text);
-}
-
-/**
- * Length as a person counts characters: grapheme clusters (an emoji, a family emoji, a flag, a
- * letter with its accents are one each), not UTF-16 code units or code points.
- */
-let segmenter: Intl.Segmenter | undefined;
-export function charCount(text: string): number {
-  // all-ASCII (the common case) has one cluster per unit except "\r\n", which is one
-  if (/^[\u0000-\u007F]*$/.test(text)) return text.length - (text.match(/\r\n/g)?.length ?? 0);
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
-  let n = 0;
-  for (const _ of segmenter.segment(text)) n++;
-  return n;
 }
 
 /**
@@ -67,10 +54,9 @@ export function illFormedField(value: unknown): string | null {
 /** The first `max` characters of a text (as `charCount` counts): what a form field keeps as typed. */
 export function clampChars(text: string, max: number): string {
   if (text.length <= max || charCount(text) <= max) return text;
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   let out = "";
   let n = 0;
-  for (const { segment } of segmenter.segment(text)) {
+  for (const { segment } of graphemes(text)) {
     if (n++ === max) break;
     out += segment;
   }

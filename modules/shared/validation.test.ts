@@ -1,7 +1,8 @@
 // The text rules inside workerd (the runtime the server counts in): Intl.Segmenter is there, and
 // the same functions drive the client's counters.
 import { describe, expect, it } from "vitest";
-import { charCount, clampChars, illFormedField, isolate, isWellFormedText } from "./text";
+import { charCount } from "./char-count";
+import { clampChars, illFormedField, isolate, isWellFormedText } from "./text";
 import { maxChars } from "./validation";
 import * as v from "valibot";
 

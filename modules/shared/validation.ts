@@ -2,7 +2,8 @@
 // (text.ts), which pages render with: valibot then loads only with a schema (decision 009).
 import * as v from "valibot";
 import type { BaseIssue } from "valibot";
-import { charCount, ILL_FORMED_MESSAGE, isWellFormedText, UNITS_PER_CHAR } from "./text";
+import { charCount } from "./char-count";
+import { ILL_FORMED_MESSAGE, isWellFormedText, UNITS_PER_CHAR } from "./text";
 
 /** The first issue's message: the API answers one clear sentence naming the field. */
 export function firstIssue(issues: readonly BaseIssue<unknown>[]): string {

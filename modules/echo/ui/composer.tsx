@@ -1,7 +1,6 @@
 import { useState, type ChangeEvent } from "react";
 import { charCount, UNITS_PER_CHAR } from "../../shared/index";
-import { textTags } from "../linkify";
-import { MAX_CONTENT } from "../schema";
+import { MAX_CONTENT, textTags } from "../schema";
 
 /**
  * What the post form, the reply box and the edit dialog share (one composer): the text, its

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { ApiError, OFFLINE_HINT, lazyComponent } from "../../shared/index";
+import { useRef, useState, type ReactNode } from "react";
+import { ApiError, OFFLINE_HINT, lazyComponent, usePagedList, useScrollMore } from "../../shared/index";
 
 const LOAD_FAILED = "Couldn't load more echos.";
 import type { Echo, EchoPage } from "../schema";
@@ -61,19 +61,26 @@ export function EchoSkeletons({ count }: { count: number }) {
  * then the rows flow as the server sent them.
  */
 export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restoreKey, live }: Props) {
-  const [items, setItems] = useState<Echo[]>(initial.echos);
-  const [page, setPage] = useState(initial.pagination.page);
-  const [cursor, setCursor] = useState<string | null>(initial.pagination.nextCursor);
-  const [hasMore, setHasMore] = useState(initial.pagination.hasMore);
   const [shortRun, setShortRun] = useState(isShort(initial) ? 1 : 0);
   const [indexing, setIndexing] = useState(building(initial));
+  // the client's one pager (paged-list.ts): by cursor, a read while one is on its way does nothing
+  const list = usePagedList<Echo>({
+    first: { items: initial.echos, at: initial.pagination },
+    load: async (at) => {
+      const next = await fetchPage((at?.page ?? 0) + 1, at?.nextCursor ?? null);
+      setShortRun((run) => (isShort(next) ? run + 1 : 0));
+      setIndexing(building(next));
+      return { items: next.echos, at: next.pagination };
+    },
+    key: rowKey,
+  });
+  const { items, hasMore } = list;
   const waiting = hasMore && shortRun >= AUTO_SHORT_PAGES;
-  const [loadingMore, setLoadingMore] = useState(false);
+  const loadingMore = list.state === "loading";
   // a next page that failed: said under the list with a Retry; no automatic retries meanwhile
-  const [failure, setFailure] = useState<string | null>(null);
-  const busy = useRef(false);
+  const failure = list.state === "failed" && (list.error instanceof ApiError && list.error.status === 0 ? `${LOAD_FAILED} ${OFFLINE_HINT}` : LOAD_FAILED);
   const listRef = useRef<HTMLDivElement>(null);
-  const sentinelRef = useRef<HTMLDivElement>(null);
+  const sentinelRef = useScrollMore(list, waiting);
   const store = useEchoStore();
   const visible = items.filter((e) => !store.isDeleted(e));
 
@@ -89,51 +96,13 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
 
   useFeedMemory(
     restoreKey,
-    () => ({ items, page, cursor, hasMore }),
-    (snapshot) => {
-      setItems(snapshot.items);
-      setPage(snapshot.page);
-      setCursor(snapshot.cursor);
-      setHasMore(snapshot.hasMore);
-    },
+    () => ({ items, page: list.at?.page ?? 1, cursor: list.at?.nextCursor ?? null, hasMore }),
+    (snapshot) => list.reset({ items: snapshot.items, at: { page: snapshot.page, nextCursor: snapshot.cursor, hasMore: snapshot.hasMore } }),
   );
-
-  const loadMore = useCallback(async () => {
-    if (busy.current || !hasMore) return;
-    busy.current = true;
-    setLoadingMore(true);
-    try {
-      const next = await fetchPage(page + 1, cursor);
-      setItems((prev) => {
-        const seen = new Set(prev.map(rowKey));
-        return [...prev, ...next.echos.filter((e) => !seen.has(rowKey(e)))];
-      });
-      setPage(next.pagination.page);
-      setCursor(next.pagination.nextCursor);
-      setHasMore(next.pagination.hasMore);
-      setShortRun((run) => (isShort(next) ? run + 1 : 0));
-      setIndexing(building(next));
-    } catch (error) {
-      setFailure(error instanceof ApiError && error.status === 0 ? `${LOAD_FAILED} ${OFFLINE_HINT}` : LOAD_FAILED);
-    } finally {
-      busy.current = false;
-      setLoadingMore(false);
-    }
-  }, [cursor, fetchPage, hasMore, page]);
-
-  useEffect(() => {
-    const sentinel = sentinelRef.current;
-    if (!sentinel || !hasMore || failure || waiting) return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), {
-      rootMargin: "0px 0px 100px 0px",
-    });
-    observer.observe(sentinel);
-    return () => observer.disconnect();
-  }, [failure, hasMore, loadMore, waiting]);
 
   if (loading) return <EchoSkeletons count={5} />;
   // rendered just before the list, which it finds as its next sibling
-  const pill = live && <LivePill live={live} items={items} setItems={setItems} />;
+  const pill = live && <LivePill live={live} items={items} setItems={list.setItems} />;
   if (visible.length === 0 && !hasMore) return <>{pill}{empty}</>;
 
   // Rows flow normally between two spacers: the server renders the first page the same way,
@@ -166,7 +135,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
       {failure && (
         <div className="feed-failure" role="alert">
           <p>{failure}</p>
-          <button type="button" className="btn" onClick={() => (setFailure(null), void loadMore())}>
+          <button type="button" className="btn" onClick={() => void list.more()}>
             Retry
           </button>
         </div>
@@ -179,7 +148,7 @@ export function EchoFeed({ initial, fetchPage, viewerId, loading, empty, restore
             className="btn"
             onClick={() => {
               setShortRun(0);
-              void loadMore();
+              void list.more();
             }}
           >
             Load more

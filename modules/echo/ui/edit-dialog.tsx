@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { api, charCount, toast } from "../../shared/index";
-import { textTags } from "../linkify";
-import { MAX_TAGS, MAX_WARNING, tooManyTagsMessage, type Echo } from "../schema";
+import { MAX_TAGS, MAX_WARNING, textTags, tooManyTagsMessage, type Echo } from "../schema";
 import { CharCount, useComposer } from "./composer";
 import type { EchoEdit } from "./echo-store";
 import { WarningField } from "./warning-field";

@@ -1,6 +1,6 @@
 // The "N new echos" pill (decision 016), loaded after hydration: it follows the feed's channel
 // (live-socket.ts) and, when clicked, puts the new echos on top of the list and shows them.
-import { useEffect, useLayoutEffect, useRef, useState, type Dispatch, type SetStateAction } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { Echo } from "../schema";
 import { markDeleted, markEdited } from "./echo-store";
 import { entryKey, followLive, type LiveState } from "./live-socket";
@@ -13,8 +13,8 @@ export type LivePillProps = {
   live: string;
   /** the echos the list holds (new ones already there are not counted) */
   items: readonly Echo[];
-  /** the list's own state setter: the new echos go on top */
-  setItems: Dispatch<SetStateAction<Echo[]>>;
+  /** the list's own update (its pager's setItems): the new echos go on top */
+  setItems: (update: (items: Echo[]) => Echo[]) => void;
 };
 
 export const newEchosLabel = (n: number) => `${n} new echo${n === 1 ? "" : "s"}`;
