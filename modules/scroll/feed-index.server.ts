@@ -9,7 +9,7 @@
 // order and how far an index reaches, the isolate's hints, and the SQL of its entries. Beside it:
 // the consumer of the change stream (feed-index-consumer), the backfill (feed-index-backfill),
 // the pages (feed-index-pages), the cron's repair pass (feed-index-repair, feed-index-replay).
-import { sendChanges, select, sql, type AppContext, type SQL } from "../shared/index.server";
+import { boundedHints, sendChanges, select, sql, type AppContext, type SQL } from "../shared/index.server";
 import { NOBODY, type Seek } from "./feed-rules.server";
 import { canonicalRule, ruleKeyOf } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
@@ -74,15 +74,10 @@ export const reachOf = (row: { complete: boolean | number; floor: string | null;
  * Feed indexes this isolate has seen built, by rule key, with how deep they reach: a hint, never
  * an answer (an index page is guarded in SQL by the index's own state). At most 1,000.
  */
-const builtIndexes = new Map<string, IndexReach>();
-const BUILT_INDEXES_MAX = 1000;
-export function rememberIndex(ruleKey: string, st: IndexReach) {
-  builtIndexes.delete(ruleKey);
-  if (builtIndexes.size >= BUILT_INDEXES_MAX) builtIndexes.delete(builtIndexes.keys().next().value!);
-  builtIndexes.set(ruleKey, st);
-}
+const builtIndexes = boundedHints<string, IndexReach>(1000);
+export const rememberIndex = (ruleKey: string, st: IndexReach) => builtIndexes.set(ruleKey, st);
 export const knownIndex = (ruleKey: string) => builtIndexes.get(ruleKey);
-export const forgetIndex = (ruleKey: string) => void builtIndexes.delete(ruleKey);
+export const forgetIndex = (ruleKey: string) => builtIndexes.delete(ruleKey);
 
 /**
  * The built index of a scroll's rule (one scroll row, one index row; none when its rule has no

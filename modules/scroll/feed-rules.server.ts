@@ -141,8 +141,8 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   // an author the viewer hides is stepped over on the entry (its `au`, migration 0035): no probe
   const seen = (au: string) => (viewerId === NOBODY ? "1" : authorVisibleText(lit(viewerId), au));
   const tested = parts.some((p) => p.tested);
-  const hidingScan = probedScan(rule, window, limit, hidingGates(rule, gate));
-  if (offset === 0 && hiding && hidingScan.fits) {
+  const hidingScan = offset === 0 && hiding ? probedScan(rule, window, limit, hidingGates(rule, gate)) : null;
+  if (hidingScan?.fits) {
     // a viewer believed to hide anything, a page from a cursor: the scan alone (one copy of the
     // merge and the step's, no CASE between paths), for a rule with tests as for a plain head —
     // an entry the rule does not match (`ok`, tested on the entry as the window tests it) or by
@@ -151,11 +151,10 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
     // its own rows: a one-tag rule with tests gave such a viewer 18 entries a screen (issue 32).
     // A window too small to hold the scan's step (a document's page of a rule with tests, 6 or
     // more streams) keeps the paths below, chosen in SQL
-    const scan = hidingScan;
-    const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT ${int(scan.entries)})
-        WHERE ${seen("au")}${tested ? " AND ok" : ""} LIMIT ${int(scan.probed)})`;
+    const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT ${int(hidingScan.entries)})
+        WHERE ${seen("au")}${tested ? " AND ok" : ""} LIMIT ${int(hidingScan.probed)})`;
     const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT 1 OFFSET ${int(FEED_STEP - 1)})`;
-    return `SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(scan.probed + 1)}`;
+    return `SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(hidingScan.probed + 1)}`;
   }
   if (offset === 0 && !tested) {
     // every entry matches: the page is the merge's head — for a viewer whom nothing hides. For

@@ -8,7 +8,7 @@
 // rule's merge passed D1's statement size for a 14-tag rule, and a LIMIT-0 copy still read each
 // stream's first entry for every viewer).
 import { isId } from "../shared/index";
-import { select, sql, viewerFiltersText, type Select } from "../shared/index.server";
+import { boundedHints, select, sql, viewerFiltersText, type Select } from "../shared/index.server";
 import type { PageRequest } from "../echo/index.server";
 import { lit, namedHiddenText, NOBODY } from "./feed-streams.server";
 import { echoPage } from "./rows.server";
@@ -32,18 +32,14 @@ export function viewerFacts(viewerId: string, rule: FeedRule | null): Select<Vie
  * viewer believed to hide anything tests every echo it shows (shownTo) — so a stale hint costs a
  * page's fullness or a few rows, never an echo the viewer must not see.
  */
-const hints = new Map<string, boolean>();
-const HINTS = 10_000;
+const hints = boundedHints<string, boolean>(10_000);
 
 export function hidingHint(viewerId: string): boolean | undefined {
   return hints.get(viewerId);
 }
 
 export function learnHiding(viewerId: string, facts: ViewerFacts | undefined): void {
-  if (!facts) return;
-  hints.delete(viewerId);
-  if (hints.size >= HINTS) hints.delete(hints.keys().next().value!);
-  hints.set(viewerId, facts.filters === 1);
+  if (facts) hints.set(viewerId, facts.filters === 1);
 }
 
 /** The viewer's facts for a feed page's batch: for a reader who is not a user (web feeds), nothing to read. */

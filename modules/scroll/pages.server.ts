@@ -7,7 +7,7 @@
 // the lookup's guess before them; split, each path would need the others' hints.)
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, notFound, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
-import { batch, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
+import { batch, boundedHints, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, engineTests, feedKeptQuery, feedPageQuery, holdsRule, namedHiddenText, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
 import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex } from "./feed-index.server";
@@ -181,13 +181,8 @@ async function echosById(
  * page it guesses is read only while the scroll still holds the rule). At most 1,000 (a rule is
  * at most a few kilobytes); the oldest is forgotten first.
  */
-const feedRules = new Map<string, FeedRule>();
-const FEED_RULES_MAX = 1000;
-function rememberRule(id: string, rule: FeedRule) {
-  feedRules.delete(id);
-  if (feedRules.size >= FEED_RULES_MAX) feedRules.delete(feedRules.keys().next().value!);
-  feedRules.set(id, rule);
-}
+const feedRules = boundedHints<string, FeedRule>(1000);
+const rememberRule = (id: string, rule: FeedRule) => feedRules.set(id, rule);
 
 /** A feed's page: its rule evaluated now, within its window of candidates. */
 async function feedEchos(

@@ -14,3 +14,21 @@ export function boundedCache<K, V>(max: number): (key: K, compute: () => V) => V
     return value;
   };
 }
+
+/**
+ * A per-isolate map of hints (what this isolate last read of something: a feed's rule, an index's
+ * reach, a viewer's filters), never answers: `set` makes a key the newest, and past `max` keys the
+ * oldest is forgotten first, so a flood of distinct keys costs bounded memory and only evicts.
+ */
+export function boundedHints<K, V>(max: number): { get(key: K): V | undefined; set(key: K, value: V): void; delete(key: K): void } {
+  const entries = new Map<K, V>();
+  return {
+    get: (key) => entries.get(key),
+    set(key, value) {
+      entries.delete(key);
+      if (entries.size >= max) entries.delete(entries.keys().next().value as K);
+      entries.set(key, value);
+    },
+    delete: (key) => void entries.delete(key),
+  };
+}

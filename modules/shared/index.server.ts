@@ -29,7 +29,7 @@ export { instrumentD1, failingD1, failingKV, d1Timing, STREAMED_D1_HEADER } from
 export { sessionStart } from "./replicas.server";
 export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";
 export { trigramSearchable } from "./trigram.server";
-export { boundedCache } from "./bounded-cache";
+export { boundedCache, boundedHints } from "./bounded-cache";
 export { controlLive, liveUserChannel, LIVE_CLOSE, type LiveControl } from "./live-control.server";
 export { runPurgeSteps, chainKey, DELETE_INLINE, inlineDeletable, type ChainSlice, type PurgeChain } from "./chain-steps.server";
 export { sendChanges, startChain, stalledChains, CHAIN_STALL_MS, CHAINS_PER_PASS, type Change, type ChangedEcho } from "./change-stream.server";
