@@ -309,7 +309,8 @@ describe("a viewer index equals the reference after random streams (decision 033
             } else {
               const mine = op.kind === "vlike";
               const unlike = mine && vliked.has(echo.id);
-              if (mine) (unlike ? vliked.delete(echo.id) : vliked.add(echo.id));
+              if (mine && unlike) vliked.delete(echo.id);
+              else if (mine) vliked.add(echo.id);
               echo.likes += unlike ? -1 : 1;
               await batch(app.db, [
                 ...(mine ? [unlike ? sql`DELETE FROM likes WHERE echo_id = ${echo.id} AND user_id = ${users[0]!}` : sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${echo.id}, ${users[0]!}, 0)`] : []),
