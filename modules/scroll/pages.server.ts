@@ -2,9 +2,10 @@
 // from its index where the index is built and reaches the page (feed-index.server.ts), else from
 // the engine (feed-rules.server.ts); the isolate's hints (feedRules here, the built indexes in
 // feed-index.server.ts) that let a page go in the scroll lookup's round trip.
-// (Over 300 lines: feedEchos chooses among the index's page, the crossing page, the scan past a
-// frontier and the engine's, each one batch with the viewer's facts beside it — issue 32 — and
-// the lookup's guess before them; split, each path would need the others' hints.)
+// (Over 300 lines: feedEchos chooses among the index's page — the rule's or, for a hide-liked
+// reader, their viewer index: decision 033 — the crossing page, the scan past a frontier and the
+// engine's, each one batch with the viewer's facts beside it — issue 32 — and the lookup's guess
+// before them; split, each path would need the others' hints.)
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, notFound, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
 import { batch, boundedHints, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
