@@ -14,7 +14,9 @@ import { consumeChanges } from "./feed-index-consumer.server";
 import { cappedScroll, keptQueue, pageToTheEnd } from "./depth-paging.test-support";
 import { ruleKeyOf } from "./rule.server";
 import { thinRule, writeThinMatches } from "./thin-matches.test-support";
-import { viewerKeyOf } from "./feed-viewer-index.server";
+import { viewerKeyOf, viewerStep } from "./feed-viewer-index.server";
+import { indexPage, indexPageQuery } from "./feed-index-pages.server";
+import type { Change } from "../shared/index.server";
 import { scrollEchos } from "./pages.server";
 
 const { env: queued, sent } = keptQueue(env);
@@ -117,4 +119,64 @@ describe("a hide-liked reader's viewer index", { timeout: 600_000 }, () => {
       });
     }
   }
+
+  it("reaches deeper a slice at a time: a small cap, its frontier and near marker, each slice asked from its frontier, to the end", async () => {
+    const author = (await signup(app(), { userName: "vi_a_slices", password: "pass1234" })).user._id;
+    const reader = (await signup(app(), { userName: "vi_r_slices", password: "pass1234" })).user._id;
+    const matches = await writeThinMatches(app(), author, "viewerixslices", 300, Date.now() - 10_000_000);
+    const rule = { ...thinRule("viewerixslices", "newestFirst"), excludeLikedEchos: true };
+    const newest = [...matches].reverse().map((m) => m.id);
+    // liked: the first 40, then one in two
+    const liked = new Set(newest.filter((_, i) => i < 40 || i % 2 === 0));
+    await batch(app().db, [...liked].map((id) => sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${id}, ${reader}, 0)`));
+    await cappedScroll(app(), reader, rule, 10_000);
+    const key = ruleKeyOf(rule);
+    const state = async () =>
+      (
+        await batch(app().db, [
+          select(
+            { complete: sql<number>`complete`, floor: sql<string | null>`floor`, near: sql<string | null>`near`, cap: sql<number>`cap`, entries: sql<number>`(SELECT count(*) FROM feed_index_entries WHERE index_id = feed_indexes.id)` },
+            sql`FROM feed_indexes WHERE rule_key = ${viewerKeyOf(key, reader)}`,
+          ),
+        ])
+      )[0][0]!;
+    const run = async (change: Change, cap = 15) => {
+      for (let next: Change | null = change; next?.type === "viewer"; next = await viewerStep(app().db, next, Date.now(), cap, cap));
+    };
+    await run({ type: "viewer", ruleKey: key, viewerId: reader, floor: null });
+    let st = await state();
+    expect([st.complete, st.cap, st.entries]).toEqual([0, 15, 15]);
+    expect(st.near).not.toBeNull();
+    // a repeat of the make message, and an ask naming an old frontier, do nothing
+    await run({ type: "viewer", ruleKey: key, viewerId: reader, floor: null });
+    expect((await state()).entries).toBe(15);
+    let slices = 0;
+    while (!st.complete) {
+      const floor = st.floor!;
+      await run({ type: "viewer", ruleKey: key, viewerId: reader, floor });
+      await run({ type: "viewer", ruleKey: key, viewerId: reader, floor });
+      st = await state();
+      slices++;
+      expect(slices).toBeLessThan(20);
+    }
+    const expected = newest.filter((id) => !liked.has(id));
+    expect(st.entries).toBe(expected.length);
+    const [rows] = await batch(app().db, [indexPageQuery({ ...rule, excludeLikedEchos: false }, reader, null, 1000, undefined, Date.now(), null, viewerKeyOf(key, reader))]);
+    expect(indexPage(rule, rows, 1000, { complete: true, floor: null }).rows.map((r) => r.id)).toEqual(expected);
+
+    // a reader's pages over a viewer index made small (100 entries, its near marker 50 before its
+    // frontier: more than two pages, as 1,000 of 2,000 are): the page past the marker asks for the
+    // next slice (the consumer's own, 2,000), which lands before the reader meets the frontier —
+    // every page full, each unliked match once, within budget, and nothing asked twice
+    const other = { ...rule, endDate: Date.now() + 1_000_000_000 };
+    const scrollId = await cappedScroll(app(), reader, other, 10_000);
+    await run({ type: "viewer", ruleKey: ruleKeyOf(other), viewerId: reader, floor: null }, 100);
+    sent.length = 0;
+    await pageToTheEnd({ env: queued, viewerId: reader, scrollId, expected, byNumber: false, label: "small viewer index", afterPage: async () => void (await drain()) });
+    expect(sent.length).toBe(0);
+    const grown = (
+      await batch(app().db, [select({ complete: sql<number>`complete` }, sql`FROM feed_indexes WHERE rule_key = ${viewerKeyOf(ruleKeyOf(other), reader)}`)])
+    )[0][0]!;
+    expect(grown.complete).toBe(1);
+  });
 });
