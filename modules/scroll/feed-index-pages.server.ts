@@ -55,6 +55,10 @@ export const HIDE_LIKED_PAGE_MAX = DEFAULT_LIMIT;
  * them gets a full page of 20 — more for one who reposts little (below).
  */
 const HIDE_LIKED_ROWS = PAGE_ROW_TARGET - HIDE_LIKED_STEP - 6 - (ECHO_ROWS - 2) * (HIDE_LIKED_PAGE_MAX + 1);
+/** Entries a hide-liked run gives up to a statement that chooses between the reader's viewer index
+ * and the rule's (decision 033): the choice reads the viewer index's row where it is made (4 rows
+ * measured when it exists and does not reach the page), each entry at least 1. */
+export const VIEWER_CHOICE = 4;
 /** Reposts of the reader counted (rows read) to learn whether their repost probes may cost less. */
 const REPOSTS_COUNTED = 4;
 export const HIDE_LIKED_SCAN = Math.floor((HIDE_LIKED_ROWS - REPOSTS_COUNTED) / 2) - 1;
@@ -179,7 +183,10 @@ export function indexPageQuery(
   // of limit+1 also reads the HIDE_LIKED_STEP-th entry (UNION ALL under a LIMIT stops before its
   // second part when the first filled it).
   const probed = limit + 1 + PROBE_SPARE;
-  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${HIDE_LIKED_SCAN} + ${moreForFewReposts(viewerId)}) s
+  // (a statement that chooses its index — a viewer index or the rule's, decision 033 — reads the
+  // viewer index's row where the choice is made, 4 rows measured: the run is VIEWER_CHOICE shorter)
+  const run = HIDE_LIKED_SCAN - (indexKey !== null && typeof indexKey !== "string" ? VIEWER_CHOICE : 0);
+  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${run} + ${moreForFewReposts(viewerId)}) s
       WHERE NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = s.echo_id AND l.user_id = ${viewerId}) AND (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "s.author_id"))})
         AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))}
       LIMIT CASE WHEN ${filters} THEN ${probed} ELSE ${limit + 1} END`;

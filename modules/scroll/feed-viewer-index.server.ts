@@ -9,7 +9,7 @@
 // made (and walked deeper) from the shared index's entries, not the engine, and an entry enters it
 // only while its viewer has not liked the echo (insertEntries' `unlikedBy`).
 import { isId } from "../shared/index";
-import { batch, select, sql, tables, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { batch, boundedHints, select, sql, tables, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { askOnce } from "./feed-index-extend.server";
 import { afterPosition, before, insertEntries, nearStatements, orderSql, reachesSql, reachOf, topOf, type IndexReach, type Position } from "./feed-index.server";
 import { NOBODY } from "./feed-rules.server";
@@ -33,6 +33,15 @@ export const viewerKeyOf = (ruleKey: string, viewerId: string) => `v:${viewerId}
 export const mayHaveViewerIndex = (rule: FeedRule, viewerId: string) => rule.excludeLikedEchos && isId(viewerId) && viewerId !== NOBODY;
 
 /**
+ * Viewer indexes this isolate has read or asked for (their keys): a hint, never an answer. A page
+ * chooses between the viewer's index and the rule's in SQL only for these — the choice costs the
+ * run a few entries (VIEWER_CHOICE) — so a reader who never needed one pays nothing; a cold
+ * isolate's first page of a reader who has one reads the rule's index (short, it asks: the hint).
+ */
+const viewerHints = boundedHints<string, true>(10_000);
+export const knownViewerIndex = (ruleKey: string, viewerId: string) => viewerHints.get(viewerKeyOf(ruleKey, viewerId)) === true;
+
+/**
  * The key a hide-liked page reads (a constant of its statement, SQL): the viewer's index when it
  * is ready and reaches the page's position, else the rule's shared one. Its probe reads the
  * viewer index's row (one row; none when the viewer has none).
@@ -51,9 +60,12 @@ export function viewerReadKey(rule: FeedRule, ruleKey: string, viewerId: string,
 export function afterViewerPage(app: Pick<AppContext, "env" | "ctx">, rule: FeedRule, ruleKey: string, viewerId: string, read: { viewer: boolean; short: boolean; st: IndexReach; position: Position }, now = Date.now()) {
   const key = viewerKeyOf(ruleKey, viewerId);
   if (!read.viewer) {
-    if (read.short) askOnce(app, `viewer\n${key}`, { type: "viewer", ruleKey, viewerId, floor: null });
+    if (!read.short) return;
+    viewerHints.set(key, true);
+    askOnce(app, `viewer\n${key}`, { type: "viewer", ruleKey, viewerId, floor: null });
     return;
   }
+  viewerHints.set(key, true);
   askOnce(app, `touch\n${key}\n${Math.floor(now / TOUCH_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, touch: true });
   const { st, position } = read;
   if (st.complete || st.floor === null || before(rule, position, st.near ?? st.floor)) return;

@@ -19,7 +19,7 @@ import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./ru
 import { echoPage, visibleScroll } from "./rows.server";
 import { curationEchos } from "./curation-pages.server";
 import { goneFor, hidingHint, learnHiding, viewerFactsFor } from "./feed-viewer.server";
-import { afterViewerPage, mayHaveViewerIndex, viewerReadKey } from "./feed-viewer-index.server";
+import { afterViewerPage, knownViewerIndex, mayHaveViewerIndex, viewerReadKey } from "./feed-viewer-index.server";
 import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";
 
 const s = alias(tables.scrolls, "s");
@@ -232,7 +232,7 @@ async function feedEchos(
     const named = hiding && rule.authors.length > 0 && rule.includedTags.length === 0 ? namedHiddenText(rule, viewerId) : null;
     const instead = named === null ? [] : [feedPageQuery(rule, viewerId, now, seek, req.limit, 0, window, whileScroll, "if-named-hidden")];
     // a reader who hides what they liked reads their viewer index where it is ready (decision 033)
-    const readKey = mayHaveViewerIndex(rule, viewerId) ? viewerReadKey(rule, ruleKey, viewerId, position) : ruleKey;
+    const readKey = mayHaveViewerIndex(rule, viewerId) && knownViewerIndex(ruleKey, viewerId) ? viewerReadKey(rule, ruleKey, viewerId, position) : ruleKey;
     const [state, indexed, viewer, engineRows] = await batch(app.db, [
       indexState(readKey),
       indexPageQuery(rule, viewerId, seek, take, guard, now, named === null ? null : sql.raw(`NOT ${named}`), readKey),
