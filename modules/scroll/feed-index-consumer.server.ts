@@ -177,7 +177,9 @@ function inserting(entries: Entry[], viewerOf: Map<number, string>): SQL[] {
   const byViewer = new Map<string | null, Entry[]>();
   for (const entry of entries) {
     const viewer = viewerOf.get(entry[0]) ?? null;
-    byViewer.set(viewer, [...(byViewer.get(viewer) ?? []), entry]);
+    const list = byViewer.get(viewer);
+    if (list) list.push(entry);
+    else byViewer.set(viewer, [entry]);
   }
   return [...byViewer].flatMap(([viewer, list]) => chunks(list).map((part) => insertEntries(part, viewer)));
 }
