@@ -18,7 +18,7 @@
 // FEEDS_DEPTH_SAMPLE (n: only the first n feeds of the seeded order are walked to FEEDS_PAGES and by
 // number; every other feed has its first page read once — as another user, or as its creator when
 // private — so a store of thousands of feeds is measured whole at page 1 and sampled in depth),
-// BENCH_URL (a server already serving the store), FEEDS_HIDER=1 (the public feeds read by the heavy
+// BENCH_URL (a server already serving the store), FEEDS_HIDE_LIKED=1 and FEEDS_READERS (above), FEEDS_HIDER=1 (the public feeds read by the heavy
 // hider of scripts/bench-hider.mjs instead of another user, and only by them: its pages also count
 // echos the hider must not see).
 import { randomBytes } from "node:crypto";
@@ -71,7 +71,11 @@ const HIDER = process.env.FEEDS_HIDER === "1";
 const hiding = HIDER ? pickHider(db) : null;
 // the heavy hider reads public feeds only
 if (HIDER) feeds = feeds.filter((f) => !f.is_private);
-const other = db.prepare("SELECT id, user_name FROM users WHERE user_name IN ('bench22', 'bench23') ORDER BY user_name").all();
+// FEEDS_HIDE_LIKED=1: only the feeds that hide what their reader liked (decision 033's before/after)
+if (process.env.FEEDS_HIDE_LIKED === "1") feeds = feeds.filter((f) => f.exclude_liked_echos);
+// FEEDS_READERS: the two other users who read each feed (default bench22,bench23; e.g. the heavy likers bench3,bench10)
+const otherNames = (process.env.FEEDS_READERS || "bench22,bench23").split(",");
+const other = db.prepare(`SELECT id, user_name FROM users WHERE user_name IN (${otherNames.map(() => "?").join(",")}) ORDER BY user_name`).all(...otherNames);
 const now = Date.now();
 const key = new TextEncoder().encode(secret);
 const cookies = new Map();

@@ -19,7 +19,8 @@ const indexes = new Map(
   db
     .prepare("SELECT id, rule_key, state, complete, floor, floor_rank, cap FROM feed_indexes")
     .all()
-    .map((r) => [r.id, { ...r, rule: JSON.parse(r.rule_key) }]),
+    // (a viewer index's key names its rule after `v:<viewer>:` — decision 033; it is a candidate like any index)
+    .map((r) => [r.id, { ...r, rule: JSON.parse(r.rule_key.replace(/^v:[^:]*:/, "")) }]),
 );
 const byTerm = new Map();
 for (const { term, index_id } of db.prepare("SELECT term, index_id FROM feed_rule_terms").all()) (byTerm.get(term) ?? byTerm.set(term, []).get(term)).push(index_id);

@@ -138,8 +138,9 @@ export async function setLike(app: AppContext, viewerId: string, id: string, lik
   const row = rows[0];
   if (!row) throw notFound("Echo not found");
   if (liked && row.blocked === 1 && row.isLiked !== 1) throw forbidden("You cannot like this echo");
-  // most-liked feed indexes move the echo to its new count (decision 020)
-  sendChanges(app, [{ type: "likes", echoIds: [id] }]);
+  // most-liked feed indexes move the echo to its new count (decision 020); the liker's viewer
+  // indexes let it go or take it back (decision 033)
+  sendChanges(app, [{ type: "likes", echoIds: [id], userId: viewerId }]);
   return { likes: row.likesCount, isLiked: row.isLiked === 1 };
 }
 

@@ -4,6 +4,7 @@ import { batch, select, sendChanges, sql, tables, type AppContext, type Change, 
 import { ruleChecks } from "./feed-rules.reference";
 import { backfillStep, type Backfilled } from "./feed-index-backfill.server";
 import { extendStep, markNear } from "./feed-index-extend.server";
+import { viewerStep } from "./feed-viewer-index.server";
 import { before, deleteEntries, insertEntries, reachOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
@@ -17,23 +18,28 @@ export const echoTerms = (echo: ChangedEcho) => [...echo.tags.map((t) => `t:${t}
 /** What a batch of changes did: candidate indexes looked at per post and per like, entries written. */
 export type Consumed = { posts: number; likes: number; candidates: number; written: number; deleted: number; backfills: number } & Backfilled;
 
-type Candidate = { id: number; ruleKey: string; state: "building" | "ready"; complete: boolean; floor: string | null; floorRank: number | null; cap: number; terms: string };
+type Candidate = { id: number; ruleKey: string; state: "building" | "ready"; complete: boolean; floor: string | null; floorRank: number | null; cap: number; terms: string; viewerId: string | null };
+const candidateColumns = () => ({
+  id: tables.feedIndexes.id,
+  ruleKey: tables.feedIndexes.ruleKey,
+  state: tables.feedIndexes.state,
+  complete: tables.feedIndexes.complete,
+  floor: tables.feedIndexes.floor,
+  floorRank: tables.feedIndexes.floorRank,
+  cap: tables.feedIndexes.cap,
+  viewerId: tables.feedIndexes.viewerId,
+});
 /** The indexes registered under any of `terms`, with their state and frontier. */
 const candidatesOf = (terms: string[]) =>
   select(
-    {
-      id: tables.feedIndexes.id,
-      ruleKey: tables.feedIndexes.ruleKey,
-      state: tables.feedIndexes.state,
-      complete: tables.feedIndexes.complete,
-      floor: tables.feedIndexes.floor,
-      floorRank: tables.feedIndexes.floorRank,
-      cap: tables.feedIndexes.cap,
-      terms: sql<string>`json_group_array(ft.term)`,
-    },
+    { ...candidateColumns(), terms: sql<string>`json_group_array(ft.term)` },
     sql`FROM feed_rule_terms ft JOIN feed_indexes ON feed_indexes.id = ft.index_id
       WHERE ft.term IN (SELECT value FROM json_each(${JSON.stringify(terms)})) GROUP BY feed_indexes.id`,
   );
+/** The viewer indexes of the users who liked or unliked (decision 033): a like reaches a
+ * newest- or oldest-first viewer index, which registers no like term. */
+const likersIndexes = (likers: string[]) =>
+  select({ ...candidateColumns(), terms: sql<string>`'[]'` }, sql`FROM feed_indexes WHERE viewer_id IN (SELECT value FROM json_each(${JSON.stringify(likers)}))`);
 
 
 /**
@@ -54,11 +60,15 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   // an edited echo leaves every index and enters those its rule checks pass now (decision 025)
   const edited = [...new Set(changes.flatMap((c) => (c.type === "edit" ? c.echoIds : [])))];
   const inserts: Entry[] = [];
+  // viewer indexes among the candidates (decision 033): their entries are written only while unliked
+  const viewerOf = new Map<number, string>();
   const moves: Entry[] = [];
   const leaves: [number, string][] = [];
   if (posts.length > 0 || liked.length > 0 || edited.length > 0) {
     const terms = [...new Set(posts.flatMap(echoTerms))];
-    const [postCandidates, likedEchos] = await batch(db, [
+    const likers = new Map<string, string[]>();
+    for (const c of changes) if (c.type === "likes" && c.userId) likers.set(c.userId, [...(likers.get(c.userId) ?? []), ...c.echoIds]);
+    const [postCandidates, likedEchos, likerCandidates] = await batch(db, [
       candidatesOf(terms),
       select(
         {
@@ -71,6 +81,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
         },
         sql`FROM echos WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...liked, ...edited])}))`,
       ),
+      likersIndexes([...likers.keys()]),
     ]);
     const facts = likedEchos.filter((e) => liked.includes(e.id));
     const editedFacts = likedEchos.filter((e) => edited.includes(e.id));
@@ -93,14 +104,26 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
       }
     }
     for (const e of facts) {
+      const reached = new Set<number>();
       for (const c of matching(e, likeCandidates as Candidate[], new Set(likeTerms(e)))) {
+        reached.add(c.id);
         const rule = ruleOfKey(c.ruleKey);
         const at = { rank: e.likes, id: e.id };
         const keep = ruleChecks(rule, e, false, now).every((check) => check.passed) && (c.state === "building" || reachesTo(rule, reachOf(c), at));
         if (keep) moves.push([c.id, e.likes, e.id]);
         else leaves.push([c.id, e.id]);
       }
+      // the liker's own viewer indexes (any order): the echo leaves them, or enters again unliked
+      for (const c of likerCandidates as Candidate[]) {
+        if (reached.has(c.id) || !likers.get(c.viewerId!)?.includes(e.id)) continue;
+        done.candidates++;
+        const rule = ruleOfKey(c.ruleKey);
+        const at = { rank: rule.sortBy === "mostLiked" ? e.likes : 0, id: e.id };
+        if (ruleChecks(rule, e, false, now).every((check) => check.passed) && reachesTo(rule, reachOf(c), at)) moves.push([c.id, at.rank, e.id]);
+        else leaves.push([c.id, e.id]);
+      }
     }
+    for (const c of [...(postCandidates as Candidate[]), ...(likeCandidates as Candidate[]), ...(likerCandidates as Candidate[])]) if (c.viewerId) viewerOf.set(c.id, c.viewerId);
     for (const e of editedFacts) {
       for (const c of matching(e, likeCandidates as Candidate[], new Set(echoTerms(e)))) {
         const rule = ruleOfKey(c.ruleKey);
@@ -117,10 +140,10 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   // first, so that the entries the edited echos earn now are written after it
   if (edited.length > 0) statements.push(sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(edited)}))`);
   // in statements of at most ENTRIES_PER_STATEMENT (a bound value stays far below D1's 2 MB)
-  for (const part of chunks(inserts)) statements.push(insertEntries(part));
+  statements.push(...inserting(inserts, viewerOf));
   // an entry moves by leaving and entering again at its count (one echo, one entry per index)
   for (const part of chunks([...leaves, ...moves.map(([index, , echo]): [number, string] => [index, echo])])) statements.push(deleteEntries(part));
-  for (const part of chunks(moves)) statements.push(insertEntries(part));
+  statements.push(...inserting(moves, viewerOf));
   if (deletes.length > 0) statements.push(sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(deletes)}))`);
   if (statements.length > 0) await batch(db, statements);
   done.written = inserts.length + moves.length;
@@ -129,8 +152,14 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   // too (the last of a rule's messages: a repeat names a frontier that moved, and does nothing)
   const building = [...new Set(changes.flatMap((c) => (c.type === "backfill" ? [c.ruleKey] : [])))];
   const extending = new Map(changes.flatMap((c) => (c.type === "extend" ? [[c.ruleKey, c] as const] : [])));
-  done.backfills = building.length + extending.size;
-  const steps = [...building.map((key) => () => backfillStep(db, key, now, done)), ...[...extending.values()].map((c) => () => extendStep(db, c, now, done))];
+  // viewer indexes (decision 033): one step per index and kind (a walk, a touch)
+  const viewers = new Map(changes.flatMap((c) => (c.type === "viewer" ? [[`${c.viewerId}\n${c.ruleKey}\n${c.touch ? 1 : 0}`, c] as const] : [])));
+  done.backfills = building.length + extending.size + viewers.size;
+  const steps = [
+    ...building.map((key) => () => backfillStep(db, key, now, done)),
+    ...[...extending.values()].map((c) => () => extendStep(db, c, now, done)),
+    ...[...viewers.values()].map((c) => () => viewerStep(db, c, now)),
+  ];
   const work = async () => {
     for (let step = steps.shift(); step !== undefined; step = steps.shift()) {
       const next = await step();
@@ -141,6 +170,18 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, work));
   await markNear(db, changes.filter((c) => c.type === "mark"));
   return done;
+}
+
+/** The inserts of `entries`: the shared indexes' as they are, each viewer's only while unliked by them. */
+function inserting(entries: Entry[], viewerOf: Map<number, string>): SQL[] {
+  const byViewer = new Map<string | null, Entry[]>();
+  for (const entry of entries) {
+    const viewer = viewerOf.get(entry[0]) ?? null;
+    const list = byViewer.get(viewer);
+    if (list) list.push(entry);
+    else byViewer.set(viewer, [entry]);
+  }
+  return [...byViewer].flatMap(([viewer, list]) => chunks(list).map((part) => insertEntries(part, viewer)));
 }
 
 const ENTRIES_PER_STATEMENT = 1000;

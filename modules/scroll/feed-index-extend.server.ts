@@ -39,7 +39,8 @@ export function askToExtend(app: Pick<AppContext, "env" | "ctx">, rule: FeedRule
   askOnce(app, `${ruleKey}\n${st.floor.rank}\n${st.floor.id}`, { type: "extend", ruleKey, floor: st.floor.id });
 }
 
-function askOnce(app: Pick<AppContext, "env" | "ctx">, key: string, change: Change): void {
+/** Send `change` once from this isolate for `key` (the oldest keys forgotten past ASKED_MAX). */
+export function askOnce(app: Pick<AppContext, "env" | "ctx">, key: string, change: Change): void {
   if (asked.has(key)) return;
   if (asked.size >= ASKED_MAX) asked.delete(asked.values().next().value!);
   asked.add(key);
@@ -125,7 +126,7 @@ export async function shrinkExtended(db: Db, now: number, base = INDEX_CAP, slic
   const [due] = await batch(db, [
     select(
       { id: fi.id, ruleKey: fi.ruleKey, cap: fi.cap, updatedAt: fi.updatedAt },
-      sql`FROM feed_indexes WHERE state = 'ready' AND cap > ${base} AND updated_at < ${now - EXTEND_KEEP_MS} LIMIT ${SHRINK_PER_PASS}`,
+      sql`FROM feed_indexes WHERE state = 'ready' AND cap > ${base} AND updated_at < ${now - EXTEND_KEEP_MS} AND viewer_id IS NULL LIMIT ${SHRINK_PER_PASS}`,
     ),
   ]);
   for (const index of due) {

@@ -4,7 +4,7 @@ import { DEFAULT_LIMIT, ECHO_ROWS, idFloor, isId, largestPage, PAGE_ROW_TARGET }
 import { authorVisibleText, echoVisibleText, moderationEchoVisibleText, viewerFiltersText, select, sql, tables, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import type { Seek } from "./feed-rules.server";
-import { afterPosition, before, descending, orderSql, positionOf, windowMs, type IndexReach, type Position } from "./feed-index.server";
+import { afterPosition, before, descending, orderSql, positionOf, reachesSql, windowMs, type IndexReach, type Position } from "./feed-index.server";
 import { ruleKeyOf } from "./rule.server";
 import type { FeedRule } from "./schema";
 
@@ -18,11 +18,12 @@ import type { FeedRule } from "./schema";
 export const INDEX_PAGE_MAX = largestPage(ECHO_ROWS + 2);
 
 
-/** The index's state for a rule: what a page read from it means at its end. */
-export const indexState = (ruleKey: string) =>
+/** The index's state for a rule (or the key a hide-liked page chose: its viewer index's or the
+ * rule's, decision 033): what a page read from it means at its end, and whose it is. */
+export const indexState = (ruleKey: string | SQL) =>
   select(
     { state: tables.feedIndexes.state, complete: tables.feedIndexes.complete, floor: tables.feedIndexes.floor, floorRank: tables.feedIndexes.floorRank, cap: tables.feedIndexes.cap,
-      near: tables.feedIndexes.near, nearRank: tables.feedIndexes.nearRank },
+      near: tables.feedIndexes.near, nearRank: tables.feedIndexes.nearRank, viewer: sql<number>`viewer_id IS NOT NULL` },
     sql`FROM feed_indexes WHERE rule_key = ${ruleKey}`,
   );
 
@@ -54,6 +55,10 @@ export const HIDE_LIKED_PAGE_MAX = DEFAULT_LIMIT;
  * them gets a full page of 20 — more for one who reposts little (below).
  */
 const HIDE_LIKED_ROWS = PAGE_ROW_TARGET - HIDE_LIKED_STEP - 6 - (ECHO_ROWS - 2) * (HIDE_LIKED_PAGE_MAX + 1);
+/** Entries a hide-liked run gives up to a statement that chooses between the reader's viewer index
+ * and the rule's (decision 033): the choice reads the viewer index's row where it is made (4 rows
+ * measured when it exists and does not reach the page), each entry at least 1. */
+export const VIEWER_CHOICE = 4;
 /** Reposts of the reader counted (rows read) to learn whether their repost probes may cost less. */
 const REPOSTS_COUNTED = 4;
 export const HIDE_LIKED_SCAN = Math.floor((HIDE_LIKED_ROWS - REPOSTS_COUNTED) / 2) - 1;
@@ -101,17 +106,28 @@ const LAST_ROW = -2;
  * to the page and, on a short page, the HIDE_LIKED_STEP-th entry as a frontier the next page
  * starts after at the latest (its rows come in no order: `indexPage` sorts them).
  */
-export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, limit: number, guard: SQL = sql`1`, now = Date.now(), keyWhile: SQL | null = null): Select<IndexRow> {
+export function indexPageQuery(
+  rule: FeedRule,
+  viewerId: string,
+  seek: Seek,
+  limit: number,
+  guard: SQL = sql`1`,
+  now = Date.now(),
+  keyWhile: SQL | null = null,
+  indexKey: string | SQL | null = null,
+): Select<IndexRow> {
   // `keyWhile`: the index is sought only while it holds (a NULL key otherwise, evaluated once as
-  // the seek starts: nothing read), for a page the engine answers in the other case (pages.server.ts)
-  const key = keyWhile === null ? ruleKeyOf(rule) : sql`(CASE WHEN ${keyWhile} THEN ${ruleKeyOf(rule)} END)`;
+  // the seek starts: nothing read), for a page the engine answers in the other case (pages.server.ts);
+  // `indexKey`: the index read, when not the rule's own (a viewer index: decision 033)
+  const own = indexKey ?? ruleKeyOf(rule);
+  const key = keyWhile === null ? own : sql`(CASE WHEN ${keyWhile} THEN ${own} END)`;
   const at = positionOf(rule, seek);
   const w = windowMs(rule);
   const fresh = w === null ? sql`` : sql`AND ie.echo_id >= ${idFloor(now - w)}`;
   // the frontier and "the index reaches the cursor", each in the feed's order
   const desc = descending(rule);
   const upToFrontier = desc ? sql`(ie.rank, ie.echo_id) >= (fi.floor_rank, fi.floor)` : sql`ie.echo_id <= fi.floor`;
-  const reachesAt = desc ? sql`(fi.floor_rank, fi.floor) < (${at.rank}, ${at.id})` : sql`fi.floor > ${at.id}`;
+  const reachesAt = reachesSql(rule, at, "fi");
   const where = sql`FROM feed_indexes fi JOIN feed_index_entries ie ON ie.index_id = fi.id
       WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
         AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
@@ -167,7 +183,10 @@ export function indexPageQuery(rule: FeedRule, viewerId: string, seek: Seek, lim
   // of limit+1 also reads the HIDE_LIKED_STEP-th entry (UNION ALL under a LIMIT stops before its
   // second part when the first filled it).
   const probed = limit + 1 + PROBE_SPARE;
-  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${HIDE_LIKED_SCAN} + ${moreForFewReposts(viewerId)}) s
+  // (a statement that chooses its index — a viewer index or the rule's, decision 033 — reads the
+  // viewer index's row where the choice is made, 4 rows measured: the run is VIEWER_CHOICE shorter)
+  const run = HIDE_LIKED_SCAN - (indexKey !== null && typeof indexKey !== "string" ? VIEWER_CHOICE : 0);
+  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${run} + ${moreForFewReposts(viewerId)}) s
       WHERE NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = s.echo_id AND l.user_id = ${viewerId}) AND (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "s.author_id"))})
         AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))}
       LIMIT CASE WHEN ${filters} THEN ${probed} ELSE ${limit + 1} END`;

@@ -8,6 +8,7 @@ import { feedMatchQuery, feedPage, windowSize, type FeedMatchRow } from "./feed-
 import { cutAt, markReady } from "./feed-index-backfill.server";
 import { relayLikes, replayPosts, sweepRanks } from "./feed-index-replay.server";
 import { shrinkExtended } from "./feed-index-extend.server";
+import { checkViewerIndexes } from "./feed-viewer-check.server";
 import { before, deleteEntries, INDEX_CAP, indexKeyOf, indexStatements, insertEntries, nearStatements, NO_VIEWER, orderSql, reachOf, ruleTerms, type Entry, type Position } from "./feed-index.server";
 import { ruleColumns, ruleOfKey, toRule } from "./rule.server";
 import { TIME_RANGE_MS } from "./schema";
@@ -92,14 +93,20 @@ export async function repairIndexes(
     select({ ruleKey: fi.ruleKey }, sql`FROM feed_indexes WHERE state = 'building' AND updated_at < ${now - STUCK_MS} LIMIT 20`),
     select(
       { id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap, near: fi.near },
-      sql`FROM feed_indexes WHERE state = 'ready' AND (complete = 1 OR floor IS NOT NULL) ORDER BY checked_at LIMIT ${indexes}`,
+      sql`FROM feed_indexes WHERE state = 'ready' AND (complete = 1 OR floor IS NOT NULL) AND viewer_id IS NULL ORDER BY checked_at LIMIT ${indexes}`,
     ),
-    select({ id: fi.id }, sql`FROM feed_indexes WHERE NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key) LIMIT 5`),
+    // (a viewer index — decision 033 — goes with its rule's index or its viewer)
+    select(
+      { id: fi.id },
+      sql`FROM feed_indexes WHERE (viewer_id IS NULL AND NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key))
+        OR (viewer_id IS NOT NULL AND (NOT EXISTS (SELECT 1 FROM feed_indexes b WHERE b.rule_key = substr(feed_indexes.rule_key, length(feed_indexes.viewer_id) + 4))
+          OR NOT EXISTS (SELECT 1 FROM users WHERE users.id = feed_indexes.viewer_id))) LIMIT 5`,
+    ),
     // an older build's index that stops short of its rule's end with less than INDEX_CAP: one kept
     // empty as "dense" (cap 0, no frontier), or one cut at the column's default 500
     select(
       { id: fi.id, ruleKey: fi.ruleKey },
-      sql`FROM feed_indexes WHERE state = 'ready' AND complete = 0 AND (floor IS NULL OR cap < ${INDEX_CAP}) LIMIT ${OLDER_PER_PASS}`,
+      sql`FROM feed_indexes WHERE state = 'ready' AND complete = 0 AND (floor IS NULL OR cap < ${INDEX_CAP}) AND viewer_id IS NULL LIMIT ${OLDER_PER_PASS}`,
     ),
     ...aging,
   ]);
@@ -122,7 +129,7 @@ export async function repairIndexes(
   if (touched.length > 0) {
     const [drained] = await batch(db, [
       sql`UPDATE feed_indexes SET state = 'building', cursor = NULL, cursor_rank = NULL, complete = 0, floor = NULL, floor_rank = NULL, updated_at = ${now}
-        WHERE id IN (SELECT value FROM json_each(${JSON.stringify(touched)})) AND state = 'ready' AND complete = 0
+        WHERE id IN (SELECT value FROM json_each(${JSON.stringify(touched)})) AND state = 'ready' AND complete = 0 AND viewer_id IS NULL
           AND (SELECT count(*) FROM (SELECT 1 FROM feed_index_entries WHERE index_id = feed_indexes.id LIMIT ${DRAINED})) < ${DRAINED}
         RETURNING rule_key`,
     ]);
@@ -142,6 +149,11 @@ export async function repairIndexes(
     done.removed += fixed.removed;
     done.trimmed += fixed.trimmed;
   }
+  // viewer indexes after their rules' (decision 033): each against its rule's index less its viewer's likes
+  const viewers = await checkViewerIndexes(db, now);
+  done.checked += viewers.checked;
+  done.added += viewers.added;
+  done.removed += viewers.removed;
   if (orphans.length > 0) {
     const ids = JSON.stringify(orphans.map((o) => o.id));
     await batch(db, [

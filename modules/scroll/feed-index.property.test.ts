@@ -12,6 +12,7 @@ import { backfillStep } from "./feed-index-backfill.server";
 import { consumeChanges } from "./feed-index-consumer.server";
 import { indexPage, indexPageQuery } from "./feed-index-pages.server";
 import { repairIndexes } from "./feed-index-repair.server";
+import { viewerKeyOf, viewerStep } from "./feed-viewer-index.server";
 import { ruleKeyOf } from "./rule.server";
 import { referenceFeed, visibleInPublicLists, type RefEcho, type RefModeration } from "./feed-rules.reference";
 import type { FeedRule } from "./schema";
@@ -31,6 +32,8 @@ type Op =
   | { kind: "post"; author: number; tags: string[]; age: number; reply: boolean; delivery: "once" | "twice" | "lost" }
   | { kind: "delete"; pick: number; delivery: "once" | "twice" | "lost" }
   | { kind: "like"; pick: number; by: number; delivery: "once" | "twice" | "lost" }
+  /** the viewer (users[0]) likes the echo, or unlikes it if they liked it: their viewer index (decision 033) */
+  | { kind: "vlike"; pick: number; delivery: "once" | "twice" | "lost" }
   | { kind: "edit"; rule: FeedRule };
 
 const opArb = (users: string[]): fc.Arbitrary<Op> => {
@@ -50,6 +53,7 @@ const opArb = (users: string[]): fc.Arbitrary<Op> => {
     },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat(), delivery }) },
     { weight: 6, arbitrary: fc.record({ kind: fc.constant("like" as const), pick: fc.nat(), by: fc.oneof(fc.constant(-1), fc.integer({ min: 1, max: 3 })), delivery }) },
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant("vlike" as const), pick: fc.nat(), delivery }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("edit" as const), rule: indexableRule(users) }) },
   );
 };
@@ -63,6 +67,7 @@ async function reset() {
     sql`DELETE FROM feed_rule_terms`,
     sql`DELETE FROM feed_indexes`,
     sql`DELETE FROM moderation_set`,
+    sql`DELETE FROM likes`,
     sql`DELETE FROM users`,
   ];
   users.forEach((id, i) => statements.push(sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${id}, ${"ix" + i + id.slice(-4)}, 'x', 0)`));
@@ -94,6 +99,16 @@ async function saveRule(rule: FeedRule) {
   const app = testAppContext(env);
   await batch(app.db, [sql`UPDATE scrolls SET rule_key = ${ruleKeyOf(rule)}`, ...indexStatements(rule, sql`1`, NOW)]);
   for (let step = 0; step < 100 && (await backfillStep(app.db, ruleKeyOf(rule), NOW)); step++);
+  // and the viewer's index of it (decision 033), as their short page would ask for it
+  let next: Change | null = { type: "viewer", ruleKey: ruleKeyOf(rule), viewerId: users[0]!, floor: null };
+  for (let step = 0; step < 100 && next?.type === "viewer"; step++) next = await viewerStep(app.db, next, NOW);
+}
+
+/** The viewer's index (users[0]'s) as a page read from it shows it. */
+async function viewerIndexed(rule: FeedRule): Promise<string[]> {
+  const app = testAppContext(env);
+  const [rows] = await batch(app.db, [indexPageQuery(rule, users[0]!, null, INDEX_CAP, undefined, NOW, null, viewerKeyOf(ruleKeyOf(rule), users[0]!))]);
+  return indexPage(rule, rows, INDEX_CAP, { complete: true, floor: null }).rows.map((r) => r.id);
 }
 
 /** The feed as a page read from its index shows it (the first INDEX_CAP, in the feed's order). */
@@ -114,6 +129,8 @@ describe("the feed index equals the reference after random streams", () => {
         await reset();
         const app = testAppContext(env);
         const echos: RefEcho[] = [];
+        // the viewer's likes (users[0])
+        const vliked = new Set<string>();
         let rule = first;
         let lost = false;
         await saveRule(rule);
@@ -150,23 +167,44 @@ describe("the feed index equals the reference after random streams", () => {
               sql`UPDATE echo_tags SET likes_count = ${echo.likes} WHERE echo_id = ${echo.id}`,
             ]);
             change = { type: "likes", echoIds: [echo.id] };
+          } else if (op.kind === "vlike") {
+            // the viewer's like or unlike (its row, the counts as the triggers move them), then its message with the liker
+            if (echos.length === 0) continue;
+            const echo = echos[op.pick % echos.length]!;
+            const unlike = vliked.has(echo.id);
+            if (unlike) vliked.delete(echo.id);
+            else vliked.add(echo.id);
+            echo.likes = Math.max(0, echo.likes + (unlike ? -1 : 1));
+            await batch(app.db, [
+              unlike ? sql`DELETE FROM likes WHERE echo_id = ${echo.id} AND user_id = ${users[0]!}` : sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${echo.id}, ${users[0]!}, 0)`,
+              sql`UPDATE echos SET likes_count = ${echo.likes} WHERE id = ${echo.id}`,
+              sql`UPDATE echo_tags SET likes_count = ${echo.likes} WHERE echo_id = ${echo.id}`,
+            ]);
+            change = { type: "likes", echoIds: [echo.id], userId: users[0]! };
           } else {
             if (echos.length === 0) continue;
             const [gone] = echos.splice(op.pick % echos.length, 1);
+            vliked.delete(gone!.id);
             await batch(app.db, [sql`DELETE FROM echos WHERE id = ${gone!.id}`]);
             change = { type: "delete", echoIds: [gone!.id] };
           }
           if (op.delivery === "lost" && lossy) lost = true;
           else for (let n = op.delivery === "twice" ? 2 : 1; n > 0; n--) await consumeChanges(app, app.db, [change], NOW);
         }
-        const expected = referenceFeed(rule, echos, [], users[0]!, NOW).slice(0, INDEX_CAP);
+        // (the viewer's likes: a rule that hides what they liked hides them on every read)
+        const vlikes = [...vliked].map((echoId) => ({ echoId, userId: users[0]! }));
+        const expected = referenceFeed(rule, echos, vlikes, users[0]!, NOW).slice(0, INDEX_CAP);
+        // the viewer's index: the rule hiding what they liked, as the reference reads it for them
+        const expectedForViewer = referenceFeed({ ...rule, excludeLikedEchos: true }, echos, vlikes, users[0]!, NOW).slice(0, INDEX_CAP);
         if (!lost) expect(await indexed(rule)).toEqual(expected);
+        if (!lost) expect(await viewerIndexed(rule), "viewer index").toEqual(expectedForViewer);
         // the repair pass finds what the lost messages left out (or in), whatever was lost
         await repairIndexes(app, app.db, NOW);
         expect(await indexed(rule)).toEqual(expected);
+        expect(await viewerIndexed(rule), "viewer index after a pass").toEqual(expectedForViewer);
         // a reader who hides an author reads the same index without that author's echos
         const seen = echos.filter((e) => e.authorId !== users[1]);
-        expect(await indexed(rule, users[2]!)).toEqual(referenceFeed(rule, seen, [], users[2]!, NOW).slice(0, INDEX_CAP));
+        expect(await indexed(rule, users[2]!)).toEqual(referenceFeed(rule, seen, vlikes, users[2]!, NOW).slice(0, INDEX_CAP));
         // moderation (issue 32, decision 029): with echos hidden and accounts limited or
         // suspended, every reader reads the index without them (their own excepted); the index
         // itself keeps them (it is the rule's, not a reader's), so lifting it shows them again
@@ -178,7 +216,7 @@ describe("the feed index equals the reference after random streams", () => {
         await moderate(moderation);
         for (const [viewer, hides] of [[users[0]!, []], [users[2]!, [users[1]!]]] as const) {
           const shown = visibleInPublicLists(echos, viewer, [...hides], moderation);
-          expect(await indexed(rule, viewer)).toEqual(referenceFeed(rule, shown, [], viewer, NOW).slice(0, INDEX_CAP));
+          expect(await indexed(rule, viewer)).toEqual(referenceFeed(rule, shown, vlikes, viewer, NOW).slice(0, INDEX_CAP));
         }
         await batch(app.db, [sql`DELETE FROM moderation_set`]);
         expect(await indexed(rule)).toEqual(expected);
@@ -218,4 +256,80 @@ describe("a most-liked index follows likes", () => {
     await setLikes(newer, 0);
     expect(await indexed(rule)).toEqual([older, newer]);
   });
+});
+
+describe("a viewer index equals the reference after random streams (decision 033)", () => {
+  it("a dense rule's posts, the viewer's likes and unlikes, others' likes and deletes, messages doubled and lost, then one repair pass", async () => {
+    let serial = 0;
+    const ruleArb = fc.record({
+      sortBy: fc.constantFrom("newestFirst" as const, "oldestFirst" as const, "mostLiked" as const),
+      sortTimeRange: fc.constantFrom("allTime" as const, "1day" as const),
+    });
+    const step = fc.oneof(
+      { weight: 5, arbitrary: fc.record({ kind: fc.constant("post" as const), age: fc.integer({ min: 0, max: 2 * DAY }), other: fc.integer({ min: 0, max: 4 }).map((n) => n === 0) }) },
+      { weight: 5, arbitrary: fc.record({ kind: fc.constant("vlike" as const), pick: fc.nat() }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant("like" as const), pick: fc.nat() }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }) },
+    );
+    const delivery = fc.constantFrom("once" as const, "once" as const, "twice" as const, "lost" as const);
+    await fc.assert(
+      fc.asyncProperty(ruleArb, fc.integer({ min: 0, max: 12 }), fc.array(fc.tuple(step, delivery), { minLength: 1, maxLength: 40 }), fc.boolean(), async (r, before, ops, lossy) => {
+        await reset();
+        const app = testAppContext(env);
+        const rule: FeedRule = { tagMatchType: "any", includedTags: ["tech"], excludedTags: [], authors: [], sortBy: r.sortBy, sortTimeRange: r.sortTimeRange, excludeLikedEchos: false, startDate: null, endDate: null };
+        const echos: RefEcho[] = [];
+        const vliked = new Set<string>();
+        let lost = false;
+        const post = async (age: number, tags: string[]) => {
+          const createdAt = NOW - age;
+          const id = newId(createdAt).slice(0, 10) + (serial++).toString(32).padStart(16, "0");
+          const echo: ChangedEcho = { id, authorId: users[1]!, tags, createdAt, parentId: null };
+          await batch(app.db, [
+            sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${id}, ${echo.authorId}, 'x', ${JSON.stringify(tags)}, ${createdAt})`,
+            ...tags.flatMap((t) => [sql`INSERT INTO tags (name, created_at) VALUES (${t}, 0) ON CONFLICT DO NOTHING`, sql`INSERT INTO echo_tags (tag, echo_id, tags) VALUES (${t}, ${id}, ${JSON.stringify(tags)})`]),
+          ]);
+          echos.push({ ...echo, likes: 0 });
+          return echo;
+        };
+        // some echos before the rule's index (and the viewer's) is built
+        for (let i = 0; i < before; i++) await post(i * 3_600_000, ["tech"]);
+        await saveRule(rule);
+        for (const [op, how] of ops) {
+          let change: Change;
+          if (op.kind === "post") change = { type: "post", echo: await post(op.age, op.other ? ["life"] : ["tech"]) };
+          else {
+            if (echos.length === 0) continue;
+            const k = op.pick % echos.length;
+            const echo = echos[k]!;
+            if (op.kind === "delete") {
+              echos.splice(k, 1);
+              vliked.delete(echo.id);
+              await batch(app.db, [sql`DELETE FROM echos WHERE id = ${echo.id}`]);
+              change = { type: "delete", echoIds: [echo.id] };
+            } else {
+              const mine = op.kind === "vlike";
+              const unlike = mine && vliked.has(echo.id);
+              if (mine && unlike) vliked.delete(echo.id);
+              else if (mine) vliked.add(echo.id);
+              echo.likes += unlike ? -1 : 1;
+              await batch(app.db, [
+                ...(mine ? [unlike ? sql`DELETE FROM likes WHERE echo_id = ${echo.id} AND user_id = ${users[0]!}` : sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${echo.id}, ${users[0]!}, 0)`] : []),
+                sql`UPDATE echos SET likes_count = ${echo.likes} WHERE id = ${echo.id}`,
+                sql`UPDATE echo_tags SET likes_count = ${echo.likes} WHERE echo_id = ${echo.id}`,
+              ]);
+              change = { type: "likes", echoIds: [echo.id], ...(mine ? { userId: users[0]! } : {}) };
+            }
+          }
+          if (how === "lost" && lossy) lost = true;
+          else for (let n = how === "twice" ? 2 : 1; n > 0; n--) await consumeChanges(app, app.db, [change], NOW);
+        }
+        const vlikes = [...vliked].map((echoId) => ({ echoId, userId: users[0]! }));
+        const expected = referenceFeed({ ...rule, excludeLikedEchos: true }, echos, vlikes, users[0]!, NOW);
+        if (!lost) expect(await viewerIndexed(rule), "the consumer alone").toEqual(expected);
+        await repairIndexes(app, app.db, NOW);
+        expect(await viewerIndexed(rule), "after a repair pass").toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  }, 240_000);
 });

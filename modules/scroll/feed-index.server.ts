@@ -144,13 +144,16 @@ export function startBackfill(app: Pick<AppContext, "env" | "ctx">, rule: FeedRu
 /** An index entry to write: (index, rank, echo). */
 export type Entry = [number, number, string];
 
-/** Entries for echos that still exist and are not in that index yet (a repeat writes nothing). */
-export function insertEntries(entries: Entry[]): SQL {
+/** Entries for echos that still exist and are not in that index yet (a repeat writes nothing);
+ * for a viewer index (`unlikedBy`, decision 033), only echos that viewer has not liked (now, as the
+ * statement runs: a like message that comes later takes it out again). */
+export function insertEntries(entries: Entry[], unlikedBy: string | null = null): SQL {
   // (the entry carries its echo's author, read from the row this statement reads anyway: decision 026)
+  const unliked = unlikedBy === null ? sql`` : sql`AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${unlikedBy})`;
   return sql`INSERT OR IGNORE INTO feed_index_entries (index_id, rank, echo_id, author_id)
       SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), e.id, e.author_id FROM json_each(${JSON.stringify(entries)}) j
       CROSS JOIN echos e ON e.id = json_extract(j.value, '$[2]')
-      WHERE NOT EXISTS (SELECT 1 FROM feed_index_entries x WHERE x.echo_id = json_extract(j.value, '$[2]') AND x.index_id = json_extract(j.value, '$[0]'))`;
+      WHERE NOT EXISTS (SELECT 1 FROM feed_index_entries x WHERE x.echo_id = json_extract(j.value, '$[2]') AND x.index_id = json_extract(j.value, '$[0]')) ${unliked}`;
 }
 
 /** An echo's entry in an index, whatever its rank. */
@@ -166,6 +169,9 @@ export function afterPosition(rule: FeedRule, at: Position, alias = "feed_index_
   // oldest first: every rank is 0, and the tuple lets SQLite seek the primary key past it
   return descending(rule) ? sql`(${rank}, ${echo}) < (${at.rank}, ${at.id})` : sql`(${rank}, ${echo}) > (0, ${at.id})`;
 }
+/** Whether the index row `alias` reaches past `at` (holds an entry after it up to its frontier), in SQL. */
+export const reachesSql = (rule: FeedRule, at: Position, alias: string): SQL =>
+  descending(rule) ? sql`(${sql.raw(`${alias}.floor_rank, ${alias}.floor`)}) < (${at.rank}, ${at.id})` : sql`${sql.raw(`${alias}.floor`)} > ${at.id}`;
 export const orderSql = (rule: FeedRule, alias = "feed_index_entries") =>
   sql.raw(descending(rule) ? `${alias}.rank DESC, ${alias}.echo_id DESC` : `${alias}.rank ASC, ${alias}.echo_id ASC`);
 

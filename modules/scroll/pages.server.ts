@@ -2,9 +2,10 @@
 // from its index where the index is built and reaches the page (feed-index.server.ts), else from
 // the engine (feed-rules.server.ts); the isolate's hints (feedRules here, the built indexes in
 // feed-index.server.ts) that let a page go in the scroll lookup's round trip.
-// (Over 300 lines: feedEchos chooses among the index's page, the crossing page, the scan past a
-// frontier and the engine's, each one batch with the viewer's facts beside it — issue 32 — and
-// the lookup's guess before them; split, each path would need the others' hints.)
+// (Over 300 lines: feedEchos chooses among the index's page — the rule's or, for a hide-liked
+// reader, their viewer index: decision 033 — the crossing page, the scan past a frontier and the
+// engine's, each one batch with the viewer's facts beside it — issue 32 — and the lookup's guess
+// before them; split, each path would need the others' hints.)
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, notFound, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
 import { batch, boundedHints, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
@@ -18,6 +19,7 @@ import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./ru
 import { echoPage, visibleScroll } from "./rows.server";
 import { curationEchos } from "./curation-pages.server";
 import { goneFor, hidingHint, learnHiding, viewerFactsFor } from "./feed-viewer.server";
+import { afterViewerPage, knownViewerIndex, mayHaveViewerIndex, viewerReadKey } from "./feed-viewer-index.server";
 import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";
 
 const s = alias(tables.scrolls, "s");
@@ -229,16 +231,26 @@ async function feedEchos(
     // the viewer hides a named author (with tags the index's is better: decision 026)
     const named = hiding && rule.authors.length > 0 && rule.includedTags.length === 0 ? namedHiddenText(rule, viewerId) : null;
     const instead = named === null ? [] : [feedPageQuery(rule, viewerId, now, seek, req.limit, 0, window, whileScroll, "if-named-hidden")];
-    const [state, indexed, viewer, engineRows] = await batch(app.db, [indexState(ruleKey), indexPageQuery(rule, viewerId, seek, take, guard, now, named === null ? null : sql.raw(`NOT ${named}`)), facts, ...instead]);
+    // a reader who hides what they liked reads their viewer index where it is ready (decision 033)
+    const readKey = mayHaveViewerIndex(rule, viewerId) && knownViewerIndex(ruleKey, viewerId) ? viewerReadKey(rule, ruleKey, viewerId, position) : ruleKey;
+    const [state, indexed, viewer, engineRows] = await batch(app.db, [
+      indexState(readKey),
+      indexPageQuery(rule, viewerId, seek, take, guard, now, named === null ? null : sql.raw(`NOT ${named}`), readKey),
+      facts,
+      ...instead,
+    ]);
     const gone = goneFor(viewerId, viewer, req);
     if (gone) return { ...gone, feedIndex: "ready" };
     if (engineRows && viewer[0]?.some) return { ...enginePage(rule, req, engineRows, window, 0, now), feedIndex: "ready" };
     const st = state[0] ? reachOf(state[0]) : null;
     if (state[0]?.state === "ready" && st && reaches(rule, st, position)) {
-      rememberIndex(ruleKey, st);
-      // near its frontier: the index reaches deeper before this reader gets there (decision 020)
-      askToExtend(app, rule, ruleKey, st, position);
       const got = indexPage(rule, indexed, take, st);
+      const ownIndex = state[0].viewer === 1;
+      if (!ownIndex) rememberIndex(ruleKey, st);
+      // near its frontier: the index reaches deeper before this reader gets there (decision 020);
+      // a hide-liked reader's short page asks for their own index (decision 033)
+      if (!ownIndex) askToExtend(app, rule, ruleKey, st, position);
+      if (mayHaveViewerIndex(rule, viewerId)) afterViewerPage(app, rule, ruleKey, viewerId, { viewer: ownIndex, short: got.rows.length < take && got.after !== null, st, position });
       if (!got.atFrontier) {
         const nextCursor = got.after ? indexCursor(rule, got.after) : null;
         const total = (req.page - 1) * req.limit + got.rows.length + (nextCursor ? 1 : 0);

@@ -17,8 +17,9 @@ export type ChangedEcho = { id: string; authorId: string; tags: string[]; create
 export type Change =
   | { type: "post"; echo: ChangedEcho }
   | { type: "delete"; echoIds: string[] }
-  /** these echos' like counts changed: the consumer reads them now (so order and repeats do not matter) */
-  | { type: "likes"; echoIds: string[] }
+  /** these echos' like counts changed: the consumer reads them now (so order and repeats do not
+   * matter); `userId`, the user who liked or unliked them (absent from a replay: decision 033) */
+  | { type: "likes"; echoIds: string[]; userId?: string }
   /** these echos' text or tags changed (decision 025): the consumer reads them now and puts each
    * in the indexes it now matches, and only those */
   | { type: "edit"; echoIds: string[] }
@@ -27,6 +28,9 @@ export type Change =
   /** a reader's pages near a ready index's frontier `floor`: extend it by another slice, `left`
    * entries of it still to write (absent: a new extension; decision 020, "Deeper on demand") */
   | { type: "extend"; ruleKey: string; floor: string; left?: number }
+  /** a viewer index (decision 033): make the viewer's index of a rule (`floor` null), or walk it on
+   * from `floor` (`left` entries still to write; absent: a slice), or only note it was read (`touch`) */
+  | { type: "viewer"; ruleKey: string; viewerId: string; floor: string | null; left?: number; touch?: true }
   /** a reader's page of a ready index without its near marker (built before migration 0036): write it */
   | { type: "mark"; ruleKey: string; floor: string }
   /** the Following timelines (decision 013): the echo joins those of its author's followers after `after` (by id), a slice at a time.

@@ -142,6 +142,9 @@ describe("every echo list when every echo is a quote the viewer liked and repost
         short.push(`${name}: ${page?.echos?.length} of ${limit}, next cursor ${cursor}`);
         continue;
       }
+      // the list ended: all it has (a hide-liked feed whose every echo the viewer liked answers
+      // empty and ended once their viewer index is built: decision 033)
+      if (!cursor) continue;
       const next = await timed(viewer.client, withParams(path, `limit=100&cursor=${encodeURIComponent(cursor)}`));
       const items = next.json?.echos?.length ?? 0;
       costs.push({ name: `${name}, by cursor`, status: next.status, rows: next.rows, roundTrips: next.roundTrips, items, limit });

@@ -645,8 +645,14 @@ export const feedIndexes = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     checkedAt: integer("checked_at").notNull().default(0),
+    /** a viewer index's viewer (migration 0039, decision 033): its entries leave out what they do not see; NULL for a rule's shared index */
+    viewerId: text("viewer_id"),
   },
-  (t) => [uniqueIndex("feed_indexes_rule_key").on(t.ruleKey), index("feed_indexes_checked").on(t.checkedAt)],
+  (t) => [
+    uniqueIndex("feed_indexes_rule_key").on(t.ruleKey),
+    index("feed_indexes_checked").on(t.checkedAt),
+    index("feed_indexes_viewer").on(t.viewerId, t.updatedAt).where(sql`viewer_id IS NOT NULL`),
+  ],
 );
 
 export const feedIndexEntries = sqliteTable(

@@ -1,0 +1,166 @@
+// Viewer indexes (issues 27 and 32, docs/decisions/033-viewer-indexes.md): a feed index of one
+// rule for one viewer, whose entries leave out the echos that viewer liked, so a reader who hides
+// what they liked and liked long runs of a feed reads one row an entry again (reading on request
+// costs two a liked entry: no page of 200 rows steps over a run of more than ~31 of 51).
+// The same machinery as the rule's shared index (feed-index.server.ts), keyed differently: a
+// feed_indexes row keyed `v:<viewer>:<rule key>` (`viewer_id` set), its entries in
+// feed_index_entries, its terms copied from the shared index's, so posts, likes, edits, deletes,
+// the replays and the rank sweep reach it as they reach any index; what differs is here — it is
+// made (and walked deeper) from the shared index's entries, not the engine, and an entry enters it
+// only while its viewer has not liked the echo (insertEntries' `unlikedBy`).
+import { isId } from "../shared/index";
+import { batch, boundedHints, select, sql, tables, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { askOnce } from "./feed-index-extend.server";
+import { afterPosition, before, insertEntries, nearStatements, orderSql, reachesSql, reachOf, topOf, type IndexReach, type Position } from "./feed-index.server";
+import { NOBODY } from "./feed-rules.server";
+import { ruleOfKey } from "./rule.server";
+import type { FeedRule } from "./schema";
+
+/** Entries a viewer index holds when made (100 pages of 20), and what a reader's ask adds. */
+export const VIEWER_CAP = 2000;
+export const VIEWER_SLICE = 2000;
+/** Viewer indexes one viewer holds at most: a new one evicts the least recently read. */
+export const VIEWER_INDEXES_MAX = 8;
+/** Shared entries one walk step reads (with a likes probe each), and steps a message runs. */
+const VIEWER_STEP = 1000;
+const VIEWER_STEPS = 8;
+const VIEWER_MS = 2000;
+/** A reader's page notes it read a viewer index (for eviction) at most this often per isolate. */
+const TOUCH_MS = 3_600_000;
+
+export const viewerKeyOf = (ruleKey: string, viewerId: string) => `v:${viewerId}:${ruleKey}`;
+/** Whether a reader may have a viewer index (a user; not a web feed's reader). */
+export const mayHaveViewerIndex = (rule: FeedRule, viewerId: string) => rule.excludeLikedEchos && isId(viewerId) && viewerId !== NOBODY;
+
+/**
+ * Viewer indexes this isolate has read or asked for (their keys): a hint, never an answer. A page
+ * chooses between the viewer's index and the rule's in SQL only for these — the choice costs the
+ * run a few entries (VIEWER_CHOICE) — so a reader who never needed one pays nothing; a cold
+ * isolate's first page of a reader who has one reads the rule's index (short, it asks: the hint).
+ */
+const viewerHints = boundedHints<string, true>(10_000);
+export const knownViewerIndex = (ruleKey: string, viewerId: string) => viewerHints.get(viewerKeyOf(ruleKey, viewerId)) === true;
+
+/**
+ * The key a hide-liked page reads (a constant of its statement, SQL): the viewer's index when it
+ * is ready and reaches the page's position, else the rule's shared one. Its probe reads the
+ * viewer index's row (one row; none when the viewer has none).
+ */
+export function viewerReadKey(rule: FeedRule, ruleKey: string, viewerId: string, at: Position): SQL {
+  const key = viewerKeyOf(ruleKey, viewerId);
+  return sql`(CASE WHEN EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = ${key} AND v.state = 'ready' AND (v.complete = 1 OR ${reachesSql(rule, at, "v")}))
+    THEN ${key} ELSE ${ruleKey} END)`;
+}
+
+/**
+ * After a hide-liked page: from the shared index and short (a run of liked entries the page could
+ * not step over), ask for the viewer's index; from the viewer's index, note the read (eviction)
+ * and, past its near marker, ask it to reach deeper (as askToExtend does for a shared index).
+ */
+export function afterViewerPage(app: Pick<AppContext, "env" | "ctx">, rule: FeedRule, ruleKey: string, viewerId: string, read: { viewer: boolean; short: boolean; st: IndexReach; position: Position }, now = Date.now()) {
+  const key = viewerKeyOf(ruleKey, viewerId);
+  if (!read.viewer) {
+    if (!read.short) return;
+    viewerHints.set(key, true);
+    askOnce(app, `viewer\n${key}`, { type: "viewer", ruleKey, viewerId, floor: null });
+    return;
+  }
+  viewerHints.set(key, true);
+  askOnce(app, `touch\n${key}\n${Math.floor(now / TOUCH_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, touch: true });
+  const { st, position } = read;
+  if (st.complete || st.floor === null || before(rule, position, st.near ?? st.floor)) return;
+  askOnce(app, `viewer\n${key}\n${st.floor.rank}\n${st.floor.id}`, { type: "viewer", ruleKey, viewerId, floor: st.floor.id });
+}
+
+type ViewerChange = Extract<Change, { type: "viewer" }>;
+
+/**
+ * One viewer message in the consumer: make the viewer's index of the rule (evicting their least
+ * recently read past VIEWER_INDEXES_MAX) and walk it from the top, or walk it on from the frontier
+ * the message names (a repeat whose frontier moved does nothing), or only note the read. A walk
+ * step reads the shared index's next entries and writes the unliked ones, the new frontier (the
+ * last entry walked; complete at a complete shared index's end), the cap and the near marker in
+ * one batch, so the viewer index always holds every unliked match up to its frontier.
+ * Returns the next message, if any.
+ */
+export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(), cap = VIEWER_CAP, slice = VIEWER_SLICE): Promise<Change | null> {
+  const key = viewerKeyOf(change.ruleKey, change.viewerId);
+  const fi = tables.feedIndexes;
+  const row = { id: fi.id, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap };
+  const read = () =>
+    batch(db, [
+      select(row, sql`FROM feed_indexes WHERE rule_key = ${change.ruleKey} AND state = 'ready' AND viewer_id IS NULL`),
+      select(row, sql`FROM feed_indexes WHERE rule_key = ${key}`),
+    ]);
+  let [shared, mine] = await read();
+  if (change.touch) {
+    if (mine[0]) await batch(db, [sql`UPDATE feed_indexes SET updated_at = ${now} WHERE id = ${mine[0].id}`]);
+    return null;
+  }
+  const base = shared[0];
+  // (a shared index that reaches nowhere — an older build's, rebuilt by the repair pass — has nothing to copy)
+  if (!base || !isId(change.viewerId) || (!base.complete && base.floor === null)) return null;
+  if (!mine[0]) {
+    if (change.floor !== null) return null;
+    await batch(db, makeStatements(key, change.viewerId, base.id, cap, now));
+    [shared, mine] = await read();
+  }
+  const index = mine[0];
+  if (!index || index.complete || index.floor !== change.floor) return null;
+  const rule = ruleOfKey(change.ruleKey);
+  // a new index walks to its cap; an ask from its frontier adds a slice; a next message its `left`
+  let left = change.left ?? (change.floor === null ? index.cap : slice);
+  const total = change.left === undefined && change.floor !== null ? index.cap + slice : index.cap;
+  let floor: Position | null = index.floor === null ? null : { rank: index.floorRank ?? 0, id: index.floor };
+  const baseReach = reachOf(base);
+  const started = Date.now();
+  for (let step = 0; step < VIEWER_STEPS && Date.now() - started < VIEWER_MS && left > 0; step++) {
+    const [walked] = await batch(db, [walkQuery(rule, base.id, change.viewerId, floor ?? topOf(rule))]);
+    const within = walked.filter((w) => baseReach.complete || (baseReach.floor !== null && !before(rule, baseReach.floor, { rank: w.rank, id: w.echoId })));
+    // cut at the `left`-th unliked entry: the frontier is there
+    let kept = 0;
+    let cut = within.length;
+    for (let i = 0; i < within.length && cut === within.length; i++) if (!within[i]!.liked && ++kept === left) cut = i + 1;
+    const taken = within.slice(0, cut);
+    const unliked = taken.filter((w) => !w.liked);
+    const last = taken[taken.length - 1];
+    // the shared index's end: complete when it is; else its frontier (the viewer's reaches as far)
+    const atEnd = cut === within.length && walked.length < VIEWER_STEP;
+    const end: Position | null = atEnd ? (baseReach.complete ? null : (baseReach.floor ?? floor)) : { rank: last!.rank, id: last!.echoId };
+    left -= unliked.length;
+    await batch(db, [
+      ...(unliked.length > 0 ? [insertEntries(unliked.map((w) => [index.id, w.rank, w.echoId]), change.viewerId)] : []),
+      sql`UPDATE feed_indexes SET cap = ${total}, complete = ${end ? 0 : 1}, floor = ${end?.id ?? null}, floor_rank = ${end?.rank ?? null}, updated_at = ${now}
+          WHERE id = ${index.id} AND floor IS ${floor?.id ?? null}`,
+      ...nearStatements(rule, index.id, end, total),
+    ]);
+    if (end === null || atEnd) return null;
+    floor = end;
+  }
+  return left > 0 && floor ? { type: "viewer", ruleKey: change.ruleKey, viewerId: change.viewerId, floor: floor.id, left } : null;
+}
+
+/** The shared index's next entries after `from`, each with whether the viewer liked its echo. */
+const walkQuery = (rule: FeedRule, baseId: number, viewerId: string, from: Position) =>
+  select(
+    {
+      echoId: tables.feedIndexEntries.echoId,
+      rank: tables.feedIndexEntries.rank,
+      liked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = feed_index_entries.echo_id AND l.user_id = ${viewerId})`,
+    },
+    sql`FROM feed_index_entries WHERE index_id = ${baseId} AND ${afterPosition(rule, from)} ORDER BY ${orderSql(rule)} LIMIT ${VIEWER_STEP}`,
+  );
+
+/** A viewer index made: its row (ready, reaching nowhere until its first step), the shared index's
+ * terms, and the viewer's least recently read indexes past VIEWER_INDEXES_MAX - 1 gone. */
+function makeStatements(key: string, viewerId: string, baseId: number, cap: number, now: number): SQL[] {
+  const evicted = sql`SELECT id FROM feed_indexes WHERE viewer_id = ${viewerId} AND rule_key <> ${key} ORDER BY updated_at DESC LIMIT -1 OFFSET ${VIEWER_INDEXES_MAX - 1}`;
+  return [
+    sql`DELETE FROM feed_index_entries WHERE index_id IN (${evicted})`,
+    sql`DELETE FROM feed_rule_terms WHERE index_id IN (${evicted})`,
+    sql`DELETE FROM feed_indexes WHERE id IN (${evicted})`,
+    sql`INSERT INTO feed_indexes (rule_key, state, cap, complete, viewer_id, created_at, updated_at) VALUES (${key}, 'ready', ${cap}, 0, ${viewerId}, ${now}, ${now})
+        ON CONFLICT (rule_key) DO NOTHING`,
+    sql`INSERT OR IGNORE INTO feed_rule_terms (term, index_id) SELECT term, (SELECT id FROM feed_indexes WHERE rule_key = ${key}) FROM feed_rule_terms WHERE index_id = ${baseId}`,
+  ];
+}
