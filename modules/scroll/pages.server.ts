@@ -60,7 +60,7 @@ export async function scrollEchos(
       : curationEchos(app, viewerId, idOrScroll._id, req, key, offset, Promise.resolve(idOrScroll.echosCount));
   }
   // the page needs only what decides it: the scroll's type, privacy, rule and count (one row)
-  return echosById(app, viewerId, idOrScroll, req, now, candidateRows, () => scrollFacts(app, viewerId, idOrScroll));
+  return echosById(app, viewerId, idOrScroll, req, now, candidateRows, (feedGuess) => scrollFacts(app, viewerId, idOrScroll, !feedGuess));
 }
 
 /** A scroll's page (as scrollEchos) with the scroll as getScroll answers it: its page's lookup. */
@@ -104,12 +104,17 @@ const scrollFactsById = prepared(["id"], (v) =>
   ),
 );
 
-/** The scroll's facts when the viewer may see it: 404 and 403 as getScroll answers them. */
-async function scrollFacts(app: AppContext, viewerId: string, id: string): Promise<ScrollFacts> {
+/**
+ * The scroll's facts when the viewer may see it: 404 and 403 as getScroll answers them. With
+ * `askViewer`, unless the isolate knows them, what the viewer hides too — not when a feed's page
+ * rides beside the lookup: its batch reads them where they decide something, and twice in one
+ * round trip cost a page at its budget's edge 7 rows (hide-liked-engine.test, a new isolate).
+ */
+async function scrollFacts(app: AppContext, viewerId: string, id: string, askViewer: boolean): Promise<ScrollFacts> {
   if (!isId(id)) throw notFound("Scroll not found");
   // and, the first time this isolate sees the viewer, what the feed page after it should know of
   // them (feed-viewer.server.ts; later feed pages' own batches keep it current)
-  const ask = hidingHint(viewerId) === undefined;
+  const ask = askViewer && hidingHint(viewerId) === undefined;
   const [rows, viewer] = await batch(app.db, [scrollFactsById({ id }), ...(ask ? [viewerFactsFor(viewerId, null)] : [])]);
   learnHiding(viewerId, viewer?.[0]);
   const row = rows[0];
@@ -130,7 +135,7 @@ async function echosById(
   req: PageRequest,
   now: number,
   candidateRows: number,
-  look: () => Promise<ScrollFacts>,
+  look: (feedGuess: boolean) => Promise<ScrollFacts>,
 ): Promise<ScrollEchoPage> {
   // The cursor's error is answered after the scroll's (404, 403 first).
   let key: ListCursor | null = null;
@@ -159,7 +164,7 @@ async function echosById(
       if (hint.reach && indexable(hint.rule) && knownIndex(indexKey) === undefined) rememberIndex(indexKey, hint.reach);
     }
     const seen = remembered ?? hint?.rule;
-    const lookup = look();
+    const lookup = look(guessable && seen !== undefined);
     const guess = !guessable
       ? null
       : seen !== undefined
