@@ -65,7 +65,7 @@ export async function writeEchos(
 }
 
 /** A page by cursor as a GET reads it (its reads coalesced), numbered `page` (1 for a client's own cursor). */
-async function measured(env: Env, viewerId: string, scrollId: string, page: number, cursor: string | undefined) {
+export async function measured(env: Env, viewerId: string, scrollId: string, page: number, cursor: string | undefined) {
   const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
   const db = createDb(instrumentD1(env.DB, stats));
   configureRequestDb(db, { coalesce: true });

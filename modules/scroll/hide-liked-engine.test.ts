@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batch, sql, testAppContext } from "../shared/index.server";
+import { batch, forgetAllHints, sql, testAppContext } from "../shared/index.server";
 import { measuredPage } from "./measured-page.test-support";
 
 const app = () => testAppContext(env);
@@ -52,5 +52,16 @@ describe("a hide-liked reader of a feed the index does not keep", { timeout: 60_
       if (!cursor) break;
     }
     expect(seen).toEqual(expected);
+    // page 1 again, now that this isolate knows the feed (its page rides in the lookup's round
+    // trip, guarded to the scroll's rule: that guard read a scroll row per echo, 206 rows), and
+    // from a new isolate that learns the rule from its KV hint (feed-hint.server.ts): the same
+    await new Promise((r) => setTimeout(r, 200));
+    for (const isolate of ["warm", "new, with the hint"]) {
+      if (isolate !== "warm") forgetAllHints();
+      const { page, stats } = await measuredPage(reader, scrollId, undefined);
+      expect(page.echos.map((e) => e._id), isolate).toEqual(expected.slice(0, 20));
+      expect(stats.rowsRead, isolate).toBeLessThanOrEqual(200);
+      expect(stats.roundTrips, isolate).toBe(1);
+    }
   });
 });

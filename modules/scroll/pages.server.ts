@@ -11,7 +11,8 @@ import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, f
 import { batch, boundedHints, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, engineTests, feedKeptQuery, feedPageQuery, holdsRule, namedHiddenText, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
-import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex } from "./feed-index.server";
+import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex, type IndexReach } from "./feed-index.server";
+import { noteFeedHint, withColdHint, type FeedHint } from "./feed-hint.server";
 import { askToExtend } from "./feed-index-extend.server";
 import { indexCursor, scanEntries, scannedPage } from "./feed-past-frontier.server";
 import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexPage, indexPageQuery, indexState } from "./feed-index-pages.server";
@@ -61,7 +62,7 @@ export async function scrollEchos(
       : curationEchos(app, viewerId, idOrScroll._id, req, key, offset, Promise.resolve(idOrScroll.echosCount));
   }
   // the page needs only what decides it: the scroll's type, privacy, rule and count (one row)
-  return echosById(app, viewerId, idOrScroll, req, now, candidateRows, scrollFacts(app, viewerId, idOrScroll));
+  return echosById(app, viewerId, idOrScroll, req, now, candidateRows, (feedGuess) => scrollFacts(app, viewerId, idOrScroll, !feedGuess));
 }
 
 /** A scroll's page (as scrollEchos) with the scroll as getScroll answers it: its page's lookup. */
@@ -73,14 +74,17 @@ export async function scrollWithEchos(
   now = Date.now(),
   candidateRows = CANDIDATE_ROWS,
 ): Promise<{ scroll: Scroll; page: ScrollEchoPage }> {
-  const loaded = visibleScroll(app, viewerId, id);
-  const facts = loaded.then(({ scroll, row }): ScrollFacts => ({ type: scroll.type, echosCount: scroll.echosCount, rule: toRule(row) }));
-  const [{ scroll }, page] = await Promise.all([loaded, echosById(app, viewerId, id, req, now, candidateRows, facts)]);
-  return { scroll, page };
+  let loaded: ReturnType<typeof visibleScroll> | null = null;
+  const facts = () => {
+    loaded = visibleScroll(app, viewerId, id);
+    return loaded.then(({ scroll, row, reach }): ScrollFacts => ({ type: scroll.type, echosCount: scroll.echosCount, rule: toRule(row), reach }));
+  };
+  const page = await echosById(app, viewerId, id, req, now, candidateRows, facts);
+  return { scroll: (await loaded!).scroll, page };
 }
 
-/** What a scroll's page depends on. */
-type ScrollFacts = { type: Scroll["type"]; echosCount: number; rule: FeedRule };
+/** What a scroll's page depends on (`reach`: its rule's ready index's, if any). */
+type ScrollFacts = { type: Scroll["type"]; echosCount: number; rule: FeedRule; reach: IndexReach | null };
 
 const scrollFactsById = prepared(["id"], (v) =>
   select(
@@ -102,22 +106,28 @@ const scrollFactsById = prepared(["id"], (v) =>
   ),
 );
 
-/** The scroll's facts when the viewer may see it: 404 and 403 as getScroll answers them. */
-async function scrollFacts(app: AppContext, viewerId: string, id: string): Promise<ScrollFacts> {
+/**
+ * The scroll's facts when the viewer may see it: 404 and 403 as getScroll answers them. With
+ * `askViewer`, unless the isolate knows them, what the viewer hides too — not when a feed's page
+ * rides beside the lookup: its batch reads them where they decide something, and twice in one
+ * round trip cost a page at its budget's edge 7 rows (hide-liked-engine.test, a new isolate).
+ */
+async function scrollFacts(app: AppContext, viewerId: string, id: string, askViewer: boolean): Promise<ScrollFacts> {
   if (!isId(id)) throw notFound("Scroll not found");
   // and, the first time this isolate sees the viewer, what the feed page after it should know of
   // them (feed-viewer.server.ts; later feed pages' own batches keep it current)
-  const ask = hidingHint(viewerId) === undefined;
+  const ask = askViewer && hidingHint(viewerId) === undefined;
   const [rows, viewer] = await batch(app.db, [scrollFactsById({ id }), ...(ask ? [viewerFactsFor(viewerId, null)] : [])]);
   learnHiding(viewerId, viewer?.[0]);
   const row = rows[0];
   if (!row) throw notFound("Scroll not found");
   if (row.isPrivate && row.creatorId !== viewerId) throw forbidden("This scroll is private");
   const rule = toRule(row);
-  if (row.indexComplete !== null && indexable(rule)) {
-    rememberIndex(ruleKeyOf(rule), reachOf({ complete: row.indexComplete, floor: row.indexFloor, floorRank: row.indexFloorRank, near: row.indexNear, nearRank: row.indexNearRank }));
-  }
-  return { type: row.type, echosCount: row.echosCount, rule };
+  const reach = row.indexComplete !== null && indexable(rule)
+    ? reachOf({ complete: row.indexComplete, floor: row.indexFloor, floorRank: row.indexFloorRank, near: row.indexNear, nearRank: row.indexNearRank })
+    : null;
+  if (reach) rememberIndex(ruleKeyOf(rule), reach);
+  return { type: row.type, echosCount: row.echosCount, rule, reach };
 }
 
 async function echosById(
@@ -127,7 +137,7 @@ async function echosById(
   req: PageRequest,
   now: number,
   candidateRows: number,
-  lookup: Promise<ScrollFacts>,
+  look: (feedGuess: boolean) => Promise<ScrollFacts>,
 ): Promise<ScrollEchoPage> {
   // The cursor's error is answered after the scroll's (404, 403 first).
   let key: ListCursor | null = null;
@@ -144,27 +154,41 @@ async function echosById(
   // is read again below with the rule the lookup found. Otherwise the page is sent as if the
   // scroll were a curation: its statement is guarded in SQL to a curation the viewer may see, so
   // for a feed, a private scroll of someone else or an unknown id it reads nothing. Its count is
-  // the scroll row's own counter, read by the lookup.
+  // the scroll row's own counter, read by the lookup. An isolate's first read of a scroll learns
+  // its rule and index from a hint in KV, when one was kept (feed-hint.server.ts): its page is
+  // then a warm isolate's, guarded the same way.
   const guessable = isId(id) && badCursor === null;
-  const seen = guessable ? feedRules.get(id) : undefined;
-  const guess = !guessable
-    ? null
-    : seen !== undefined
-      ? feedEchos(app, viewerId, seen, req, key, offset, now, candidateRows, id)
-      : curationEchos(
-          app,
-          viewerId,
-          id,
-          req,
-          key,
-          offset,
-          lookup.then((facts) => facts.echosCount),
-          lookup.then((facts) => facts.type === "curation", () => false),
-        );
+  const remembered = guessable ? feedRules.get(id) : undefined;
+  const send = (hint: FeedHint | null) => {
+    if (hint) {
+      rememberRule(id, hint.rule);
+      const indexKey = ruleKeyOf(hint.rule);
+      if (hint.reach && indexable(hint.rule) && knownIndex(indexKey) === undefined) rememberIndex(indexKey, hint.reach);
+    }
+    const seen = remembered ?? hint?.rule;
+    const lookup = look(guessable && seen !== undefined);
+    const guess = !guessable
+      ? null
+      : seen !== undefined
+        ? feedEchos(app, viewerId, seen, req, key, offset, now, candidateRows, id)
+        : curationEchos(
+            app,
+            viewerId,
+            id,
+            req,
+            key,
+            offset,
+            lookup.then((facts) => facts.echosCount),
+            lookup.then((facts) => facts.type === "curation", () => false),
+          );
+    return { seen, lookup, guess };
+  };
+  const { seen, lookup, guess } = guessable && remembered === undefined ? await withColdHint(app, id, send) : send(null);
   const [looked, guessed] = await Promise.allSettled([lookup, guess]);
   if (looked.status === "rejected") throw looked.reason;
   if (badCursor !== null) throw badCursor;
-  const { type, rule, echosCount } = looked.value;
+  const { type, rule, echosCount, reach } = looked.value;
+  if (type === "feed") noteFeedHint(app, id, rule, reach);
   if (type === "feed" && !(seen !== undefined && sameRule(seen, rule))) {
     rememberRule(id, rule);
     return feedEchos(app, viewerId, rule, req, key, offset, now, candidateRows);

@@ -4,7 +4,7 @@ import { type Placeholder } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { forbidden, isId, notFound, pagination } from "../shared/index";
 import { batch, prepared, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
-import { learnIndexes, scrollIndexState } from "./feed-index.server";
+import { learnIndexes, reachOf, scrollIndexState, type IndexReach } from "./feed-index.server";
 import { feedConfigOf, ruleColumns, toRule } from "./rule.server";
 import { toEcho, type EchoRow, type PageRequest } from "../echo/index.server";
 import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";
@@ -82,13 +82,13 @@ export function toScroll(row: ScrollRow, viewerId: string): Scroll {
 
 const scrollById = prepared(["viewerId", "id"], (v) => scrollSelect(v.viewerId, sql`WHERE s.id = ${v.id}`));
 
-async function loadScroll(app: AppContext, viewerId: string, id: string): Promise<{ scroll: Scroll; row: ScrollRow }> {
+async function loadScroll(app: AppContext, viewerId: string, id: string): Promise<{ scroll: Scroll; row: ScrollRow; reach: IndexReach | null }> {
   // with its rule's built index, if any (2 rows at most): the page read next — a web feed, a
   // scroll page after its lookup — comes from the index even in an isolate that never saw the feed
   const [rows, index] = await batch(app.db, [scrollById({ viewerId, id }), scrollIndexState(id)]);
   learnIndexes(index);
   if (!rows[0]) throw notFound("Scroll not found");
-  return { scroll: toScroll(rows[0], viewerId), row: rows[0] };
+  return { scroll: toScroll(rows[0], viewerId), row: rows[0], reach: index[0] ? reachOf(index[0]) : null };
 }
 
 export const readScroll = async (app: AppContext, viewerId: string, id: string) => (await loadScroll(app, viewerId, id)).scroll;

@@ -6,6 +6,7 @@ import { badRequest, conflict, forbidden, isId, newId, notFound } from "../share
 import { batch, batchUnderLimit, controlLive, select, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { echoColumns, publishCurationAdd, toEcho } from "../echo/index.server";
 import { indexable, indexKeyOf, indexStatements, startBackfill } from "./feed-index.server";
+import { feedHintEdited } from "./feed-hint.server";
 import { ruleAssignments, ruleOfConfig, storedRule } from "./rule.server";
 import { getScroll, readScroll, scrollSelect, toScroll } from "./rows.server";
 import type { CreateScrollInput, Scroll, UpdateScrollInput } from "./schema";
@@ -78,8 +79,12 @@ export async function updateScroll(app: AppContext, viewerId: string, id: string
       sql`UPDATE scrolls SET ${assignments} WHERE id = ${id} AND creator_id = ${viewerId} AND ${within}`,
       ...(newRule ? indexStatements(newRule, within) : []),
     ]);
-    // an edited rule reads its own index (built now if no scroll had that rule)
-    if (newRule) startBackfill(app, newRule);
+    // an edited rule reads its own index (built now if no scroll had that rule), and a cold
+    // isolate's hint of the scroll names it (feed-hint.server.ts)
+    if (newRule) {
+      startBackfill(app, newRule);
+      feedHintEdited(app, id, newRule);
+    }
   }
   const updated = await readScroll(app, viewerId, id);
   // made private: the other viewers' live sockets on it close (only the creator may still watch)

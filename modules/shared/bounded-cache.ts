@@ -22,6 +22,7 @@ export function boundedCache<K, V>(max: number): (key: K, compute: () => V) => V
  */
 export function boundedHints<K, V>(max: number): { get(key: K): V | undefined; set(key: K, value: V): void; delete(key: K): void } {
   const entries = new Map<K, V>();
+  everyHintMap.push(entries);
   return {
     get: (key) => entries.get(key),
     set(key, value) {
@@ -31,4 +32,15 @@ export function boundedHints<K, V>(max: number): { get(key: K): V | undefined; s
     },
     delete: (key) => void entries.delete(key),
   };
+}
+
+/** Every map of hints this isolate holds, for `forgetAllHints`. */
+const everyHintMap: Map<unknown, unknown>[] = [];
+
+/**
+ * Test only: forget every hint of this isolate, as a new isolate starts (a module test of an
+ * isolate's first read of something — the hints are per isolate, and tests share one).
+ */
+export function forgetAllHints(): void {
+  for (const entries of everyHintMap) entries.clear();
 }

@@ -55,16 +55,36 @@ async function direct(db: Db, statements: Statement[]): Promise<unknown[]> {
 // Writes never coalesce: they flush at once.
 
 type Pending = { statements: Statement[]; resolve: (rows: unknown[]) => void; reject: (error: unknown) => void };
-type RequestDb = { coalesce: boolean; queue: Pending[]; scheduled: boolean };
+type RequestDb = { coalesce: boolean; queue: Pending[]; scheduled: boolean; holds: Set<Promise<void>> };
 
 const requestDbs = new WeakMap<object, RequestDb>();
 
 /** Mark a request's db: reads coalesce into shared batches (GET), writes do not. */
 export function configureRequestDb(db: Db, options: { coalesce: boolean }) {
-  requestDbs.set(db, { coalesce: options.coalesce, queue: [], scheduled: false });
+  requestDbs.set(db, { coalesce: options.coalesce, queue: [], scheduled: false, holds: new Set() });
+}
+
+/**
+ * Hold a coalescing request's next batch until `work` settles: for a read that must learn
+ * something elsewhere (a hint in KV) before it can say which statements it needs, so that they
+ * still ride in the request's first round trip beside its session check (decision 020, "A cold
+ * isolate's first page"). `work` should end once its statements are queued. No effect on a db
+ * that does not coalesce (each batch is its own round trip there anyway).
+ */
+export function holdBatch(db: Db, work: Promise<unknown>): void {
+  const state = requestDbs.get(db);
+  if (!state?.coalesce) return;
+  const hold = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  state.holds.add(hold);
+  void hold.then(() => state.holds.delete(hold));
 }
 
 async function flush(db: Db, state: RequestDb) {
+  // (a statement queued while a hold settles rides in this batch too)
+  while (state.holds.size > 0) await Promise.all(state.holds);
   state.scheduled = false;
   const items = state.queue.splice(0);
   try {

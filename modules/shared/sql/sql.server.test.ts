@@ -5,9 +5,9 @@ import { sql, type SQL } from "drizzle-orm";
 import { alias, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import { echos, scrolls, users } from "../db/schema";
-import { boundedCache } from "../bounded-cache";
+import { boundedCache, boundedHints, forgetAllHints } from "../bounded-cache";
 import { createDb } from "../context.server";
-import { batch, sharedReads } from "./batch.server";
+import { batch, configureRequestDb, holdBatch, sharedReads } from "./batch.server";
 import { prepared, preparedAround } from "./prepared.server";
 import { columns, select } from "./statement.server";
 import { testAppContext } from "../test-context.server";
@@ -136,6 +136,47 @@ describe("identical reads in one batch are sent once", () => {
     expect(b).toEqual(a);
     expect(b![0]).not.toBe(a![0]);
     expect(c).toEqual([{ n: 2 }]);
+  });
+});
+
+describe("holdBatch()", () => {
+  it("keeps a coalescing request's next batch until the held work queued its reads: one round trip", async () => {
+    let trips = 0;
+    const d1 = { prepare: env.DB.prepare.bind(env.DB), batch: (statements: D1PreparedStatement[]) => (trips++, env.DB.batch(statements)) };
+    const db = createDb(d1 as unknown as D1Database);
+    configureRequestDb(db, { coalesce: true });
+    const read = (n: number) => select({ n: sql<number>`${n}` }, sql``);
+    // a read queued first (a session check), then one that waits for something elsewhere (KV)
+    const first = batch(db, [read(1)]);
+    let second: Promise<unknown> | null = null;
+    holdBatch(
+      db,
+      new Promise<void>((done) =>
+        setTimeout(() => {
+          second = batch(db, [read(2)]);
+          done();
+        }, 30),
+      ),
+    );
+    expect(await first).toEqual([[{ n: 1 }]]);
+    expect(await second).toEqual([[{ n: 2 }]]);
+    expect(trips).toBe(1);
+    // a failed hold holds nothing back
+    holdBatch(db, Promise.reject(new Error("KV down")));
+    expect(await batch(db, [read(3)])).toEqual([[{ n: 3 }]]);
+    expect(trips).toBe(2);
+  });
+});
+
+describe("boundedHints()", () => {
+  it("forgets the oldest key first, and forgetAllHints forgets every map's", () => {
+    const hints = boundedHints<string, number>(2);
+    hints.set("a", 1);
+    hints.set("b", 2);
+    hints.set("c", 3);
+    expect([hints.get("a"), hints.get("b"), hints.get("c")]).toEqual([undefined, 2, 3]);
+    forgetAllHints();
+    expect(hints.get("c")).toBeUndefined();
   });
 });
 
