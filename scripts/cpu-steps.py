@@ -99,13 +99,15 @@ total = ru.ru_utime + ru.ru_stime
 by = {}
 for pid, t in cpu.items():
     by[label[pid]] = by.get(label[pid], 0) + t
-ports = {k.split(":")[1]: k.split(":")[0] for k in by if ":" in k and not k.startswith("server")}
+# "name:port" labels (a suite's command, a server); anything else ("other: <command>") as it is
+with_port = lambda k: ":" in k and k.rsplit(":", 1)[1].isdigit()
+ports = {k.rsplit(":", 1)[1]: k.rsplit(":", 1)[0] for k in by if with_port(k) and not k.startswith("server")}
 merged = {}
 for k, v in by.items():
     if k.startswith("server:"):
         k = f"{ports.get(k.split(':')[1], '?')} (server)"
-    elif ":" in k:
-        k = k.split(":")[0] + " (client)"
+    elif with_port(k):
+        k = k.rsplit(":", 1)[0] + " (client)"
     merged[k] = merged.get(k, 0) + v
 with open(os.environ.get("CPU_STEPS_OUT", "/dev/stderr"), "a") as out:
     for k, v in sorted(merged.items(), key=lambda kv: -kv[1]):
