@@ -1,7 +1,15 @@
+import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
 
-// Debian's Chromium (apt-get install chromium): Playwright's own browser download does not
-// work on these machines. BASE_URL is a running production build (scripts/test.mjs starts one).
+// Debian's Chromium: Playwright's own browser download does not work on these machines. BASE_URL is
+// a running production build (scripts/test.mjs starts one).
+// The headless shell (apt-get install chromium-headless-shell, as .ci/run does) when it is there:
+// the same Blink and V8 as the full browser without its desktop layer, and what Playwright itself
+// runs for headless Chromium by default. It halves the suite's browser CPU (issue 30: echos.spec's
+// 20 tests 61.5 → 32.3 CPU-s, client side). The full Chromium stays the fallback, and
+// e2e/tab-browser.ts still launches it for the prerender checks (Speculation Rules need a tab target).
+const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
+const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 export default defineConfig({
   testDir: "e2e",
   // Screenshot capture for eyeballing the screens runs only on request: SCREENSHOTS=1.
@@ -18,7 +26,7 @@ export default defineConfig({
   use: {
     baseURL: process.env.TEST_BASE_URL ?? "http://127.0.0.1:8787",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromium,
       args: [
         "--no-sandbox",
         "--disable-gpu",

@@ -68,6 +68,11 @@ export async function startServer({ port, vars = {}, stateDir, quiet = true, cro
       LOCAL_CRONS: crons === false ? "0" : "1",
       LOCAL_CRON_EVERY_MS: typeof crons === "number" ? String(crons) : "",
       SKIP_MIGRATE: migrate && !fresh ? "" : "1",
+      // a quiet server's log is read only on a failure: without wrangler's line per request (its
+      // runtime posts each to wrangler's node process) a request costs ~0.8 ms less CPU (issue 30:
+      // 2,000 health checks 8.5 → 6.8 CPU-s of the server); warnings, errors and the app's own
+      // console.error stay. WRANGLER_LOG in the environment still wins.
+      ...(quiet && !process.env.WRANGLER_LOG ? { WRANGLER_LOG: "warn" } : {}),
     }),
     stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
     detached: true,
