@@ -10,11 +10,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
-import { batch, rebuildMutedWordSet, select, sql, testAppContext, type Change } from "../shared/index.server";
-import { consumeChanges } from "./feed-index-consumer.server";
-import { baseRule, cappedScroll, keptQueue, measured, pageToTheEnd } from "./depth-paging.test-support";
+import { batch, rebuildMutedWordSet, sql, testAppContext, type Change } from "../shared/index.server";
+import { baseRule, cappedScroll, drainQueue, keptQueue, measured, pageToTheEnd, viewerIndexState } from "./depth-paging.test-support";
 import { ruleKeyOf } from "./rule.server";
-import { viewerKeyOf } from "./feed-viewer-index.server";
 import type { FeedRule } from "./schema";
 
 const { env: queued, sent } = keptQueue(env);
@@ -22,21 +20,9 @@ const app = () => testAppContext(queued);
 const ECHOS = 700;
 const AUTHORS = 10;
 
-async function drain(): Promise<number> {
-  let n = 0;
-  for (let c = sent.shift(); c !== undefined; c = sent.shift(), n++) await consumeChanges(app(), app().db, [c]);
-  return n;
-}
+const drain = () => drainQueue(app(), sent);
 
-const hidingIndex = async (ruleKey: string, viewerId: string) =>
-  (
-    await batch(app().db, [
-      select(
-        { complete: sql<number>`complete`, entries: sql<number>`(SELECT count(*) FROM feed_index_entries WHERE index_id = feed_indexes.id)` },
-        sql`FROM feed_indexes WHERE rule_key = ${viewerKeyOf(ruleKey, viewerId, true)}`,
-      ),
-    ])
-  )[0][0];
+const hidingIndex = (ruleKey: string, viewerId: string) => viewerIndexState(app(), ruleKey, viewerId, true);
 
 /** A block or unblock, and a muted word, as modules/profile writes them (its triggers keep the
  * viewer's hidden-author set), with the `hiding` message its writes send (safety.server.test.ts). */
