@@ -5,7 +5,8 @@
 // good), the queue's consumer builds it, and from then on every page — by cursor and by number — is
 // full, each visible match once in the feed's order, ≤ 2 round trips, ≤ 200 rows. Then a block, an
 // unblock and a new muted word: before the queue drains nothing hidden shows; after it, the pages
-// equal the reference again. Real D1, the real consumer run between pages as it runs beside them.
+// equal the reference again; a timed mute hides on the page and its end shows its author again
+// with no rebuild. Real D1, the real consumer run between pages as it runs beside them.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
@@ -127,6 +128,19 @@ describe("a heavy hider's hiding viewer index", { timeout: 600_000 }, () => {
         const got = await pageToTheEnd({ env: queued, viewerId: viewer, scrollId, expected: expected(), byNumber, label: `${who} after${byNumber ? " by number" : ""}`, afterPage: async () => void (await drain()) });
         maxRows = Math.max(maxRows, got.maxRows);
       }
+      // a timed mute: its author stays in the index (the page hides them), so its end needs no rebuild
+      const timed = 7;
+      await batch(app().db, [sql`INSERT INTO mutes (muter_id, muted_id, created_at, expires_at) VALUES (${viewer}, ${authors[timed]!}, 1, ${Date.now() + 3_600_000})`]);
+      const mutedFor = (e: Echo) => e.author === timed;
+      const withTimed = () => order.filter((e) => visible(e) && !mutedFor(e)).map((e) => e.id);
+      expect((await hidingIndex(ruleKeyOf(rule), viewer))?.entries).toBe(expected().length);
+      const timedPages = await pageToTheEnd({ env: queued, viewerId: viewer, scrollId, expected: withTimed(), byNumber: false, label: `${who} timed mute` });
+      // the mute ends (as the clock passes its end, in whole seconds as SQLite reads it): the same
+      // index, its author's echos shown again
+      await batch(app().db, [sql`UPDATE mutes SET expires_at = ${Date.now() - 5_000} WHERE muter_id = ${viewer} AND muted_id = ${authors[timed]!}`]);
+      expect(sent).toEqual([]);
+      const ended = await pageToTheEnd({ env: queued, viewerId: viewer, scrollId, expected: expected(), byNumber: true, label: `${who} timed mute ended` });
+      maxRows = Math.max(maxRows, timedPages.maxRows, ended.maxRows);
       console.warn(`hiding index ${who}: ${expected().length} visible of ${ECHOS}, ${short} short pages before it, max rows a page ${maxRows}`);
     });
   }
