@@ -31,6 +31,10 @@ const VIEWER_STEPS = 8;
 const VIEWER_MS = 2000;
 /** A reader's page notes it read a viewer index (for eviction) at most this often per isolate. */
 const TOUCH_MS = 3_600_000;
+/** A short page from the shared index asks for the reader's index at most this often per isolate:
+ * again after that, as one evicted (a reader of more than VIEWER_INDEXES_MAX feeds) is otherwise
+ * never made again while the isolate lives. A repeat for an index that exists does nothing. */
+const ASK_AGAIN_MS = 600_000;
 
 export const viewerKeyOf = (ruleKey: string, viewerId: string, hide = false) => `${hide ? "h" : "v"}:${viewerId}:${ruleKey}`;
 /** Whether a reader may have a viewer index (a user; not a web feed's reader). */
@@ -77,7 +81,7 @@ export function afterViewerPage(
   if (!read.viewer) {
     if (!read.short) return;
     viewerHints.set(key, true);
-    askOnce(app, `viewer\n${key}`, { type: "viewer", ruleKey, viewerId, floor: null, ...kind });
+    askOnce(app, `viewer\n${key}\n${Math.floor(now / ASK_AGAIN_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, ...kind });
     return;
   }
   viewerHints.set(key, true);
