@@ -2,7 +2,7 @@
 // muted_words is the truth; every write rewrites the user's compiled row (muted_word_sets) in
 // the same batch, which is what the lists read (shared/muted-words.server.ts).
 import { badRequest, isId, MAX_MUTED_WORDS, MUTE_CONTEXT_BITS, MUTE_CONTEXTS, mutePattern, newId, type MuteContext } from "../shared/index";
-import { batch, batchUnderLimit, rebuildMutedWordSet, select, sql, tables, type AppContext } from "../shared/index.server";
+import { batch, batchUnderLimit, rebuildMutedWordSet, select, sendChanges, sql, tables, type AppContext } from "../shared/index.server";
 import { MUTE_DURATION_MS, type AddMutedWordInput, type MutedWord } from "./schema";
 
 const w = tables.mutedWords;
@@ -56,6 +56,8 @@ export async function addMutedWord(app: AppContext, viewerId: string, input: Add
   ]);
   const row = results[results.length - 1]![0] as Row | undefined;
   if (!row) throw badRequest(`You can mute at most ${MAX_MUTED_WORDS} words`);
+  // the viewer's hiding viewer indexes are made again (decision 033)
+  sendChanges(app, [{ type: "hiding", viewerIds: [viewerId] }]);
   return toWord(row);
 }
 
@@ -67,5 +69,6 @@ export async function removeMutedWord(app: AppContext, viewerId: string, wordId:
     sql`DELETE FROM muted_words WHERE user_id = ${viewerId} AND id = ${wordId} AND ${within}`,
     ...rebuildMutedWordSet(viewerId, now),
   ]);
+  sendChanges(app, [{ type: "hiding", viewerIds: [viewerId] }]);
   return { ok: true };
 }

@@ -5,9 +5,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { listEchos, listFollowing, listTag, postEcho, searchEchos, setLike } from "../echo/index.server";
-import { batch, select, sql, tables, testAppContext } from "../shared/index.server";
+import { batch, select, sql, tables, testAppContext, type Change } from "../shared/index.server";
 import { setUserFollow } from "./profile.server";
 import { MAX_BLOCKS, safetyList, setBlock, setMute } from "./safety.server";
+import { addMutedWord, removeMutedWord } from "./muted-words.server";
 import { pruneSessions } from "../../verticals/scheduled";
 
 const app = () => testAppContext(env);
@@ -160,5 +161,28 @@ describe("blocks and mutes (real D1)", { timeout: 60_000 }, () => {
     const [count] = await batch(app().db, [select({ n: sql<number>`count(*)` }, sql`FROM blocks WHERE blocker_id = ${a._id}`)]);
     expect(count[0]!.n).toBe(MAX_BLOCKS);
     expect(await hiddenSet(extra._id)).toEqual({});
+  });
+
+  it("a block, unblock, mute, unmute and muted-word change each send their hiding viewer indexes' rebuild (decision 033)", async () => {
+    const sent: Change[] = [];
+    const queued = { ...env, FEED_EVENTS: { sendBatch: async (messages: { body: Change }[]) => void sent.push(...messages.map((m) => m.body)) } } as unknown as Env;
+    const q = () => testAppContext(queued);
+    const a = await user("hix_a");
+    const b = await user("hix_b");
+    const hiding = () => sent.flatMap((c) => (c.type === "hiding" ? [c.viewerIds] : []));
+    await setBlock(q(), a._id, b._id, true);
+    await setBlock(q(), a._id, b._id, false);
+    // a block hides both ways: both sides' indexes
+    expect(hiding()).toEqual([[a._id, b._id], [a._id, b._id]]);
+    sent.length = 0;
+    await setMute(q(), a._id, b._id, "1d");
+    await setMute(q(), a._id, b._id, false);
+    const word = await addMutedWord(q(), a._id, { phrase: "hixword", action: "hide", contexts: ["feeds"], duration: "forever" });
+    await removeMutedWord(q(), a._id, word._id);
+    expect(hiding()).toEqual([[a._id], [a._id], [a._id], [a._id]]);
+    // a refused write sends nothing
+    sent.length = 0;
+    await expect(setBlock(q(), a._id, "0".repeat(26), true)).rejects.toThrow();
+    expect(hiding()).toEqual([]);
   });
 });

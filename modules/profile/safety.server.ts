@@ -2,7 +2,7 @@
 // migration 0023 keep each viewer's hidden-author set, which every list reads (shared/hidden).
 import { removeFollowee } from "../echo/index.server";
 import { badRequest, encodeCursor, isId, notFound } from "../shared/index";
-import { batch, batchUnderLimit, listCursor, select, sql, tables, type AppContext, type SQL } from "../shared/index.server";
+import { batch, batchUnderLimit, listCursor, select, sendChanges, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { MUTE_DURATION_MS, type MuteDuration, type SafetyPage, type SafetyRelation } from "./schema";
 
 /** Bounds of one account's lists: what the hidden-author set of one row can hold (decision 026). */
@@ -79,6 +79,8 @@ export async function setBlock(app: AppContext, viewerId: string, userId: string
   const row = results[results.length - 1]![0] as RelationRow | undefined;
   if (!row) throw notFound("User not found");
   if (block && row.blocked !== 1) throw badRequest(`You can block at most ${MAX_BLOCKS.toLocaleString("en-US")} accounts`);
+  // both sides' hiding viewer indexes are made again (decision 033): a block hides either way
+  sendChanges(app, [{ type: "hiding", viewerIds: [viewerId, userId] }]);
   return toRelation(row);
 }
 
@@ -102,6 +104,7 @@ export async function setMute(app: AppContext, viewerId: string, userId: string,
   const row = results[results.length - 1]![0] as RelationRow | undefined;
   if (!row) throw notFound("User not found");
   if (mute !== false && row.mutedUntil === null) throw badRequest(`You can mute at most ${MAX_MUTES.toLocaleString("en-US")} accounts`);
+  sendChanges(app, [{ type: "hiding", viewerIds: [viewerId] }]);
   return toRelation(row);
 }
 

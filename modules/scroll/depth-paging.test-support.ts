@@ -3,7 +3,9 @@
 // number as a GET reads each page, with every page's budget and fullness checked.
 import { expect } from "vitest";
 import { newId } from "../shared/index";
-import { batch, configureRequestDb, createDb, instrumentD1, sql, testAppContext, type AppContext, type Change, type D1Stats, type SQL } from "../shared/index.server";
+import { batch, configureRequestDb, createDb, instrumentD1, select, sql, testAppContext, type AppContext, type Change, type D1Stats, type SQL } from "../shared/index.server";
+import { consumeChanges } from "./feed-index-consumer.server";
+import { viewerKeyOf } from "./feed-viewer-index.server";
 import { indexStatements } from "./feed-index.server";
 import { backfillStep } from "./feed-index-backfill.server";
 import { scrollEchos } from "./pages.server";
@@ -34,6 +36,24 @@ export const writeTenTagEchos = (app: AppContext, authorId: string, start: numbe
     (i) => [...new Set([tags[i % 10]!, ...(i % 3 === 0 ? [tags[(i + 3) % 10]!] : []), ...(i % 7 === 0 ? [tags[(i + 5) % 10]!] : [])])],
     (i) => (i * 13) % 17,
   );
+
+/** The queue's consumer over everything `sent` holds (what the pages and writes sent), until nothing is left. */
+export async function drainQueue(app: AppContext, sent: Change[]): Promise<number> {
+  let n = 0;
+  for (let c = sent.shift(); c !== undefined; c = sent.shift(), n++) await consumeChanges(app, app.db, [c]);
+  return n;
+}
+
+/** A viewer index's state (decision 033; `hide`: the hiding kind): complete, and its entries. */
+export const viewerIndexState = async (app: AppContext, ruleKey: string, viewerId: string, hide = false) =>
+  (
+    await batch(app.db, [
+      select(
+        { complete: sql<number>`complete`, entries: sql<number>`(SELECT count(*) FROM feed_index_entries WHERE index_id = feed_indexes.id)` },
+        sql`FROM feed_indexes WHERE rule_key = ${viewerKeyOf(ruleKey, viewerId, hide)}`,
+      ),
+    ])
+  )[0][0];
 
 /** The test env with a queue that keeps what the pages send (`sent`) for the test to run, or not. */
 export function keptQueue(env: Env): { env: Env; sent: Change[] } {

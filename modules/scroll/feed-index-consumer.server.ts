@@ -4,7 +4,7 @@ import { batch, select, sendChanges, sql, tables, type AppContext, type Change, 
 import { ruleChecks } from "./feed-rules.reference";
 import { backfillStep, type Backfilled } from "./feed-index-backfill.server";
 import { extendStep, markNear } from "./feed-index-extend.server";
-import { viewerStep } from "./feed-viewer-index.server";
+import { resetHiding, viewerStep } from "./feed-viewer-index.server";
 import { before, deleteEntries, insertEntries, reachOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
@@ -36,10 +36,10 @@ const candidatesOf = (terms: string[]) =>
     sql`FROM feed_rule_terms ft JOIN feed_indexes ON feed_indexes.id = ft.index_id
       WHERE ft.term IN (SELECT value FROM json_each(${JSON.stringify(terms)})) GROUP BY feed_indexes.id`,
   );
-/** The viewer indexes of the users who liked or unliked (decision 033): a like reaches a
- * newest- or oldest-first viewer index, which registers no like term. */
+/** The hide-liked viewer indexes of the users who liked or unliked (decision 033): a like reaches
+ * a newest- or oldest-first viewer index, which registers no like term (a hiding one is not theirs to change). */
 const likersIndexes = (likers: string[]) =>
-  select({ ...candidateColumns(), terms: sql<string>`'[]'` }, sql`FROM feed_indexes WHERE viewer_id IN (SELECT value FROM json_each(${JSON.stringify(likers)}))`);
+  select({ ...candidateColumns(), terms: sql<string>`'[]'` }, sql`FROM feed_indexes WHERE viewer_id IN (SELECT value FROM json_each(${JSON.stringify(likers)})) AND rule_key LIKE 'v:%'`);
 
 
 /**
@@ -60,7 +60,8 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   // an edited echo leaves every index and enters those its rule checks pass now (decision 025)
   const edited = [...new Set(changes.flatMap((c) => (c.type === "edit" ? c.echoIds : [])))];
   const inserts: Entry[] = [];
-  // viewer indexes among the candidates (decision 033): their entries are written only while unliked
+  // viewer indexes among the candidates (decision 033): their entries are written only while
+  // unliked (`v:`) or seen (`h:`): the index's key names its kind
   const viewerOf = new Map<number, string>();
   const moves: Entry[] = [];
   const leaves: [number, string][] = [];
@@ -123,7 +124,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
         else leaves.push([c.id, e.id]);
       }
     }
-    for (const c of [...(postCandidates as Candidate[]), ...(likeCandidates as Candidate[]), ...(likerCandidates as Candidate[])]) if (c.viewerId) viewerOf.set(c.id, c.viewerId);
+    for (const c of [...(postCandidates as Candidate[]), ...(likeCandidates as Candidate[]), ...(likerCandidates as Candidate[])]) if (c.viewerId) viewerOf.set(c.id, `${c.ruleKey.slice(0, 1)}:${c.viewerId}`);
     for (const e of editedFacts) {
       for (const c of matching(e, likeCandidates as Candidate[], new Set(echoTerms(e)))) {
         const rule = ruleOfKey(c.ruleKey);
@@ -153,7 +154,10 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   const building = [...new Set(changes.flatMap((c) => (c.type === "backfill" ? [c.ruleKey] : [])))];
   const extending = new Map(changes.flatMap((c) => (c.type === "extend" ? [[c.ruleKey, c] as const] : [])));
   // viewer indexes (decision 033): one step per index and kind (a walk, a touch)
-  const viewers = new Map(changes.flatMap((c) => (c.type === "viewer" ? [[`${c.viewerId}\n${c.ruleKey}\n${c.touch ? 1 : 0}`, c] as const] : [])));
+  const viewers = new Map(changes.flatMap((c) => (c.type === "viewer" ? [[`${c.viewerId}\n${c.ruleKey}\n${c.touch ? 1 : 0}\n${c.hide ? 1 : 0}`, c] as const] : [])));
+  // a block, mute or muted word changed: the viewers' hiding indexes emptied, and made again
+  const hiders = [...new Set(changes.flatMap((c) => (c.type === "hiding" ? c.viewerIds : [])))];
+  if (hiders.length > 0) sendChanges(app, await resetHiding(db, hiders, now));
   done.backfills = building.length + extending.size + viewers.size;
   const steps = [
     ...building.map((key) => () => backfillStep(db, key, now, done)),
@@ -172,7 +176,8 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   return done;
 }
 
-/** The inserts of `entries`: the shared indexes' as they are, each viewer's only while unliked by them. */
+/** The inserts of `entries`: the shared indexes' as they are, each viewer's only while unliked by
+ * them (`v:<viewer>`) or seen by them (`h:<viewer>`). */
 function inserting(entries: Entry[], viewerOf: Map<number, string>): SQL[] {
   const byViewer = new Map<string | null, Entry[]>();
   for (const entry of entries) {
@@ -181,7 +186,9 @@ function inserting(entries: Entry[], viewerOf: Map<number, string>): SQL[] {
     if (list) list.push(entry);
     else byViewer.set(viewer, [entry]);
   }
-  return [...byViewer].flatMap(([viewer, list]) => chunks(list).map((part) => insertEntries(part, viewer)));
+  return [...byViewer].flatMap(([viewer, list]) =>
+    chunks(list).map((part) => (viewer === null ? insertEntries(part) : viewer.startsWith("h:") ? insertEntries(part, null, viewer.slice(2)) : insertEntries(part, viewer.slice(2)))),
+  );
 }
 
 const ENTRIES_PER_STATEMENT = 1000;

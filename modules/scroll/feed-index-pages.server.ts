@@ -160,7 +160,9 @@ export function indexPageQuery(
     // it steps over what it does not show within its rows, and says where the next page starts.
     // (an author the viewer hides is left out on the entry, no probe; the rest are tested on the
     // echo row as the page reads it, `shown`, up to the page: decision 026)
-    const scan = filteredScan(limit);
+    // (a statement choosing a hiding viewer index or the rule's reads its row: VIEWER_CHOICE fewer)
+    const chosen = filteredScan(limit);
+    const scan = indexKey !== null && typeof indexKey !== "string" ? { ...chosen, entries: chosen.entries - VIEWER_CHOICE } : chosen;
     const walked = sql`SELECT a.echo_id, a.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
           WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
             AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))

@@ -9,7 +9,8 @@
 // order and how far an index reaches, the isolate's hints, and the SQL of its entries. Beside it:
 // the consumer of the change stream (feed-index-consumer), the backfill (feed-index-backfill),
 // the pages (feed-index-pages), the cron's repair pass (feed-index-repair, feed-index-replay).
-import { boundedHints, sendChanges, select, sql, type AppContext, type SQL } from "../shared/index.server";
+import { isId } from "../shared/index";
+import { boundedHints, echoSeenForGoodText, sendChanges, select, sql, type AppContext, type SQL } from "../shared/index.server";
 import { NOBODY, type Seek } from "./feed-rules.server";
 import { canonicalRule, ruleKeyOf } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
@@ -145,11 +146,18 @@ export function startBackfill(app: Pick<AppContext, "env" | "ctx">, rule: FeedRu
 export type Entry = [number, number, string];
 
 /** Entries for echos that still exist and are not in that index yet (a repeat writes nothing);
- * for a viewer index (`unlikedBy`, decision 033), only echos that viewer has not liked (now, as the
- * statement runs: a like message that comes later takes it out again). */
-export function insertEntries(entries: Entry[], unlikedBy: string | null = null): SQL {
+ * for a viewer index (decision 033), only echos that viewer has not liked (`unlikedBy`: a
+ * hide-liked one) or does not hide for good (`seenBy`: a hiding one) — now, as the statement runs:
+ * a like message that comes later takes it out again, a block or mute rebuilds the index. */
+export function insertEntries(entries: Entry[], unlikedBy: string | null = null, seenBy: string | null = null): SQL {
   // (the entry carries its echo's author, read from the row this statement reads anyway: decision 026)
-  const unliked = unlikedBy === null ? sql`` : sql`AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${unlikedBy})`;
+  if (seenBy !== null && !isId(seenBy)) throw new Error("feed index: bad viewer id");
+  const unliked =
+    unlikedBy !== null
+      ? sql`AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${unlikedBy})`
+      : seenBy !== null
+        ? sql`AND ${sql.raw(echoSeenForGoodText(`'${seenBy}'`, "e"))}`
+        : sql``;
   return sql`INSERT OR IGNORE INTO feed_index_entries (index_id, rank, echo_id, author_id)
       SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), e.id, e.author_id FROM json_each(${JSON.stringify(entries)}) j
       CROSS JOIN echos e ON e.id = json_extract(j.value, '$[2]')

@@ -2,8 +2,10 @@
 // rule's shared index less the echos its viewer liked, so it is compared with exactly that — the
 // shared index's first entries (checked against the engine just before, in the same pass) less
 // the liked ones — over the range both reached: what is missing or stands at another rank is
-// written, what should not be there (a like whose message was lost) goes.
-import { batch, select, sql, tables, type Db, type SQL } from "../shared/index.server";
+// written, what should not be there (a like whose message was lost) goes. A hiding one (`h:`) is
+// compared with the shared entries less what its viewer hides for good, the same way.
+import { isId } from "../shared/index";
+import { batch, echoSeenForGoodText, select, sql, tables, type Db, type SQL } from "../shared/index.server";
 import { before, deleteEntries, insertEntries, orderSql, reachOf, type Entry, type Position } from "./feed-index.server";
 import { ruleOfKey } from "./rule.server";
 
@@ -22,13 +24,19 @@ export async function checkViewerIndexes(db: Db, now: number): Promise<{ checked
   const done = { checked: 0, added: 0, removed: 0 };
   for (const index of due) {
     const viewerId = index.viewerId!;
+    if (!isId(viewerId)) continue;
     const baseKey = index.ruleKey.slice(index.ruleKey.indexOf(":", 2) + 1);
     const rule = ruleOfKey(baseKey);
     const ie = tables.feedIndexEntries;
+    // the hiding kind (`h:`) leaves out what its viewer hides for good instead (a probe of the echo row)
+    const hide = index.ruleKey.startsWith("h:");
+    const out = hide
+      ? sql<number>`NOT ifnull((SELECT ${sql.raw(echoSeenForGoodText(`'${viewerId}'`, "pe"))} FROM echos pe WHERE pe.id = ie.echo_id), 0)`
+      : sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})`;
     const [base, shared, held] = await batch(db, [
       select({ complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank }, sql`FROM feed_indexes WHERE rule_key = ${baseKey} AND state = 'ready' AND viewer_id IS NULL`),
       select(
-        { echoId: sql<string>`ie.echo_id`, rank: sql<number>`ie.rank`, liked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})` },
+        { echoId: sql<string>`ie.echo_id`, rank: sql<number>`ie.rank`, liked: out },
         sql`FROM feed_indexes b JOIN feed_index_entries ie ON ie.index_id = b.id WHERE b.rule_key = ${baseKey} AND b.state = 'ready' AND b.viewer_id IS NULL
           ORDER BY ${orderSql(rule, "ie")} LIMIT ${CHECK_DEPTH + 1}`,
       ),
@@ -51,7 +59,7 @@ export async function checkViewerIndexes(db: Db, now: number): Promise<{ checked
       const extra = [...has.keys()].filter((id) => !should.has(id));
       const leaving = [...extra, ...missing.map(([, , id]) => id)].map((id): [number, string] => [index.id, id]);
       if (leaving.length > 0) statements.push(deleteEntries(leaving));
-      if (missing.length > 0) statements.push(insertEntries(missing, viewerId));
+      if (missing.length > 0) statements.push(hide ? insertEntries(missing, null, viewerId) : insertEntries(missing, viewerId));
       done.added += missing.length;
       done.removed += extra.length;
     }

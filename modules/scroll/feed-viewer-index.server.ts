@@ -8,8 +8,12 @@
 // the replays and the rank sweep reach it as they reach any index; what differs is here — it is
 // made (and walked deeper) from the shared index's entries, not the engine, and an entry enters it
 // only while its viewer has not liked the echo (insertEntries' `unlikedBy`).
+// The hiding kind (issue 32), keyed `h:<viewer>:<rule key>`, is the same less what the viewer hides
+// for good (blocks either way, mutes and "hide" words without an end: `seenBy`), for a rule that
+// does not hide what the viewer liked: a block, mute or word change empties it and makes it again
+// (`resetHiding`); timed mutes and words, and moderation, stay the page's tests.
 import { isId } from "../shared/index";
-import { batch, boundedHints, select, sql, tables, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { batch, boundedHints, echoSeenForGoodText, select, sql, tables, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { askOnce } from "./feed-index-extend.server";
 import { afterPosition, before, insertEntries, nearStatements, orderSql, reachesSql, reachOf, topOf, type IndexReach, type Position } from "./feed-index.server";
 import { NOBODY } from "./feed-rules.server";
@@ -27,10 +31,17 @@ const VIEWER_STEPS = 8;
 const VIEWER_MS = 2000;
 /** A reader's page notes it read a viewer index (for eviction) at most this often per isolate. */
 const TOUCH_MS = 3_600_000;
+/** A short page from the shared index asks for the reader's index at most this often per isolate:
+ * again after that, as one evicted (a reader of more than VIEWER_INDEXES_MAX feeds) is otherwise
+ * never made again while the isolate lives. A repeat for an index that exists does nothing. */
+const ASK_AGAIN_MS = 600_000;
 
-export const viewerKeyOf = (ruleKey: string, viewerId: string) => `v:${viewerId}:${ruleKey}`;
+export const viewerKeyOf = (ruleKey: string, viewerId: string, hide = false) => `${hide ? "h" : "v"}:${viewerId}:${ruleKey}`;
 /** Whether a reader may have a viewer index (a user; not a web feed's reader). */
 export const mayHaveViewerIndex = (rule: FeedRule, viewerId: string) => rule.excludeLikedEchos && isId(viewerId) && viewerId !== NOBODY;
+/** Whether a reader may have a hiding viewer index of a rule: a user who hides anyone or any word
+ * (`hiding`, the isolate's hint), of a rule that does not hide what they liked (that kind's). */
+export const mayHaveHidingIndex = (rule: FeedRule, viewerId: string, hiding: boolean) => hiding && !rule.excludeLikedEchos && isId(viewerId) && viewerId !== NOBODY;
 
 /**
  * Viewer indexes this isolate has read or asked for (their keys): a hint, never an answer. A page
@@ -39,15 +50,15 @@ export const mayHaveViewerIndex = (rule: FeedRule, viewerId: string) => rule.exc
  * isolate's first page of a reader who has one reads the rule's index (short, it asks: the hint).
  */
 const viewerHints = boundedHints<string, true>(10_000);
-export const knownViewerIndex = (ruleKey: string, viewerId: string) => viewerHints.get(viewerKeyOf(ruleKey, viewerId)) === true;
+export const knownViewerIndex = (ruleKey: string, viewerId: string, hide = false) => viewerHints.get(viewerKeyOf(ruleKey, viewerId, hide)) === true;
 
 /**
  * The key a hide-liked page reads (a constant of its statement, SQL): the viewer's index when it
  * is ready and reaches the page's position, else the rule's shared one. Its probe reads the
  * viewer index's row (one row; none when the viewer has none).
  */
-export function viewerReadKey(rule: FeedRule, ruleKey: string, viewerId: string, at: Position): SQL {
-  const key = viewerKeyOf(ruleKey, viewerId);
+export function viewerReadKey(rule: FeedRule, ruleKey: string, viewerId: string, at: Position, hide = false): SQL {
+  const key = viewerKeyOf(ruleKey, viewerId, hide);
   return sql`(CASE WHEN EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = ${key} AND v.state = 'ready' AND (v.complete = 1 OR ${reachesSql(rule, at, "v")}))
     THEN ${key} ELSE ${ruleKey} END)`;
 }
@@ -57,19 +68,27 @@ export function viewerReadKey(rule: FeedRule, ruleKey: string, viewerId: string,
  * not step over), ask for the viewer's index; from the viewer's index, note the read (eviction)
  * and, past its near marker, ask it to reach deeper (as askToExtend does for a shared index).
  */
-export function afterViewerPage(app: Pick<AppContext, "env" | "ctx">, rule: FeedRule, ruleKey: string, viewerId: string, read: { viewer: boolean; short: boolean; st: IndexReach; position: Position }, now = Date.now()) {
-  const key = viewerKeyOf(ruleKey, viewerId);
+export function afterViewerPage(
+  app: Pick<AppContext, "env" | "ctx">,
+  rule: FeedRule,
+  ruleKey: string,
+  viewerId: string,
+  read: { viewer: boolean; short: boolean; st: IndexReach; position: Position; hide?: boolean },
+  now = Date.now(),
+) {
+  const key = viewerKeyOf(ruleKey, viewerId, read.hide);
+  const kind = read.hide ? { hide: true as const } : {};
   if (!read.viewer) {
     if (!read.short) return;
     viewerHints.set(key, true);
-    askOnce(app, `viewer\n${key}`, { type: "viewer", ruleKey, viewerId, floor: null });
+    askOnce(app, `viewer\n${key}\n${Math.floor(now / ASK_AGAIN_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, ...kind });
     return;
   }
   viewerHints.set(key, true);
-  askOnce(app, `touch\n${key}\n${Math.floor(now / TOUCH_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, touch: true });
+  askOnce(app, `touch\n${key}\n${Math.floor(now / TOUCH_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, touch: true, ...kind });
   const { st, position } = read;
   if (st.complete || st.floor === null || before(rule, position, st.near ?? st.floor)) return;
-  askOnce(app, `viewer\n${key}\n${st.floor.rank}\n${st.floor.id}`, { type: "viewer", ruleKey, viewerId, floor: st.floor.id });
+  askOnce(app, `viewer\n${key}\n${st.floor.rank}\n${st.floor.id}`, { type: "viewer", ruleKey, viewerId, floor: st.floor.id, ...kind });
 }
 
 type ViewerChange = Extract<Change, { type: "viewer" }>;
@@ -84,7 +103,8 @@ type ViewerChange = Extract<Change, { type: "viewer" }>;
  * Returns the next message, if any.
  */
 export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(), cap = VIEWER_CAP, slice = VIEWER_SLICE): Promise<Change | null> {
-  const key = viewerKeyOf(change.ruleKey, change.viewerId);
+  const hide = change.hide === true;
+  const key = viewerKeyOf(change.ruleKey, change.viewerId, hide);
   const fi = tables.feedIndexes;
   const row = { id: fi.id, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap };
   const read = () =>
@@ -115,7 +135,7 @@ export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(),
   const baseReach = reachOf(base);
   const started = Date.now();
   for (let step = 0; step < VIEWER_STEPS && Date.now() - started < VIEWER_MS && left > 0; step++) {
-    const [walked] = await batch(db, [walkQuery(rule, base.id, change.viewerId, floor ?? topOf(rule))]);
+    const [walked] = await batch(db, [walkQuery(rule, base.id, change.viewerId, floor ?? topOf(rule), hide)]);
     const within = walked.filter((w) => baseReach.complete || (baseReach.floor !== null && !before(rule, baseReach.floor, { rank: w.rank, id: w.echoId })));
     // cut at the `left`-th unliked entry: the frontier is there
     let kept = 0;
@@ -129,7 +149,7 @@ export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(),
     const end: Position | null = atEnd ? (baseReach.complete ? null : (baseReach.floor ?? floor)) : { rank: last!.rank, id: last!.echoId };
     left -= unliked.length;
     await batch(db, [
-      ...(unliked.length > 0 ? [insertEntries(unliked.map((w) => [index.id, w.rank, w.echoId]), change.viewerId)] : []),
+      ...(unliked.length > 0 ? [insertEntries(unliked.map((w) => [index.id, w.rank, w.echoId]), hide ? null : change.viewerId, hide ? change.viewerId : null)] : []),
       sql`UPDATE feed_indexes SET cap = ${total}, complete = ${end ? 0 : 1}, floor = ${end?.id ?? null}, floor_rank = ${end?.rank ?? null}, updated_at = ${now}
           WHERE id = ${index.id} AND floor IS ${floor?.id ?? null}`,
       ...nearStatements(rule, index.id, end, total),
@@ -137,16 +157,19 @@ export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(),
     if (end === null || atEnd) return null;
     floor = end;
   }
-  return left > 0 && floor ? { type: "viewer", ruleKey: change.ruleKey, viewerId: change.viewerId, floor: floor.id, left } : null;
+  return left > 0 && floor ? { type: "viewer", ruleKey: change.ruleKey, viewerId: change.viewerId, floor: floor.id, left, ...(hide ? { hide } : {}) } : null;
 }
 
-/** The shared index's next entries after `from`, each with whether the viewer liked its echo. */
-const walkQuery = (rule: FeedRule, baseId: number, viewerId: string, from: Position) =>
+/** The shared index's next entries after `from`, each with whether the viewer liked its echo
+ * (`liked`; the hiding kind: whether they hide it for good, a probe of its echo row). */
+const walkQuery = (rule: FeedRule, baseId: number, viewerId: string, from: Position, hide: boolean) =>
   select(
     {
       echoId: tables.feedIndexEntries.echoId,
       rank: tables.feedIndexEntries.rank,
-      liked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = feed_index_entries.echo_id AND l.user_id = ${viewerId})`,
+      liked: hide
+        ? sql<number>`NOT ifnull((SELECT ${sql.raw(echoSeenForGoodText(`'${viewerId}'`, "pe"))} FROM echos pe WHERE pe.id = feed_index_entries.echo_id), 0)`
+        : sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = feed_index_entries.echo_id AND l.user_id = ${viewerId})`,
     },
     sql`FROM feed_index_entries WHERE index_id = ${baseId} AND ${afterPosition(rule, from)} ORDER BY ${orderSql(rule)} LIMIT ${VIEWER_STEP}`,
   );
@@ -163,4 +186,24 @@ function makeStatements(key: string, viewerId: string, baseId: number, cap: numb
         ON CONFLICT (rule_key) DO NOTHING`,
     sql`INSERT OR IGNORE INTO feed_rule_terms (term, index_id) SELECT term, (SELECT id FROM feed_indexes WHERE rule_key = ${key}) FROM feed_rule_terms WHERE index_id = ${baseId}`,
   ];
+}
+
+/**
+ * A block, mute or muted-word change of these viewers (`hiding` messages): each of their hiding
+ * indexes emptied and reaching nowhere again, in one batch (pages read the shared index
+ * meanwhile, their own tests on top), and a make message for each — a bounded walk again, at most
+ * VIEWER_INDEXES_MAX × VIEWER_CAP entries a viewer. A walk message of the old index names a
+ * frontier that is gone, and does nothing.
+ */
+export async function resetHiding(db: Db, viewerIds: string[], now = Date.now()): Promise<Change[]> {
+  const ids = viewerIds.filter(isId);
+  if (ids.length === 0) return [];
+  const fi = tables.feedIndexes;
+  const mine = sql`viewer_id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND rule_key LIKE 'h:%'`;
+  const [indexes] = await batch(db, [
+    select({ ruleKey: fi.ruleKey, viewerId: fi.viewerId }, sql`FROM feed_indexes WHERE ${mine}`),
+    sql`DELETE FROM feed_index_entries WHERE index_id IN (SELECT id FROM feed_indexes WHERE ${mine})`,
+    sql`UPDATE feed_indexes SET floor = NULL, floor_rank = NULL, complete = 0, near = NULL, near_rank = NULL, cap = ${VIEWER_CAP}, updated_at = ${now} WHERE ${mine}`,
+  ]);
+  return indexes.map((i) => ({ type: "viewer", ruleKey: i.ruleKey.slice(i.ruleKey.indexOf(":", 2) + 1), viewerId: i.viewerId!, floor: null, hide: true }));
 }

@@ -10,8 +10,7 @@ import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { postEcho, setLike } from "../echo/index.server";
 import { batch, select, sql, testAppContext } from "../shared/index.server";
-import { consumeChanges } from "./feed-index-consumer.server";
-import { cappedScroll, keptQueue, pageToTheEnd } from "./depth-paging.test-support";
+import { cappedScroll, drainQueue, keptQueue, pageToTheEnd, viewerIndexState } from "./depth-paging.test-support";
 import { ruleKeyOf } from "./rule.server";
 import { thinRule, writeThinMatches } from "./thin-matches.test-support";
 import { VIEWER_INDEXES_MAX, viewerKeyOf, viewerStep } from "./feed-viewer-index.server";
@@ -24,22 +23,9 @@ const app = () => testAppContext(queued);
 const MATCHES = 260;
 const RUN = 200;
 
-/** The queue's consumer over everything the pages and writes sent, until nothing is left. */
-async function drain(): Promise<number> {
-  let n = 0;
-  for (let c = sent.shift(); c !== undefined; c = sent.shift(), n++) await consumeChanges(app(), app().db, [c]);
-  return n;
-}
+const drain = () => drainQueue(app(), sent);
 
-const viewerIndex = async (ruleKey: string, viewerId: string) =>
-  (
-    await batch(app().db, [
-      select(
-        { complete: sql<number>`complete`, entries: sql<number>`(SELECT count(*) FROM feed_index_entries WHERE index_id = feed_indexes.id)` },
-        sql`FROM feed_indexes WHERE rule_key = ${viewerKeyOf(ruleKey, viewerId)}`,
-      ),
-    ])
-  )[0][0];
+const viewerIndex = (ruleKey: string, viewerId: string) => viewerIndexState(app(), ruleKey, viewerId);
 
 describe("a hide-liked reader's viewer index", { timeout: 600_000 }, () => {
   for (const sortBy of ["newestFirst", "mostLiked"] as const) {

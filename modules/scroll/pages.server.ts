@@ -20,7 +20,7 @@ import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./ru
 import { echoPage, visibleScroll } from "./rows.server";
 import { curationEchos } from "./curation-pages.server";
 import { goneFor, hidingHint, learnHiding, viewerFactsFor } from "./feed-viewer.server";
-import { afterViewerPage, knownViewerIndex, mayHaveViewerIndex, viewerReadKey } from "./feed-viewer-index.server";
+import { afterViewerPage, knownViewerIndex, mayHaveHidingIndex, mayHaveViewerIndex, viewerReadKey } from "./feed-viewer-index.server";
 import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";
 
 const s = alias(tables.scrolls, "s");
@@ -255,8 +255,11 @@ async function feedEchos(
     // the viewer hides a named author (with tags the index's is better: decision 026)
     const named = hiding && rule.authors.length > 0 && rule.includedTags.length === 0 ? namedHiddenText(rule, viewerId) : null;
     const instead = named === null ? [] : [feedPageQuery(rule, viewerId, now, seek, req.limit, 0, window, whileScroll, "if-named-hidden")];
-    // a reader who hides what they liked reads their viewer index where it is ready (decision 033)
-    const readKey = mayHaveViewerIndex(rule, viewerId) && knownViewerIndex(ruleKey, viewerId) ? viewerReadKey(rule, ruleKey, viewerId, position) : ruleKey;
+    // a reader who hides what they liked, or anyone (the hiding kind), reads their viewer index
+    // where it is ready (decision 033)
+    const hide = mayHaveHidingIndex(rule, viewerId, hiding);
+    const own = mayHaveViewerIndex(rule, viewerId) || hide;
+    const readKey = own && knownViewerIndex(ruleKey, viewerId, hide) ? viewerReadKey(rule, ruleKey, viewerId, position, hide) : ruleKey;
     const [state, indexed, viewer, engineRows] = await batch(app.db, [
       indexState(readKey),
       indexPageQuery(rule, viewerId, seek, take, guard, now, named === null ? null : sql.raw(`NOT ${named}`), readKey),
@@ -274,7 +277,7 @@ async function feedEchos(
       // near its frontier: the index reaches deeper before this reader gets there (decision 020);
       // a hide-liked reader's short page asks for their own index (decision 033)
       if (!ownIndex) askToExtend(app, rule, ruleKey, st, position);
-      if (mayHaveViewerIndex(rule, viewerId)) afterViewerPage(app, rule, ruleKey, viewerId, { viewer: ownIndex, short: got.rows.length < take && got.after !== null, st, position });
+      if (own) afterViewerPage(app, rule, ruleKey, viewerId, { viewer: ownIndex, short: got.rows.length < take && got.after !== null, st, position, hide });
       if (!got.atFrontier) {
         const nextCursor = got.after ? indexCursor(rule, got.after) : null;
         const total = (req.page - 1) * req.limit + got.rows.length + (nextCursor ? 1 : 0);

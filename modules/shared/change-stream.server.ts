@@ -29,8 +29,12 @@ export type Change =
    * entries of it still to write (absent: a new extension; decision 020, "Deeper on demand") */
   | { type: "extend"; ruleKey: string; floor: string; left?: number }
   /** a viewer index (decision 033): make the viewer's index of a rule (`floor` null), or walk it on
-   * from `floor` (`left` entries still to write; absent: a slice), or only note it was read (`touch`) */
-  | { type: "viewer"; ruleKey: string; viewerId: string; floor: string | null; left?: number; touch?: true }
+   * from `floor` (`left` entries still to write; absent: a slice), or only note it was read (`touch`);
+   * `hide`: the hiding kind (less what the viewer hides for good), else the hide-liked kind */
+  | { type: "viewer"; ruleKey: string; viewerId: string; floor: string | null; left?: number; touch?: true; hide?: true }
+  /** these users blocked, muted or changed muted words (or were blocked): their hiding viewer
+   * indexes (`hide`, decision 033) are emptied and made again */
+  | { type: "hiding"; viewerIds: string[] }
   /** a reader's page of a ready index without its near marker (built before migration 0036): write it */
   | { type: "mark"; ruleKey: string; floor: string }
   /** the Following timelines (decision 013): the echo joins those of its author's followers after `after` (by id), a slice at a time.

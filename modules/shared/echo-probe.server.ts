@@ -6,7 +6,7 @@
 // short by it. The probe costs the echo's row (1 row a candidate), so a list asks for it only when
 // `viewerFiltersText` holds: the viewer hides anyone or mutes any word, or moderation limits or
 // suspends anyone (hidden echos alone are tested on the id, no row: moderationEchoVisibleText).
-import { authorVisibleText, hasHiddenText } from "./hidden.server";
+import { authorVisibleText, hasHiddenText, hiddenForGoodText } from "./hidden.server";
 import { moderationVisibleText } from "./moderated.server";
 import { wordsVisibleText } from "./muted-words.server";
 import type { MuteContext } from "./mute-text";
@@ -31,3 +31,12 @@ export const echoVisibleText = (viewerLiteral: string, alias: string, context: M
  */
 export const echoVisibleProbeText = (viewerLiteral: string, idExpr: string, context: MuteContext): string =>
   `ifnull((SELECT ${echoVisibleText(viewerLiteral, "pe", context)} FROM echos pe WHERE pe.id = ${idExpr}), 0)`;
+
+/**
+ * Whether the echo row aliased `alias` stays shown to the viewer in feeds whatever the clock does:
+ * its author is not hidden from them for good (a block either way, a mute without end) and no
+ * muted word of theirs without an end hides it (decision 033, "The hiding half"). What a hiding
+ * viewer index leaves out; a timed mute or word and moderation stay the page's tests.
+ */
+export const echoSeenForGoodText = (viewerLiteral: string, alias: string): string =>
+  `(NOT ${hiddenForGoodText(viewerLiteral, `${alias}.author_id`)} AND ${wordsVisibleText(viewerLiteral, "feeds", `${alias}.mute_text`, `${alias}.author_id`, true)})`;

@@ -33,6 +33,10 @@ export const authorVisibleText = (viewerLiteral: string, authorExpr: string): st
 export const authorVisibleInText = (setExpr: string, authorExpr: string): string =>
   `ifnull(json_extract(${setExpr}, '$."' || ${authorExpr} || '"'), 1) BETWEEN 1 AND unixepoch() * 1000`;
 
+/** Whether the author is hidden from the viewer for good (0 in their set: a block either way, a mute without end). */
+export const hiddenForGoodText = (viewerLiteral: string, authorExpr: string): string =>
+  `ifnull(json_extract((SELECT authors FROM hidden_authors WHERE user_id = ${viewerLiteral}), '$."' || ${authorExpr} || '"'), 1) = 0`;
+
 /** Whether the viewer's set holds anything at all (a statement may skip its author probes). */
 export const hasHiddenText = (viewerLiteral: string): string =>
   `EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerLiteral} AND authors <> '{}')`;

@@ -25,12 +25,14 @@ const source = (viewerId: Viewer): SQL =>
  * The CASE arms testing `col` against the set, an array of [pattern, end, phrase, context bits,
  * action]: `instr` first (a miss stops the arm there), then its end, context and action.
  */
-function arms(action: "hide" | "warn", context: MuteContext, col: string, then: (i: number) => string): string {
+function arms(action: "hide" | "warn", context: MuteContext, col: string, then: (i: number) => string, forGood = false): string {
+  // (`forGood`: only the words without an end — a hiding viewer index leaves out what stays hidden)
+  const live = forGood ? `= ${NO_END}` : "> x.n";
   const out: string[] = [];
   for (let i = 0; i < MAX_MUTED_WORDS; i++) {
     if (i % 10 === 0) out.push(`WHEN json_type(x.s, '$[${i}]') IS NULL THEN NULL`);
     out.push(
-      `WHEN instr(${col}, json_extract(x.s, '$[${i}][0]')) > 0 AND json_extract(x.s, '$[${i}][1]') > x.n` +
+      `WHEN instr(${col}, json_extract(x.s, '$[${i}][0]')) > 0 AND json_extract(x.s, '$[${i}][1]') ${live}` +
         ` AND json_extract(x.s, '$[${i}][3]') & ${MUTE_CONTEXT_BITS[context]} AND json_extract(x.s, '$[${i}][4]') = '${action}' THEN ${then(i)}`,
     );
   }
@@ -38,10 +40,10 @@ function arms(action: "hide" | "warn", context: MuteContext, col: string, then: 
 }
 
 const armsCache = new Map<string, string>();
-const cachedArms = (action: "hide" | "warn", context: MuteContext, col: string, then: (i: number) => string) => {
-  const key = `${action}:${context}:${col}`;
+const cachedArms = (action: "hide" | "warn", context: MuteContext, col: string, then: (i: number) => string, forGood = false) => {
+  const key = `${action}:${context}:${col}:${forGood}`;
   let v = armsCache.get(key);
-  if (v === undefined) armsCache.set(key, (v = arms(action, context, col, then)));
+  if (v === undefined) armsCache.set(key, (v = arms(action, context, col, then, forGood)));
   return v;
 };
 
@@ -55,8 +57,8 @@ export const wordsVisible = (viewerId: Viewer, context: MuteContext, col = "e.mu
 
 /** `wordsVisible` as SQL text, for statements written as text (the feed engine): `viewerLiteral`
  * an escaped SQL string literal. */
-export const wordsVisibleText = (viewerLiteral: string, context: MuteContext, col: string, authorCol: string): string =>
-  `(${authorCol} = ${viewerLiteral} OR (SELECT CASE WHEN x.s IS NULL THEN NULL ${cachedArms("hide", context, col, () => "1")} END
+export const wordsVisibleText = (viewerLiteral: string, context: MuteContext, col: string, authorCol: string, forGood = false): string =>
+  `(${authorCol} = ${viewerLiteral} OR (SELECT CASE WHEN x.s IS NULL THEN NULL ${cachedArms("hide", context, col, () => "1", forGood)} END
     FROM (SELECT (SELECT sets FROM muted_word_sets WHERE user_id = ${viewerLiteral}) AS s, unixepoch() * 1000 AS n LIMIT 1) x) IS NULL)`;
 
 /**
