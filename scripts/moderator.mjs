@@ -18,11 +18,21 @@ if (!name || !/^[A-Za-z0-9_.-]{1,30}$/.test(name)) {
 }
 const sql = `UPDATE users SET is_admin = ${remove ? 0 : 1} WHERE user_name = '${name}' COLLATE NOCASE RETURNING user_name`;
 const where = remote ? ["--remote"] : ["--local", "--persist-to", stateDir()];
-const result = spawnSync(
-  path.join(bin, "wrangler"),
-  ["d1", "execute", "DB", ...where, "-c", "verticals/echos/wrangler.toml", "--json", "--command", sql],
-  { cwd: root, env: env({ CI: "true" }), encoding: "utf8" },
-);
+const execute = () =>
+  spawnSync(
+    path.join(bin, "wrangler"),
+    ["d1", "execute", "DB", ...where, "-c", "verticals/echos/wrangler.toml", "--json", "--command", sql],
+    { cwd: root, env: env({ CI: "true" }), encoding: "utf8" },
+  );
+// The local store is one SQLite file a running server writes too (its queue consumer, crons): this
+// process's write can meet the server's lock ("database is locked: SQLITE_BUSY" — an e2e run at
+// load ~10 did). The statement is one idempotent UPDATE, so it is tried again, a little later each time.
+const locked = (r) => r.status !== 0 && /SQLITE_BUSY|database is locked/.test(`${r.stderr}${r.stdout}`);
+let result = execute();
+for (let attempt = 1; !remote && locked(result) && attempt <= 8; attempt++) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250 * attempt);
+  result = execute();
+}
 if (result.status !== 0) {
   console.error(result.stderr || result.stdout);
   process.exit(1);
