@@ -134,3 +134,10 @@ export async function pageToTheEnd(p: Paging): Promise<{ maxRows: number; sizes:
   expect(seen, label).toEqual(expected);
   return { maxRows, sizes };
 }
+
+/** pageToTheEnd by cursor, then by number (" by number" added to the label): the max rows a page read. */
+export async function pageBothWays(p: Omit<Paging, "byNumber">): Promise<number> {
+  let maxRows = 0;
+  for (const byNumber of [false, true]) maxRows = Math.max(maxRows, (await pageToTheEnd({ ...p, byNumber, label: `${p.label}${byNumber ? " by number" : ""}` })).maxRows);
+  return maxRows;
+}
