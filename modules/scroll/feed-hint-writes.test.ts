@@ -16,10 +16,10 @@ import { HINT_REFRESH_MS, keepFeedHints } from "./feed-hint-writes.server";
 import { consumeChanges } from "./feed-index-consumer.server";
 import { indexStatements } from "./feed-index.server";
 import { feedScroll } from "./thin-matches.test-support";
-import { createScroll } from "./writes.server";
+import { createScroll, updateScroll } from "./writes.server";
 import { newId } from "../shared/index";
 import { ruleKeyOf } from "./rule.server";
-import { CreateScrollSchema } from "./schema";
+import { CreateScrollSchema, UpdateScrollSchema } from "./schema";
 
 const app = () => testAppContext(env);
 const CAP = 90;
@@ -86,7 +86,7 @@ describe("every feed scroll's hint, kept without a reader", { timeout: 600_000 }
     console.warn(`hinted by the cron: ${all} scrolls in one run; ${pages} cold pages, every one full, max rows a page ${maxRows}`);
   });
 
-  it("an index made ready by its backfill: the consumer writes its scrolls' hints; a save of its rule writes the reach", async () => {
+  it("an index made ready by its backfill: the consumer writes its scrolls' hints; a save or an edit to its rule writes the reach", async () => {
     const me = (await signup(app(), { userName: "hintready_me", password: "pass1234" })).user._id;
     const { rule, expected } = (await population(me, "ready"))[1]!;
     const key = ruleKeyOf(rule);
@@ -115,5 +115,24 @@ describe("every feed scroll's hint, kept without a reader", { timeout: 600_000 }
     const scroll = await createScroll(testAppContext(saved.env), me, input);
     expect(saved.kv.writes).toBe(1);
     expect((await hintOf(scroll._id))?.reach).toEqual({ complete: true, floor: null, near: null });
+    // and the hint the save wrote is the one its lookup finds: a cold read uses it and keeps it
+    forgetAllHints();
+    const again = countedEnv();
+    const read = await measured(again.env, me, scroll._id, 1, undefined);
+    expect(read.got.echos.map((e) => e._id)).toEqual(expected.slice(0, 20).map((e) => e.id));
+    expect([read.stats.roundTrips, again.kv.reads, again.kv.writes]).toEqual([1, 1, 0]);
+    // a rule edit: to a rule whose index is building, the hint names it (no reach); back to the
+    // rule whose index is ready, the hint carries its reach, and a cold read uses it
+    const other = (await population(me, "edited"))[0]!.rule;
+    const edit = (includedTags: string[]) => updateScroll(testAppContext(env), me, scroll._id, v.parse(UpdateScrollSchema, { feedConfig: { includedTags } }));
+    await edit(other.includedTags);
+    expect(await hintOf(scroll._id, other)).toMatchObject({ rule: { includedTags: other.includedTags }, reach: null });
+    await edit(rule.includedTags);
+    expect(await hintOf(scroll._id, rule)).toMatchObject({ rule: { includedTags: rule.includedTags }, reach: { complete: true } });
+    forgetAllHints();
+    const edited = countedEnv();
+    const after = await measured(edited.env, me, scroll._id, 1, undefined);
+    expect(after.got.echos.map((e) => e._id)).toEqual(expected.slice(0, 20).map((e) => e.id));
+    expect([after.stats.roundTrips, edited.kv.reads, edited.kv.writes]).toEqual([1, 1, 0]);
   });
 });

@@ -47,7 +47,7 @@ export async function createScroll(app: AppContext, viewerId: string, input: Cre
     // the feed's index (decision 020): shared with every scroll of the same rule
     ...(indexed ? indexStatements(feedRule, within) : []),
     // and its state, for the hint a cold isolate reads (ready when another scroll has the rule)
-    scrollIndexState(id),
+    ...(input.type === "feed" ? [scrollIndexState(id)] : []),
   ]);
   if (indexed) startBackfill(app, feedRule);
   if (input.type === "feed") feedHintSaved(app, id, feedRule, reachOfState(after[after.length - 1]), false);
