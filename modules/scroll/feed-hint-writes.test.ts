@@ -17,6 +17,7 @@ import { consumeChanges } from "./feed-index-consumer.server";
 import { indexStatements } from "./feed-index.server";
 import { feedScroll } from "./thin-matches.test-support";
 import { createScroll, updateScroll } from "./writes.server";
+import { forkScroll } from "./fork.server";
 import { newId } from "../shared/index";
 import { ruleKeyOf } from "./rule.server";
 import { CreateScrollSchema, UpdateScrollSchema } from "./schema";
@@ -86,7 +87,7 @@ describe("every feed scroll's hint, kept without a reader", { timeout: 600_000 }
     console.warn(`hinted by the cron: ${all} scrolls in one run; ${pages} cold pages, every one full, max rows a page ${maxRows}`);
   });
 
-  it("an index made ready by its backfill: the consumer writes its scrolls' hints; a save or an edit to its rule writes the reach", async () => {
+  it("an index made ready by its backfill: the consumer writes its scrolls' hints; a save, an edit or a fork of its rule writes the reach", async () => {
     const me = (await signup(app(), { userName: "hintready_me", password: "pass1234" })).user._id;
     const { rule, expected } = (await population(me, "ready"))[1]!;
     const key = ruleKeyOf(rule);
@@ -134,5 +135,15 @@ describe("every feed scroll's hint, kept without a reader", { timeout: 600_000 }
     const after = await measured(edited.env, me, scroll._id, 1, undefined);
     expect(after.got.echos.map((e) => e._id)).toEqual(expected.slice(0, 20).map((e) => e.id));
     expect([after.stats.roundTrips, edited.kv.reads, edited.kv.writes]).toEqual([1, 1, 0]);
+    // a fork: its hint written with the shared index's reach, used by its first cold read
+    const forking = countedEnv();
+    const fork = await forkScroll(testAppContext(forking.env), me, scroll._id);
+    expect(forking.kv.writes).toBe(1);
+    expect((await hintOf(fork._id, rule))?.reach).toEqual({ complete: true, floor: null, near: null });
+    forgetAllHints();
+    const forked = countedEnv();
+    const fromFork = await measured(forked.env, me, fork._id, 1, undefined);
+    expect(fromFork.got.echos.map((e) => e._id)).toEqual(expected.slice(0, 20).map((e) => e.id));
+    expect([fromFork.stats.roundTrips, forked.kv.reads, forked.kv.writes]).toEqual([1, 1, 0]);
   });
 });
