@@ -5,7 +5,7 @@ import { consumeAccountPurges, purgeAccount } from "../modules/auth/index.server
 import { runRanking } from "../modules/community/index.server";
 import { suspendedPastGrace } from "../modules/moderation/index.server";
 import { consumeEchoPurges, consumeTimelineChanges, trimTimelines } from "../modules/echo/index.server";
-import { repairIndexes } from "../modules/scroll/index.server";
+import { keepFeedHints, repairIndexes } from "../modules/scroll/index.server";
 import { createDb, stalledChains, tables } from "../modules/shared/index.server";
 
 /**
@@ -39,8 +39,8 @@ export async function purgeSuspended(env: Env, now: number, ctx?: ExecutionConte
 
 /**
  * Every 5 minutes: rank (tag counts, trending, popular lists → D1 and KV), prune, trim the
- * next slice of Following timelines back to their cap (decision 013), and repair the feed indexes
- * (decision 020).
+ * next slice of Following timelines back to their cap (decision 013), repair the feed indexes
+ * and write the next feeds' KV hints (decision 020).
  */
 export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext) {
   const ranking = await runRanking(env, now);
@@ -53,7 +53,11 @@ export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext
   // the echos the ranking pass found liked since the last pass: a lost like message is among them
   const feedIndexes = ctx ? await repairIndexes({ env, ctx }, createDb(env.DB), now, undefined, keys, ranking.echoIds) : null;
   const chains = ctx ? await replayChains({ env, ctx }, now) : null;
-  return { ranking, pruned, suspendedDeleted, timelines, feedIndexes, chains };
+  // every feed scroll's KV hint, a bounded walk a run (decision 020, "Every feed hinted";
+  // FEED_HINTS_PER_PASS: how many a run — a bench hints a whole store in one)
+  const perPass = Number((env as { FEED_HINTS_PER_PASS?: string }).FEED_HINTS_PER_PASS) || undefined;
+  const feedHints = ctx ? await keepFeedHints({ env, ctx }, createDb(env.DB), now, perPass) : null;
+  return { ranking, pruned, suspendedDeleted, timelines, feedIndexes, chains, feedHints };
 }
 
 /**

@@ -15,8 +15,8 @@
 // frontiers is the scan's, full, until a reader's lookup finds the hint wrong for another reason.
 import * as v from "valibot";
 import { isId } from "../shared/index";
-import { boundedHints, holdBatch, type AppContext } from "../shared/index.server";
-import { before, indexable, type IndexReach } from "./feed-index.server";
+import { boundedHints, holdBatch, type AppContext, type Result } from "../shared/index.server";
+import { before, indexable, reachOf, type IndexReach, type scrollIndexState } from "./feed-index.server";
 import { sameRule } from "./rule.server";
 import { MATCH_TYPES, MAX_RULE_AUTHORS, MAX_RULE_TAGS, SORTS, TIME_RANGES, type FeedRule } from "./schema";
 
@@ -24,8 +24,9 @@ import { MATCH_TYPES, MAX_RULE_AUTHORS, MAX_RULE_TAGS, SORTS, TIME_RANGES, type 
 export type FeedHint = { rule: FeedRule; reach: IndexReach | null };
 
 const keyOf = (scrollId: string) => `feed-hint:1:${scrollId}`;
-/** A hint nobody rewrote in 30 days expires (a deleted scroll's goes with it). */
-const HINT_TTL_SECONDS = 30 * 24 * 3600;
+/** A hint nobody rewrote in 30 days expires (a deleted scroll's goes with it); the cron writes every
+ * feed's again before that (feed-hint-writes.server.ts, HINT_REFRESH_MS). */
+export const HINT_TTL_SECONDS = 30 * 24 * 3600;
 
 const tags = v.pipe(v.array(v.pipe(v.string(), v.maxLength(100))), v.maxLength(MAX_RULE_TAGS));
 const at = v.object({ rank: v.number(), id: v.pipe(v.string(), v.maxLength(40)) });
@@ -113,16 +114,38 @@ export function noteFeedHint(app: Pick<AppContext, "env" | "ctx">, scrollId: str
   putHint(app, scrollId, hint);
 }
 
-/** After a scroll's rule was edited: its hint names the new rule (its index's reach unknown yet). */
-export function feedHintEdited(app: Pick<AppContext, "env" | "ctx">, scrollId: string, rule: FeedRule): void {
+/**
+ * After a scroll was created, forked or its rule edited: its hint names the rule, and its index's
+ * reach when that index is ready (a rule shared with other scrolls). A new rule's index is still
+ * building: the consumer writes the reach when it is ready (feed-hint-writes.server.ts), so a new
+ * scroll's unusable hint is not written (`replaces`: an edit's is, over the old rule's; KV takes
+ * one write a second a key, and a backfill that ends within it finds its write refused — the
+ * scroll's first cold read then writes it, as a stale hint's).
+ */
+export function feedHintSaved(app: Pick<AppContext, "env" | "ctx">, scrollId: string, rule: FeedRule, reach: IndexReach | null, replaces = true): void {
   readHints.delete(scrollId);
-  putHint(app, scrollId, { rule, reach: null });
+  const hint = { rule, reach };
+  if (replaces || usable(hint)) void putHint(app, scrollId, hint);
 }
 
-function putHint(app: Pick<AppContext, "env" | "ctx">, scrollId: string, hint: FeedHint): void {
-  app.ctx.waitUntil(
-    app.env.KV.put(keyOf(scrollId), JSON.stringify(hint), { expirationTtl: HINT_TTL_SECONDS }).catch((error) => console.error("KV write failed; feed hint not kept", error)),
+/** The index state of a saved scroll (feed-index.server's scrollIndexState, read in the save's
+ * batch) as its hint's reach: none when its rule's index is not ready. */
+export const reachOfState = (rows: unknown): IndexReach | null => {
+  const row = (rows as Result<ReturnType<typeof scrollIndexState>> | undefined)?.[0];
+  return row ? reachOf(row) : null;
+};
+
+/** Write a scroll's hint (in the background: `waitUntil`); whether KV took it. */
+export function putHint(app: Pick<AppContext, "env" | "ctx">, scrollId: string, hint: FeedHint): Promise<boolean> {
+  const put = app.env.KV.put(keyOf(scrollId), JSON.stringify(hint), { expirationTtl: HINT_TTL_SECONDS }).then(
+    () => true,
+    (error: unknown) => {
+      console.error("KV write failed; feed hint not kept", error);
+      return false;
+    },
   );
+  app.ctx.waitUntil(put);
+  return put;
 }
 
 /**

@@ -23,8 +23,9 @@ export const BACKFILL_MS = 2000;
  */
 const walksWindow = (rule: FeedRule) => rule.sortBy === "mostLiked" && (rule.sortTimeRange === "1day" || rule.sortTimeRange === "1month");
 
-/** What backfill messages did: engine steps run, entries they wrote, indexes they finished. */
-export type Backfilled = { steps: number; backfilled: number; finished: number };
+/** What backfill messages did: engine steps run, entries they wrote, indexes they finished
+ * (`ready`: the rules whose index a step made ready — the consumer writes their scrolls' hints). */
+export type Backfilled = { steps: number; backfilled: number; finished: number; ready?: string[] };
 
 /** The walk a backfill takes: the rule's own order, or newest first through its window (walksWindow). */
 function walkOf(rule: FeedRule, now: number): FeedRule {
@@ -80,6 +81,7 @@ export async function backfillStep(db: Db, ruleKey: string, now = Date.now(), ta
       entries += fed.rows.length;
     }
     const after = fed.after;
+    if (!fed.hasMore || after === null || (capped && entries >= cap)) tally?.ready?.push(ruleKey);
     if (!fed.hasMore || after === null) return capped ? markReady(db, rule, index.id, null, cap, now) : keepMostLiked(db, rule, index.id, cap, now);
     seek = { id: after.id, likes: after.likesCount };
     if (capped && entries >= cap) return markReady(db, rule, index.id, { rank: rankOf(after), id: after.id }, cap, now);

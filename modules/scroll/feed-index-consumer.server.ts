@@ -3,6 +3,7 @@
 import { batch, select, sendChanges, sql, tables, type AppContext, type Change, type ChangedEcho, type Db, type SQL } from "../shared/index.server";
 import { ruleChecks } from "./feed-rules.reference";
 import { backfillStep, type Backfilled } from "./feed-index-backfill.server";
+import { hintReadyIndexes } from "./feed-hint-writes.server";
 import { extendStep, markNear } from "./feed-index-extend.server";
 import { resetHiding, viewerStep } from "./feed-viewer-index.server";
 import { before, deleteEntries, insertEntries, reachOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
@@ -15,8 +16,9 @@ const BACKFILL_CONCURRENCY = 4;
 const likeTerms = (echo: ChangedEcho) => [...echo.tags.map((t) => `l:t:${t}`), `l:a:${echo.authorId}`, "l:*"];
 export const echoTerms = (echo: ChangedEcho) => [...echo.tags.map((t) => `t:${t}`), `a:${echo.authorId}`, "*", ...likeTerms(echo)];
 
-/** What a batch of changes did: candidate indexes looked at per post and per like, entries written. */
-export type Consumed = { posts: number; likes: number; candidates: number; written: number; deleted: number; backfills: number } & Backfilled;
+/** What a batch of changes did: candidate indexes looked at per post and per like, entries written;
+ * `hinted`: KV hints written for the scrolls of indexes made ready (feed-hint-writes.server.ts). */
+export type Consumed = { posts: number; likes: number; candidates: number; written: number; deleted: number; backfills: number; hinted: number } & Backfilled;
 
 type Candidate = { id: number; ruleKey: string; state: "building" | "ready"; complete: boolean; floor: string | null; floorRank: number | null; cap: number; terms: string; viewerId: string | null };
 const candidateColumns = () => ({
@@ -53,7 +55,7 @@ const likersIndexes = (likers: string[]) =>
  * Deletes remove the echo's entries everywhere. Backfills go on building.
  */
 export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: Db, changes: Change[], now = Date.now()): Promise<Consumed> {
-  const done: Consumed = { posts: 0, likes: 0, candidates: 0, written: 0, deleted: 0, backfills: 0, steps: 0, backfilled: 0, finished: 0 };
+  const done: Consumed = { posts: 0, likes: 0, candidates: 0, written: 0, deleted: 0, backfills: 0, hinted: 0, steps: 0, backfilled: 0, finished: 0, ready: [] };
   const posts = changes.flatMap((c) => (c.type === "post" ? [c.echo] : []));
   const deletes = changes.flatMap((c) => (c.type === "delete" ? c.echoIds : []));
   const liked = [...new Set(changes.flatMap((c) => (c.type === "likes" ? c.echoIds : [])))];
@@ -172,6 +174,8 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
     }
   };
   await Promise.all(Array.from({ length: BACKFILL_CONCURRENCY }, work));
+  // a cold isolate's first page of their scrolls rides in its lookup's round trip (decision 020)
+  done.hinted = await hintReadyIndexes(app, db, done.ready!);
   await markNear(db, changes.filter((c) => c.type === "mark"));
   return done;
 }

@@ -62,3 +62,26 @@ export function visibleInPublicLists(echos: RefEcho[], viewerId: string, hiddenA
         (!moderation.hiddenEchos.includes(e.id) && !moderation.limited.includes(e.authorId) && !moderation.suspended.includes(e.authorId))),
   );
 }
+
+/**
+ * What a viewer hides from their feeds (issue 32, decisions 026 and 028): `blocked`, the authors a
+ * block either way hides; `muted`, each muted author's end (null: none); `words`, each muted
+ * word's end ("hide" in the feeds context; null: none). A word here hides an echo carrying it as a
+ * tag (the property's echos say nothing else).
+ */
+export type RefHiding = { blocked: string[]; muted: Record<string, number | null>; words: Record<string, number | null> };
+
+const NO_MODERATION: RefModeration = { hiddenEchos: [], limited: [], suspended: [] };
+
+/**
+ * The echos a feed shows the viewer at `now`: not by an author they block, are blocked by or mute
+ * (a mute not ended), none carrying a muted word not ended — but their own always (no word hides
+ * an author's own echo). `forGood`: only what hides whatever the clock does (a block, a mute or
+ * word without end) — what their hiding viewer index leaves out (decision 033).
+ */
+export function seenInFeeds(echos: RefEcho[], viewerId: string, hiding: RefHiding, now: number, forGood = false): RefEcho[] {
+  const hides = (end: number | null) => end === null || (!forGood && end > now);
+  const authors = [...hiding.blocked, ...Object.entries(hiding.muted).flatMap(([id, end]) => (hides(end) ? [id] : []))];
+  const words = Object.entries(hiding.words).flatMap(([word, end]) => (hides(end) ? [word] : []));
+  return visibleInPublicLists(echos, viewerId, authors, NO_MODERATION).filter((e) => e.authorId === viewerId || !e.tags.some((t) => words.includes(t.toLowerCase())));
+}

@@ -6,6 +6,9 @@ import { eq } from "drizzle-orm";
 import { batch, batchUnderLimit, select, sql, tables, type AppContext } from "../shared/index.server";
 import { MAX_NAME, type Scroll } from "./schema";
 import { scrollSelect, toScroll } from "./rows.server";
+import { scrollIndexState } from "./feed-index.server";
+import { feedHintSaved, reachOfState } from "./feed-hint.server";
+import { toRule } from "./rule.server";
 
 /** " (fork)" for one's first fork of a feed, " (fork 2)", " (fork 3)"… for the next (issue 29). */
 export const forkSuffix = (nth: number) => (nth <= 1 ? " (fork)" : ` (fork ${nth})`);
@@ -34,7 +37,7 @@ export async function forkScroll(app: AppContext, viewerId: string, id: string):
   const keep = sql`(${MAX_NAME} - length(${suffix}))`;
   const name = sql`CASE WHEN length(o.name) <= ${keep} THEN o.name ELSE substr(o.name, 1, ${keep}) END || ${suffix}`;
   const { scrolls } = tables;
-  const [, rows, originals] = await batchUnderLimit(
+  const [, rows, originals, indexState] = await batchUnderLimit(
     app.db,
     "scrollCreate",
     viewerId,
@@ -54,6 +57,8 @@ export async function forkScroll(app: AppContext, viewerId: string, id: string):
         { id: scrolls.id, name: scrolls.name, type: scrolls.type, isPrivate: scrolls.isPrivate, creatorId: scrolls.creatorId },
         sql`FROM scrolls WHERE id = ${id}`,
       ),
+      // the shared index's state, for the fork's hint (decision 020)
+      scrollIndexState(forkId),
     ],
   );
   const original = originals[0];
@@ -66,5 +71,7 @@ export async function forkScroll(app: AppContext, viewerId: string, id: string):
     await batch(app.db, [app.db.update(scrolls).set({ name: wanted }).where(eq(scrolls.id, forkId))]);
     fork.name = wanted;
   }
+  // a cold isolate's first page of the fork rides in its lookup's round trip (decision 020)
+  feedHintSaved(app, forkId, toRule(rows[0]), reachOfState(indexState), false);
   return fork;
 }

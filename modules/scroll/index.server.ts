@@ -22,6 +22,7 @@ export { INDEX_CAP } from "./feed-index.server";
 export { consumeChanges, type Consumed } from "./feed-index-consumer.server";
 export { backfillStep } from "./feed-index-backfill.server";
 export { repairIndexes, type Repaired } from "./feed-index-repair.server";
+export { keepFeedHints } from "./feed-hint-writes.server";
 export { ruleChecks } from "./feed-rules.reference";
 export { previewFeedConfig } from "./preview.server";
 export { whyHere } from "./why.server";

@@ -5,8 +5,8 @@ import { and, eq } from "drizzle-orm";
 import { badRequest, conflict, forbidden, isId, newId, notFound } from "../shared/index";
 import { batch, batchUnderLimit, controlLive, select, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { echoColumns, publishCurationAdd, toEcho } from "../echo/index.server";
-import { indexable, indexKeyOf, indexStatements, startBackfill } from "./feed-index.server";
-import { feedHintEdited } from "./feed-hint.server";
+import { indexable, indexKeyOf, indexStatements, scrollIndexState, startBackfill } from "./feed-index.server";
+import { feedHintSaved, reachOfState } from "./feed-hint.server";
 import { ruleAssignments, ruleOfConfig, storedRule } from "./rule.server";
 import { getScroll, readScroll, scrollSelect, toScroll } from "./rows.server";
 import type { CreateScrollInput, Scroll, UpdateScrollInput } from "./schema";
@@ -35,7 +35,7 @@ export async function createScroll(app: AppContext, viewerId: string, input: Cre
   await assertAuthorsExist(app, feedRule.authors);
   const id = newId();
   const indexed = input.type === "feed" && indexable(feedRule);
-  await batchUnderLimit(app.db, "scrollCreate", viewerId, (within) => [
+  const [, ...after] = await batchUnderLimit(app.db, "scrollCreate", viewerId, (within) => [
     sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
       included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date,
       replies, creator_name, author_names, rule_key)
@@ -46,8 +46,11 @@ export async function createScroll(app: AppContext, viewerId: string, input: Cre
       FROM users cu WHERE cu.id = ${viewerId} AND ${within}`,
     // the feed's index (decision 020): shared with every scroll of the same rule
     ...(indexed ? indexStatements(feedRule, within) : []),
+    // and its state, for the hint a cold isolate reads (ready when another scroll has the rule)
+    ...(input.type === "feed" ? [scrollIndexState(id)] : []),
   ]);
   if (indexed) startBackfill(app, feedRule);
+  if (input.type === "feed") feedHintSaved(app, id, feedRule, reachOfState(after[after.length - 1]), false);
   return readScroll(app, viewerId, id);
 }
 
@@ -75,15 +78,15 @@ export async function updateScroll(app: AppContext, viewerId: string, id: string
   }
   if (sets.length > 0) {
     const assignments = sets.reduce((acc, s, i) => (i === 0 ? s : sql`${acc}, ${s}`));
-    await batchUnderLimit(app.db, "scrollEdit", viewerId, (within) => [
+    const [, ...after] = await batchUnderLimit(app.db, "scrollEdit", viewerId, (within) => [
       sql`UPDATE scrolls SET ${assignments} WHERE id = ${id} AND creator_id = ${viewerId} AND ${within}`,
-      ...(newRule ? indexStatements(newRule, within) : []),
+      ...(newRule ? [...indexStatements(newRule, within), scrollIndexState(id)] : []),
     ]);
     // an edited rule reads its own index (built now if no scroll had that rule), and a cold
-    // isolate's hint of the scroll names it (feed-hint.server.ts)
+    // isolate's hint of the scroll names it, with the index's reach when it is ready (feed-hint.server.ts)
     if (newRule) {
       startBackfill(app, newRule);
-      feedHintEdited(app, id, newRule);
+      feedHintSaved(app, id, newRule, reachOfState(after[after.length - 1]));
     }
   }
   const updated = await readScroll(app, viewerId, id);

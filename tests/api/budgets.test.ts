@@ -162,7 +162,7 @@ describe("round trips per request", () => {
     expect(alone.rowsRead - chosen.rowsRead).toBeLessThanOrEqual(2);
   });
 
-  it("a curation's page is one round trip (it rides in the scroll lookup's batch, guarded in SQL); a feed's stays two", async () => {
+  it("a curation's page is one round trip (it rides in the scroll lookup's batch, guarded in SQL); a feed's at most two", async () => {
     // page 2 of 10: a page number jumps at most to a scroll's largest page (21, LIST_MAX_LIMIT)
     for (const [path, n] of [[`/api/scroll/${curationId}/echos?limit=20`, 20], [`/api/scroll/${curationId}/echos?limit=10&page=2`, 10]] as const) {
       const m = await measure(reader, path);
@@ -172,8 +172,12 @@ describe("round trips per request", () => {
     const next = (await measure(reader, `/api/scroll/${curationId}/echos?limit=20`)).body?.pagination?.nextCursor;
     const byCursor = await measure(reader, `/api/scroll/${curationId}/echos?limit=20&page=2&cursor=${next}`);
     expect([byCursor.status, byCursor.roundTrips]).toEqual([200, 1]);
+    // a feed's first read in an isolate: one trip once its KV hint is kept — the consumer writes it
+    // when the feed's index is ready (decision 020, "Every feed hinted"), a race with this setup —
+    // else two (its lookup first)
     const feed = await measure(reader, `/api/scroll/${feedId}/echos?limit=20`);
-    expect([feed.status, feed.roundTrips]).toEqual([200, 2]);
+    expect(feed.status).toBe(200);
+    expect(feed.roundTrips).toBeLessThanOrEqual(2);
     // someone else's view of a public curation is one trip too; the guess reads nothing for a feed
     const other = await signedUp("bo");
     const seen = await measure(other.client, `/api/scroll/${curationId}/echos?limit=20`);
