@@ -131,7 +131,11 @@ export function indexPageQuery(
   const key = keyWhile === null ? own : sql`(CASE WHEN ${keyWhile} THEN ${own} END)`;
   const at = positionOf(rule, seek);
   const w = windowMs(rule);
-  const fresh = w === null ? sql`` : sql`AND ie.echo_id >= ${idFloor(now - w)}`;
+  // (a filling statement tests it past its LIMIT, so that an entry aged out since the repair pass
+  // counts among those it reads: a walk the LIMIT bounds in rows, decision 034)
+  const floor = w === null ? null : idFloor(now - w);
+  const fresh = floor === null || sized ? sql`` : sql`AND ie.echo_id >= ${floor}`;
+  const freshAfter = (alias: string) => (floor === null || !sized ? sql`` : sql`AND ${sql.raw(alias)}.echo_id >= ${floor}`);
   // the frontier and "the index reaches the cursor", each in the feed's order
   const desc = descending(rule);
   const upToFrontier = desc ? sql`(ie.rank, ie.echo_id) >= (fi.floor_rank, fi.floor)` : sql`ie.echo_id <= fi.floor`;
@@ -185,7 +189,7 @@ export function indexPageQuery(
             AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
             AND ${guard} ${fresh} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id", viewer))}
           ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${filters} THEN ${scan.entries} ELSE ${limit + ahead} END) a
-          WHERE NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "a.author_id"))} LIMIT CASE WHEN ${filters} THEN ${scan.probed} ELSE ${limit + ahead} END`;
+          WHERE (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "a.author_id"))}) ${freshAfter("a")} LIMIT CASE WHEN ${filters} THEN ${scan.probed} ELSE ${limit + ahead} END`;
     return select(
       columns,
       sql`FROM (${union(walked, filters, scan.probed + 2)}) p
@@ -208,7 +212,7 @@ export function indexPageQuery(
   const runLimit = sized ? sql`${sized.entries}` : sql`${run} + ${moreForFewReposts(viewerId)}`;
   const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${runLimit}) s
       WHERE NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = s.echo_id AND l.user_id = ${viewerId}) AND (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "s.author_id"))})
-        AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))}
+        AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))} ${freshAfter("s")}
       LIMIT CASE WHEN ${filters} THEN ${probed} ELSE ${limit + ahead} END`;
   return select(
     columns,
