@@ -16,14 +16,13 @@ import { batch, rebuildMutedWordSet, sql, testAppContext } from "../shared/index
 import { baseRule, cappedScroll, keptQueue, measured, viewerIndexState } from "./depth-paging.test-support";
 import { ruleKeyOf } from "./rule.server";
 import { feedScroll } from "./thin-matches.test-support";
+import { writeHiderEchos, type HiderEcho } from "./hider-echos.test-support";
 import type { FeedRule } from "./schema";
 
 const { env: queued, sent } = keptQueue(env);
 const app = () => testAppContext(queued);
 const ECHOS = 600;
-const AUTHORS = 10;
-
-type Echo = { id: string; author: number; words: string[]; likes: number };
+type Echo = HiderEcho;
 
 /**
  * The feed read to its end by cursor, then by number (page n with its cursor), as a GET reads each
@@ -66,23 +65,8 @@ describe("a short page filled by a second round trip", { timeout: 600_000 }, () 
       const tag = `filltrip${who}`;
       const viewer = (await signup(app(), { userName: `ft_v_${who}`, password: "pass1234" })).user._id;
       const creator = (await signup(app(), { userName: `ft_c_${who}`, password: "pass1234" })).user._id;
-      const authors = Array.from({ length: AUTHORS }, (_, i) => newId(Date.now() - 1000 + i));
       // echo i by author i % 10; "alpha" in one in eight, "beta" in another one in eight
-      const start = Date.now() - 10_000_000;
-      const echos: Echo[] = Array.from({ length: ECHOS }, (_, i) => ({
-        id: newId(start + i * 1000),
-        author: i % AUTHORS,
-        words: [...(i % 8 === 1 ? ["alpha"] : []), ...(i % 8 === 5 ? ["beta"] : [])],
-        likes: (i * 7) % 23,
-      }));
-      await batch(app().db, [
-        sql`INSERT INTO tags (name, created_at) VALUES (${tag}, 0) ON CONFLICT DO NOTHING`,
-        ...authors.map((id, i) => sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${id}, ${`ft_a${i}_${who}`}, 'x', 1)`),
-        ...echos.flatMap((e, i) => [
-          sql`INSERT INTO echos (id, author_id, content, tags, created_at, likes_count) VALUES (${e.id}, ${authors[e.author]!}, ${`echo ${i} ${e.words.join(" ")}`}, ${JSON.stringify([tag])}, ${start + i * 1000}, ${e.likes})`,
-          sql`INSERT INTO echo_tags (tag, echo_id, tags, likes_count, author_id) VALUES (${tag}, ${e.id}, ${JSON.stringify([tag])}, ${e.likes}, ${authors[e.author]!})`,
-        ]),
-      ]);
+      const { authors, echos } = await writeHiderEchos(app(), tag, who, "ft_a", ECHOS, (i) => [...(i % 8 === 1 ? ["alpha"] : []), ...(i % 8 === 5 ? ["beta"] : [])]);
       const rule: FeedRule = { ...baseRule, includedTags: [tag], sortBy, excludeLikedEchos: hideLiked };
       let scrollId: string;
       if (path === "index") scrollId = await cappedScroll(app(), creator, rule, 10_000);
