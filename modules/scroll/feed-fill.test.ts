@@ -7,7 +7,9 @@
 // the first time and at most two pages of a walk are short (one echo), where without the fill more
 // than half are (the walk's 58 entries a screen, decision 026's bound, hold ~17); the same from
 // the engine (the rule's index not built: its scan, 59). A hide-liked run (20 % visible) is
-// measured: fewer short pages, not none (decision 034, "Tests"). Real D1.
+// measured: fewer short pages, not none (decision 034, "Tests"); and a most-liked feed of the last
+// day whose index still holds entries aged out (no repair pass): the fill's walk counts them, so
+// its pages stay ≤ 200 rows. Real D1.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";

@@ -5,7 +5,8 @@
 // (Over 300 lines: feedEchos chooses among the index's page — the rule's or, for a hide-liked
 // reader, their viewer index: decision 033 — the crossing page, the scan past a frontier and the
 // engine's, each one batch with the viewer's facts beside it — issue 32 — and the lookup's guess
-// before them; split, each path would need the others' hints.)
+// before them; split, each path would need the others' hints. A short page's second statement,
+// which fills it within the rows its first round trip left, is feed-fill.server.ts: decision 034.)
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, notFound, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
 import { batch, boundedHints, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
