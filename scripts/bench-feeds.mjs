@@ -20,7 +20,7 @@
 // private — so a store of thousands of feeds is measured whole at page 1 and sampled in depth),
 // BENCH_URL (a server already serving the store), FEEDS_HIDE_LIKED=1 and FEEDS_READERS (above), FEEDS_HIDER=1 (the public feeds read by the heavy
 // hider of scripts/bench-hider.mjs instead of another user, and only by them: its pages also count
-// echos the hider must not see).
+// echos the hider must not see), FEED_FILL=0 (the server sends no filling round trip: decision 034's before).
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -103,7 +103,7 @@ console.log(`bench:feeds: ${feeds.length} of ${allFeeds} feeds, ${PAGES} pages b
 // BENCH_URL: measure a server already serving this store (e.g. while bench:data builds its indexes)
 const server = process.env.BENCH_URL
   ? { baseUrl: process.env.BENCH_URL, stop: async () => {} }
-  : await startServer({ port: PORT, stateDir: dir, vars: { EXPOSE_D1_STATS: "1", AUTH_IP_LIMIT_PER_MINUTE: "1000000" } });
+  : await startServer({ port: PORT, stateDir: dir, vars: { EXPOSE_D1_STATS: "1", AUTH_IP_LIMIT_PER_MINUTE: "1000000", ...(process.env.FEED_FILL ? { FEED_FILL: process.env.FEED_FILL } : {}) } });
 const base = server.baseUrl;
 if (hiding) {
   console.log(`heavy hider ${hiding.hider.user_name}: ${hiding.blocked.length} blocked, 1 muted, 1 blocker, ${hiding.words.length} words${hiding.ready ? " (set up before)" : ""}`);
@@ -265,6 +265,9 @@ const fill = {
   emptyPagesWithMore: publicFeeds.reduce((n, r) => n + r.other.filter((p) => p.echos === 0 && p.hasMore).length, 0),
   shortPagesOfReadyIndexes: publicFeeds.reduce((n, r) => n + r.other.filter((p) => short(p) && p.index === "ready").length, 0),
   indexBuilding: publicFeeds.filter((r) => r.other[0].index === "building").length,
+  // page 1's round trips: 2 where the scroll's lookup went first (an isolate without the feed's
+  // hint) or a second statement filled or continued the page (decision 034)
+  firstPageRoundTrips: publicFeeds.reduce((n, r) => ({ ...n, [r.other[0].rt]: (n[r.other[0].rt] ?? 0) + 1 }), {}),
   byNumber: {
     pages: publicFeeds.reduce((n, r) => n + (r.byNumber ?? []).length, 0),
     refused: publicFeeds.filter((r) => (r.byNumber ?? []).some((p) => p.status)).map((r) => ({ id: r.id, rule: r.rule, at: (r.byNumber ?? []).find((p) => p.status) })),
@@ -284,6 +287,7 @@ for (const r of unfilled) byShape[r.rule.replace(/\d+ /g, "n ")] = (byShape[r.ru
 fill.unfilledByShape = Object.entries(byShape).sort((a, b) => b[1] - a[1]).slice(0, 15);
 report.fill = fill;
 console.log(`\nfull pages over ${fill.publicFeeds} public feeds: first screen in one request ${fill.firstScreenInOneRequest} (${((100 * fill.firstScreenInOneRequest) / Math.max(1, fill.publicFeeds)).toFixed(1)} %), feeds with a short page before their end ${fill.feedsWithAShortPage}, empty pages with more ${fill.emptyPagesWithMore}, short pages of ready indexes ${fill.shortPagesOfReadyIndexes}, still building ${fill.indexBuilding}`);
+console.log(`page 1 by round trips: ${JSON.stringify(fill.firstPageRoundTrips)}`);
 console.log(`by number: ${fill.byNumber.pages} pages, refused ${fill.byNumber.refused.length}, max rows ${fill.byNumber.maxRows}, max round trips ${fill.byNumber.maxRoundTrips}, short ${fill.byNumber.shortPages}; ${fill.byNumber.deepFeeds} feeds to page ${DEEP_PAGES} (deepest ${fill.byNumber.deepestPage}), max rows ${fill.byNumber.deepMaxRows}`);
 if (fill.hider) console.log(`heavy hider: ${(100 * fill.hider.share.hidden).toFixed(0)} % of the newest ${fill.hider.share.sample} echos hidden (${(100 * fill.hider.share.byAuthor).toFixed(0)} % by author); echos shown it must not see: ${fill.hider.leaks}`);
 for (const [shape, n] of fill.unfilledByShape) console.log(`  unfilled: ${String(n).padStart(5)}  ${shape}`);

@@ -14,12 +14,12 @@ import { newId } from "../shared/index";
 import { batch, rebuildMutedWordSet, sql, testAppContext, type Change } from "../shared/index.server";
 import { baseRule, cappedScroll, drainQueue, keptQueue, measured, pageBothWays, pageToTheEnd, viewerIndexState } from "./depth-paging.test-support";
 import { ruleKeyOf } from "./rule.server";
+import { writeHiderEchos, type HiderEcho } from "./hider-echos.test-support";
 import type { FeedRule } from "./schema";
 
 const { env: queued, sent } = keptQueue(env);
 const app = () => testAppContext(queued);
 const ECHOS = 700;
-const AUTHORS = 10;
 
 const drain = () => drainQueue(app(), sent);
 
@@ -39,7 +39,7 @@ async function muteWord(viewer: string, phrase: string) {
   sent.push({ type: "hiding", viewerIds: [viewer] });
 }
 
-type Echo = { id: string; author: number; words: string[]; likes: number };
+type Echo = HiderEcho;
 
 describe("a heavy hider's hiding viewer index", { timeout: 600_000 }, () => {
   for (const sortBy of ["newestFirst", "mostLiked"] as const) {
@@ -47,22 +47,11 @@ describe("a heavy hider's hiding viewer index", { timeout: 600_000 }, () => {
       const who = sortBy === "mostLiked" ? "ml" : "nf";
       const tag = `hiderix${who}`;
       const viewer = (await signup(app(), { userName: `hx_v_${who}`, password: "pass1234" })).user._id;
-      const authors = Array.from({ length: AUTHORS }, (_, i) => newId(Date.now() - 1000 + i));
       // echo i by author i % 10; "alpha" in one in eight, "beta" in another one in eight, "gamma" in a third
-      const start = Date.now() - 10_000_000;
-      const echos: Echo[] = Array.from({ length: ECHOS }, (_, i) => ({
-        id: newId(start + i * 1000),
-        author: i % AUTHORS,
-        words: [...(i % 8 === 1 ? ["alpha"] : []), ...(i % 8 === 5 ? ["beta"] : []), ...(i % 8 === 3 ? ["gamma"] : [])],
-        likes: (i * 7) % 23,
-      }));
-      await batch(app().db, [
-        sql`INSERT INTO tags (name, created_at) VALUES (${tag}, 0) ON CONFLICT DO NOTHING`,
-        ...authors.map((id, i) => sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${id}, ${`hx_a${i}_${who}`}, 'x', 1)`),
-        ...echos.flatMap((e, i) => [
-          sql`INSERT INTO echos (id, author_id, content, tags, created_at, likes_count) VALUES (${e.id}, ${authors[e.author]!}, ${`echo ${i} ${e.words.join(" ")}`}, ${JSON.stringify([tag])}, ${start + i * 1000}, ${e.likes})`,
-          sql`INSERT INTO echo_tags (tag, echo_id, tags, likes_count) VALUES (${tag}, ${e.id}, ${JSON.stringify([tag])}, ${e.likes})`,
-        ]),
+      const { authors, echos } = await writeHiderEchos(app(), tag, who, "hx_a", ECHOS, (i) => [
+        ...(i % 8 === 1 ? ["alpha"] : []),
+        ...(i % 8 === 5 ? ["beta"] : []),
+        ...(i % 8 === 3 ? ["gamma"] : []),
       ]);
       const rule: FeedRule = { ...baseRule, includedTags: [tag], sortBy };
       const scrollId = await cappedScroll(app(), viewer, rule, 10_000);

@@ -92,6 +92,13 @@ export function filteredScan(limit: number): { entries: number; probed: number }
 }
 /** Entries probed beyond a page's look-ahead: echos a muted word or moderation may hide. */
 const PROBE_SPARE = 3;
+/**
+ * A filling statement's own size (decision 034): the entries it walks (a hide-liked run's too) and
+ * its frontier's place among them (`step`: 1, the entry after the cursor, costs a row where the
+ * HIDE_LIKED_STEP-th costs 12 — the page's first statement has already moved past what it read),
+ * and whether anything may hide an echo from the viewer (`filters`, read in the page's first batch).
+ */
+export type Sized = { entries: number; step: number; filters: boolean };
 /** `feedN` of that frontier row, and of the last entry the page could reach (no echo of the page has them). */
 const FRONTIER_ROW = -1;
 const LAST_ROW = -2;
@@ -115,6 +122,7 @@ export function indexPageQuery(
   now = Date.now(),
   keyWhile: SQL | null = null,
   indexKey: string | SQL | null = null,
+  sized: Sized | null = null,
 ): Select<IndexRow> {
   // `keyWhile`: the index is sought only while it holds (a NULL key otherwise, evaluated once as
   // the seek starts: nothing read), for a page the engine answers in the other case (pages.server.ts);
@@ -123,7 +131,11 @@ export function indexPageQuery(
   const key = keyWhile === null ? own : sql`(CASE WHEN ${keyWhile} THEN ${own} END)`;
   const at = positionOf(rule, seek);
   const w = windowMs(rule);
-  const fresh = w === null ? sql`` : sql`AND ie.echo_id >= ${idFloor(now - w)}`;
+  // (a filling statement tests it past its LIMIT, so that an entry aged out since the repair pass
+  // counts among those it reads: a walk the LIMIT bounds in rows, decision 034)
+  const floor = w === null ? null : idFloor(now - w);
+  const fresh = floor === null || sized ? sql`` : sql`AND ie.echo_id >= ${floor}`;
+  const freshAfter = (alias: string) => (floor === null || !sized ? sql`` : sql`AND ${sql.raw(alias)}.echo_id >= ${floor}`);
   // the frontier and "the index reaches the cursor", each in the feed's order
   const desc = descending(rule);
   const upToFrontier = desc ? sql`(ie.rank, ie.echo_id) >= (fi.floor_rank, fi.floor)` : sql`ie.echo_id <= fi.floor`;
@@ -140,18 +152,27 @@ export function indexPageQuery(
   // (no row). `viewerId` is checked by the caller's session (an id), quoted here as the engine quotes it.
   if (!isId(viewerId)) throw new Error("feed index: bad viewer id");
   const viewer = `'${viewerId}'`;
-  const filters = sql.raw(viewerFiltersText(viewer));
+  // (a filling statement knows them from the page's first batch: a constant, not six probes of the sets)
+  const filters = sql.raw(sized ? (sized.filters ? "1" : "0") : viewerFiltersText(viewer));
   // the same test on the echo row the hydration reads (alias e): a walked entry's only test but
   // its author's, so an echo that shows reads its row once (decision 026); a frontier row passes
   const shown = sql`(p.ok = 0 OR NOT ${filters} OR ${sql.raw(echoVisibleText(viewer, "e", "feeds"))})`;
   const columns = { ...echoColumns(viewerId, "feeds"), indexRank: sql<number>`p.rank`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` };
   // (`only`: read them only when it holds — a LIMIT of 0 reads nothing)
+  const step = sized?.step ?? HIDE_LIKED_STEP;
   const frontier = (only: SQL = sql`1`) =>
-    sql`SELECT f.echo_id, f.rank, 0 AS ok, ${FRONTIER_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT CASE WHEN ${only} THEN 1 ELSE 0 END OFFSET ${HIDE_LIKED_STEP - 1}) f`;
+    sql`SELECT f.echo_id, f.rank, 0 AS ok, ${FRONTIER_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entries} LIMIT CASE WHEN ${only} THEN 1 ELSE 0 END OFFSET ${step - 1}) f`;
   // and the last entry this page could reach (read backwards: a row or two), so that a page
   // whose scan met it says there is nothing more (or that the index's frontier is there)
   const last = (only: SQL = sql`1`) =>
     sql`SELECT z.echo_id, z.rank, 0 AS ok, ${LAST_ROW} AS n FROM (SELECT ie.echo_id, ie.rank ${entriesBackwards} LIMIT CASE WHEN ${only} THEN 1 ELSE 0 END) z`;
+  // A filling statement reads no look-ahead echo (5 rows at worst): its frontier and last entry
+  // come first, so the page of `limit` echos still says whether more follow (indexPage)
+  const ahead = sized ? 0 : 1;
+  const union = (main: SQL, only: SQL | undefined, cap: SQL | number) =>
+    sized
+      ? sql`SELECT * FROM (${frontier(only)}) UNION ALL SELECT * FROM (${last(only)}) UNION ALL SELECT * FROM (${main}) LIMIT ${cap}`
+      : sql`SELECT * FROM (${main}) UNION ALL SELECT * FROM (${frontier(only)}) UNION ALL SELECT * FROM (${last(only)}) LIMIT ${cap}`;
   if (!rule.excludeLikedEchos) {
     // A reader whom nothing may hide walks the entries up to the page (CROSS JOIN keeps them the
     // outer loop in the feed's order, so the LIMIT stops the walk). One whom anything may reads
@@ -162,17 +183,17 @@ export function indexPageQuery(
     // echo row as the page reads it, `shown`, up to the page: decision 026)
     // (a statement choosing a hiding viewer index or the rule's reads its row: VIEWER_CHOICE fewer)
     const chosen = filteredScan(limit);
-    const scan = indexKey !== null && typeof indexKey !== "string" ? { ...chosen, entries: chosen.entries - VIEWER_CHOICE } : chosen;
+    const scan = sized ? { entries: sized.entries, probed: limit + PROBE_SPARE } : indexKey !== null && typeof indexKey !== "string" ? { ...chosen, entries: chosen.entries - VIEWER_CHOICE } : chosen;
     const walked = sql`SELECT a.echo_id, a.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
           WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
             AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
             AND ${guard} ${fresh} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id", viewer))}
-          ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${filters} THEN ${scan.entries} ELSE ${limit + 1} END) a
-          WHERE NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "a.author_id"))} LIMIT CASE WHEN ${filters} THEN ${scan.probed} ELSE ${limit + 1} END`;
+          ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${filters} THEN ${scan.entries} ELSE ${limit + ahead} END) a
+          WHERE (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "a.author_id"))}) ${freshAfter("a")} LIMIT CASE WHEN ${filters} THEN ${scan.probed} ELSE ${limit + ahead} END`;
     return select(
       columns,
-      sql`FROM (SELECT * FROM (${walked}) UNION ALL SELECT * FROM (${frontier(filters)}) UNION ALL SELECT * FROM (${last(filters)}) LIMIT ${scan.probed + 2}) p
-        CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1}`,
+      sql`FROM (${union(walked, filters, scan.probed + 2)}) p
+        CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1 + 1 - ahead}`,
     );
   }
   // hide-liked (decision 020, "Hide-liked readers"): the first HIDE_LIKED_SCAN entries, as a
@@ -184,18 +205,19 @@ export function indexPageQuery(
   // 54). No numbering: window functions buffered every entry (about 5 rows an entry). A page short
   // of limit+1 also reads the HIDE_LIKED_STEP-th entry (UNION ALL under a LIMIT stops before its
   // second part when the first filled it).
-  const probed = limit + 1 + PROBE_SPARE;
+  const probed = limit + ahead + PROBE_SPARE;
   // (a statement that chooses its index — a viewer index or the rule's, decision 033 — reads the
   // viewer index's row where the choice is made, 4 rows measured: the run is VIEWER_CHOICE shorter)
   const run = HIDE_LIKED_SCAN - (indexKey !== null && typeof indexKey !== "string" ? VIEWER_CHOICE : 0);
-  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${run} + ${moreForFewReposts(viewerId)}) s
+  const runLimit = sized ? sql`${sized.entries}` : sql`${run} + ${moreForFewReposts(viewerId)}`;
+  const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${runLimit}) s
       WHERE NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = s.echo_id AND l.user_id = ${viewerId}) AND (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "s.author_id"))})
-        AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))}
-      LIMIT CASE WHEN ${filters} THEN ${probed} ELSE ${limit + 1} END`;
+        AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))} ${freshAfter("s")}
+      LIMIT CASE WHEN ${filters} THEN ${probed} ELSE ${limit + ahead} END`;
   return select(
     columns,
-    sql`FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${frontier()}) UNION ALL SELECT * FROM (${last()}) LIMIT CASE WHEN ${filters} THEN ${probed + 2} ELSE ${limit + 1} END) p
-      CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1}`,
+    sql`FROM (${union(kept, undefined, sql`CASE WHEN ${filters} THEN ${probed + 2} ELSE ${limit + 1 + 1 - ahead} END`)}) p
+      CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1 + 1 - ahead}`,
   );
 }
 

@@ -5,12 +5,13 @@
 // (Over 300 lines: feedEchos chooses among the index's page — the rule's or, for a hide-liked
 // reader, their viewer index: decision 033 — the crossing page, the scan past a frontier and the
 // engine's, each one batch with the viewer's facts beside it — issue 32 — and the lookup's guess
-// before them; split, each path would need the others' hints.)
+// before them; split, each path would need the others' hints. A short page's second statement,
+// which fills it within the rows its first round trip left, is feed-fill.server.ts: decision 034.)
 import { alias } from "drizzle-orm/sqlite-core";
 import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, notFound, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
 import { batch, boundedHints, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { type EchoRow, type PageRequest } from "../echo/index.server";
-import { CANDIDATE_ROWS, feedPage, engineTests, feedKeptQuery, feedPageQuery, holdsRule, namedHiddenText, pageCandidateRows, windowSize, type FeedPageRow, type Seek } from "./feed-rules.server";
+import { CANDIDATE_ROWS, feedPage, engineTests, feedKeptQuery, feedPageQuery, holdsRule, namedHiddenText, NOBODY, pageCandidateRows, windowSize, type FeedPageRow, type Hiding, type Seek } from "./feed-rules.server";
 import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex, type IndexReach } from "./feed-index.server";
 import { noteFeedHint, withColdHint, type FeedHint } from "./feed-hint.server";
 import { askToExtend } from "./feed-index-extend.server";
@@ -20,7 +21,8 @@ import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./ru
 import { echoPage, visibleScroll } from "./rows.server";
 import { curationEchos } from "./curation-pages.server";
 import { goneFor, hidingHint, learnHiding, viewerFactsFor } from "./feed-viewer.server";
-import { afterViewerPage, knownViewerIndex, mayHaveHidingIndex, mayHaveViewerIndex, viewerReadKey } from "./feed-viewer-index.server";
+import { afterViewerPage, knownViewerIndex, mayHaveHidingIndex, mayHaveViewerIndex, viewerKeyOf, viewerReadKey } from "./feed-viewer-index.server";
+import { fillEnginePage, fillIndexPage } from "./feed-fill.server";
 import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";
 
 const s = alias(tables.scrolls, "s");
@@ -238,7 +240,7 @@ async function feedEchos(
     // isolate has no hint yet: a screen's window has no row to spare for them, hide-liked-engine.test)
     const ask = rule.authors.length > 0 || hidingHint(viewerId) === undefined;
     const [rows, viewer] = await batch(app.db, [engine(), ...(ask ? [facts] : [])]);
-    return goneFor(viewerId, viewer, req) ?? enginePage(rule, req, rows, window, offset, now);
+    return goneFor(viewerId, viewer, req) ?? enginePage(app, viewerId, rule, req, rows, window, offset, now, whileScroll);
   }
   // The feed index (decision 020). Its state rides in the page's batch (one row). Where this
   // isolate has seen the index built and reaching this depth, the page is read from the index;
@@ -268,7 +270,7 @@ async function feedEchos(
     ]);
     const gone = goneFor(viewerId, viewer, req);
     if (gone) return { ...gone, feedIndex: "ready" };
-    if (engineRows && viewer[0]?.some) return { ...enginePage(rule, req, engineRows, window, 0, now), feedIndex: "ready" };
+    if (engineRows && viewer[0]?.some) return { ...(await enginePage(app, viewerId, rule, req, engineRows, window, 0, now, whileScroll, true)), feedIndex: "ready" };
     const st = state[0] ? reachOf(state[0]) : null;
     if (state[0]?.state === "ready" && st && reaches(rule, st, position)) {
       const got = indexPage(rule, indexed, take, st);
@@ -279,9 +281,11 @@ async function feedEchos(
       if (!ownIndex) askToExtend(app, rule, ruleKey, st, position);
       if (own) afterViewerPage(app, rule, ruleKey, viewerId, { viewer: ownIndex, short: got.rows.length < take && got.after !== null, st, position, hide });
       if (!got.atFrontier) {
-        const nextCursor = got.after ? indexCursor(rule, got.after) : null;
-        const total = (req.page - 1) * req.limit + got.rows.length + (nextCursor ? 1 : 0);
-        return { ...echoPage(got.rows, req, total, nextCursor !== null, nextCursor), feedIndex: "ready" };
+        // short with more to come: a second statement fills it where the rows left allow (decision 034)
+        const page = await fillIndexPage(app, rule, viewerId, got, take, st, ownIndex ? viewerKeyOf(ruleKey, viewerId, hide) : ruleKey, now, viewer[0]?.filters === 1);
+        const nextCursor = page.after ? indexCursor(rule, page.after) : null;
+        const total = (req.page - 1) * req.limit + page.rows.length + (nextCursor ? 1 : 0);
+        return { ...echoPage(page.rows, req, total, nextCursor !== null, nextCursor), feedIndex: "ready" };
       }
       // The page met the index's frontier before it filled: the engine goes on from there, in a
       // second round trip and the rows the index page left (about 3 per entry read, 3 per echo).
@@ -331,13 +335,27 @@ async function feedEchos(
     // past its frontier (a reader faster than the extension, or an index built before the marker)
     askToExtend(app, rule, ruleKey, reachOf(st), position);
   }
-  return { ...enginePage(rule, req, rows, window, offset, now), feedIndex: st?.state ?? "building" };
+  return { ...(await enginePage(app, viewerId, rule, req, rows, window, offset, now, whileScroll)), feedIndex: st?.state ?? "building" };
 }
 
-/** The engine's page: within its window of candidates. */
-function enginePage(rule: FeedRule, req: PageRequest, rows: FeedPageRow[], window: number, offset: number, now: number): ScrollEchoPage {
+/** The engine's page: within its window of candidates; for a reader something may hide (or who
+ * hides what they liked), a short first window filled by a second statement (decision 034). */
+async function enginePage(
+  app: AppContext,
+  viewerId: string,
+  rule: FeedRule,
+  req: PageRequest,
+  rows: FeedPageRow[],
+  window: number,
+  offset: number,
+  now: number,
+  whileScroll: string | null,
+  hidingAs: Hiding = hidingHint(viewerId) === true,
+): Promise<ScrollEchoPage> {
   // a feed page may stop at its window's frontier: short (even empty) with more to come
-  const fed = feedPage(rule, rows, req.limit, now);
+  const first = feedPage(rule, rows, req.limit, now);
+  const fills = offset === 0 && (hidingHint(viewerId) === true || (rule.excludeLikedEchos && viewerId !== NOBODY));
+  const fed = fills ? await fillEnginePage(app, rule, viewerId, first, req.limit, window, now, whileScroll, hidingAs) : first;
   // A page number without a cursor is served from the rule's first window (decision 010). When
   // that window ends before the page starts, the page can't be found within the row budget:
   // say so, rather than answer an empty page with more to come forever.

@@ -1,9 +1,36 @@
 // Counts what a request costs D1: round trips (each batch or statement call) and rows read
 // (from D1's result metadata). The benchmark and the budget tests read it from the
 // `Server-Timing` header, which the worker sends only when EXPOSE_D1_STATS is "1".
-import type { D1Client, D1Stats } from "./context.server";
+import type { D1Client, D1Stats, Db } from "./context.server";
 
 type Meta = { rows_read?: number; rows_written?: number };
+
+/** A request's counts and how many of its D1 calls are on their way (sent, not yet answered). */
+type Spent = { stats: D1Stats; inFlight: number };
+
+/** The counts of each instrumented client (every request's, verticals/app.ts), by the client. */
+const spentBy = new WeakMap<object, Spent>();
+
+/**
+ * What the request behind `db` has cost D1 so far, measured (its round trips answered, the rows
+ * D1 says they read) and how many calls are still on their way: for a page that decides, after
+ * its first round trip, whether a second one fits the budget (a filling round trip, decision
+ * 034). null for a client nothing counts (the cron's, a test's bare binding).
+ */
+export function requestSpent(db: Db): { roundTrips: number; rowsRead: number; inFlight: number } | null {
+  const spent = spentBy.get(db.$client);
+  return spent ? { roundTrips: spent.stats.roundTrips, rowsRead: spent.stats.rowsRead, inFlight: spent.inFlight } : null;
+}
+
+/** `call` counted as on its way until it settles. */
+async function sent<T>(spent: Spent, call: () => Promise<T>): Promise<T> {
+  spent.inFlight++;
+  try {
+    return await call();
+  } finally {
+    spent.inFlight--;
+  }
+}
 
 function record(stats: D1Stats, metas: (Meta | undefined)[]) {
   stats.roundTrips++;
@@ -14,43 +41,45 @@ function record(stats: D1Stats, metas: (Meta | undefined)[]) {
 }
 
 /** Wrap prepared statements in place (they stay real D1 statements, so batch() accepts them). */
-function instrumentStatement(stmt: D1PreparedStatement, stats: D1Stats): D1PreparedStatement {
+function instrumentStatement(stmt: D1PreparedStatement, spent: Spent): D1PreparedStatement {
+  const { stats } = spent;
   const s = stmt as unknown as Record<string, unknown>;
   const bind = stmt.bind.bind(stmt);
   const all = stmt.all.bind(stmt);
   const run = stmt.run.bind(stmt);
   const first = stmt.first.bind(stmt);
   const raw = stmt.raw.bind(stmt);
-  s.bind = (...values: unknown[]) => instrumentStatement(bind(...values), stats);
+  s.bind = (...values: unknown[]) => instrumentStatement(bind(...values), spent);
   s.all = async () => {
-    const r = await all();
+    const r = await sent(spent, all);
     record(stats, [r.meta]);
     return r;
   };
   s.run = async () => {
-    const r = await run();
+    const r = await sent(spent, run);
     record(stats, [r.meta]);
     return r;
   };
   // first() and raw() return no metadata: they count as round trips only
   s.first = (async (col?: string) => {
     stats.roundTrips++;
-    return col === undefined ? first() : first(col);
+    return sent(spent, () => (col === undefined ? first() : first(col)));
   });
   s.raw = (async (options?: { columnNames?: boolean }) => {
     stats.roundTrips++;
-    return raw(options as { columnNames: true });
+    return sent(spent, () => raw(options as { columnNames: true }));
   });
   return stmt;
 }
 
 export function instrumentD1(db: D1Client, stats: D1Stats): D1Client {
-  return new Proxy(db, {
+  const spent: Spent = { stats, inFlight: 0 };
+  const client = new Proxy(db, {
     get(target, prop) {
-      if (prop === "prepare") return (query: string) => instrumentStatement(target.prepare(query), stats);
+      if (prop === "prepare") return (query: string) => instrumentStatement(target.prepare(query), spent);
       if (prop === "batch") {
         return async (statements: D1PreparedStatement[]) => {
-          const results = await target.batch(statements);
+          const results = await sent(spent, () => target.batch(statements));
           record(stats, results.map((r) => r.meta));
           return results;
         };
@@ -59,6 +88,8 @@ export function instrumentD1(db: D1Client, stats: D1Stats): D1Client {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
+  spentBy.set(client, spent);
+  return client;
 }
 
 /**

@@ -1,0 +1,146 @@
+// A second round trip that fills a short page (issues 32 and 27, docs/decisions/034-filling-round-trip.md).
+// A feed page is one statement sized for the worst case — every echo it shows at ECHO_ROWS, so a
+// hider's walk reads 58 entries a screen (decision 026, "The exact bound") — and at 70 % hidden
+// those hold ~18 echos. After the statement the page knows what it cost: D1 says how many rows
+// each call read (requestSpent, the request's own count). Where the page came out short with
+// more to come, and the request has used one round trip, a second statement continues the same
+// walk from where the first stopped — sized by the rows actually left, less its own lookups and
+// its echos at the worst case — and its echos are appended: the same order, none twice, the
+// cursor after the last shown. A reader whose page is full (everyone who hides nothing) sends
+// nothing more; a page whose first round trip was the scroll's lookup has no trip left.
+import { ECHO_ROWS, PAGE_FIXED_ROWS } from "../shared/index";
+import { batch, requestSpent, sql, type AppContext } from "../shared/index.server";
+import { FEED_STEP, feedPage, feedPageQuery, streams, windowSize, type FeedPageRow, type Hiding, type Seek } from "./feed-rules.server";
+import { filteredScan, HIDE_LIKED_SCAN, indexPage, indexPageQuery } from "./feed-index-pages.server";
+import type { IndexReach } from "./feed-index.server";
+import type { FeedRule } from "./schema";
+
+type App = Pick<AppContext, "db" | "env">;
+
+/**
+ * Rows a filling statement may read: what the request's first round trip left of the budget
+ * (ROW_BUDGET), as D1 counted it — or null when the request has used a second round trip already, has one on
+ * its way (another loader of the same document), or is not counted (the cron, a test's bare
+ * binding). FEED_FILL="0" (a var: `npm run bench:feeds`' before and after) sends none.
+ */
+export function rowsLeft(app: App): number | null {
+  if ((app.env as { FEED_FILL?: string }).FEED_FILL === "0") return null;
+  const spent = requestSpent(app.db);
+  if (!spent || spent.roundTrips !== 1 || spent.inFlight !== 0) return null;
+  return ROW_BUDGET - spent.rowsRead;
+}
+
+/**
+ * The budget itself, not PAGE_ROW_TARGET: that one keeps 10 rows for what a statement planned
+ * before it runs may read beyond its plan; the first statement's rows here are D1's own count,
+ * and the second's plan counts each of its parts at the worst (INDEX_FILL_FIXED, ECHO_ROWS).
+ */
+const ROW_BUDGET = 200;
+
+/**
+ * How a filling statement spends `rows`: at most `shown` echos (each, and the engine's look-ahead
+ * — `ahead` — at ECHO_ROWS) over `entries` entries (`perEntry` rows each), besides `fixed` rows of its own. Of
+ * the splits, the one that expects the most echos at the first statement's rate (echos an entry):
+ * a page 17 of 20 asks for 3 over as many entries as fit; one at 2 of 20 takes fewer echos and
+ * more entries. null when no echo and entry fit.
+ */
+export function fillSize(rows: number, want: number, rate: number, perEntry: number, fixed: number, ahead: 0 | 1): { shown: number; entries: number } | null {
+  let best: { shown: number; entries: number } | null = null;
+  let expected = 0;
+  for (let shown = want; shown >= 1; shown--) {
+    const entries = Math.floor((rows - fixed - ECHO_ROWS * (shown + ahead)) / perEntry);
+    if (entries < 1) continue;
+    const value = Math.min(shown, rate * entries);
+    if (value > expected) {
+      best = { shown, entries };
+      expected = value;
+    }
+  }
+  return best;
+}
+
+/**
+ * Rows a filling index statement reads besides its entries and echos: the index's row (for the
+ * walk, its frontier and its last entry), the viewer's hidden set, words and moderation rows, its
+ * frontier (the entry after the cursor) and the last entry it could reach, each hydrated as an
+ * echo is (2 rows, ECHO_ROWS at worst) — measured 15 rows for a fill that walked one entry and
+ * showed none, 20 with those two at the worst — and the echos a word or moderation hides among
+ * those handed to the hydration (3, 1 row each). No scroll guard: the first statement's, in the
+ * request's first round trip, found the scroll holding the rule (it read the page's first rows).
+ */
+const INDEX_FILL_FIXED = 20 + 3;
+
+type IndexPage = ReturnType<typeof indexPage>;
+
+/**
+ * An index page (`got`, from the page's first statement: the rule's index or the reader's viewer
+ * index, `readKey`) filled by a second statement where it came out short with more to come: the
+ * walk (a hider's) or the run (a hide-liked reader's) continued after `got.after`. Unchanged
+ * where there is no round trip or no row left.
+ */
+export async function fillIndexPage(
+  app: App,
+  rule: FeedRule,
+  viewerId: string,
+  got: IndexPage,
+  take: number,
+  st: IndexReach,
+  readKey: string,
+  now: number,
+  filters: boolean,
+): Promise<IndexPage> {
+  const want = take - got.rows.length;
+  if (want <= 0 || got.after === null || got.atFrontier) return got;
+  const rows = rowsLeft(app);
+  if (rows === null) return got;
+  // the first statement's walk (entries read at most) sets the rate; a hide-liked run's entry
+  // costs 2 rows (its like probe), a walk's 1
+  const scanned = rule.excludeLikedEchos ? HIDE_LIKED_SCAN : filteredScan(take).entries;
+  const size = fillSize(rows, want, (got.rows.length + 1) / (scanned + 1), rule.excludeLikedEchos ? 2 : 1, INDEX_FILL_FIXED, 0);
+  if (!size) return got;
+  const seek: Seek = { id: got.after.id, likes: got.after.rank };
+  const [more] = await batch(app.db, [indexPageQuery(rule, viewerId, seek, size.shown, sql`1`, now, null, readKey, { entries: size.entries, step: 1, filters })]);
+  const next = indexPage(rule, more, size.shown, st);
+  // (at the index's frontier, `next.after` is the frontier: the next page is the engine's)
+  return { rows: [...got.rows, ...next.rows], full: got.rows.length + next.rows.length >= take, after: next.after, atFrontier: false };
+}
+
+/** The fewest candidate rows a filling engine statement is sent with: a hider's scan reads its
+ * FEED_STEP-th entry (12) as its frontier, at 1–3 rows an entry. */
+const ENGINE_FILL_MIN = 3 * FEED_STEP;
+
+type EngineFed = { rows: FeedPageRow[]; hasMore: boolean; after: FeedPageRow | null };
+
+/**
+ * An engine page (`fed`, its window of `window` entries read in the request's first round trip)
+ * filled by a second statement where it stopped at its window's frontier short of `limit`: the
+ * same rule from that frontier, its window sized by the rows left (the engine's own accounting,
+ * candidateRowsFor's: its echos at ECHO_ROWS and PAGE_FIXED_ROWS of its own).
+ */
+export async function fillEnginePage(
+  app: App,
+  rule: FeedRule,
+  viewerId: string,
+  fed: EngineFed,
+  limit: number,
+  window: number,
+  now: number,
+  whileScroll: string | null,
+  hiding: Hiding,
+): Promise<EngineFed> {
+  const want = limit - fed.rows.length;
+  if (want <= 0 || !fed.hasMore || fed.after === null) return fed;
+  const rows = rowsLeft(app);
+  if (rows === null) return fed;
+  // a window's entry costs about 3 rows (windowSize): the split's rate is per entry of it
+  const fixed = PAGE_FIXED_ROWS + streams(rule).length;
+  const size = fillSize(rows, want, (fed.rows.length + 1) / (window + 1), 3, fixed, 1);
+  if (!size) return fed;
+  const candidates = rows - PAGE_FIXED_ROWS - ECHO_ROWS * (size.shown + 1);
+  // (a hider's scan steps FEED_STEP entries at least: a window smaller than that many is not sent)
+  if (candidates < ENGINE_FILL_MIN) return fed;
+  const seek: Seek = { id: fed.after.id, likes: rule.sortBy === "mostLiked" ? fed.after.likesCount : undefined };
+  const [more] = await batch(app.db, [feedPageQuery(rule, viewerId, now, seek, size.shown, 0, windowSize(rule, candidates), whileScroll, hiding)]);
+  const next = feedPage(rule, more, size.shown, now);
+  return { rows: [...fed.rows, ...next.rows], hasMore: next.hasMore, after: next.hasMore ? next.after : null };
+}
