@@ -1,0 +1,95 @@
+// Viewer indexes made on like (issue 27, decision 033, "Made on like"): a hide-liked reader's
+// viewer index exists before the page that would need it. A page of a hide-liked feed reads a run
+// of HIDE_LIKED_SCAN entries of the rule's shared index (two rows a liked one); a run holding fewer
+// than a screen of entries the reader did not like gives a short page. Only the reader's own likes
+// make a run that dense, so the consumer looks where a like lands: for a like message carrying
+// its liker, the shared indexes of hide-liked feeds that hold the echo (entries by echo id), and
+// the runs around it — RUN - 1 entries before and after it, a likes probe each. Where a run
+// holding the echo is too dense, it sends the make message a short page would have sent.
+// Bounded a consumer batch: EAGER_LIKERS likers looked up, EAGER_CHECKS indexes' runs read
+// (each 2 × (RUN - 1) entries); nothing at all for a liker with fewer than DENSE_LIKES likes, or
+// who already holds VIEWER_INDEXES_MAX (a make on like never evicts: `eager`, viewerStep).
+import { isId } from "../shared/index";
+import { batch, select, sql, type Change, type Db } from "../shared/index.server";
+import { HIDE_LIKED_PAGE_MAX, HIDE_LIKED_SCAN } from "./feed-index-pages.server";
+import { afterPosition, descending, orderSql, type Position } from "./feed-index.server";
+import { VIEWER_INDEXES_MAX } from "./feed-viewer-index.server";
+import { ruleOfKey } from "./rule.server";
+import type { FeedRule } from "./schema";
+
+/** The run a page reads (a reader who reposts: the shortest) and the unliked entries a screen needs in it. */
+const RUN = HIDE_LIKED_SCAN;
+const SCREEN = HIDE_LIKED_PAGE_MAX;
+/** Likes a reader holds at least before any run can be too dense for them. */
+export const DENSE_LIKES = RUN - SCREEN + 1;
+/** Likers looked up, and shared indexes whose runs are read, per consumer batch. */
+const EAGER_LIKERS = 8;
+const EAGER_CHECKS = 8;
+
+/** Shared indexes of hide-liked feeds holding an echo the liker likes now, of which they hold no viewer index. */
+const likedEntries = (viewerId: string, echoIds: string[]) =>
+  select(
+    { indexId: sql<number>`fi.id`, ruleKey: sql<string>`fi.rule_key`, echoId: sql<string>`ie.echo_id`, rank: sql<number>`ie.rank` },
+    sql`FROM feed_index_entries ie INDEXED BY feed_index_entries_echo JOIN feed_indexes fi ON fi.id = ie.index_id
+      WHERE ie.echo_id IN (SELECT value FROM json_each(${JSON.stringify(echoIds)}))
+        AND (SELECT count(*) FROM (SELECT 1 FROM likes WHERE user_id = ${viewerId} LIMIT ${DENSE_LIKES})) = ${DENSE_LIKES}
+        AND (SELECT count(*) FROM feed_indexes WHERE viewer_id = ${viewerId}) < ${VIEWER_INDEXES_MAX}
+        AND fi.viewer_id IS NULL AND fi.state = 'ready'
+        AND EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})
+        AND EXISTS (SELECT 1 FROM scrolls s WHERE s.rule_key = fi.rule_key AND s.exclude_liked_echos = 1)
+        AND NOT EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = 'v:' || ${viewerId} || ':' || fi.rule_key)
+      GROUP BY fi.id LIMIT ${EAGER_CHECKS}`,
+  );
+
+/** The RUN - 1 entries on one side of `at` (nearest first), each with whether the viewer liked its echo. */
+function beside(rule: FeedRule, indexId: number, at: Position, viewerId: string, side: "before" | "after") {
+  const reversed: FeedRule = { ...rule, sortBy: descending(rule) ? "oldestFirst" : "newestFirst" };
+  const where =
+    side === "after" ? afterPosition(rule, at) : descending(rule) ? sql`(feed_index_entries.rank, feed_index_entries.echo_id) > (${at.rank}, ${at.id})` : sql`(feed_index_entries.rank, feed_index_entries.echo_id) < (0, ${at.id})`;
+  return select(
+    { liked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = feed_index_entries.echo_id AND l.user_id = ${viewerId})` },
+    sql`FROM feed_index_entries WHERE index_id = ${indexId} AND ${where} ORDER BY ${orderSql(side === "after" ? rule : reversed)} LIMIT ${RUN - 1}`,
+  );
+}
+
+/**
+ * Whether a run of RUN entries holding the liked echo (between `before` and `after`, the liked
+ * flags of its neighbours, nearest first) holds fewer than a screen the reader did not like. A run
+ * that would reach past the last entry read is the index's end (or its frontier): a page there
+ * shows what is left, or goes on past the frontier.
+ */
+export function tooDense(before: boolean[], after: boolean[], run = RUN, screen = SCREEN): boolean {
+  const flags = [...[...before].reverse(), true, ...after];
+  const at = before.length;
+  for (let start = Math.max(0, at - run + 1); start <= at && start + run <= flags.length; start++) {
+    let unliked = 0;
+    for (let i = start; i < start + run; i++) if (!flags[i]) unliked++;
+    if (unliked < screen) return true;
+  }
+  return false;
+}
+
+/**
+ * After a batch of the change stream: for the likes it carried with their likers (`likes`: liker
+ * → echos), the viewer indexes to make — one make message (`eager`) for each hide-liked rule where
+ * a run around a liked echo is too dense for the liker's page.
+ */
+export async function denseRuns(db: Db, likes: Map<string, string[]>): Promise<Change[]> {
+  const likers = [...likes.keys()].filter(isId).slice(0, EAGER_LIKERS);
+  if (likers.length === 0) return [];
+  const found = await batch(db, likers.map((viewerId) => likedEntries(viewerId, [...new Set(likes.get(viewerId)!)])));
+  const checks = likers.flatMap((viewerId, i) => found[i]!.map((entry) => ({ viewerId, ...entry }))).slice(0, EAGER_CHECKS);
+  if (checks.length === 0) return [];
+  const rules = checks.map((c) => ruleOfKey(c.ruleKey));
+  const read = await batch(
+    db,
+    checks.flatMap((c, i) => {
+      const at = { rank: c.rank, id: c.echoId };
+      return [beside(rules[i]!, c.indexId, at, c.viewerId, "before"), beside(rules[i]!, c.indexId, at, c.viewerId, "after")];
+    }),
+  );
+  const flags = (rows: { liked: number }[]) => rows.map((r) => r.liked === 1);
+  return checks
+    .filter((_, i) => tooDense(flags(read[2 * i]!), flags(read[2 * i + 1]!)))
+    .map((c): Change => ({ type: "viewer", ruleKey: c.ruleKey, viewerId: c.viewerId, floor: null, eager: true }));
+}
