@@ -6,9 +6,10 @@
 // its liker, the shared indexes of hide-liked feeds that hold the echo (entries by echo id), and
 // the runs around it — RUN - 1 entries before and after it, a likes probe each. Where a run
 // holding the echo is too dense, it sends the make message a short page would have sent.
-// Bounded a consumer batch: EAGER_LIKERS likers looked up, EAGER_CHECKS indexes' runs read
-// (each 2 × (RUN - 1) entries); nothing at all for a liker with fewer than DENSE_LIKES likes, or
-// who already holds VIEWER_INDEXES_MAX (a make on like never evicts: `eager`, viewerStep).
+// Bounded a message: for each liker of a batch, EAGER_CHECKS indexes' runs read at most (each
+// 2 × (RUN - 1) entries), EAGER_LIKERS likers a round trip; nothing at all for a liker with fewer
+// than DENSE_LIKES likes, or who already holds VIEWER_INDEXES_MAX (a make on like never evicts:
+// `eager`, viewerStep).
 import { isId } from "../shared/index";
 import { batch, select, sql, type Change, type Db } from "../shared/index.server";
 import { HIDE_LIKED_PAGE_MAX, HIDE_LIKED_SCAN } from "./feed-index-pages.server";
@@ -22,23 +23,25 @@ const RUN = HIDE_LIKED_SCAN;
 const SCREEN = HIDE_LIKED_PAGE_MAX;
 /** Likes a reader holds at least before any run can be too dense for them. */
 export const DENSE_LIKES = RUN - SCREEN + 1;
-/** Likers looked up, and shared indexes whose runs are read, per consumer batch. */
+/** Likers looked up a round trip, and runs read a liker (one around each liked echo an index holds). */
 const EAGER_LIKERS = 8;
 const EAGER_CHECKS = 8;
 
-/** Shared indexes of hide-liked feeds holding an echo the liker likes now, of which they hold no viewer index. */
+/** Shared indexes of hide-liked feeds holding an echo the liker likes now, of which they hold no
+ * viewer index: at most EAGER_CHECKS (index, echo) pairs, each index's first echo before any's second. */
 const likedEntries = (viewerId: string, echoIds: string[]) =>
   select(
-    { indexId: sql<number>`fi.id`, ruleKey: sql<string>`fi.rule_key`, echoId: sql<string>`ie.echo_id`, rank: sql<number>`ie.rank` },
-    sql`FROM feed_index_entries ie INDEXED BY feed_index_entries_echo JOIN feed_indexes fi ON fi.id = ie.index_id
-      WHERE ie.echo_id IN (SELECT value FROM json_each(${JSON.stringify(echoIds)}))
-        AND (SELECT count(*) FROM (SELECT 1 FROM likes WHERE user_id = ${viewerId} LIMIT ${DENSE_LIKES})) = ${DENSE_LIKES}
-        AND (SELECT count(*) FROM feed_indexes WHERE viewer_id = ${viewerId}) < ${VIEWER_INDEXES_MAX}
-        AND fi.viewer_id IS NULL AND fi.state = 'ready'
-        AND EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})
-        AND EXISTS (SELECT 1 FROM scrolls s WHERE s.rule_key = fi.rule_key AND s.exclude_liked_echos = 1)
-        AND NOT EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = 'v:' || ${viewerId} || ':' || fi.rule_key)
-      GROUP BY fi.id LIMIT ${EAGER_CHECKS}`,
+    { indexId: sql<number>`p.index_id`, ruleKey: sql<string>`p.rule_key`, echoId: sql<string>`p.echo_id`, rank: sql<number>`p.rank` },
+    sql`FROM (SELECT fi.id AS index_id, fi.rule_key, ie.echo_id, ie.rank, row_number() OVER (PARTITION BY fi.id ORDER BY ie.echo_id DESC) AS k
+        FROM feed_index_entries ie INDEXED BY feed_index_entries_echo JOIN feed_indexes fi ON fi.id = ie.index_id
+        WHERE ie.echo_id IN (SELECT value FROM json_each(${JSON.stringify(echoIds)}))
+          AND (SELECT count(*) FROM (SELECT 1 FROM likes WHERE user_id = ${viewerId} LIMIT ${DENSE_LIKES})) = ${DENSE_LIKES}
+          AND (SELECT count(*) FROM feed_indexes WHERE viewer_id = ${viewerId}) < ${VIEWER_INDEXES_MAX}
+          AND fi.viewer_id IS NULL AND fi.state = 'ready'
+          AND EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})
+          AND EXISTS (SELECT 1 FROM scrolls s WHERE s.rule_key = fi.rule_key AND s.exclude_liked_echos = 1)
+          AND NOT EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = 'v:' || ${viewerId} || ':' || fi.rule_key)) p
+      ORDER BY p.k LIMIT ${EAGER_CHECKS}`,
   );
 
 /** The RUN - 1 entries on one side of `at` (nearest first), each with whether the viewer liked its echo. */
@@ -75,10 +78,16 @@ export function tooDense(before: boolean[], after: boolean[], run = RUN, screen 
  * a run around a liked echo is too dense for the liker's page.
  */
 export async function denseRuns(db: Db, likes: Map<string, string[]>): Promise<Change[]> {
-  const likers = [...likes.keys()].filter(isId).slice(0, EAGER_LIKERS);
-  if (likers.length === 0) return [];
+  const likers = [...likes.keys()].filter(isId);
+  const made: Change[] = [];
+  // (a burst of likes by many likers in one batch: each looked at, EAGER_LIKERS a round trip)
+  for (let i = 0; i < likers.length; i += EAGER_LIKERS) made.push(...(await denseFor(db, likes, likers.slice(i, i + EAGER_LIKERS))));
+  return made;
+}
+
+async function denseFor(db: Db, likes: Map<string, string[]>, likers: string[]): Promise<Change[]> {
   const found = await batch(db, likers.map((viewerId) => likedEntries(viewerId, [...new Set(likes.get(viewerId)!)])));
-  const checks = likers.flatMap((viewerId, i) => found[i]!.map((entry) => ({ viewerId, ...entry }))).slice(0, EAGER_CHECKS);
+  const checks = likers.flatMap((viewerId, i) => found[i]!.map((entry) => ({ viewerId, ...entry })));
   if (checks.length === 0) return [];
   const rules = checks.map((c) => ruleOfKey(c.ruleKey));
   const read = await batch(
@@ -89,7 +98,7 @@ export async function denseRuns(db: Db, likes: Map<string, string[]>): Promise<C
     }),
   );
   const flags = (rows: { liked: number }[]) => rows.map((r) => r.liked === 1);
-  return checks
-    .filter((_, i) => tooDense(flags(read[2 * i]!), flags(read[2 * i + 1]!)))
-    .map((c): Change => ({ type: "viewer", ruleKey: c.ruleKey, viewerId: c.viewerId, floor: null, eager: true }));
+  // (one make a viewer and rule, however many of its runs are too dense)
+  const dense = new Map(checks.filter((_, i) => tooDense(flags(read[2 * i]!), flags(read[2 * i + 1]!))).map((c) => [`${c.viewerId}\n${c.ruleKey}`, c] as const));
+  return [...dense.values()].map((c): Change => ({ type: "viewer", ruleKey: c.ruleKey, viewerId: c.viewerId, floor: null, eager: true }));
 }

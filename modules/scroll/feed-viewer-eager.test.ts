@@ -12,7 +12,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { setLike } from "../echo/index.server";
-import { batch, forgetAllHints, sql, testAppContext } from "../shared/index.server";
+import { batch, forgetAllHints, sql, testAppContext, type Change } from "../shared/index.server";
+import { newId } from "../shared/index";
+import { consumeChanges } from "./feed-index-consumer.server";
 import { cappedScroll, drainQueue, keptQueue, measured, viewerIndexState } from "./depth-paging.test-support";
 import { repairIndexes } from "./feed-index-repair.server";
 import { ruleKeyOf } from "./rule.server";
@@ -104,6 +106,30 @@ describe("a hide-liked reader's viewer index before their first page", { timeout
       console.warn(`made on like ${who}: ${expected.length} unliked of ${likes.size}, every page from a new isolate full, max rows ${maxRows}`);
     });
   }
+
+  it("a burst in one batch: 12 likers of one feed, and one liker of two feeds over the same echos — each dense pair made", async () => {
+    const { rule, order } = await hideLikedFeed("burst", "newestFirst");
+    const other = { ...rule, sortBy: "mostLiked" as const };
+    // (users written with SQL: a dozen sign-ups would pass the test's per-IP limit)
+    const readers = Array.from({ length: 12 }, (_, i) => newId(Date.now() + i));
+    await batch(app().db, [
+      sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES ${sql.join(readers.map((id, i) => sql`(${id}, ${`ve_burst_${i}`}, 'x', 0)`), sql`, `)}`,
+    ]);
+    await cappedScroll(app(), readers[0]!, rule, 10_000);
+    await cappedScroll(app(), readers[0]!, other, 10_000);
+    // each liked the newest 40 (reader 0: and the 40 most liked too); every message in one batch
+    const newest = order().slice(0, 40);
+    const [top] = await batch(app().db, [sql`SELECT id FROM echos WHERE id IN (SELECT value FROM json_each(${JSON.stringify(order())})) ORDER BY likes_count DESC, id DESC LIMIT 40`]);
+    const liked = readers.map((id, i) => [id, i === 0 ? [...new Set([...newest, ...(top as { id: string }[]).map((r) => r.id)])] : newest] as const);
+    await batch(app().db, liked.flatMap(([user, echos]) => echos.map((echo) => sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${echo}, ${user}, 0)`)));
+    sent.length = 0;
+    await consumeChanges(app(), app().db, liked.flatMap(([userId, echos]) => echos.map((echo): Change => ({ type: "likes", echoIds: [echo], userId }))));
+    const made = sent.filter((c) => c.type === "viewer" && c.eager);
+    expect(made.length).toBe(13);
+    await drain();
+    for (const [user] of liked) expect((await viewerIndexState(app(), ruleKeyOf(rule), user))?.complete).toBe(1);
+    expect((await viewerIndexState(app(), ruleKeyOf(other), readers[0]!))?.complete).toBe(1);
+  });
 
   it("an index a short page asked for: a new isolate's first page reads it", async () => {
     const { reader, rule, order } = await hideLikedFeed("asked", "newestFirst");
