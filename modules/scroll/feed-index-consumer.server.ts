@@ -5,7 +5,7 @@ import { ruleChecks } from "./feed-rules.reference";
 import { backfillStep, type Backfilled } from "./feed-index-backfill.server";
 import { extendStep, markNear } from "./feed-index-extend.server";
 import { resetHiding, viewerStep } from "./feed-viewer-index.server";
-import { denseRuns } from "./feed-viewer-eager.server";
+import { denseChecks, denseRuns } from "./feed-viewer-eager.server";
 import { before, deleteEntries, insertEntries, reachOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
@@ -167,7 +167,8 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   if (statements.length > 0) await batch(db, statements);
   // a like that makes a run of a hide-liked feed too dense for its liker's page: their viewer
   // index is made now, before a page needs it (decision 033, "Made on like")
-  if (likers.size > 0) sendChanges(app, await denseRuns(db, likers));
+  const dense = denseChecks(changes);
+  if (dense.length > 0) sendChanges(app, await denseRuns(db, dense));
   done.written = inserts.length + moves.length;
   done.deleted = deletes.length + leaves.length + edited.length;
   // one step per rule however many of its messages came (a resent one, a repeat); an extension's

@@ -4,6 +4,8 @@
 //   comes) reads it for the first time, every page from a new isolate: their viewer index was made
 //   on like, and the first page already reads it — every page full, ≤ 2 round trips, ≤ 200 rows,
 //   by cursor and by number, and no page asks for anything;
+// - likes in a burst (many likers in one batch; an echo in more shared indexes than one message
+//   checks): each dense (reader, rule) made;
 // - a reader whose index a short page asked for (likes from before: no message) reads the feed
 //   again from a new isolate: its first page reads the index (before: one more short page);
 // - like and unlike messages of the reader's lost deep in their index (below the check's depth):
@@ -129,6 +131,23 @@ describe("a hide-liked reader's viewer index before their first page", { timeout
     await drain();
     for (const [user] of liked) expect((await viewerIndexState(app(), ruleKeyOf(rule), user))?.complete).toBe(1);
     expect((await viewerIndexState(app(), ruleKeyOf(other), readers[0]!))?.complete).toBe(1);
+  });
+
+  it("an echo in more shared indexes than a message checks: the check goes on (dense messages) to the one whose run is too dense", async () => {
+    const { reader, rule, order } = await hideLikedFeed("many", "newestFirst");
+    // 9 newest-first rules of the same matches (an end date each: another key), then the most-liked one
+    const rules = [...Array.from({ length: 9 }, (_, i) => ({ ...rule, endDate: Date.now() + 1_000_000_000 + i })), { ...rule, sortBy: "mostLiked" as const }];
+    for (const r of rules) await cappedScroll(app(), reader, r, 10_000);
+    // the 40 most liked: too dense a run only in the most-liked order (spread over time)
+    const [top] = await batch(app().db, [sql`SELECT id FROM echos WHERE id IN (SELECT value FROM json_each(${JSON.stringify(order())})) ORDER BY likes_count DESC, id DESC LIMIT 40`]);
+    const liked = (top as { id: string }[]).map((r) => r.id);
+    await batch(app().db, liked.map((echo) => sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${echo}, ${reader}, 0)`));
+    sent.length = 0;
+    await consumeChanges(app(), app().db, liked.map((echo): Change => ({ type: "likes", echoIds: [echo], userId: reader })));
+    expect(sent.filter((c) => c.type === "dense").length).toBe(1);
+    await drain();
+    const made = await batch(app().db, [sql`SELECT rule_key FROM feed_indexes WHERE viewer_id = ${reader}`]);
+    expect((made[0] as { rule_key: string }[]).map((r) => r.rule_key)).toEqual([`v:${reader}:${ruleKeyOf(rules[9]!)}`]);
   });
 
   it("an index a short page asked for: a new isolate's first page reads it", async () => {
