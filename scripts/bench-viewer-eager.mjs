@@ -21,6 +21,7 @@ const SCREEN = 20;
 const CAP = 2000;
 const PER_VIEWER = 8;
 const ENTRY_BYTES = 139;
+const WINDOW_MS = { "1day": 86_400_000, "1month": 30 * 86_400_000, "1year": 365 * 86_400_000 };
 const dir = path.resolve(root, process.env.STATE_DIR || "bench-state");
 const d1Dir = path.join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
 const file = path.join(d1Dir, readdirSync(d1Dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"));
@@ -47,13 +48,20 @@ const indexes = db
   .all();
 const pairs = [];
 for (const index of indexes) {
-  const asc = JSON.parse(index.rule_key).sortBy === "oldestFirst";
-  const order = asc ? "rank ASC, echo_id ASC" : "rank DESC, echo_id DESC";
-  const entries = db.prepare(`SELECT echo_id FROM feed_index_entries WHERE index_id = ? ORDER BY ${order}`).all(index.id).map((r) => r.echo_id);
+  const rule = JSON.parse(index.rule_key);
+  const order = rule.sortBy === "oldestFirst" ? "rank ASC, echo_id ASC" : "rank DESC, echo_id DESC";
+  // a windowed rule's entries that aged out (the repair pass removes them) are skipped by its pages
+  const windowed = rule.sortBy === "mostLiked" && rule.sortTimeRange !== "allTime";
+  const since = windowed ? Date.now() - WINDOW_MS[rule.sortTimeRange] : 0;
+  const entries = db
+    .prepare(`SELECT ie.echo_id FROM feed_index_entries ie JOIN echos e ON e.id = ie.echo_id WHERE ie.index_id = ? AND e.created_at >= ? ORDER BY ${order.replaceAll("rank", "ie.rank").replaceAll("echo_id", "ie.echo_id")}`)
+    .all(index.id, since)
+    .map((r) => r.echo_id);
   const at = new Map(entries.map((id, i) => [id, i]));
   const byUser = new Map();
   for (const { echo_id, user_id } of db.prepare(`SELECT ie.echo_id, l.user_id FROM feed_index_entries ie JOIN likes l ON l.echo_id = ie.echo_id WHERE ie.index_id = ?`).iterate(index.id)) {
     const list = byUser.get(user_id) ?? [];
+    if (!at.has(echo_id)) continue;
     list.push(at.get(echo_id));
     byUser.set(user_id, list);
   }

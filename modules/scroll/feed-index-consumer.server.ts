@@ -168,7 +168,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   // a like that makes a run of a hide-liked feed too dense for its liker's page: their viewer
   // index is made now, before a page needs it (decision 033, "Made on like")
   const dense = denseChecks(changes);
-  if (dense.length > 0) sendChanges(app, await denseRuns(db, dense));
+  if (dense.length > 0) sendChanges(app, await denseRuns(db, dense, now));
   done.written = inserts.length + moves.length;
   done.deleted = deletes.length + leaves.length + edited.length;
   // one step per rule however many of its messages came (a resent one, a repeat); an extension's

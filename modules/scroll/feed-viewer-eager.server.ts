@@ -12,10 +12,10 @@
 // a popular echo stands in many most-liked indexes); nothing at all for a liker with fewer than
 // DENSE_LIKES likes, or who already holds VIEWER_INDEXES_MAX (a make on like never evicts:
 // `eager`, viewerStep).
-import { isId } from "../shared/index";
+import { idFloor, isId } from "../shared/index";
 import { batch, select, sql, type Change, type Db } from "../shared/index.server";
 import { HIDE_LIKED_PAGE_MAX, HIDE_LIKED_SCAN } from "./feed-index-pages.server";
-import { afterPosition, descending, orderSql, type Position } from "./feed-index.server";
+import { afterPosition, descending, orderSql, windowMs, type Position } from "./feed-index.server";
 import { VIEWER_INDEXES_MAX } from "./feed-viewer-index.server";
 import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
@@ -50,14 +50,17 @@ const likedEntries = (viewerId: string, echoIds: string[], after: After) =>
       WHERE (p.k, p.index_id) > (${after.k}, ${after.index}) ORDER BY p.k, p.index_id LIMIT ${EAGER_CHECKS}`,
   );
 
-/** The RUN - 1 entries on one side of `at` (nearest first), each with whether the viewer liked its echo. */
-function beside(rule: FeedRule, indexId: number, at: Position, viewerId: string, side: "before" | "after") {
+/** The RUN - 1 entries on one side of `at` (nearest first), each with whether the viewer liked its
+ * echo — of a windowed rule, only those still in its window, as a page's run skips the rest. */
+function beside(rule: FeedRule, indexId: number, at: Position, viewerId: string, side: "before" | "after", now: number) {
+  const w = windowMs(rule);
+  const fresh = w === null ? sql`` : sql`AND feed_index_entries.echo_id >= ${idFloor(now - w)}`;
   const reversed: FeedRule = { ...rule, sortBy: descending(rule) ? "oldestFirst" : "newestFirst" };
   const where =
     side === "after" ? afterPosition(rule, at) : descending(rule) ? sql`(feed_index_entries.rank, feed_index_entries.echo_id) > (${at.rank}, ${at.id})` : sql`(feed_index_entries.rank, feed_index_entries.echo_id) < (0, ${at.id})`;
   return select(
     { liked: sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = feed_index_entries.echo_id AND l.user_id = ${viewerId})` },
-    sql`FROM feed_index_entries WHERE index_id = ${indexId} AND ${where} ORDER BY ${orderSql(side === "after" ? rule : reversed)} LIMIT ${RUN - 1}`,
+    sql`FROM feed_index_entries WHERE index_id = ${indexId} AND ${where} ${fresh} ORDER BY ${orderSql(side === "after" ? rule : reversed)} LIMIT ${RUN - 1}`,
   );
 }
 
@@ -94,14 +97,14 @@ export function denseChecks(changes: Change[]): DenseCheck[] {
  * indexes to make — one make message (`eager`) for each hide-liked rule where a run around a
  * liked echo is too dense for the liker's page — and the checks that go on (`dense`).
  */
-export async function denseRuns(db: Db, checks: DenseCheck[]): Promise<Change[]> {
+export async function denseRuns(db: Db, checks: DenseCheck[], now = Date.now()): Promise<Change[]> {
   const made: Change[] = [];
   // (a burst of likes by many likers in one batch: each looked at, EAGER_LIKERS a round trip)
-  for (let i = 0; i < checks.length; i += EAGER_LIKERS) made.push(...(await denseFor(db, checks.slice(i, i + EAGER_LIKERS))));
+  for (let i = 0; i < checks.length; i += EAGER_LIKERS) made.push(...(await denseFor(db, checks.slice(i, i + EAGER_LIKERS), now)));
   return made;
 }
 
-async function denseFor(db: Db, likers: DenseCheck[]): Promise<Change[]> {
+async function denseFor(db: Db, likers: DenseCheck[], now: number): Promise<Change[]> {
   const found = await batch(db, likers.map((c) => likedEntries(c.userId, c.echoIds, c.after)));
   // where a liker's pairs filled the check, it goes on after the last one (EAGER_MESSAGES at most)
   const next = likers.flatMap((c, i): Change[] => {
@@ -115,7 +118,7 @@ async function denseFor(db: Db, likers: DenseCheck[]): Promise<Change[]> {
     db,
     checks.flatMap((c, i) => {
       const at = { rank: c.rank, id: c.echoId };
-      return [beside(rules[i]!, c.indexId, at, c.viewerId, "before"), beside(rules[i]!, c.indexId, at, c.viewerId, "after")];
+      return [beside(rules[i]!, c.indexId, at, c.viewerId, "before", now), beside(rules[i]!, c.indexId, at, c.viewerId, "after", now)];
     }),
   );
   const flags = (rows: { liked: number }[]) => rows.map((r) => r.liked === 1);
