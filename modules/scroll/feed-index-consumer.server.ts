@@ -6,6 +6,7 @@ import { backfillStep, type Backfilled } from "./feed-index-backfill.server";
 import { hintReadyIndexes } from "./feed-hint-writes.server";
 import { extendStep, markNear } from "./feed-index-extend.server";
 import { resetHiding, viewerStep } from "./feed-viewer-index.server";
+import { denseChecks, denseRuns } from "./feed-viewer-eager.server";
 import { before, deleteEntries, insertEntries, reachOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
@@ -42,6 +43,15 @@ const candidatesOf = (terms: string[]) =>
  * a newest- or oldest-first viewer index, which registers no like term (a hiding one is not theirs to change). */
 const likersIndexes = (likers: string[]) =>
   select({ ...candidateColumns(), terms: sql<string>`'[]'` }, sql`FROM feed_indexes WHERE viewer_id IN (SELECT value FROM json_each(${JSON.stringify(likers)})) AND rule_key LIKE 'v:%'`);
+/** The hide-liked viewer indexes registered under any of `terms` (a post's): a replayed like names
+ * no liker, so it reaches every viewer's index of the echo's rules (decision 033, "Replays"). */
+const viewersOf = (terms: string[]) =>
+  select(
+    { ...candidateColumns(), terms: sql<string>`json_group_array(ft.term)` },
+    sql`FROM feed_rule_terms ft JOIN feed_indexes ON feed_indexes.id = ft.index_id
+      WHERE ft.term IN (SELECT value FROM json_each(${JSON.stringify(terms)})) AND feed_indexes.viewer_id IS NOT NULL AND feed_indexes.rule_key LIKE 'v:%'
+      GROUP BY feed_indexes.id`,
+  );
 
 
 /**
@@ -67,10 +77,12 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   const viewerOf = new Map<number, string>();
   const moves: Entry[] = [];
   const leaves: [number, string][] = [];
+  const likers = new Map<string, string[]>();
+  for (const c of changes) if (c.type === "likes" && c.userId) likers.set(c.userId, [...(likers.get(c.userId) ?? []), ...c.echoIds]);
+  // likes without their liker (the repair pass's relay and rank sweep: a lost like or unlike)
+  const unattributed = new Set(changes.flatMap((c) => (c.type === "likes" && !c.userId ? c.echoIds : [])));
   if (posts.length > 0 || liked.length > 0 || edited.length > 0) {
     const terms = [...new Set(posts.flatMap(echoTerms))];
-    const likers = new Map<string, string[]>();
-    for (const c of changes) if (c.type === "likes" && c.userId) likers.set(c.userId, [...(likers.get(c.userId) ?? []), ...c.echoIds]);
     const [postCandidates, likedEchos, likerCandidates] = await batch(db, [
       candidatesOf(terms),
       select(
@@ -89,7 +101,9 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
     const facts = likedEchos.filter((e) => liked.includes(e.id));
     const editedFacts = likedEchos.filter((e) => edited.includes(e.id));
     const factTerms = [...facts.flatMap(likeTerms), ...editedFacts.flatMap(echoTerms)];
-    const [likeCandidates] = factTerms.length > 0 ? await batch(db, [candidatesOf([...new Set(factTerms)])]) : [[]];
+    const replayed = facts.filter((e) => unattributed.has(e.id));
+    const replayTerms = [...new Set(replayed.flatMap(echoTerms))];
+    const [likeCandidates, replayCandidates] = factTerms.length > 0 ? await batch(db, [candidatesOf([...new Set(factTerms)]), viewersOf(replayTerms)]) : [[], []];
     const matching = function* (echo: ChangedEcho, candidates: Candidate[], mine: Set<string>) {
       for (const c of candidates) {
         if (!(JSON.parse(c.terms) as string[]).some((t) => mine.has(t))) continue;
@@ -116,9 +130,13 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
         if (keep) moves.push([c.id, e.likes, e.id]);
         else leaves.push([c.id, e.id]);
       }
-      // the liker's own viewer indexes (any order): the echo leaves them, or enters again unliked
-      for (const c of likerCandidates as Candidate[]) {
-        if (reached.has(c.id) || !likers.get(c.viewerId!)?.includes(e.id)) continue;
+      // the liker's own viewer indexes (any order): the echo leaves them, or enters again unliked;
+      // a replayed like's, every viewer's whose index the echo's rules reach (the insert is
+      // guarded by the viewer's like: a lost like takes it out, a lost unlike puts it back)
+      const replay = unattributed.has(e.id) ? (replayCandidates as Candidate[]).filter((c) => (JSON.parse(c.terms) as string[]).some((t) => echoTerms(e).includes(t))) : [];
+      for (const c of [...(likerCandidates as Candidate[]), ...replay]) {
+        if (reached.has(c.id) || !(replay.includes(c) || likers.get(c.viewerId!)?.includes(e.id))) continue;
+        reached.add(c.id);
         done.candidates++;
         const rule = ruleOfKey(c.ruleKey);
         const at = { rank: rule.sortBy === "mostLiked" ? e.likes : 0, id: e.id };
@@ -126,7 +144,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
         else leaves.push([c.id, e.id]);
       }
     }
-    for (const c of [...(postCandidates as Candidate[]), ...(likeCandidates as Candidate[]), ...(likerCandidates as Candidate[])]) if (c.viewerId) viewerOf.set(c.id, `${c.ruleKey.slice(0, 1)}:${c.viewerId}`);
+    for (const c of [...(postCandidates as Candidate[]), ...(likeCandidates as Candidate[]), ...(likerCandidates as Candidate[]), ...(replayCandidates as Candidate[])]) if (c.viewerId) viewerOf.set(c.id, `${c.ruleKey.slice(0, 1)}:${c.viewerId}`);
     for (const e of editedFacts) {
       for (const c of matching(e, likeCandidates as Candidate[], new Set(echoTerms(e)))) {
         const rule = ruleOfKey(c.ruleKey);
@@ -149,6 +167,10 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   statements.push(...inserting(moves, viewerOf));
   if (deletes.length > 0) statements.push(sql`DELETE FROM feed_index_entries WHERE echo_id IN (SELECT value FROM json_each(${JSON.stringify(deletes)}))`);
   if (statements.length > 0) await batch(db, statements);
+  // a like that makes a run of a hide-liked feed too dense for its liker's page: their viewer
+  // index is made now, before a page needs it (decision 033, "Made on like")
+  const dense = denseChecks(changes);
+  if (dense.length > 0) sendChanges(app, await denseRuns(db, dense, now));
   done.written = inserts.length + moves.length;
   done.deleted = deletes.length + leaves.length + edited.length;
   // one step per rule however many of its messages came (a resent one, a repeat); an extension's

@@ -77,6 +77,7 @@ describe("a hide-liked reader who reposts little", { timeout: 120_000 }, () => {
       // the rule's index, the stale case)
       await scrollEchos(app(), stale ? reader : author, scrollId, { page: 1, limit: 20 });
       const { page, stats } = await measuredPage(reader, scrollId, undefined);
+      console.warn(`hide-liked reposts ${who}: ${stats.rowsRead} rows, ${page.echos.length} echos`);
       expect(stats.rowsRead, `rows (${page.echos.length} echos)`).toBeLessThanOrEqual(200);
       expect(stats.roundTrips).toBeLessThanOrEqual(2);
       expect(page.echos.map((e) => e._id)).toEqual(unliked.slice(0, 20 - extra - (stale ? VIEWER_CHOICE : 0)).map((m) => m.id));

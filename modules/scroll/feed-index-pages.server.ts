@@ -6,6 +6,7 @@ import { echoColumns, type EchoRow } from "../echo/index.server";
 import type { Seek } from "./feed-rules.server";
 import { afterPosition, before, descending, orderSql, positionOf, reachesSql, windowMs, type IndexReach, type Position } from "./feed-index.server";
 import { ruleKeyOf } from "./rule.server";
+import { viewerKeyOf } from "./feed-viewer-index.server";
 import type { FeedRule } from "./schema";
 
 /**
@@ -207,9 +208,13 @@ export function indexPageQuery(
   // second part when the first filled it).
   const probed = limit + ahead + PROBE_SPARE;
   // (a statement that chooses its index — a viewer index or the rule's, decision 033 — reads the
-  // viewer index's row where the choice is made, 4 rows measured: the run is VIEWER_CHOICE shorter)
-  const run = HIDE_LIKED_SCAN - (indexKey !== null && typeof indexKey !== "string" ? VIEWER_CHOICE : 0);
-  const runLimit = sized ? sql`${sized.entries}` : sql`${run} + ${moreForFewReposts(viewerId)}`;
+  // viewer index's row where the choice is made, 4 rows measured where the viewer has that index:
+  // there, and only there, the run is VIEWER_CHOICE shorter — asked in SQL, so a reader who has
+  // none keeps the whole run whatever the isolate knows)
+  const chooses = indexKey !== null && typeof indexKey !== "string";
+  const choice = chooses ? sql` - (CASE WHEN EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = ${viewerKeyOf(ruleKeyOf(rule), viewerId)}) THEN ${VIEWER_CHOICE} ELSE 0 END)` : sql``;
+  // (a filling statement's run is sized by the rows its first round trip left: decision 034)
+  const runLimit = sized ? sql`${sized.entries}` : sql`${HIDE_LIKED_SCAN} + ${moreForFewReposts(viewerId)}${choice}`;
   const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${runLimit}) s
       WHERE NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = s.echo_id AND l.user_id = ${viewerId}) AND (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "s.author_id"))})
         AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))} ${freshAfter("s")}

@@ -44,10 +44,11 @@ export const mayHaveViewerIndex = (rule: FeedRule, viewerId: string) => rule.exc
 export const mayHaveHidingIndex = (rule: FeedRule, viewerId: string, hiding: boolean) => hiding && !rule.excludeLikedEchos && isId(viewerId) && viewerId !== NOBODY;
 
 /**
- * Viewer indexes this isolate has read or asked for (their keys): a hint, never an answer. A page
- * chooses between the viewer's index and the rule's in SQL only for these — the choice costs the
- * run a few entries (VIEWER_CHOICE) — so a reader who never needed one pays nothing; a cold
- * isolate's first page of a reader who has one reads the rule's index (short, it asks: the hint).
+ * Viewer indexes this isolate has read or asked for (their keys): a hint, never an answer. A
+ * filtered walk (the hiding kind) chooses between the viewer's index and the rule's in SQL only for
+ * these — the choice costs its scan a few entries (VIEWER_CHOICE). A hide-liked page chooses
+ * always: its run is shorter only where the viewer has that index, asked in SQL (indexPageQuery),
+ * so a cold isolate's first page reads a reader's index made before it (on like: feed-viewer-eager).
  */
 const viewerHints = boundedHints<string, true>(10_000);
 export const knownViewerIndex = (ruleKey: string, viewerId: string, hide = false) => viewerHints.get(viewerKeyOf(ruleKey, viewerId, hide)) === true;
@@ -122,6 +123,11 @@ export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(),
   if (!base || !isId(change.viewerId) || (!base.complete && base.floor === null)) return null;
   if (!mine[0]) {
     if (change.floor !== null) return null;
+    // made on like (feed-viewer-eager.server.ts): only into a free place, never evicting
+    if (change.eager) {
+      const [held] = await batch(db, [select({ n: sql<number>`count(*)` }, sql`FROM feed_indexes WHERE viewer_id = ${change.viewerId}`)]);
+      if ((held[0]?.n ?? 0) >= VIEWER_INDEXES_MAX) return null;
+    }
     await batch(db, makeStatements(key, change.viewerId, base.id, cap, now));
     [shared, mine] = await read();
   }

@@ -261,7 +261,9 @@ async function feedEchos(
     // where it is ready (decision 033)
     const hide = mayHaveHidingIndex(rule, viewerId, hiding);
     const own = mayHaveViewerIndex(rule, viewerId) || hide;
-    const readKey = own && knownViewerIndex(ruleKey, viewerId, hide) ? viewerReadKey(rule, ruleKey, viewerId, position, hide) : ruleKey;
+    // (a hide-liked reader's page always chooses in SQL, its run shorter only where they have one:
+    // a cold isolate's first page reads their index; the hiding kind chooses where the isolate knows)
+    const readKey = own && (!hide || knownViewerIndex(ruleKey, viewerId, hide)) ? viewerReadKey(rule, ruleKey, viewerId, position, hide) : ruleKey;
     const [state, indexed, viewer, engineRows] = await batch(app.db, [
       indexState(readKey),
       indexPageQuery(rule, viewerId, seek, take, guard, now, named === null ? null : sql.raw(`NOT ${named}`), readKey),

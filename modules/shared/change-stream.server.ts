@@ -30,8 +30,13 @@ export type Change =
   | { type: "extend"; ruleKey: string; floor: string; left?: number }
   /** a viewer index (decision 033): make the viewer's index of a rule (`floor` null), or walk it on
    * from `floor` (`left` entries still to write; absent: a slice), or only note it was read (`touch`);
-   * `hide`: the hiding kind (less what the viewer hides for good), else the hide-liked kind */
-  | { type: "viewer"; ruleKey: string; viewerId: string; floor: string | null; left?: number; touch?: true; hide?: true }
+   * `hide`: the hiding kind (less what the viewer hides for good), else the hide-liked kind;
+   * `eager`: made on like, before any page asked (never evicting one of the viewer's) */
+  | { type: "viewer"; ruleKey: string; viewerId: string; floor: string | null; left?: number; touch?: true; hide?: true; eager?: true }
+  /** a liker's check for runs too dense (decision 033, "Made on like") going on past the (index,
+   * echo) pair `after` names in its order (`k`: the echo's place among the index's, then the index),
+   * `left` messages at most still to go */
+  | { type: "dense"; userId: string; echoIds: string[]; after: { k: number; index: number }; left: number }
   /** these users blocked, muted or changed muted words (or were blocked): their hiding viewer
    * indexes (`hide`, decision 033) are emptied and made again */
   | { type: "hiding"; viewerIds: string[] }
