@@ -150,4 +150,34 @@ describe("a short page filled by a second round trip", { timeout: 600_000 }, () 
     console.warn(`fill windowed: ${expected.length} visible of ${fresh.length} fresh; short pages ${off.short} of ${off.pages} before, ${on.short} of ${on.pages} with the fill; max rows ${off.maxRows} before, ${on.maxRows} with it`);
     expect(on.short).toBeLessThan(off.short);
   });
+
+  it("most liked in the last day, three quarters of its index's entries aged out (the cron's sweep late): every page ≤ 200 rows for a hider and for a reader who hides nothing, each fresh match once", async () => {
+    const tag = "filltripold";
+    const hider = (await signup(app(), { userName: "ft_v_old", password: "pass1234" })).user._id;
+    const plain = (await signup(app(), { userName: "ft_p_old", password: "pass1234" })).user._id;
+    const creator = (await signup(app(), { userName: "ft_c_old", password: "pass1234" })).user._id;
+    // 600 echos a minute apart, the newest 150 within the rule's day: the other 450 aged out since
+    // the index was built (no sweep ran). Before the freshness test moved past the walk's LIMIT, the
+    // hider's first statement read the aged entries uncounted (the million-echo store: 342–541 rows).
+    const now = Date.now();
+    const { authors, echos } = await writeHiderEchos(app(), tag, "old", "ft_ao", ECHOS, (i) => [...(i % 8 === 1 ? ["alpha"] : []), ...(i % 8 === 5 ? ["beta"] : [])], now - 86_400_000 - 450 * 60_000 + 30_000, 60_000);
+    const rule: FeedRule = { ...baseRule, includedTags: [tag], sortBy: "mostLiked", sortTimeRange: "1day" };
+    const key = ruleKeyOf(rule);
+    const scrollId = newId(now);
+    await batch(app().db, [...indexStatements(rule, sql`1`), feedScroll(scrollId, creator, rule, key)]);
+    for (let step = 0; step < 50 && (await backfillStep(app().db, key, now - 9 * 3_600_000, undefined, 10_000)); step++);
+    await batch(app().db, [
+      ...[0, 1, 2, 3, 4, 5].map((a) => sql`INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (${hider}, ${authors[a]!}, 1)`),
+      ...["alpha", "beta"].map((w) => sql`INSERT INTO muted_words (user_id, id, phrase, pattern, action, contexts, created_at) VALUES (${hider}, ${newId(Date.now())}, ${w}, ${` ${w} `}, 'hide', 31, 1)`),
+      ...rebuildMutedWordSet(hider, Date.now()),
+    ]);
+    const fresh = echos.slice(450).sort((a, b) => b.likes - a.likes || (a.id < b.id ? 1 : -1));
+    const seen = fresh.filter((e) => e.author >= 6 && e.words.length === 0).map((e) => e.id);
+    await measured(queued, creator, scrollId, 1, undefined);
+    for (const [viewer, expected, label] of [[hider, seen, "hider"], [plain, fresh.map((e) => e.id), "plain"]] as const) {
+      const off = await walk({ ...queued, FEED_FILL: "0" } as Env, viewer, scrollId, [...expected], `${label} without the fill`);
+      const on = await walk(queued, viewer, scrollId, [...expected], `${label} with the fill`);
+      console.warn(`aged ${label}: ${expected.length} to show of ${fresh.length} fresh; short pages ${off.short} of ${off.pages} before, ${on.short} of ${on.pages} with the fill; max rows ${off.maxRows} before, ${on.maxRows} with it`);
+    }
+  });
 });
