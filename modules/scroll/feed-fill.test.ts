@@ -118,62 +118,48 @@ describe("a short page filled by a second round trip", { timeout: 600_000 }, () 
     });
   }
 
-  it("most liked in the last day, a quarter of its index's entries aged out since the repair pass: a fill's walk counts them, every page ≤ 200 rows", async () => {
-    const tag = "filltripwin";
-    const viewer = (await signup(app(), { userName: "ft_v_win", password: "pass1234" })).user._id;
-    const creator = (await signup(app(), { userName: "ft_c_win", password: "pass1234" })).user._id;
-    // 600 echos a minute apart, from a day and 150 minutes ago: the index built 6 hours ago holds
-    // them all, and now the oldest 150 are past the rule's day (the repair pass, not run, would drop
-    // them). (With half of them aged, main's first statement alone read 203 rows: a walk's
-    // freshness test sits inside its LIMIT there — decision 034, "Left".)
+  /**
+   * A most-liked feed of the last day over 600 echos of one tag a minute apart, the oldest `aged`
+   * of them past the rule's day: its index was built while they were fresh and no repair pass has
+   * swept them since. The hider blocks 6 of the 10 authors and mutes two words; returns the fresh
+   * echos in the feed's order and what the hider sees of them.
+   */
+  async function agedFeed(suffix: string, aged: number) {
+    const tag = `filltrip${suffix}`;
+    const hider = (await signup(app(), { userName: `ft_v_${suffix}`, password: "pass1234" })).user._id;
+    const creator = (await signup(app(), { userName: `ft_c_${suffix}`, password: "pass1234" })).user._id;
     const now = Date.now();
-    const { authors, echos } = await writeHiderEchos(app(), tag, "win", "ft_aw", ECHOS, (i) => [...(i % 8 === 1 ? ["alpha"] : []), ...(i % 8 === 5 ? ["beta"] : [])], now - 86_400_000 - 150 * 60_000 + 30_000, 60_000);
+    // (echo `aged` is a day old 30 s after the test starts: the older ones are past the rule's day)
+    const { authors, echos } = await writeHiderEchos(app(), tag, suffix, `ft_a${suffix}`, ECHOS, (i) => [...(i % 8 === 1 ? ["alpha"] : []), ...(i % 8 === 5 ? ["beta"] : [])], now - 86_400_000 - aged * 60_000 + 30_000, 60_000);
     const rule: FeedRule = { ...baseRule, includedTags: [tag], sortBy: "mostLiked", sortTimeRange: "1day" };
     const key = ruleKeyOf(rule);
     const scrollId = newId(now);
     await batch(app().db, [...indexStatements(rule, sql`1`), feedScroll(scrollId, creator, rule, key)]);
-    for (let step = 0; step < 50 && (await backfillStep(app().db, key, now - 6 * 3_600_000, undefined, 10_000)); step++);
-    await batch(app().db, [
-      ...[0, 1, 2, 3, 4, 5].map((a) => sql`INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (${viewer}, ${authors[a]!}, 1)`),
-      ...["alpha", "beta"].map((w) => sql`INSERT INTO muted_words (user_id, id, phrase, pattern, action, contexts, created_at) VALUES (${viewer}, ${newId(Date.now())}, ${w}, ${` ${w} `}, 'hide', 31, 1)`),
-      ...rebuildMutedWordSet(viewer, Date.now()),
-    ]);
-    // (echo 150 is a day old 30 s after the test starts: the older 150 are past the rule's day)
-    const fresh = echos.slice(150);
-    const expected = fresh
-      .filter((e) => e.author >= 6 && e.words.length === 0)
-      .sort((a, b) => b.likes - a.likes || (a.id < b.id ? 1 : -1))
-      .map((e) => e.id);
-    await measured(queued, creator, scrollId, 1, undefined);
-    const off = await walk({ ...queued, FEED_FILL: "0" } as Env, viewer, scrollId, expected, "without the fill");
-    const on = await walk(queued, viewer, scrollId, expected, "with the fill");
-    console.warn(`fill windowed: ${expected.length} visible of ${fresh.length} fresh; short pages ${off.short} of ${off.pages} before, ${on.short} of ${on.pages} with the fill; max rows ${off.maxRows} before, ${on.maxRows} with it`);
-    expect(on.short).toBeLessThan(off.short);
-  });
-
-  it("most liked in the last day, three quarters of its index's entries aged out (the cron's sweep late): every page ≤ 200 rows for a hider and for a reader who hides nothing, each fresh match once", async () => {
-    const tag = "filltripold";
-    const hider = (await signup(app(), { userName: "ft_v_old", password: "pass1234" })).user._id;
-    const plain = (await signup(app(), { userName: "ft_p_old", password: "pass1234" })).user._id;
-    const creator = (await signup(app(), { userName: "ft_c_old", password: "pass1234" })).user._id;
-    // 600 echos a minute apart, the newest 150 within the rule's day: the other 450 aged out since
-    // the index was built (no sweep ran). Before the freshness test moved past the walk's LIMIT, the
-    // hider's first statement read the aged entries uncounted (the million-echo store: 342–541 rows).
-    const now = Date.now();
-    const { authors, echos } = await writeHiderEchos(app(), tag, "old", "ft_ao", ECHOS, (i) => [...(i % 8 === 1 ? ["alpha"] : []), ...(i % 8 === 5 ? ["beta"] : [])], now - 86_400_000 - 450 * 60_000 + 30_000, 60_000);
-    const rule: FeedRule = { ...baseRule, includedTags: [tag], sortBy: "mostLiked", sortTimeRange: "1day" };
-    const key = ruleKeyOf(rule);
-    const scrollId = newId(now);
-    await batch(app().db, [...indexStatements(rule, sql`1`), feedScroll(scrollId, creator, rule, key)]);
-    for (let step = 0; step < 50 && (await backfillStep(app().db, key, now - 9 * 3_600_000, undefined, 10_000)); step++);
+    // built an hour before the oldest aged out: every echo within its day then
+    for (let step = 0; step < 50 && (await backfillStep(app().db, key, now - (aged + 60) * 60_000, undefined, 10_000)); step++);
     await batch(app().db, [
       ...[0, 1, 2, 3, 4, 5].map((a) => sql`INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (${hider}, ${authors[a]!}, 1)`),
       ...["alpha", "beta"].map((w) => sql`INSERT INTO muted_words (user_id, id, phrase, pattern, action, contexts, created_at) VALUES (${hider}, ${newId(Date.now())}, ${w}, ${` ${w} `}, 'hide', 31, 1)`),
       ...rebuildMutedWordSet(hider, Date.now()),
     ]);
-    const fresh = echos.slice(450).sort((a, b) => b.likes - a.likes || (a.id < b.id ? 1 : -1));
-    const seen = fresh.filter((e) => e.author >= 6 && e.words.length === 0).map((e) => e.id);
+    const fresh = echos.slice(aged).sort((a, b) => b.likes - a.likes || (a.id < b.id ? 1 : -1));
     await measured(queued, creator, scrollId, 1, undefined);
+    return { hider, scrollId, fresh, seen: fresh.filter((e) => e.author >= 6 && e.words.length === 0).map((e) => e.id) };
+  }
+
+  it("most liked in the last day, a quarter of its index's entries aged out since the repair pass: a fill's walk counts them, every page ≤ 200 rows", async () => {
+    const { hider, scrollId, fresh, seen } = await agedFeed("win", 150);
+    const off = await walk({ ...queued, FEED_FILL: "0" } as Env, hider, scrollId, seen, "without the fill");
+    const on = await walk(queued, hider, scrollId, seen, "with the fill");
+    console.warn(`fill windowed: ${seen.length} visible of ${fresh.length} fresh; short pages ${off.short} of ${off.pages} before, ${on.short} of ${on.pages} with the fill; max rows ${off.maxRows} before, ${on.maxRows} with it`);
+    expect(on.short).toBeLessThan(off.short);
+  });
+
+  it("most liked in the last day, three quarters of its index's entries aged out (the cron's sweep late): every page ≤ 200 rows for a hider and for a reader who hides nothing, each fresh match once", async () => {
+    // Before the freshness test moved past the walk's LIMIT, the hider's first statement read the
+    // aged entries uncounted (333 rows here; the million-echo store: 342–541).
+    const { hider, scrollId, fresh, seen } = await agedFeed("old", 450);
+    const plain = (await signup(app(), { userName: "ft_p_old", password: "pass1234" })).user._id;
     for (const [viewer, expected, label] of [[hider, seen, "hider"], [plain, fresh.map((e) => e.id), "plain"]] as const) {
       const off = await walk({ ...queued, FEED_FILL: "0" } as Env, viewer, scrollId, [...expected], `${label} without the fill`);
       const on = await walk(queued, viewer, scrollId, [...expected], `${label} with the fill`);
