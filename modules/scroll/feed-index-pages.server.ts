@@ -132,16 +132,12 @@ export function indexPageQuery(
   const key = keyWhile === null ? own : sql`(CASE WHEN ${keyWhile} THEN ${own} END)`;
   const at = positionOf(rule, seek);
   const w = windowMs(rule);
-  // (a statement that may step over hidden entries — a viewer whom anything may hide, a hide-liked
-  // run, a fill — tests it past its LIMIT, so that an entry aged out since the repair pass counts
-  // among those it reads: a walk the LIMIT bounds in rows, decision 034. Tested before the LIMIT,
-  // a heavy hider's page of a one-day feed whose aged entries no sweep had removed read 342–541
-  // rows on the million-echo store.)
+  // (every statement tests it past its LIMIT, so that an entry aged out since the repair pass
+  // counts among those it reads: a walk the LIMIT bounds in rows, decision 034 — tested before
+  // the LIMIT, a heavy hider's page of a one-day feed whose aged entries the cron had not yet
+  // swept read 342–541 rows on the million-echo store. A windowed rule's page therefore walks as
+  // a filtered one does, its frontier read when it is short: `walks`.)
   const floor = w === null ? null : idFloor(now - w);
-  // (a reader whom nothing may hide keeps it inside the walk: their page reads up to its limit of
-  // fresh entries and has no frontier row to say where a short one stopped — the sweep keeps aged
-  // entries few: decision 034, "Left")
-  const freshFor = (filtersSql: SQL) => (floor === null || sized ? sql`` : sql`AND (${filtersSql} OR ie.echo_id >= ${floor})`);
   const freshAfter = (alias: string) => (floor === null ? sql`` : sql`AND ${sql.raw(alias)}.echo_id >= ${floor}`);
   // the frontier and "the index reaches the cursor", each in the feed's order
   const desc = descending(rule);
@@ -161,8 +157,8 @@ export function indexPageQuery(
   const viewer = `'${viewerId}'`;
   // (a filling statement knows them from the page's first batch: a constant, not six probes of the sets)
   const filters = sql.raw(sized ? (sized.filters ? "1" : "0") : viewerFiltersText(viewer));
-  // (a reader whom nothing may hide tests freshness inside the walk's LIMIT, as before decision 034's fix)
-  const fresh = freshFor(filters);
+  // a page that may step over entries it does not show: a viewer's hidden ones, or aged ones
+  const walks = floor === null ? filters : sql`1`;
   // the same test on the echo row the hydration reads (alias e): a walked entry's only test but
   // its author's, so an echo that shows reads its row once (decision 026); a frontier row passes
   const shown = sql`(p.ok = 0 OR NOT ${filters} OR ${sql.raw(echoVisibleText(viewer, "e", "feeds"))})`;
@@ -196,12 +192,12 @@ export function indexPageQuery(
     const walked = sql`SELECT a.echo_id, a.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
           WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
             AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
-            AND ${guard} ${fresh} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id", viewer))}
-          ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${filters} THEN ${scan.entries} ELSE ${limit + ahead} END) a
-          WHERE (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "a.author_id"))}) ${freshAfter("a")} LIMIT CASE WHEN ${filters} THEN ${scan.probed} ELSE ${limit + ahead} END`;
+            AND ${guard} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id", viewer))}
+          ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${walks} THEN ${scan.entries} ELSE ${limit + ahead} END) a
+          WHERE (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "a.author_id"))}) ${freshAfter("a")} LIMIT CASE WHEN ${walks} THEN ${scan.probed} ELSE ${limit + ahead} END`;
     return select(
       columns,
-      sql`FROM (${union(walked, filters, scan.probed + 2)}) p
+      sql`FROM (${union(walked, walks, scan.probed + 2)}) p
         CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1 + 1 - ahead}`,
     );
   }
