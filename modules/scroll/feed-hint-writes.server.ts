@@ -14,7 +14,7 @@
 import { alias } from "drizzle-orm/sqlite-core";
 import { idFloor, idTime } from "../shared/index";
 import { batch, select, sql, tables, type AppContext, type Db, type RowOf, type SQL } from "../shared/index.server";
-import { indexable, reachOf } from "./feed-index.server";
+import { indexable, keepStat, reachOf } from "./feed-index.server";
 import { HINT_TTL_SECONDS, putHint, type FeedHint } from "./feed-hint.server";
 import { ruleColumns, toRule } from "./rule.server";
 
@@ -86,7 +86,6 @@ export async function keepFeedHints(app: Pick<AppContext, "env" | "ctx">, db: Db
   const taken = split ? rows.filter((r) => idTime(r.id) < last!) : rows;
   const walkedTo = last === null ? from : split ? last : last + 1;
   const hinted = await writeHints(app, taken);
-  const keep = (key: string, value: number) => sql`INSERT INTO stats (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
-  await batch(db, [keep(WALKED, walkedTo), keep(PASS_AT, passAt)]);
+  await batch(db, [keepStat(WALKED, walkedTo), keepStat(PASS_AT, passAt)]);
   return { hinted, walkedTo };
 }

@@ -4,6 +4,7 @@
 import { idFloor, idTime } from "../shared/index";
 import { batch, select, sql, tables, type AppContext, type Change, type Db } from "../shared/index.server";
 import { consumeChanges } from "./feed-index-consumer.server";
+import { keepStat } from "./feed-index.server";
 
 /**
  * The replay: each pass runs the echos posted since the last pass (up to REPLAY_MAX, oldest first,
@@ -54,7 +55,7 @@ export async function sweepRanks(app: Pick<AppContext, "env" | "ctx">, db: Db, n
   const last = walked.reduce((max, r) => (r.echoId > max ? r.echoId : max), "");
   const at = marker[0]?.value ?? 0;
   const next = walked.length < RANK_SWEEP ? 0 : idTime(last) > at ? idTime(last) : idTime(last) + 1;
-  await batch(db, [sql`INSERT INTO stats (key, value) VALUES ('feed_index_rank_swept_to', ${next}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`]);
+  await batch(db, [keepStat("feed_index_rank_swept_to", next)]);
   return { swept: walked.length, resynced: gone.length + moved.length };
 }
 
@@ -95,7 +96,7 @@ export async function replayPosts(app: Pick<AppContext, "env" | "ctx">, db: Db, 
     // entries of echos deleted in the replayed range whose delete message was lost
     sql`DELETE FROM feed_index_entries WHERE echo_id >= ${idFloor(from)} AND echo_id < ${idFloor(reached)}
         AND NOT EXISTS (SELECT 1 FROM echos WHERE echos.id = feed_index_entries.echo_id)`,
-    sql`INSERT INTO stats (key, value) VALUES ('feed_index_replayed_to', ${reached}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    keepStat("feed_index_replayed_to", reached),
   ]);
   return posted.length;
 }

@@ -64,6 +64,10 @@ export function before(rule: FeedRule, a: Position, b: Position): boolean {
 export const reaches = (rule: FeedRule, st: IndexReach, position: Position): boolean =>
   st.complete || (st.floor !== null && before(rule, position, st.floor));
 /** The frontier as the feed_indexes row stores it. */
+/** Keep where a repair walk stands (a `stats` row, written over): the replay's, the rank sweep's, the hints' walk. */
+export const keepStat = (key: string, value: number): SQL =>
+  sql`INSERT INTO stats (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+
 export const reachOf = (row: { complete: boolean | number; floor: string | null; floorRank: number | null; near?: string | null; nearRank?: number | null }): IndexReach => ({
   complete: row.complete === true || row.complete === 1,
   floor: row.floor === null ? null : { rank: row.floorRank ?? 0, id: row.floor },
