@@ -2,16 +2,15 @@
 // drifts. Feeds keyed, stuck backfills resumed, aged entries removed, older builds rebuilt, the
 // top of each index checked against the engine, orphans dropped; the replays beside it
 // (feed-index-replay.server.ts).
-import { idFloor } from "../shared/index";
 import { batch, select, sendChanges, sql, tables, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { feedMatchQuery, feedPage, windowSize, type FeedMatchRow } from "./feed-rules.server";
 import { cutAt, markReady } from "./feed-index-backfill.server";
 import { relayLikes, replayPosts, sweepRanks } from "./feed-index-replay.server";
 import { shrinkExtended } from "./feed-index-extend.server";
 import { checkViewerIndexes } from "./feed-viewer-check.server";
+import { sweepAged } from "./feed-index-aging.server";
 import { before, deleteEntries, INDEX_CAP, indexKeyOf, indexStatements, insertEntries, nearStatements, NO_VIEWER, orderSql, reachOf, ruleTerms, type Entry, type Position } from "./feed-index.server";
 import { ruleColumns, ruleOfKey, toRule } from "./rule.server";
-import { TIME_RANGE_MS } from "./schema";
 
 /** Below this many entries a windowed index whose frontier aged is built again. */
 const DRAINED = 250;
@@ -51,14 +50,6 @@ export type Repaired = {
 /** Feeds keyed per pass (FEED_INDEX_KEYS_PER_PASS overrides: `npm run bench:data` keys a whole store). */
 const KEYS_PER_PASS = 50;
 /**
- * Each pass removes from windowed indexes the entries that left their window since about the pass
- * before: echos created in the AGE_BAND before the window's start (the cron runs every 5 minutes;
- * the band leaves room for a late pass). A page skips aged entries itself, so this only keeps
- * the index small and finds the indexes that drained.
- */
-const AGE_BAND = 15 * 60_000;
-
-/**
  * One repair pass, bounded: existing feeds without a key get their index; stuck backfills are
  * sent again (from their stored cursor); windowed indexes lose the entries that aged out, and one
  * that kept fewer than DRAINED entries while matches may lie past its frontier is built again;
@@ -82,13 +73,10 @@ export async function repairIndexes(
   done.shrunk = await shrinkExtended(db, now);
   const sc = tables.scrolls;
   const fi = tables.feedIndexes;
-  const aging = (["1day", "1month", "1year"] as const).map((range) => {
-    const start = now - TIME_RANGE_MS[range];
-    return sql`DELETE FROM feed_index_entries WHERE echo_id >= ${idFloor(start - AGE_BAND)} AND echo_id < ${idFloor(start)}
-      AND index_id IN (SELECT id FROM feed_indexes WHERE rule_key LIKE ${`%"sortBy":"mostLiked","sortTimeRange":"${range}"%`})
-      RETURNING index_id`;
-  });
-  const [unkeyed, stuck, due, orphans, older, ...aged] = await batch(db, [
+  // windowed indexes lose the entries that left their window (feed-index-aging.server.ts)
+  const aging = Number((app.env as { FEED_INDEX_AGING_PER_PASS?: string }).FEED_INDEX_AGING_PER_PASS) || undefined;
+  const { aged, touched } = await sweepAged(db, now, aging);
+  const [unkeyed, stuck, due, orphans, older] = await batch(db, [
     select({ id: sc.id, ...ruleColumns(sc) }, sql`FROM scrolls WHERE type = 'feed' AND rule_key IS NULL LIMIT ${keys}`),
     select({ ruleKey: fi.ruleKey }, sql`FROM feed_indexes WHERE state = 'building' AND updated_at < ${now - STUCK_MS} LIMIT 20`),
     select(
@@ -108,7 +96,6 @@ export async function repairIndexes(
       { id: fi.id, ruleKey: fi.ruleKey },
       sql`FROM feed_indexes WHERE state = 'ready' AND complete = 0 AND (floor IS NULL OR cap < ${INDEX_CAP}) AND viewer_id IS NULL LIMIT ${OLDER_PER_PASS}`,
     ),
-    ...aging,
   ]);
   const backfills: Change[] = [];
   const keying: SQL[] = [];
@@ -124,8 +111,7 @@ export async function repairIndexes(
   done.resumed = stuck.length;
   // drained: an incomplete windowed index that kept fewer than half its entries is built again
   // (its frontier can only fall by walking the window once more); pages read the engine meanwhile
-  const touched = [...new Set(aged.flat().map((r) => (r as { index_id: number }).index_id))];
-  done.aged = aged.reduce((n, rows) => n + rows.length, 0);
+  done.aged = aged;
   if (touched.length > 0) {
     const [drained] = await batch(db, [
       sql`UPDATE feed_indexes SET state = 'building', cursor = NULL, cursor_rank = NULL, complete = 0, floor = NULL, floor_rank = NULL, updated_at = ${now}
