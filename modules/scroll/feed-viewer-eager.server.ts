@@ -13,7 +13,7 @@
 // DENSE_LIKES likes, or who already holds VIEWER_INDEXES_MAX (a make on like never evicts:
 // `eager`, viewerStep).
 import { idFloor, isId } from "../shared/index";
-import { batch, select, sql, type Change, type Db } from "../shared/index.server";
+import { batch, select, sql, type Change, type Db, type SQL } from "../shared/index.server";
 import { HIDE_LIKED_PAGE_MAX, HIDE_LIKED_SCAN } from "./feed-index-pages.server";
 import { afterPosition, descending, orderSql, windowMs, type Position } from "./feed-index.server";
 import { VIEWER_INDEXES_MAX } from "./feed-viewer-index.server";
@@ -21,7 +21,8 @@ import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
 
 /** The run a page reads (a reader who reposts: the shortest) and the unliked entries a screen needs in it. */
-const RUN = HIDE_LIKED_SCAN;
+export const DENSE_RUN = HIDE_LIKED_SCAN;
+const RUN = DENSE_RUN;
 const SCREEN = HIDE_LIKED_PAGE_MAX;
 /** Likes a reader holds at least before any run can be too dense for them. */
 export const DENSE_LIKES = RUN - SCREEN + 1;
@@ -50,11 +51,16 @@ const likedEntries = (viewerId: string, echoIds: string[], after: After) =>
       WHERE (p.k, p.index_id) > (${after.k}, ${after.index}) ORDER BY p.k, p.index_id LIMIT ${EAGER_CHECKS}`,
   );
 
+/** Of a windowed rule, its index's entries still in its window (a page's run skips the rest). */
+export function inWindow(rule: FeedRule, now: number): SQL {
+  const w = windowMs(rule);
+  return w === null ? sql`` : sql`AND feed_index_entries.echo_id >= ${idFloor(now - w)}`;
+}
+
 /** The RUN - 1 entries on one side of `at` (nearest first), each with whether the viewer liked its
  * echo — of a windowed rule, only those still in its window, as a page's run skips the rest. */
 function beside(rule: FeedRule, indexId: number, at: Position, viewerId: string, side: "before" | "after", now: number) {
-  const w = windowMs(rule);
-  const fresh = w === null ? sql`` : sql`AND feed_index_entries.echo_id >= ${idFloor(now - w)}`;
+  const fresh = inWindow(rule, now);
   const reversed: FeedRule = { ...rule, sortBy: descending(rule) ? "oldestFirst" : "newestFirst" };
   const where =
     side === "after" ? afterPosition(rule, at) : descending(rule) ? sql`(feed_index_entries.rank, feed_index_entries.echo_id) > (${at.rank}, ${at.id})` : sql`(feed_index_entries.rank, feed_index_entries.echo_id) < (0, ${at.id})`;
@@ -111,8 +117,20 @@ async function denseFor(db: Db, likers: DenseCheck[], now: number): Promise<Chan
     const last = found[i]!.length === EAGER_CHECKS && c.left > 1 ? found[i]![EAGER_CHECKS - 1]! : null;
     return last ? [{ type: "dense", userId: c.userId, echoIds: c.echoIds, after: { k: last.k, index: last.indexId }, left: c.left - 1 }] : [];
   });
-  const checks = likers.flatMap((c, i) => found[i]!.map((entry) => ({ viewerId: c.userId, ...entry })));
-  if (checks.length === 0) return next;
+  return [...(await runsTooDense(db, likers.flatMap((c, i) => found[i]!.map((entry) => ({ viewerId: c.userId, ...entry }))), now)), ...next];
+}
+
+/** A liked echo of a viewer, where a shared index holds it: the run around it is checked. */
+export type DenseAt = { viewerId: string; indexId: number; ruleKey: string; echoId: string; rank: number };
+
+/**
+ * The check itself (on like, and the cron's walk over existing likes: feed-viewer-walk.server.ts):
+ * the runs around each liked echo read (2 × (RUN - 1) entries and a likes probe each, one round
+ * trip for them all), and a make message (`eager`: never evicting) for each viewer and rule where
+ * one is too dense.
+ */
+export async function runsTooDense(db: Db, checks: DenseAt[], now: number): Promise<Change[]> {
+  if (checks.length === 0) return [];
   const rules = checks.map((c) => ruleOfKey(c.ruleKey));
   const read = await batch(
     db,
@@ -124,5 +142,5 @@ async function denseFor(db: Db, likers: DenseCheck[], now: number): Promise<Chan
   const flags = (rows: { liked: number }[]) => rows.map((r) => r.liked === 1);
   // (one make a viewer and rule, however many of its runs are too dense)
   const dense = new Map(checks.filter((_, i) => tooDense(flags(read[2 * i]!), flags(read[2 * i + 1]!))).map((c) => [`${c.viewerId}\n${c.ruleKey}`, c] as const));
-  return [...[...dense.values()].map((c): Change => ({ type: "viewer", ruleKey: c.ruleKey, viewerId: c.viewerId, floor: null, eager: true })), ...next];
+  return [...dense.values()].map((c): Change => ({ type: "viewer", ruleKey: c.ruleKey, viewerId: c.viewerId, floor: null, eager: true }));
 }

@@ -22,6 +22,7 @@ import { repairIndexes } from "./feed-index-repair.server";
 import { ruleKeyOf } from "./rule.server";
 import { thinRule, writeThinMatches } from "./thin-matches.test-support";
 import { tooDense } from "./feed-viewer-eager.server";
+import { DENSE_REFRESH_MS, walkDenseLikes } from "./feed-viewer-walk.server";
 import { scrollEchos } from "./pages.server";
 import type { FeedRule } from "./schema";
 
@@ -200,5 +201,43 @@ describe("a hide-liked reader's viewer index before their first page", { timeout
     await drain();
     expect((await viewerIndexState(app(), key, reader))?.entries).toBe(expected.length);
     await coldPages(reader, scrollId, expected, "after the repair");
+  });
+
+  it("likes from before (no message came): the cron's walk over hide-liked indexes makes the index before the first page", async () => {
+    const { reader, rule, order } = await hideLikedFeed("walk", "newestFirst");
+    // two dense runs, the top one and one deep in the index (140 of the first 150, 60 of the next 80)
+    const inOrder = order();
+    const liked = new Set([...inOrder.slice(0, 150).filter((_, i) => i % 15 !== 7), ...inOrder.slice(170, 250).filter((_, i) => i % 4 !== 0)]);
+    // two more readers at the bound: 31 liked of every 51 in a row (a page's screen left: not
+    // dense), and 32 of every 51 (dense)
+    const [edge, over] = [newId(Date.now()), newId(Date.now() + 1)];
+    await batch(app().db, [
+      sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${edge}, 've_walk_31', 'x', 0), (${over}, 've_walk_32', 'x', 0)`,
+      ...[...liked].map((id) => sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${id}, ${reader}, 0)`),
+      ...inOrder.flatMap((id, i) => (i % 51 < 31 ? [sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${id}, ${edge}, 0)`] : [])),
+      ...inOrder.flatMap((id, i) => (i % 51 < 32 ? [sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${id}, ${over}, 0)`] : [])),
+    ]);
+    const scrollId = await cappedScroll(app(), reader, rule, 10_000);
+    const expected = inOrder.filter((id) => !liked.has(id));
+    sent.length = 0;
+    // runs of the walk until it has read every hide-liked index of the store (this file's feeds)
+    const runs = [];
+    for (let run = 0; run < 20; run++) {
+      const walked = await walkDenseLikes(app(), app().db, Date.now());
+      runs.push(walked);
+      if (walked.indexes === 0 && walked.skip === 0) break;
+    }
+    expect(runs.at(-1)).toMatchObject({ indexes: 0, skip: 0 });
+    const made = sent.filter((c) => c.type === "viewer" && c.eager && [reader, edge, over].includes(c.viewerId));
+    expect(made).toEqual([reader, over].map((viewerId) => ({ type: "viewer", ruleKey: ruleKeyOf(rule), viewerId, floor: null, eager: true })));
+    await drain();
+    expect(await viewerIndexState(app(), ruleKeyOf(rule), reader)).toMatchObject({ complete: 1, entries: expected.length });
+    sent.length = 0;
+    const maxRows = await coldPages(reader, scrollId, expected, "walked");
+    expect(viewerAsks()).toEqual([]);
+    // a walk again finds nothing more to make (the reader has the index; no other run is dense)
+    const again = await walkDenseLikes(app(), app().db, Date.now() + DENSE_REFRESH_MS);
+    expect(again.made).toBe(0);
+    console.warn(`walk: ${runs.length} runs (${runs.map((r) => `${r.indexes}/${r.readers}/${r.made}`).join(" ")}), then every page from a new isolate full, max rows ${maxRows}`);
   });
 });
