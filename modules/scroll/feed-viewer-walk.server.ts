@@ -24,7 +24,7 @@ export const DENSE_INDEXES_PER_PASS = 4;
 /** Readers' runs a run checks (two statements of ≤ ~100 rows each); more wait for the next run. */
 export const DENSE_CHECKS_PER_PASS = 32;
 /** The walk starts again this long after its last start. */
-export const DENSE_REFRESH_MS = 24 * 3600_000;
+export const DENSE_REFRESH_MS = 7 * 24 * 3600_000;
 
 const WALKED = "viewer_dense_walked_to";
 const SKIP = "viewer_dense_skip";
