@@ -22,7 +22,7 @@ import { repairIndexes } from "./feed-index-repair.server";
 import { ruleKeyOf } from "./rule.server";
 import { thinRule, writeThinMatches } from "./thin-matches.test-support";
 import { tooDense } from "./feed-viewer-eager.server";
-import { DENSE_REFRESH_MS, walkDenseLikes } from "./feed-viewer-walk.server";
+import { DENSE_REFRESH_MS, walkDenseLikes, type DenseWalk } from "./feed-viewer-walk.server";
 import { scrollEchos } from "./pages.server";
 import type { FeedRule } from "./schema";
 
@@ -67,6 +67,13 @@ async function hideLikedFeed(who: string, sortBy: FeedRule["sortBy"], matches = 
   const likes = new Map(written.map((m) => [m.id, m.likes]));
   const order = () => [...likes.keys()].sort((a, b) => (sortBy === "mostLiked" ? likes.get(b)! - likes.get(a)! : 0) || (a < b ? 1 : -1));
   return { reader, rule, likes, order };
+}
+
+/** Runs of the cron's walk over hide-liked indexes until it rests (has read every one). */
+async function walkToRest(): Promise<DenseWalk[]> {
+  const runs: DenseWalk[] = [];
+  for (let run = 0; run < 20 && !(runs.at(-1)?.indexes === 0 && runs.at(-1)?.skip === 0); run++) runs.push(await walkDenseLikes(app(), app().db, Date.now()));
+  return runs;
 }
 
 const viewerAsks = () => sent.filter((c) => c.type === "viewer" && !c.touch && !c.eager);
@@ -221,12 +228,7 @@ describe("a hide-liked reader's viewer index before their first page", { timeout
     const expected = inOrder.filter((id) => !liked.has(id));
     sent.length = 0;
     // runs of the walk until it has read every hide-liked index of the store (this file's feeds)
-    const runs = [];
-    for (let run = 0; run < 20; run++) {
-      const walked = await walkDenseLikes(app(), app().db, Date.now());
-      runs.push(walked);
-      if (walked.indexes === 0 && walked.skip === 0) break;
-    }
+    const runs = await walkToRest();
     expect(runs.at(-1)).toMatchObject({ indexes: 0, skip: 0 });
     const made = sent.filter((c) => c.type === "viewer" && c.eager && [reader, edge, over].includes(c.viewerId));
     expect(made).toEqual([reader, over].map((viewerId) => ({ type: "viewer", ruleKey: ruleKeyOf(rule), viewerId, floor: null, eager: true })));
@@ -239,5 +241,26 @@ describe("a hide-liked reader's viewer index before their first page", { timeout
     const again = await walkDenseLikes(app(), app().db, Date.now() + DENSE_REFRESH_MS);
     expect(again.made).toBe(0);
     console.warn(`walk: ${runs.length} runs (${runs.map((r) => `${r.indexes}/${r.readers}/${r.made}`).join(" ")}), then every page from a new isolate full, max rows ${maxRows}`);
+  });
+
+  it("the walk: an index with more dense readers than a run checks goes on at the next run from the reader it stopped at", async () => {
+    const { rule, order } = await hideLikedFeed("walkmany", "newestFirst");
+    // 40 readers who liked the newest 40 (likes from before: no message), the feed made after the last walk
+    const readers = Array.from({ length: 40 }, (_, i) => newId(Date.now() + i));
+    const newest = order().slice(0, 40);
+    await batch(app().db, [
+      sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES ${sql.join(readers.map((id, i) => sql`(${id}, ${`ve_walkmany_${i}`}, 'x', 0)`), sql`, `)}`,
+      ...readers.flatMap((user) => newest.map((echo) => sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${echo}, ${user}, 0)`)),
+    ]);
+    await walkToRest();
+    await cappedScroll(app(), readers[0]!, rule, 10_000);
+    sent.length = 0;
+    const runs = await walkToRest();
+    // 32 checked, the index taken up again at reader 32; then the other 8
+    expect(runs.map((r) => [r.checked, r.skip])).toEqual([[32, 32], [8, 0], [0, 0]]);
+    const made = sent.filter((c) => c.type === "viewer" && c.eager).map((c) => (c.type === "viewer" ? c.viewerId : ""));
+    expect(made.sort()).toEqual([...readers].sort());
+    await drain();
+    for (const user of readers) expect((await viewerIndexState(app(), ruleKeyOf(rule), user))?.complete).toBe(1);
   });
 });
