@@ -30,6 +30,8 @@ export const DENSE_LIKES = RUN - SCREEN + 1;
 const EAGER_LIKERS = 8;
 const EAGER_CHECKS = 8;
 const EAGER_MESSAGES = 8;
+/** Runs of the cron's walk checked a round trip (and named a message: feed-viewer-walk.server.ts). */
+export const RUNS_A_TRIP = 32;
 
 /** Where a liker's check goes on: after the (index, echo) pair of place `k` among its index's echos, in index `index`. */
 type After = { k: number; index: number };
@@ -90,6 +92,10 @@ export function tooDense(before: boolean[], after: boolean[], run = RUN, screen 
 /** One liker's check: their liked echos, from where (a `dense` message's `after`), messages left. */
 export type DenseCheck = { userId: string; echoIds: string[]; after: After; left: number };
 
+/** The runs a batch's `runs` messages (the cron's walk) name: checked as a like's are. */
+export const walkedRuns = (changes: Change[]): DenseAt[] =>
+  changes.flatMap((c) => (c.type === "runs" ? c.at.map((at) => ({ ...at, indexId: c.indexId, ruleKey: c.ruleKey })) : []));
+
 /** The checks of a batch: its likes with their likers (a first check each), and its `dense` messages. */
 export function denseChecks(changes: Change[]): DenseCheck[] {
   const likes = new Map<string, string[]>();
@@ -103,10 +109,12 @@ export function denseChecks(changes: Change[]): DenseCheck[] {
  * indexes to make — one make message (`eager`) for each hide-liked rule where a run around a
  * liked echo is too dense for the liker's page — and the checks that go on (`dense`).
  */
-export async function denseRuns(db: Db, checks: DenseCheck[], now = Date.now()): Promise<Change[]> {
+export async function denseRuns(db: Db, checks: DenseCheck[], walked: DenseAt[] = [], now = Date.now()): Promise<Change[]> {
   const made: Change[] = [];
   // (a burst of likes by many likers in one batch: each looked at, EAGER_LIKERS a round trip)
   for (let i = 0; i < checks.length; i += EAGER_LIKERS) made.push(...(await denseFor(db, checks.slice(i, i + EAGER_LIKERS), now)));
+  // (the walk's runs: RUNS_A_TRIP a round trip, two statements each)
+  for (let i = 0; i < walked.length; i += RUNS_A_TRIP) made.push(...(await runsTooDense(db, walked.slice(i, i + RUNS_A_TRIP), now)));
   return made;
 }
 
