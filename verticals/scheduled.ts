@@ -5,8 +5,8 @@ import { consumeAccountPurges, purgeAccount } from "../modules/auth/index.server
 import { runRanking } from "../modules/community/index.server";
 import { suspendedPastGrace } from "../modules/moderation/index.server";
 import { consumeEchoPurges, consumeTimelineChanges, trimTimelines } from "../modules/echo/index.server";
-import { keepFeedHints, repairIndexes } from "../modules/scroll/index.server";
-import { createDb, stalledChains, tables } from "../modules/shared/index.server";
+import { keepFeedHints, repairIndexes, walkDenseLikes } from "../modules/scroll/index.server";
+import { createDb, instrumentD1, stalledChains, tables, type D1Stats } from "../modules/shared/index.server";
 
 /**
  * Prune what can no longer matter: expired or revoked sessions, finished rate-limit windows, mutes
@@ -39,8 +39,8 @@ export async function purgeSuspended(env: Env, now: number, ctx?: ExecutionConte
 
 /**
  * Every 5 minutes: rank (tag counts, trending, popular lists → D1 and KV), prune, trim the
- * next slice of Following timelines back to their cap (decision 013), repair the feed indexes
- * and write the next feeds' KV hints (decision 020).
+ * next slice of Following timelines back to their cap (decision 013), repair the feed indexes,
+ * write the next feeds' KV hints (decision 020) and walk the next hide-liked indexes' likes (033).
  */
 export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext) {
   const ranking = await runRanking(env, now);
@@ -57,7 +57,20 @@ export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext
   // FEED_HINTS_PER_PASS: how many a run — a bench hints a whole store in one)
   const perPass = Number((env as { FEED_HINTS_PER_PASS?: string }).FEED_HINTS_PER_PASS) || undefined;
   const feedHints = ctx ? await keepFeedHints({ env, ctx }, createDb(env.DB), now, perPass) : null;
-  return { ranking, pruned, suspendedDeleted, timelines, feedIndexes, chains, feedHints };
+  // hide-liked readers' viewer indexes for likes no like message checked (decision 033, "The
+  // walk over existing likes"; FEED_DENSE_INDEXES_PER_PASS: shared indexes read a run)
+  const denseLikes = ctx ? await walkDenseLikesTraced({ env, ctx }, now) : null;
+  return { ranking, pruned, suspendedDeleted, timelines, feedIndexes, chains, feedHints, denseLikes };
+}
+
+/** The walk; with FEED_INDEX_TRACE="1" (benches), a line of what it did and cost D1 (warn: the log level lint allows). */
+async function walkDenseLikesTraced(app: { env: Env; ctx: ExecutionContext }, now: number) {
+  const vars = app.env as { FEED_DENSE_INDEXES_PER_PASS?: string; FEED_INDEX_TRACE?: string };
+  const trace: D1Stats | null = vars.FEED_INDEX_TRACE === "1" ? { roundTrips: 0, rowsRead: 0, rowsWritten: 0 } : null;
+  const started = Date.now();
+  const done = await walkDenseLikes(app, createDb(trace ? instrumentD1(app.env.DB, trace) : app.env.DB), now, Number(vars.FEED_DENSE_INDEXES_PER_PASS) || undefined);
+  if (trace) console.warn(`[dense-likes-walk] ${JSON.stringify({ ...done, ms: Date.now() - started, ...trace })}`);
+  return done;
 }
 
 /**

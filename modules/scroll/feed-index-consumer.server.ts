@@ -6,7 +6,7 @@ import { backfillStep, type Backfilled } from "./feed-index-backfill.server";
 import { hintReadyIndexes } from "./feed-hint-writes.server";
 import { extendStep, markNear } from "./feed-index-extend.server";
 import { resetHiding, viewerStep } from "./feed-viewer-index.server";
-import { denseChecks, denseRuns } from "./feed-viewer-eager.server";
+import { denseChecks, denseRuns, walkedRuns } from "./feed-viewer-eager.server";
 import { before, deleteEntries, insertEntries, reachOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
@@ -169,8 +169,10 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   if (statements.length > 0) await batch(db, statements);
   // a like that makes a run of a hide-liked feed too dense for its liker's page: their viewer
   // index is made now, before a page needs it (decision 033, "Made on like")
+  // (and the runs the cron's walk over existing likes found: "The walk over existing likes")
   const dense = denseChecks(changes);
-  if (dense.length > 0) sendChanges(app, await denseRuns(db, dense, now));
+  const walked = walkedRuns(changes);
+  if (dense.length > 0 || walked.length > 0) sendChanges(app, await denseRuns(db, dense, walked, now));
   done.written = inserts.length + moves.length;
   done.deleted = deletes.length + leaves.length + edited.length;
   // one step per rule however many of its messages came (a resent one, a repeat); an extension's

@@ -13,7 +13,7 @@
 // DENSE_LIKES likes, or who already holds VIEWER_INDEXES_MAX (a make on like never evicts:
 // `eager`, viewerStep).
 import { idFloor, isId } from "../shared/index";
-import { batch, select, sql, type Change, type Db } from "../shared/index.server";
+import { batch, select, sql, type Change, type Db, type SQL } from "../shared/index.server";
 import { HIDE_LIKED_PAGE_MAX, HIDE_LIKED_SCAN } from "./feed-index-pages.server";
 import { afterPosition, descending, orderSql, windowMs, type Position } from "./feed-index.server";
 import { VIEWER_INDEXES_MAX } from "./feed-viewer-index.server";
@@ -21,7 +21,8 @@ import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
 
 /** The run a page reads (a reader who reposts: the shortest) and the unliked entries a screen needs in it. */
-const RUN = HIDE_LIKED_SCAN;
+export const DENSE_RUN = HIDE_LIKED_SCAN;
+const RUN = DENSE_RUN;
 const SCREEN = HIDE_LIKED_PAGE_MAX;
 /** Likes a reader holds at least before any run can be too dense for them. */
 export const DENSE_LIKES = RUN - SCREEN + 1;
@@ -29,6 +30,8 @@ export const DENSE_LIKES = RUN - SCREEN + 1;
 const EAGER_LIKERS = 8;
 const EAGER_CHECKS = 8;
 const EAGER_MESSAGES = 8;
+/** Runs of the cron's walk checked a round trip (and named a message: feed-viewer-walk.server.ts). */
+export const RUNS_A_TRIP = 32;
 
 /** Where a liker's check goes on: after the (index, echo) pair of place `k` among its index's echos, in index `index`. */
 type After = { k: number; index: number };
@@ -50,11 +53,16 @@ const likedEntries = (viewerId: string, echoIds: string[], after: After) =>
       WHERE (p.k, p.index_id) > (${after.k}, ${after.index}) ORDER BY p.k, p.index_id LIMIT ${EAGER_CHECKS}`,
   );
 
+/** Of a windowed rule, its index's entries still in its window (a page's run skips the rest). */
+export function inWindow(rule: FeedRule, now: number): SQL {
+  const w = windowMs(rule);
+  return w === null ? sql`` : sql`AND feed_index_entries.echo_id >= ${idFloor(now - w)}`;
+}
+
 /** The RUN - 1 entries on one side of `at` (nearest first), each with whether the viewer liked its
  * echo — of a windowed rule, only those still in its window, as a page's run skips the rest. */
 function beside(rule: FeedRule, indexId: number, at: Position, viewerId: string, side: "before" | "after", now: number) {
-  const w = windowMs(rule);
-  const fresh = w === null ? sql`` : sql`AND feed_index_entries.echo_id >= ${idFloor(now - w)}`;
+  const fresh = inWindow(rule, now);
   const reversed: FeedRule = { ...rule, sortBy: descending(rule) ? "oldestFirst" : "newestFirst" };
   const where =
     side === "after" ? afterPosition(rule, at) : descending(rule) ? sql`(feed_index_entries.rank, feed_index_entries.echo_id) > (${at.rank}, ${at.id})` : sql`(feed_index_entries.rank, feed_index_entries.echo_id) < (0, ${at.id})`;
@@ -84,6 +92,10 @@ export function tooDense(before: boolean[], after: boolean[], run = RUN, screen 
 /** One liker's check: their liked echos, from where (a `dense` message's `after`), messages left. */
 export type DenseCheck = { userId: string; echoIds: string[]; after: After; left: number };
 
+/** The runs a batch's `runs` messages (the cron's walk) name: checked as a like's are. */
+export const walkedRuns = (changes: Change[]): DenseAt[] =>
+  changes.flatMap((c) => (c.type === "runs" ? c.at.map((at) => ({ ...at, indexId: c.indexId, ruleKey: c.ruleKey })) : []));
+
 /** The checks of a batch: its likes with their likers (a first check each), and its `dense` messages. */
 export function denseChecks(changes: Change[]): DenseCheck[] {
   const likes = new Map<string, string[]>();
@@ -97,10 +109,12 @@ export function denseChecks(changes: Change[]): DenseCheck[] {
  * indexes to make — one make message (`eager`) for each hide-liked rule where a run around a
  * liked echo is too dense for the liker's page — and the checks that go on (`dense`).
  */
-export async function denseRuns(db: Db, checks: DenseCheck[], now = Date.now()): Promise<Change[]> {
+export async function denseRuns(db: Db, checks: DenseCheck[], walked: DenseAt[] = [], now = Date.now()): Promise<Change[]> {
   const made: Change[] = [];
   // (a burst of likes by many likers in one batch: each looked at, EAGER_LIKERS a round trip)
   for (let i = 0; i < checks.length; i += EAGER_LIKERS) made.push(...(await denseFor(db, checks.slice(i, i + EAGER_LIKERS), now)));
+  // (the walk's runs: RUNS_A_TRIP a round trip, two statements each)
+  for (let i = 0; i < walked.length; i += RUNS_A_TRIP) made.push(...(await runsTooDense(db, walked.slice(i, i + RUNS_A_TRIP), now)));
   return made;
 }
 
@@ -111,8 +125,20 @@ async function denseFor(db: Db, likers: DenseCheck[], now: number): Promise<Chan
     const last = found[i]!.length === EAGER_CHECKS && c.left > 1 ? found[i]![EAGER_CHECKS - 1]! : null;
     return last ? [{ type: "dense", userId: c.userId, echoIds: c.echoIds, after: { k: last.k, index: last.indexId }, left: c.left - 1 }] : [];
   });
-  const checks = likers.flatMap((c, i) => found[i]!.map((entry) => ({ viewerId: c.userId, ...entry })));
-  if (checks.length === 0) return next;
+  return [...(await runsTooDense(db, likers.flatMap((c, i) => found[i]!.map((entry) => ({ viewerId: c.userId, ...entry }))), now)), ...next];
+}
+
+/** A liked echo of a viewer, where a shared index holds it: the run around it is checked. */
+export type DenseAt = { viewerId: string; indexId: number; ruleKey: string; echoId: string; rank: number };
+
+/**
+ * The check itself (on like, and the cron's walk over existing likes: feed-viewer-walk.server.ts):
+ * the runs around each liked echo read (2 × (RUN - 1) entries and a likes probe each, one round
+ * trip for them all), and a make message (`eager`: never evicting) for each viewer and rule where
+ * one is too dense.
+ */
+export async function runsTooDense(db: Db, checks: DenseAt[], now: number): Promise<Change[]> {
+  if (checks.length === 0) return [];
   const rules = checks.map((c) => ruleOfKey(c.ruleKey));
   const read = await batch(
     db,
@@ -124,5 +150,5 @@ async function denseFor(db: Db, likers: DenseCheck[], now: number): Promise<Chan
   const flags = (rows: { liked: number }[]) => rows.map((r) => r.liked === 1);
   // (one make a viewer and rule, however many of its runs are too dense)
   const dense = new Map(checks.filter((_, i) => tooDense(flags(read[2 * i]!), flags(read[2 * i + 1]!))).map((c) => [`${c.viewerId}\n${c.ruleKey}`, c] as const));
-  return [...[...dense.values()].map((c): Change => ({ type: "viewer", ruleKey: c.ruleKey, viewerId: c.viewerId, floor: null, eager: true })), ...next];
+  return [...dense.values()].map((c): Change => ({ type: "viewer", ruleKey: c.ruleKey, viewerId: c.viewerId, floor: null, eager: true }));
 }

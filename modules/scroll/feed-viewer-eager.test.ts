@@ -22,6 +22,7 @@ import { repairIndexes } from "./feed-index-repair.server";
 import { ruleKeyOf } from "./rule.server";
 import { thinRule, writeThinMatches } from "./thin-matches.test-support";
 import { tooDense } from "./feed-viewer-eager.server";
+import { DENSE_REFRESH_MS, walkDenseLikes, type DenseWalk } from "./feed-viewer-walk.server";
 import { scrollEchos } from "./pages.server";
 import type { FeedRule } from "./schema";
 
@@ -66,6 +67,20 @@ async function hideLikedFeed(who: string, sortBy: FeedRule["sortBy"], matches = 
   const likes = new Map(written.map((m) => [m.id, m.likes]));
   const order = () => [...likes.keys()].sort((a, b) => (sortBy === "mostLiked" ? likes.get(b)! - likes.get(a)! : 0) || (a < b ? 1 : -1));
   return { reader, rule, likes, order };
+}
+
+/** Runs of the cron's walk over hide-liked indexes until it rests (has read every one). */
+async function walkToRest(): Promise<DenseWalk[]> {
+  const runs: DenseWalk[] = [];
+  for (let run = 0; run < 20 && runs.at(-1)?.indexes !== 0; run++) runs.push(await walkDenseLikes(app(), app().db, Date.now()));
+  return runs;
+}
+
+/** The walk's `runs` messages consumed (the make messages they send stay queued). */
+async function drainRuns() {
+  const runs = sent.filter((c) => c.type === "runs");
+  sent.splice(0, sent.length, ...sent.filter((c) => c.type !== "runs"));
+  await consumeChanges(app(), app().db, runs);
 }
 
 const viewerAsks = () => sent.filter((c) => c.type === "viewer" && !c.touch && !c.eager);
@@ -200,5 +215,64 @@ describe("a hide-liked reader's viewer index before their first page", { timeout
     await drain();
     expect((await viewerIndexState(app(), key, reader))?.entries).toBe(expected.length);
     await coldPages(reader, scrollId, expected, "after the repair");
+  });
+
+  it("likes from before (no message came): the cron's walk over hide-liked indexes makes the index before the first page", async () => {
+    const { reader, rule, order } = await hideLikedFeed("walk", "newestFirst");
+    // two dense runs, the top one and one deep in the index (140 of the first 150, 60 of the next 80)
+    const inOrder = order();
+    const liked = new Set([...inOrder.slice(0, 150).filter((_, i) => i % 15 !== 7), ...inOrder.slice(170, 250).filter((_, i) => i % 4 !== 0)]);
+    // two more readers at the bound: 31 liked of every 51 in a row (a page's screen left: not
+    // dense), and 32 of every 51 (dense)
+    const [edge, over] = [newId(Date.now()), newId(Date.now() + 1)];
+    await batch(app().db, [
+      sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${edge}, 've_walk_31', 'x', 0), (${over}, 've_walk_32', 'x', 0)`,
+      ...[...liked].map((id) => sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${id}, ${reader}, 0)`),
+      ...inOrder.flatMap((id, i) => (i % 51 < 31 ? [sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${id}, ${edge}, 0)`] : [])),
+      ...inOrder.flatMap((id, i) => (i % 51 < 32 ? [sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${id}, ${over}, 0)`] : [])),
+    ]);
+    const scrollId = await cappedScroll(app(), reader, rule, 10_000);
+    const expected = inOrder.filter((id) => !liked.has(id));
+    sent.length = 0;
+    // runs of the walk until it has read every hide-liked index of the store (this file's feeds)
+    const runs = await walkToRest();
+    expect(runs.at(-1)).toMatchObject({ indexes: 0 });
+    // the runs found go to the queue; its consumer checks them and sends the make messages
+    expect(sent.filter((c) => c.type === "runs").flatMap((c) => (c.type === "runs" ? c.at.map((at) => at.viewerId) : [])).filter((id) => [reader, edge, over].includes(id)).sort()).toEqual([reader, over].sort());
+    await drainRuns();
+    const made = sent.filter((c) => c.type === "viewer" && c.eager && [reader, edge, over].includes(c.viewerId));
+    expect(made).toEqual([reader, over].map((viewerId) => ({ type: "viewer", ruleKey: ruleKeyOf(rule), viewerId, floor: null, eager: true })));
+    await drain();
+    expect(await viewerIndexState(app(), ruleKeyOf(rule), reader)).toMatchObject({ complete: 1, entries: expected.length });
+    sent.length = 0;
+    const maxRows = await coldPages(reader, scrollId, expected, "walked");
+    expect(viewerAsks()).toEqual([]);
+    // a walk again finds nothing more to make (the reader has the index; no other run is dense)
+    const again = await walkDenseLikes(app(), app().db, Date.now() + DENSE_REFRESH_MS);
+    expect(sent.filter((c) => c.type === "runs" && c.at.some((at) => at.viewerId === reader))).toEqual([]);
+    expect(again.indexes).toBeGreaterThan(0);
+    console.warn(`walk: ${runs.length} runs (${runs.map((r) => `${r.indexes}/${r.readers}/${r.sent}`).join(" ")}), then every page from a new isolate full, max rows ${maxRows}`);
+  });
+
+  it("the walk: an index with more dense readers than a message checks is read once, its readers' runs sent in messages of 32", async () => {
+    const { rule, order } = await hideLikedFeed("walkmany", "newestFirst");
+    // 40 readers who liked the newest 40 (likes from before: no message), the feed made after the last walk
+    const readers = Array.from({ length: 40 }, (_, i) => newId(Date.now() + i));
+    const newest = order().slice(0, 40);
+    await batch(app().db, [
+      sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES ${sql.join(readers.map((id, i) => sql`(${id}, ${`ve_walkmany_${i}`}, 'x', 0)`), sql`, `)}`,
+      ...readers.flatMap((user) => newest.map((echo) => sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${echo}, ${user}, 0)`)),
+    ]);
+    await walkToRest();
+    await cappedScroll(app(), readers[0]!, rule, 10_000);
+    sent.length = 0;
+    const runs = await walkToRest();
+    // one run reads the index; its 40 readers' runs go in two messages (32 and 8)
+    expect(runs.map((r) => [r.indexes, r.sent, r.messages])).toEqual([[1, 40, 2], [0, 0, 0]]);
+    await drainRuns();
+    const made = sent.filter((c) => c.type === "viewer" && c.eager).map((c) => (c.type === "viewer" ? c.viewerId : ""));
+    expect(made.sort()).toEqual([...readers].sort());
+    await drain();
+    for (const user of readers) expect((await viewerIndexState(app(), ruleKeyOf(rule), user))?.complete).toBe(1);
   });
 });

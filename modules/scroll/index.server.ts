@@ -23,6 +23,7 @@ export { consumeChanges, type Consumed } from "./feed-index-consumer.server";
 export { backfillStep } from "./feed-index-backfill.server";
 export { repairIndexes, type Repaired } from "./feed-index-repair.server";
 export { keepFeedHints } from "./feed-hint-writes.server";
+export { walkDenseLikes } from "./feed-viewer-walk.server";
 export { ruleChecks } from "./feed-rules.reference";
 export { previewFeedConfig } from "./preview.server";
 export { whyHere } from "./why.server";

@@ -37,6 +37,9 @@ export type Change =
    * echo) pair `after` names in its order (`k`: the echo's place among the index's, then the index),
    * `left` messages at most still to go */
   | { type: "dense"; userId: string; echoIds: string[]; after: { k: number; index: number }; left: number }
+  /** the cron's walk over existing likes (decision 033, "The walk over existing likes"): these
+   * readers' runs of one shared index, around the liked entry each names, to check */
+  | { type: "runs"; indexId: number; ruleKey: string; at: { viewerId: string; echoId: string; rank: number }[] }
   /** these users blocked, muted or changed muted words (or were blocked): their hiding viewer
    * indexes (`hide`, decision 033) are emptied and made again */
   | { type: "hiding"; viewerIds: string[] }
