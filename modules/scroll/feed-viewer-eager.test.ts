@@ -275,4 +275,23 @@ describe("a hide-liked reader's viewer index before their first page", { timeout
     await drain();
     for (const user of readers) expect((await viewerIndexState(app(), ruleKeyOf(rule), user))?.complete).toBe(1);
   });
+
+  it("the walk passes an index whose statement fails, and goes on to the next one", async () => {
+    await walkToRest();
+    // an index the walk cannot read (its rule key does not parse: the statement is never built,
+    // as a statement past D1's time limit never answers), then a dense reader's feed after it
+    const creator = (await signup(app(), { userName: "ve_walkfail_c", password: "pass1234" })).user._id;
+    await batch(app().db, [
+      sql`INSERT INTO feed_indexes (rule_key, state, cap, created_at, updated_at) VALUES ('not a rule', 'ready', 10, 0, 0)`,
+      sql`INSERT INTO scrolls (id, creator_id, name, type, created_at, exclude_liked_echos, rule_key) VALUES (${newId(Date.now())}, ${creator}, 'broken', 'feed', 0, 1, 'not a rule')`,
+    ]);
+    const { reader, rule, order } = await hideLikedFeed("walkfail", "newestFirst");
+    await batch(app().db, order().slice(0, 60).map((id) => sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${id}, ${reader}, 0)`));
+    await cappedScroll(app(), reader, rule, 10_000);
+    sent.length = 0;
+    const runs = await walkToRest();
+    expect(runs.reduce((n, r) => n + r.skipped, 0)).toBe(1);
+    expect(sent.some((c) => c.type === "runs" && c.at.some((at) => at.viewerId === reader))).toBe(true);
+    await batch(app().db, [sql`DELETE FROM scrolls WHERE rule_key = 'not a rule'`, sql`DELETE FROM feed_indexes WHERE rule_key = 'not a rule'`]);
+  });
 });
