@@ -125,7 +125,7 @@ export async function listEchos(
         ? sql`(SELECT et.* FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.tag = ${tag} ${byUser} AND ${where} ORDER BY et.echo_id DESC LIMIT ${window}) et`
         : sql`(SELECT * FROM echo_tags et WHERE et.tag = ${tag} AND ${where} ORDER BY et.echo_id DESC LIMIT ${window}) et`;
       return select(cols, sql`FROM ${candidates} JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
-        WHERE ${authorVisible(viewerId, "e.author_id")} AND ${wordsVisible(viewerId, "tags")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", filter.user ? "personal" : "public")} ORDER BY et.echo_id DESC LIMIT ${take} OFFSET ${offset}`);
+        WHERE ${linkVisible(viewerId, filter.user ? "personal" : "public")} AND ${wordsVisible(viewerId, "tags")} ORDER BY et.echo_id DESC LIMIT ${take} OFFSET ${offset}`);
     };
     const probe: Probe = (from, skip) =>
       select({ id: sql<string>`et.echo_id` }, sql`FROM echo_tags et ${filter.user ? sql`JOIN echos e ON e.id = et.echo_id` : sql.raw("")}
@@ -166,8 +166,19 @@ export async function listEchos(
 /** One author's candidates: the echo by its covering index, 1 row; a shown echo 1 more (the like). */
 const PROFILE_ROWS = { perCandidate: 1, perShown: 1 };
 
-/** A tag's candidates: its link row and the echo, 2 rows each; a shown echo 2 more (author, like). */
+/**
+ * A tag's candidates: its link row and the echo, 2 rows each; a shown echo 2 more (author, like).
+ * A link carries its echo's author (migration 0035), so a candidate whose author the viewer hides,
+ * or a moderator limited, costs its link row only: linkVisible tests it on the link, and SQLite
+ * places that test in the window's loop, before the join reads the echo (measured: the heavy
+ * hider's tag page 171 → 113 rows at 75 % hidden). The window is still sized for the worst case
+ * (every candidate's echo read); what the page did not spend goes to its fill (fillWindow).
+ */
 const TAG_ROWS = { perCandidate: 2, perShown: 2 };
+
+/** Whether a tag link's echo may show, by what the link holds (its author, its echo's id). */
+const linkVisible = (viewerId: string, scope: "public" | "personal") =>
+  sql`${authorVisible(viewerId, "et.author_id")} AND ${moderationVisible(viewerId, "et.author_id", "et.echo_id", scope)}`;
 
 /** How a windowed page was asked for: where it started, its window and what a candidate costs. */
 type WindowedPage = { req: PageRequest; start: Key | null; offset: number; window: number; rowsOf: ListRows; probe: Probe };
@@ -234,7 +245,7 @@ export async function listTag(
   const pageOf = (where: SQL, window: number, take: number, offset: number) =>
     select(echoColumns(viewerId, "tags"), sql`FROM (SELECT * FROM echo_tags et ${indexed} WHERE et.tag = ${tag} ${range} AND ${where} ORDER BY ${order} LIMIT ${window}) et
     JOIN echos e ON e.id = et.echo_id JOIN users u ON u.id = e.author_id
-    WHERE ${authorVisible(viewerId, "e.author_id")} AND ${wordsVisible(viewerId, "tags")} AND ${moderationVisible(viewerId, "e.author_id", "e.id", "public")}
+    WHERE ${linkVisible(viewerId, "public")} AND ${wordsVisible(viewerId, "tags")}
     ORDER BY ${order}
     LIMIT ${take} OFFSET ${offset}`);
   const probe: Probe = (from, skip) =>
