@@ -3,14 +3,15 @@
 // All by tag and a curation of them. The first statement's window (74 candidates at 2 rows) holds
 // 19 visible echos — a short page with more on main — and the rows it left fill it: 20 of 20, by
 // D1's own count ≤ 200 rows and ≤ 2 round trips, every visible echo once, by cursor to the end.
-// A reader who hides nothing reads exactly what they read with the fill off (LIST_FILL=0).
+// A reader who hides nothing reads exactly what they read with the fill off (LIST_FILL=0). Search,
+// whose two round trips are its own, reads a larger window of hits for a viewer who hides anyone.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { setBlock } from "./safety.server";
 import { addEcho, createScroll, scrollEchos } from "../scroll/index.server";
 import { configureRequestDb, createDb, instrumentD1, testAppContext, type D1Stats } from "../shared/index.server";
-import { listEchos, listTag, postEcho } from "../echo/index.server";
+import { listEchos, listTag, postEcho, searchEchos } from "../echo/index.server";
 
 const app = () => testAppContext(env);
 const user = async (name: string) => (await signup(app(), { userName: name, password: "pass1234" })).user;
@@ -91,6 +92,19 @@ describe("a short windowed page filled by a second statement (real D1)", () => {
       const cell = (m: typeof after) => `${m.page.echos.length}, ${m.roundTrips}, ${m.rowsRead}`;
       table.push(`| ${name} | ${cell(before)} | ${cell(after)} | ${sizes.join(", ")} | ${plainOff.rowsRead} / ${plainOn.rowsRead} |`);
     }
+    // search (no third round trip to fill): a viewer whom anything hides reads a larger window of
+    // hits (HIDING_WINDOW, 72 not 60) — at 75 % hidden 15 → 18 echos; a reader who hides nothing the same
+    const search: Read = (a, v, cursor) => searchEchos(a, v, "fill", { page: 1, limit: 20, cursor });
+    const [sOff, sOn, pOff, pOn] = [
+      await measured(search, viewer._id, undefined, false),
+      await measured(search, viewer._id),
+      await measured(search, plain._id, undefined, false),
+      await measured(search, plain._id),
+    ];
+    if (sOn.page.echos.length !== 18 || sOff.page.echos.length !== 15 || sOn.rowsRead > 200 || sOn.roundTrips > 2) failures.push(`search: ${sOff.page.echos.length} → ${sOn.page.echos.length} echos, ${sOn.roundTrips} rt, ${sOn.rowsRead} rows`);
+    if (sOn.page.echos.some((e) => e.author._id !== seen!._id)) failures.push("search: a hidden author");
+    if (pOn.rowsRead !== pOff.rowsRead || pOn.page.echos.length !== 20) failures.push(`search, plain reader: ${pOff.rowsRead} → ${pOn.rowsRead} rows`);
+    table.push(`| search | ${sOff.page.echos.length}, ${sOff.roundTrips}, ${sOff.rowsRead} | ${sOn.page.echos.length}, ${sOn.roundTrips}, ${sOn.rowsRead} | — | ${pOff.rowsRead} / ${pOn.rowsRead} |`);
     console.warn(table.join("\n"));
     expect(failures).toEqual([]);
   });
