@@ -4,7 +4,7 @@ import { badRequest, CURSOR_INVALID, encodeCursor, idCeil, idFloor, pagination, 
 import type { Placeholder } from "drizzle-orm";
 import { authorVisible, moderationVisible, wordsVisible, batch, listCursor, prepared, sql, tables, type AppContext, type SQL, select, type Select } from "../shared/index.server";
 import { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
-import { fillWindow, scanWindow, windowCursor, type Key, type ListRows, type Probe, type Refill } from "./scan-window.server";
+import { scanWindow, windowPage, type Key, type ListRows, type Probe, type Refill, type WindowAsk } from "./scan-window.server";
 import { normalizeTag, TIMEFRAME_MS, type EchoPage, type TagOrder, type Timeframe } from "./schema";
 
 /** A tag from a URL or query: normalised; anything unsafe simply matches nothing. */
@@ -118,7 +118,8 @@ export async function listEchos(
       ? select({ n: sql<number>`COUNT(*)` }, sql`FROM echo_tags et JOIN echos e ON e.id = et.echo_id WHERE et.tag = ${tag} ${byUser}`)
       : tagTotal(tag);
     // one author's echos of a tag read the echo in the window too (3 rows a candidate)
-    const rowsOf = filter.user ? { ...TAG_ROWS, perCandidate: 3 } : TAG_ROWS;
+    // (and its probe the link and the echo: 2)
+    const rowsOf = filter.user ? { ...TAG_ROWS, perCandidate: 3, perProbed: 2 } : TAG_ROWS;
     // one author's echos of a tag: the author is tested on the echo, so the window is over both
     const pageOf = (where: SQL, window: number, take: number, offset: number) => {
       const candidates = filter.user
@@ -172,7 +173,7 @@ const PROFILE_ROWS = { perCandidate: 1, perShown: 1 };
  * or a moderator limited, costs its link row only: linkVisible tests it on the link, and SQLite
  * places that test in the window's loop, before the join reads the echo (measured: the heavy
  * hider's tag page 171 → 113 rows at 75 % hidden). The window is still sized for the worst case
- * (every candidate's echo read); what the page did not spend goes to its fill (fillWindow).
+ * (every candidate's echo read); what the page did not spend goes to its fill (windowPage).
  */
 const TAG_ROWS = { perCandidate: 2, perShown: 2 };
 
@@ -180,12 +181,12 @@ const TAG_ROWS = { perCandidate: 2, perShown: 2 };
 const linkVisible = (viewerId: string, scope: "public" | "personal") =>
   sql`${authorVisible(viewerId, "et.author_id")} AND ${moderationVisible(viewerId, "et.author_id", "et.echo_id", scope)}`;
 
-/** How a windowed page was asked for: where it started, its window and what a candidate costs. */
-type WindowedPage = { req: PageRequest; start: Key | null; offset: number; window: number; rowsOf: ListRows; probe: Probe };
+/** How a windowed page was asked for (scan-window.server.ts), and its request. */
+type WindowedPage = Omit<WindowAsk, "limit" | "cost"> & { req: PageRequest; rowsOf: ListRows };
 
 /**
  * A windowed list's page in one batch (its total, its page, its last candidate); a short page
- * with more is filled (fillWindow, a second round trip), or, showing nothing, probed.
+ * with more is filled (windowPage, a second round trip), or, showing nothing, probed.
  */
 async function windowed(
   app: AppContext,
@@ -198,8 +199,7 @@ async function windowed(
   const [counts, first, tail] = await batch(app.db, statements);
   const { req } = w;
   const keyOf = (r: EchoRow): Key => (order === "likes" ? { l: r.likesCount, id: r.id } : { id: r.id });
-  const rows = await fillWindow(app, first, req.limit, keyOf, tail[0], w.rowsOf, refill);
-  const more = await windowCursor(app, rows, req.limit, keyOf, tail[0], w.start, w.offset, w.window, w.rowsOf.perCandidate, w.probe);
+  const { rows, ...more } = await windowPage(app, first, keyOf, tail[0], { ...w, limit: req.limit, cost: w.rowsOf }, refill);
   const n = counts[0]?.n ?? 0;
   const page = rows.slice(0, req.limit).map(toEcho);
   return { echos: page, pagination: { ...pagination(req.page, req.limit, total ? total(rows, n) : n, more.hasMore), nextCursor: more.nextCursor } };

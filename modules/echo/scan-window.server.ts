@@ -22,7 +22,7 @@
 //   after the start. Missing: the list ended.
 //
 // A short page with more to come, which showed echos and has used one round trip, is filled
-// (fillWindow: decision 034's idea for these lists, docs/decisions/026-safety.md "Filling a
+// (windowPage: decision 034's idea for these lists, docs/decisions/026-safety.md "Filling a
 // short page"): what D1 says the first round trip read leaves rows, since the window was sized
 // for every shown echo at its worst; a second statement continues the walk after the last echo
 // shown, its window sized by those rows, and its echos are appended. A page that is full (a
@@ -43,8 +43,9 @@ export function scanWindow(limit: number, offset: number, perCandidate: number, 
   return Math.max(shown, Math.floor((ROWS - shown * perShown) / perCandidate));
 }
 
-/** What a candidate and a shown echo cost a list (beyond the candidate's rows), at the worst. */
-export type ListRows = { perCandidate: number; perShown: number };
+/** What a candidate and a shown echo cost a list (beyond the candidate's rows), at the worst; a
+ * candidate its probe steps over (1 row by the list's index, unless said). */
+export type ListRows = { perCandidate: number; perShown: number; perProbed?: number };
 
 /**
  * The rows a filling statement reads besides its candidates and echos: the viewer's hidden-author
@@ -76,36 +77,47 @@ function rowsLeft(app: AppContext): number | null {
   return 200 - spent.rowsRead;
 }
 
+/** How a windowed page was asked for: where it started (its cursor's key, or the top and an offset), its window, what a candidate costs, its probe. */
+export type WindowAsk = { limit: number; start: Key | null; offset: number; window: number; cost: ListRows; probe: Probe };
+
 /**
- * A windowed page (`rows`: up to limit + 1 read) filled where it came out short with more to
- * come: it showed echos, the last of them is not the list's last candidate (`tail`), and the
- * request has one round trip used. The fill steps over the hidden run after that echo again
- * (the first statement does not say where its window ended) — that run is what the next page
- * would read. Its window: the rows left, less FILL_FIXED and the echos still wanted at their
- * worst, at the list's cost a candidate. A page it fills exactly ends with a cursor unless its
- * last echo is the list's last candidate (windowCursor), as any short page.
+ * A windowed page's echos and cursor, from its first statement's `rows` (up to limit + 1) and
+ * the list's last candidate (`tail`), filled where it came out short with more to come: it
+ * showed echos, the last of them is not the list's last candidate, and the request has one round
+ * trip used. The fill steps over the hidden run after that echo again (the first statement does
+ * not say where its window ended) — that run is what the next page would read. In the same batch
+ * the list's probe reads the fill window's last candidate (1 row a candidate), so a fill that
+ * comes back short says where the list goes on — after that candidate, every one before it seen —
+ * or, none, that the list ended there (no empty last page). Its window: the rows left, less
+ * FILL_FIXED and the echos still wanted at their worst, at the list's cost a candidate and the
+ * probe's row.
  */
-export async function fillWindow<R>(
+export async function windowPage<R>(
   app: AppContext,
   rows: R[],
-  limit: number,
   keyOf: (row: R) => Key,
   tail: Key | undefined,
-  cost: ListRows,
+  ask: WindowAsk,
   refill: Refill<R>,
-): Promise<R[]> {
+): Promise<{ rows: R[]; hasMore: boolean; nextCursor: string | null }> {
+  const { limit, cost } = ask;
+  const cursor = async (page: R[]) => ({ rows: page, ...(await windowCursor(app, page, limit, keyOf, tail, ask.start, ask.offset, ask.window, cost.perCandidate, ask.probe)) });
   const last = rows[rows.length - 1];
-  if (last === undefined || rows.length > limit || tail === undefined) return rows;
+  if (last === undefined || rows.length > limit || tail === undefined) return cursor(rows);
   const from = keyOf(last);
-  if (from.id === tail.id) return rows;
+  if (from.id === tail.id) return cursor(rows);
   const left = rowsLeft(app);
-  if (left === null) return rows;
+  if (left === null) return cursor(rows);
   // the echos still wanted (not one more: a full page's cursor is its last echo, as a short one's)
   const take = limit - rows.length;
-  const window = Math.floor((left - FILL_FIXED - take * cost.perShown) / cost.perCandidate);
-  if (window < FILL_MIN_WINDOW) return rows;
-  const [more] = await batch(app.db, [refill(from, window, take)]);
-  return [...rows, ...more];
+  const window = Math.floor((left - FILL_FIXED - take * cost.perShown) / (cost.perCandidate + (cost.perProbed ?? 1)));
+  if (window < FILL_MIN_WINDOW) return cursor(rows);
+  const [more, end] = await batch(app.db, [refill(from, window, take), ask.probe(from, window - 1)]);
+  const page = [...rows, ...more];
+  // full: its cursor is its last echo's (windowCursor, no probe: the page shows echos)
+  if (more.length >= take) return cursor(page);
+  const frontier = end[0];
+  return { rows: page, hasMore: frontier !== undefined, nextCursor: frontier === undefined ? null : encodeCursor(frontier) };
 }
 
 /** A candidate's sort key as the list's cursor carries it. */

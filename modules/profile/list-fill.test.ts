@@ -74,6 +74,9 @@ describe("a short windowed page filled by a second statement (real D1)", () => {
       // every page is full but the list's last that shows echos (after it: the empty end, decision 026)
       const lastShowing = sizes.findLastIndex((n) => n > 0);
       if (sizes.some((n, i) => i < lastShowing && n !== 20)) failures.push(`${name} pages: ${sizes.join(", ")}`);
+      // a fill that came back short read its window's last candidate too: none, and the list ended
+      // there — the curation's short last page (5 of its 25 visible) carries no cursor to an empty one
+      if (name === "curation" && sizes.at(-1) === 0) failures.push(`${name}: an empty last page (${sizes.join(", ")})`);
       const expected: string[] = [];
       let c: string | undefined;
       do {
