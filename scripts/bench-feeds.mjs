@@ -6,9 +6,7 @@
 // Prints the distribution per case (median, p90, p99, max, over 200) and the worst ten rules,
 // and writes <STATE_DIR>/bench-feeds-report.json (or FEEDS_REPORT).
 //
-// Sessions: thousands of creators would cost thousands of scrypt logins (~10 min of CPU), so the
-// script writes their session rows into the store and signs their tokens with the server's
-// SESSION_SECRET (.dev.vars), as login does; the rows are ordinary sessions and expire normally.
+// Sessions: written into the store for every creator and reader (bench-session.mjs).
 //
 // Env: FEEDS_SAMPLE (measure n feeds drawn at random with a fixed seed instead of all),
 // FEEDS_DEADLINE (seconds: take no new feed after it; the feeds are measured in that same seeded
@@ -21,15 +19,14 @@
 // BENCH_URL (a server already serving the store), FEEDS_HIDE_LIKED=1 and FEEDS_READERS (above), FEEDS_HIDER=1 (the public feeds read by the heavy
 // hider of scripts/bench-hider.mjs instead of another user, and only by them: its pages also count
 // echos the hider must not see), FEED_FILL=0 (the server sends no filling round trip: decision 034's before).
-import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { SignJWT } from "jose";
-import { root, run } from "./lib.mjs";
+import { root } from "./lib.mjs";
 import { buildVerticals } from "./build.mjs";
 import { startServer } from "./server.mjs";
 import { leaks, pickHider, setUpHider } from "./bench-hider.mjs";
+import { prober, sessionSecret, writeSessions } from "./bench-session.mjs";
 
 const dir = path.resolve(root, process.env.STATE_DIR || "bench-state");
 const SAMPLE = Number(process.env.FEEDS_SAMPLE || "0");
@@ -43,9 +40,7 @@ const out = path.resolve(root, process.env.FEEDS_REPORT || path.join(dir, "bench
 const metaFile = path.join(dir, "bench-meta.json");
 if (!existsSync(metaFile)) throw new Error(`no benchmark store at ${dir}: run npm run bench:data first`);
 if (!existsSync(path.join(root, "build", "echos", "server"))) await buildVerticals();
-await run("node", ["scripts/ensure-dev-vars.mjs"]);
-const secret = /^SESSION_SECRET=(.*)$/m.exec(readFileSync(path.join(root, ".dev.vars"), "utf8"))?.[1]?.trim();
-if (!secret) throw new Error("no SESSION_SECRET in .dev.vars");
+const secret = await sessionSecret();
 
 // ── the feeds, and sessions for their creators and the readers ──────────────────────────────
 const d1Dir = path.join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
@@ -76,26 +71,8 @@ if (process.env.FEEDS_HIDE_LIKED === "1") feeds = feeds.filter((f) => f.exclude_
 // FEEDS_READERS: the two other users who read each feed (default bench22,bench23; e.g. the heavy likers bench3,bench10)
 const otherNames = (process.env.FEEDS_READERS || "bench22,bench23").split(",");
 const other = db.prepare(`SELECT id, user_name FROM users WHERE user_name IN (${otherNames.map(() => "?").join(",")}) ORDER BY user_name`).all(...otherNames);
-const now = Date.now();
-const key = new TextEncoder().encode(secret);
-const cookies = new Map();
-const insert = db.prepare("INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, NULL)");
 const userIds = new Set([...feeds.map((f) => f.creator_id), ...readers.map((r) => r.id), ...other.map((o) => o.id), ...(hiding ? [hiding.hider.id, hiding.blocker] : [])]);
-db.exec("BEGIN");
-for (const userId of userIds) {
-  const sid = randomBytes(13).toString("hex");
-  insert.run(sid, userId, now, now, now + 30 * 86_400_000);
-  const token = await new SignJWT({ sid })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(userId)
-    .setIssuer("echo")
-    .setIssuedAt(Math.floor(now / 1000))
-    .setExpirationTime(Math.floor((now + 30 * 86_400_000) / 1000))
-    .sign(key);
-  // the session cookie's value is the token in React Router's cookie encoding (decision 011)
-  cookies.set(userId, `echo_session=${encodeURIComponent(btoa(JSON.stringify(token)))}`);
-}
-db.exec("COMMIT");
+const cookies = await writeSessions(db, userIds, secret);
 db.close();
 
 // ── measuring ────────────────────────────────────────────────────────────────────────────────
@@ -124,21 +101,7 @@ if (hiding) {
   console.log(`  set up in ${((Date.now() - t) / 1000).toFixed(0)} s`);
 }
 
-async function probe(cookie, p, jar = null) {
-  const t = Date.now();
-  const res = await fetch(base + p, { headers: { Cookie: [cookie, ...(jar ? [...jar.values()] : [])].join("; ") }, redirect: "manual", signal: AbortSignal.timeout(300_000) });
-  // a client that pages by number keeps the page bookmarks the API sets (echo_pages)
-  if (jar) for (const c of res.headers.getSetCookie()) if (/^echo_pages=/.test(c)) jar.set("echo_pages", c.split(";")[0]);
-  const m = /rt=(\d+) rows=(\d+)/.exec(res.headers.get("server-timing") ?? "");
-  const text = await res.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // HTML
-  }
-  return { status: res.status, rt: m ? Number(m[1]) : null, rows: m ? Number(m[2]) : null, ms: Date.now() - t, json };
-}
+const probe = prober(base);
 
 /** For the heavy hider: how many echos of a page it must not see. */
 const seen = (echos) => (hiding ? { leaks: leaks(hiding, echos) } : {});

@@ -6,7 +6,7 @@ export { editEcho, echoHistory } from "./edit.server";
 export { conversationOf, getThread } from "./thread.server";
 export { setRepost, listReposters, listQuotes } from "./repost.server";
 export { listEchos, listTag, dateBounds, type PageRequest } from "./lists.server";
-export { scanWindow, windowCursor, type Key, type Probe } from "./scan-window.server";
+export { scanWindow, windowPage, type Key, type ListRows, type Probe, type Refill, type WindowAsk } from "./scan-window.server";
 export { searchEchos, SEARCH_WINDOW, type SearchPage } from "./search.server";
 export { consumeTimelineChanges, FANOUT_INLINE, FANOUT_SLICE, backfillFollow, removeFollowee, trimTimelines, TIMELINE_CAP, FOLLOW_BACKFILL, UNFOLLOW_REMOVE } from "./timeline.server";
 export { listFollowing, followingIfAny, timelineOwners, repostReaders } from "./timeline-pages.server";

@@ -20,8 +20,15 @@
 //   OFFSET, shown before), so any of them is a safe place to resume: one more statement (a
 //   second round trip, only then) reads the candidate `skip` (as many as the budget has left)
 //   after the start. Missing: the list ended.
+//
+// A short page with more to come, which showed echos and has used one round trip, is filled
+// (windowPage: decision 034's idea for these lists, docs/decisions/026-safety.md "Filling a
+// short page"): what D1 says the first round trip read leaves rows, since the window was sized
+// for every shown echo at its worst; a second statement continues the walk after the last echo
+// shown, its window sized by those rows, and its echos are appended. A page that is full (a
+// reader who hides nothing, whose window holds a page) sends nothing more.
 import { encodeCursor } from "../shared/index";
-import { batch, type AppContext, type Select } from "../shared/index.server";
+import { batch, requestSpent, type AppContext, type Select } from "../shared/index.server";
 
 /** The rows a list request may read (200) less the session check's and the counter's. */
 const ROWS = 190;
@@ -34,6 +41,83 @@ const ROWS = 190;
 export function scanWindow(limit: number, offset: number, perCandidate: number, perShown: number): number {
   const shown = offset + limit + 1;
   return Math.max(shown, Math.floor((ROWS - shown * perShown) / perCandidate));
+}
+
+/** What a candidate and a shown echo cost a list (beyond the candidate's rows), at the worst; a
+ * candidate its probe steps over (1 row by the list's index, unless said). */
+export type ListRows = { perCandidate: number; perShown: number; perProbed?: number };
+
+/**
+ * The rows a filling statement reads besides its candidates and echos: the viewer's hidden-author
+ * set and muted-word set rows and the moderation test's — measured 2 in workerd for a viewer who
+ * blocks (modules/profile/list-fill.test.ts), 4 with 100 muted words, 7 on a most-liked tag page
+ * of the 0.1 store (bench-hider-lists.mjs: 202 rows with 5); 8 leaves a row of margin.
+ */
+const FILL_FIXED = 8;
+
+/** Fewer candidates than this are not worth a round trip. */
+const FILL_MIN_WINDOW = 4;
+
+/**
+ * The list's walk continued after `from` (the last echo a short page showed): a window of
+ * `window` candidates under the list's filters, at most `take` echos, no OFFSET.
+ */
+export type Refill<R> = (from: Key, window: number, take: number) => Select<R>;
+
+/**
+ * The rows a second statement may read: the budget (200) less what the request's one round trip
+ * read, as D1 counted it; null when the request has used more than one round trip or has one on
+ * its way, when nothing counts it (the cron, a test's bare binding), or with LIST_FILL="0" (a
+ * var: the bench's before).
+ */
+function rowsLeft(app: AppContext): number | null {
+  if ((app.env as { LIST_FILL?: string }).LIST_FILL === "0") return null;
+  const spent = requestSpent(app.db);
+  if (!spent || spent.roundTrips !== 1 || spent.inFlight !== 0) return null;
+  return 200 - spent.rowsRead;
+}
+
+/** How a windowed page was asked for: where it started (its cursor's key, or the top and an offset), its window, what a candidate costs, its probe. */
+export type WindowAsk = { limit: number; start: Key | null; offset: number; window: number; cost: ListRows; probe: Probe };
+
+/**
+ * A windowed page's echos and cursor, from its first statement's `rows` (up to limit + 1) and
+ * the list's last candidate (`tail`), filled where it came out short with more to come: it
+ * showed echos, the last of them is not the list's last candidate, and the request has one round
+ * trip used. The fill steps over the hidden run after that echo again (the first statement does
+ * not say where its window ended) — that run is what the next page would read. In the same batch
+ * the list's probe reads the fill window's last candidate (1 row a candidate), so a fill that
+ * comes back short says where the list goes on — after that candidate, every one before it seen —
+ * or, none, that the list ended there (no empty last page). Its window: the rows left, less
+ * FILL_FIXED and the echos still wanted at their worst, at the list's cost a candidate and the
+ * probe's row.
+ */
+export async function windowPage<R>(
+  app: AppContext,
+  rows: R[],
+  keyOf: (row: R) => Key,
+  tail: Key | undefined,
+  ask: WindowAsk,
+  refill: Refill<R>,
+): Promise<{ rows: R[]; hasMore: boolean; nextCursor: string | null }> {
+  const { limit, cost } = ask;
+  const cursor = async (page: R[]) => ({ rows: page, ...(await windowCursor(app, page, limit, keyOf, tail, ask.start, ask.offset, ask.window, cost.perCandidate, ask.probe)) });
+  const last = rows[rows.length - 1];
+  if (last === undefined || rows.length > limit || tail === undefined) return cursor(rows);
+  const from = keyOf(last);
+  if (from.id === tail.id) return cursor(rows);
+  const left = rowsLeft(app);
+  if (left === null) return cursor(rows);
+  // the echos still wanted (not one more: a full page's cursor is its last echo, as a short one's)
+  const take = limit - rows.length;
+  const window = Math.floor((left - FILL_FIXED - take * cost.perShown) / (cost.perCandidate + (cost.perProbed ?? 1)));
+  if (window < FILL_MIN_WINDOW) return cursor(rows);
+  const [more, end] = await batch(app.db, [refill(from, window, take), ask.probe(from, window - 1)]);
+  const page = [...rows, ...more];
+  // full: its cursor is its last echo's (windowCursor, no probe: the page shows echos)
+  if (more.length >= take) return cursor(page);
+  const frontier = end[0];
+  return { rows: page, hasMore: frontier !== undefined, nextCursor: frontier === undefined ? null : encodeCursor(frontier) };
 }
 
 /** A candidate's sort key as the list's cursor carries it. */

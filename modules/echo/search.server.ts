@@ -2,7 +2,7 @@
 // within windows of the newest matches (search-rank.ts, decision 021), with the matched words' places in the text (docs/product-notes.md, Search).
 // Two D1 round trips: the window of hits (with the session check), then the page's echos by id.
 import * as v from "valibot";
-import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, ECHO_ROWS, encodeCursor, PAGE_ROW_TARGET, pagination } from "../shared/index";
+import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, PAGE_ROW_TARGET, pagination } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
 import { authorVisible, moderationVisible, wordsVisible, batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "./echo-row.server";
@@ -17,6 +17,20 @@ import { CLOSE, OPEN, scorer } from "./search-rank";
  * keep a page within 200 rows read (docs/scaling.md).
  */
 export const SEARCH_WINDOW = 60;
+
+/**
+ * The window of a viewer whom anything may hide (a hidden-author set or muted words; issue 32,
+ * docs/decisions/026-safety.md "Filling a short page"), on a page of at most 20: a hit the viewer
+ * does not see costs its FTS row only (its author is a column of the index, tested in the window)
+ * or, hidden by a word, its echo row (spareHits), so 12 more hits in the window and 12 fewer
+ * spares keep the page's worst case where SEARCH_WINDOW's is — and show it more: the heavy hider
+ * (1,000 blocks, 100 words: ~half the hits hidden by author) saw 18 of a screen on 60.
+ */
+const HIDING_WINDOW = 72;
+const hitsWindow = (viewerId: string | Placeholder, roomy: boolean): SQL =>
+  roomy
+    ? sql`(CASE WHEN EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}') OR EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerId}) THEN ${sql.raw(String(HIDING_WINDOW))} ELSE ${sql.raw(String(SEARCH_WINDOW))} END)`
+    : sql.raw(String(SEARCH_WINDOW));
 
 export type SearchHit = Echo & { highlights: Highlights };
 export type SearchPage = { echos: SearchHit[]; pagination: EchoPage["pagination"] };
@@ -57,8 +71,10 @@ function literalMatch(terms: SearchTerm[]): string | null {
  * (migrations/0013_echo_search.sql). No bm25(): it counts each term's whole doclist for its IDF,
  * so its cost grew with the store (0.21x the constant route at 1 M echos, 0.12x at 3 M; decision 021).
  */
-const windowColumns = (viewerId: string | Placeholder) => ({
+const windowColumns = (viewerId: string | Placeholder, roomy: boolean) => ({
   r: sql<number>`rowid`,
+  // the window's size for this viewer (windowOf_: uncorrelated, evaluated once)
+  w: sql<number>`${hitsWindow(viewerId, roomy)}`,
   eid: sql<string>`eid`,
   marked: sql<string | null>`highlight(echo_search, 0, ${OPEN}, ${CLOSE})`,
   markedTags: sql<string | null>`highlight(echo_search, 1, ${OPEN}, ${CLOSE})`,
@@ -72,7 +88,7 @@ type Cursor = { h: number; o: number };
 
 /** A search page's cursor: the rank (h) and the offset within its window (o) to go on from. */
 const SearchCursorSchema = cursorSchema(
-  v.object({ h: cursorInteger(1), o: v.pipe(cursorInteger(0), v.maxValue(SEARCH_WINDOW - 1, CURSOR_INVALID)) }, CURSOR_INVALID),
+  v.object({ h: cursorInteger(1), o: v.pipe(cursorInteger(0), v.maxValue(HIDING_WINDOW - 1, CURSOR_INVALID)) }, CURSOR_INVALID),
 );
 
 function readCursor(cursor: string | undefined, page: number): Cursor | null {
@@ -105,17 +121,20 @@ function matchedTags(echo: Echo, terms: SearchTerm[]): string[] {
 }
 
 /** A window of hits newest first, below a rank when one is given (the cursor's). */
-function windowOf(viewerId: string | Placeholder, match: SQL | Placeholder, below: SQL | Placeholder | null) {
+function windowOf(viewerId: string | Placeholder, match: SQL | Placeholder, below: SQL | Placeholder | null, roomy: boolean) {
   // CAST: compared with the bare bound number, FTS5 did not seek to the bound and a deeper window
   // re-read every newer hit (measured in workerd: 561 rows read instead of 61 below rowid 500)
   return select(
-    windowColumns(viewerId),
+    windowColumns(viewerId, roomy),
     sql`FROM echo_search WHERE echo_search MATCH (${match}) ${below === null ? sql.raw("") : sql`AND rowid < CAST(${below} AS INTEGER)`}
-      ORDER BY rowid DESC LIMIT ${SEARCH_WINDOW + 1}`,
+      ORDER BY rowid DESC LIMIT ${hitsWindow(viewerId, roomy)} + 1`,
   );
 }
-const newestWindow = prepared(["viewerId", "match"], (v) => windowOf(v.viewerId, v.match, null));
-const olderWindow = prepared(["viewerId", "match", "below"], (v) => windowOf(v.viewerId, v.match, v.below));
+/** The two literal windows, for a page of at most 20 (roomy: a hiding viewer's is HIDING_WINDOW) and larger. */
+const literalWindows = [false, true].map((roomy) => ({
+  newest: prepared(["viewerId", "match"], (v) => windowOf(v.viewerId, v.match, null, roomy)),
+  older: prepared(["viewerId", "match", "below"], (v) => windowOf(v.viewerId, v.match, v.below, roomy)),
+}));
 
 /**
  * The ranked hits' echos, by id, in two shapes: 20 slots (a usual page) or SEARCH_WINDOW, the
@@ -146,10 +165,11 @@ function echosByIds(viewerId: string, ids: readonly string[], take: number) {
 
 /**
  * Hits sent past the page, for the muted words to step over: a hit hidden costs its echo row (1),
- * a shown echo up to ECHO_ROWS; with the window's read (SEARCH_WINDOW + 2) the page stays within
- * PAGE_ROW_TARGET — a screen (20) may step over 28 hidden hits, the largest page (30) over none.
+ * a shown echo up to ECHO_ROWS; with the window's read (its size + 2) the page stays within
+ * PAGE_ROW_TARGET — a screen (20) may step over 28 hidden hits (16 in a HIDING_WINDOW), the
+ * largest page (30) over none.
  */
-const spareHits = (limit: number) => Math.max(0, PAGE_ROW_TARGET - (SEARCH_WINDOW + 2) - limit * ECHO_ROWS);
+const spareHits = (limit: number, window: number) => Math.max(0, PAGE_ROW_TARGET - (window + 2) - limit * ECHO_ROWS);
 
 /** Best first (search-rank.ts: higher is better), ties newest first. */
 function ranked(hits: WindowRow[], terms: SearchTerm[]): WindowRow[] {
@@ -173,21 +193,26 @@ export async function searchEchos(
   if (terms.length === 0) return empty;
 
   const literal = literalMatch(terms);
+  // (LIST_FILL="0": SEARCH_WINDOW for everyone, the bench's before, as it turns the lists' fill off)
+  const roomy = limit <= DEFAULT_LIMIT && (app.env as { LIST_FILL?: string }).LIST_FILL !== "0";
+  const windows = literalWindows[Number(roomy)]!;
   const [window] = await batch(app.db, [
     literal === null
-      ? windowOf(viewerId, matchExpression(terms), at ? sql`${at.h}` : null)
+      ? windowOf(viewerId, matchExpression(terms), at ? sql`${at.h}` : null, roomy)
       : at
-        ? olderWindow({ viewerId, match: literal, below: at.h })
-        : newestWindow({ viewerId, match: literal }),
+        ? windows.older({ viewerId, match: literal, below: at.h })
+        : windows.newest({ viewerId, match: literal }),
   ]);
-  const olderExist = window.length > SEARCH_WINDOW;
-  const hits = window.slice(0, SEARCH_WINDOW);
+  // this viewer's window (HIDING_WINDOW for one whom anything may hide): the same on every page
+  const size = window[0]?.w ?? SEARCH_WINDOW;
+  const olderExist = window.length > size;
+  const hits = window.slice(0, size);
   const offset = at?.o ?? 0;
   // ranked over the whole window (the scores do not depend on what the viewer hides), then the
   // hidden authors' hits leave: a window of 60 with 2 in 5 hidden still fills a first page of 20
   const shown = ranked(hits, terms).filter((h) => h.visible === 1);
   // the page's hits and, for the muted words to step over, a few after it (spareHits)
-  const sent = shown.slice(offset, offset + Math.min(limit + spareHits(limit), SEARCH_WINDOW));
+  const sent = shown.slice(offset, offset + Math.min(limit + spareHits(limit, size), SEARCH_WINDOW));
   // the window is fixed by its upper bound, so later pages of it rank the same hits
   const top = at?.h ?? (hits[0] ? hits[0].r + 1 : 1);
 

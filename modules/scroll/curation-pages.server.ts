@@ -5,7 +5,7 @@
 import { alias } from "drizzle-orm/sqlite-core";
 import { type ListCursor } from "../shared/index";
 import { authorVisible, moderationVisible, wordsVisible, batch, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
-import { echoColumns, scanWindow, windowCursor, type PageRequest, type Probe } from "../echo/index.server";
+import { echoColumns, scanWindow, windowPage, type PageRequest, type Probe } from "../echo/index.server";
 import { echoPage } from "./rows.server";
 import type { ScrollEchoPage } from "./schema";
 
@@ -85,6 +85,11 @@ export async function curationEchos(
   const [rows, last] = await batch(app.db, [page, tail]);
   const start = byCursor ? { id: key.id, a: key.a } : null;
   if (rows.length <= req.limit && !(await isCuration)) return echoPage([], req, await total, false, null);
-  const { hasMore, nextCursor } = await windowCursor(app, rows, req.limit, (r) => ({ a: r.addedAt, id: r.id }), last[0], start, offset, window, CURATION_ROWS.perCandidate, curationProbe(viewerId, id));
-  return echoPage(rows.slice(0, req.limit), req, await total, hasMore, nextCursor);
+  const keyOf = (r: (typeof rows)[number]) => ({ a: r.addedAt, id: r.id });
+  // a short page with more is filled (windowPage) when the page went in the request's one round trip
+  const ask = { limit: req.limit, start, offset, window, cost: CURATION_ROWS, probe: curationProbe(viewerId, id) };
+  const { rows: filled, hasMore, nextCursor } = await windowPage(app, rows, keyOf, last[0], ask, (from, w, take) =>
+    curationPages.next({ viewerId, id, addedAt: from.a ?? null, echoId: from.id, window: w, take, offset: 0 }),
+  );
+  return echoPage(filled.slice(0, req.limit), req, await total, hasMore, nextCursor);
 }
