@@ -97,7 +97,9 @@ export const firstWalkForFewReposts = (limit: number): number => entriesForFewRe
  * them there (ECHO_ROWS an echo shown, 1 row one a word or moderation hides: at most PROBE_SPARE
  * of those past the look-ahead); a short page its HIDE_LIKED_STEP-th entry and the lookups. A
  * screen (20): 58 + 3 + 5 × 21 + 24 = 190 — full while 21 of its next 58 entries show, else
- * short with its cursor where it stopped (every entry probed, 2 rows each, was 30 entries).
+ * short with its cursor where it stopped (every entry probed, 2 rows each, was 30 entries). The
+ * walk of a rule without a window trades 4 of those entries and the echos' repost rows for the
+ * reader's reposts counted (decision 034, "Echos at what they can cost"): 77 entries for one repost.
  */
 // (12: the frontier and last-entry reads and the statement's own lookups — measured 193 rows for a
 // page of 20 with 6 here, 201 inside the feed's document)
