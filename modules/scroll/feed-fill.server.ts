@@ -11,8 +11,8 @@
 import { ECHO_ROWS, PAGE_FIXED_ROWS } from "../shared/index";
 import { batch, requestSpent, sql, type AppContext } from "../shared/index.server";
 import { FEED_STEP, feedPage, feedPageQuery, streams, windowSize, type FeedPageRow, type Hiding, type Seek } from "./feed-rules.server";
-import { filteredScan, HIDE_LIKED_SCAN, indexPage, indexPageQuery } from "./feed-index-pages.server";
-import type { IndexReach } from "./feed-index.server";
+import { entriesForFewReposts, firstWalkForFewReposts, repostsKept, filteredScan, HIDE_LIKED_SCAN, indexPage, indexPageQuery } from "./feed-index-pages.server";
+import { windowMs, type IndexReach } from "./feed-index.server";
 import type { FeedRule } from "./schema";
 
 type App = Pick<AppContext, "db" | "env">;
@@ -44,13 +44,21 @@ const ROW_BUDGET = 200;
  * a page 17 of 20 asks for 3 over as many entries as fit; one at 2 of 20 takes fewer echos and
  * more entries. null when no echo and entry fit.
  */
-export function fillSize(rows: number, want: number, rate: number, perEntry: number, fixed: number, ahead: 0 | 1): { shown: number; entries: number } | null {
+export function fillSize(
+  rows: number,
+  want: number,
+  rate: number,
+  perEntry: number,
+  fixed: number,
+  ahead: 0 | 1,
+  cost: FillCost = { echoRows: ECHO_ROWS, kept: () => 0, more: () => 0 },
+): { shown: number; entries: number } | null {
   let best: { shown: number; entries: number } | null = null;
   let expected = 0;
   for (let shown = want; shown >= 1; shown--) {
-    const entries = Math.floor((rows - fixed - ECHO_ROWS * (shown + ahead)) / perEntry);
+    const entries = Math.floor((rows - fixed - cost.kept(shown) - cost.echoRows * (shown + ahead)) / perEntry);
     if (entries < 1) continue;
-    const value = Math.min(shown, rate * entries);
+    const value = Math.min(shown, rate * (entries + cost.more(shown)));
     if (value > expected) {
       best = { shown, entries };
       expected = value;
@@ -60,15 +68,40 @@ export function fillSize(rows: number, want: number, rate: number, perEntry: num
 }
 
 /**
+ * What a filling statement's echos cost at the worst (`echoRows` each; `kept(shown)` rows more
+ * for the statement, planned), and the entries its SQL may add where the worst cannot come
+ * (`more(shown)`, expected: only the split between echos and entries is chosen by it).
+ */
+type FillCost = { echoRows: number; kept: (shown: number) => number; more: (shown: number) => number };
+
+/**
+ * An index fill's echos (decision 034, "Echos at what they can cost"): each its echo, author, the
+ * reader's like and repost probes and a quoted echo (ECHO_ROWS), less the like probe for a
+ * hide-liked run (it shows no echo the reader liked: the probe finds no row); the repost probes
+ * kept with the count of the reader's reposts (repostsKept), which a reader with few buys
+ * entries with, in SQL (expected here: a reader with none).
+ */
+const indexFillCost = (hideLiked: boolean, perEntry: number): FillCost => ({
+  echoRows: hideLiked ? ECHO_ROWS - 1 : ECHO_ROWS,
+  kept: (shown) => repostsKept(shown) - shown,
+  more: (shown) => entriesForFewReposts(shown, 0, perEntry),
+});
+
+/**
  * Rows a filling index statement reads besides its entries and echos: the index's row (for the
  * walk, its frontier and its last entry), the viewer's hidden set, words and moderation rows, its
- * frontier (the entry after the cursor) and the last entry it could reach, each hydrated as an
- * echo is (2 rows, ECHO_ROWS at worst) — measured 15 rows for a fill that walked one entry and
- * showed none, 20 with those two at the worst — and the echos a word or moderation hides among
+ * frontier (the entry after the cursor) and the last entry it could reach, each hydrated as its
+ * echo and author only (2 rows: no probe of a row the page never shows, pageColumns) — measured
+ * 15 rows for a fill that walked one entry and showed none, 20 with those two read at ECHO_ROWS,
+ * so 14 at their worst now; 17 kept, as a fill of the worst case — every echo a quote the reader
+ * liked and reposted — measured 2 rows over its plan with 14 (feed-fill-cost.test: 57 read of 59
+ * left with 2 echos shown of 3 planned, 200 in all) — and the echos a word or moderation hides among
  * those handed to the hydration (3, 1 row each). No scroll guard: the first statement's, in the
  * request's first round trip, found the scroll holding the rule (it read the page's first rows).
  */
-const INDEX_FILL_FIXED = 20 + 3;
+const INDEX_FILL_FIXED = 17 + 3;
+/** The same for a reader whom nothing hides, as before decision 034's "Echos at what they can cost" (their pages unchanged). */
+const PLAIN_FILL_FIXED = 20 + 3;
 
 type IndexPage = ReturnType<typeof indexPage>;
 
@@ -95,11 +128,17 @@ export async function fillIndexPage(
   if (rows === null) return got;
   // the first statement's walk (entries read at most) sets the rate; a hide-liked run's entry
   // costs 2 rows (its like probe), a walk's 1
-  const scanned = rule.excludeLikedEchos ? HIDE_LIKED_SCAN : filteredScan(take).entries;
-  const size = fillSize(rows, want, (got.rows.length + 1) / (scanned + 1), rule.excludeLikedEchos ? 2 : 1, INDEX_FILL_FIXED, 0);
+  // (a hiding reader's walk takes more where they repost little: expected of one who reposts nothing)
+  const scanned = rule.excludeLikedEchos ? HIDE_LIKED_SCAN : filteredScan(take).entries + (filters && windowMs(rule) === null ? firstWalkForFewReposts(take) : 0);
+  const perEntry = rule.excludeLikedEchos ? 2 : 1;
+  // (a hiding reader's fill counts its echos at what they can cost; one whom nothing hides — a
+  // windowed rule's aged entries, a hide-liked run — fills as before)
+  const size = filters
+    ? fillSize(rows, want, (got.rows.length + 1) / (scanned + 1), perEntry, INDEX_FILL_FIXED, 0, indexFillCost(rule.excludeLikedEchos, perEntry))
+    : fillSize(rows, want, (got.rows.length + 1) / (scanned + 1), perEntry, PLAIN_FILL_FIXED, 0);
   if (!size) return got;
   const seek: Seek = { id: got.after.id, likes: got.after.rank };
-  const [more] = await batch(app.db, [indexPageQuery(rule, viewerId, seek, size.shown, sql`1`, now, null, readKey, { entries: size.entries, step: 1, filters })]);
+  const [more] = await batch(app.db, [indexPageQuery(rule, viewerId, seek, size.shown, sql`1`, now, null, readKey, { entries: size.entries, step: 1, filters, fewReposts: filters })]);
   const next = indexPage(rule, more, size.shown, st);
   // (at the index's frontier, `next.after` is the frontier: the next page is the engine's)
   return { rows: [...got.rows, ...next.rows], full: got.rows.length + next.rows.length >= take, after: next.after, atFrontier: false };

@@ -16,6 +16,7 @@ import { signup } from "../auth/index.server";
 import { newId } from "../shared/index";
 import { batch, rebuildMutedWordSet, sql, testAppContext } from "../shared/index.server";
 import { baseRule, cappedScroll, keptQueue, measured, viewerIndexState } from "./depth-paging.test-support";
+import { walk } from "./feed-fill.test-support";
 import { backfillStep } from "./feed-index-backfill.server";
 import { indexStatements } from "./feed-index.server";
 import { ruleKeyOf } from "./rule.server";
@@ -27,35 +28,6 @@ const { env: queued, sent } = keptQueue(env);
 const app = () => testAppContext(queued);
 const ECHOS = 600;
 type Echo = HiderEcho;
-
-/**
- * The feed read to its end by cursor, then by number (page n with its cursor), as a GET reads each
- * page: each visible match once and in order, each page ≤ 2 round trips and ≤ 200 rows. Counts
- * the pages short of 20 with more to come.
- */
-async function walk(env: Env, viewerId: string, scrollId: string, expected: string[], label = "") {
-  let short = 0;
-  let pages = 0;
-  let maxRows = 0;
-  for (const byNumber of [false, true]) {
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    for (let n = 1; n <= 200; n++) {
-      const { got, stats } = await measured(env, viewerId, scrollId, byNumber ? n : 1, cursor);
-      const at = `${label}${byNumber ? " by number" : ""} page ${n}: ${got.echos.length} echos`;
-      expect(stats.roundTrips, at).toBeLessThanOrEqual(2);
-      expect(stats.rowsRead, at).toBeLessThanOrEqual(200);
-      maxRows = Math.max(maxRows, stats.rowsRead);
-      seen.push(...got.echos.map((e) => e._id));
-      cursor = got.pagination.nextCursor ?? undefined;
-      pages++;
-      if (got.echos.length < 20 && cursor) short++;
-      if (!cursor) break;
-    }
-    expect(seen).toEqual(expected);
-  }
-  return { short, pages, maxRows };
-}
 
 describe("a short page filled by a second round trip", { timeout: 600_000 }, () => {
   for (const [path, sortBy, hideLiked] of [

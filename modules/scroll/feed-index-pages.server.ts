@@ -72,9 +72,23 @@ export const HIDE_LIKED_SCAN = Math.floor((HIDE_LIKED_ROWS - REPOSTS_COUNTED) / 
  * stop 41.)
  */
 export const moreEntriesFor = (reposts: number): number => (reposts >= REPOSTS_COUNTED ? 0 : Math.floor((HIDE_LIKED_PAGE_MAX - 2 * reposts) / 2));
-const moreForFewReposts = (viewerId: string): SQL =>
+/** Entries more, chosen in SQL by the reader's reposts counted (up to REPOSTS_COUNTED rows): `more(r)` for r of them. */
+const forFewReposts = (viewerId: string, more: (reposts: number) => number): SQL =>
   sql`(CASE (SELECT count(*) FROM (SELECT 1 FROM reposts r WHERE r.user_id = ${viewerId} LIMIT ${REPOSTS_COUNTED}))
-    ${sql.raw(Array.from({ length: REPOSTS_COUNTED }, (_, r) => `WHEN ${r} THEN ${moreEntriesFor(r)}`).join(" "))} ELSE 0 END)`;
+    ${sql.raw(Array.from({ length: REPOSTS_COUNTED }, (_, r) => `WHEN ${r} THEN ${more(r)}`).join(" "))} ELSE 0 END)`;
+const moreForFewReposts = (viewerId: string): SQL => forFewReposts(viewerId, moreEntriesFor);
+/**
+ * A hiding reader's walk (decision 034, "Echos at what they can cost") plans each of its `shown`
+ * echos' repost probe and REPOSTS_COUNTED rows to count the reader's reposts (`repostsKept` in
+ * all); a reader with r < REPOSTS_COUNTED reposts spends at most 2r of them (the count reads r
+ * rows, the probes find at most r): the rest buys entries, `perEntry` rows each, chosen in SQL.
+ * A reader with more spends them all at the worst and walks REPOSTS_COUNTED entries fewer.
+ */
+export const repostsKept = (shown: number): number => REPOSTS_COUNTED + shown;
+export const entriesForFewReposts = (shown: number, reposts: number, perEntry: number): number =>
+  reposts >= REPOSTS_COUNTED ? 0 : Math.floor((repostsKept(shown) - 2 * reposts) / perEntry);
+/** Entries a hiding reader's first walk of a page of `limit` takes beyond filteredScan's, for one who reposts nothing. */
+export const firstWalkForFewReposts = (limit: number): number => entriesForFewReposts(limit + 1, 0, 1) - REPOSTS_COUNTED;
 /**
  * Entries a page of `limit` echos reads at most for a reader whom anything may hide (issue 32)
  * and who does not hide what they liked (`entries`), and how many of them go on to the hydration
@@ -83,7 +97,9 @@ const moreForFewReposts = (viewerId: string): SQL =>
  * them there (ECHO_ROWS an echo shown, 1 row one a word or moderation hides: at most PROBE_SPARE
  * of those past the look-ahead); a short page its HIDE_LIKED_STEP-th entry and the lookups. A
  * screen (20): 58 + 3 + 5 × 21 + 24 = 190 — full while 21 of its next 58 entries show, else
- * short with its cursor where it stopped (every entry probed, 2 rows each, was 30 entries).
+ * short with its cursor where it stopped (every entry probed, 2 rows each, was 30 entries). The
+ * walk of a rule without a window trades 4 of those entries and the echos' repost rows for the
+ * reader's reposts counted (decision 034, "Echos at what they can cost"): 77 entries for one repost.
  */
 // (12: the frontier and last-entry reads and the statement's own lookups — measured 193 rows for a
 // page of 20 with 6 here, 201 inside the feed's document)
@@ -97,9 +113,23 @@ const PROBE_SPARE = 3;
  * A filling statement's own size (decision 034): the entries it walks (a hide-liked run's too) and
  * its frontier's place among them (`step`: 1, the entry after the cursor, costs a row where the
  * HIDE_LIKED_STEP-th costs 12 — the page's first statement has already moved past what it read),
- * and whether anything may hide an echo from the viewer (`filters`, read in the page's first batch).
+ * whether anything may hide an echo from the viewer (`filters`, read in the page's first batch), and
+ * whether its plan kept the rows to count the reader's reposts (`fewReposts`: repostsKept).
  */
-export type Sized = { entries: number; step: number; filters: boolean };
+export type Sized = { entries: number; step: number; filters: boolean; fewReposts: boolean };
+/** Whether the reader liked or reposted an echo, and the echo it quotes, asked only of a row the
+ * page may show (`p.n` ≥ 0): a frontier or last-entry row reads its echo and author, 2 rows, not
+ * ECHO_ROWS (decision 034, "Echos at what they can cost"). */
+function pageColumns(viewerId: string) {
+  const c = echoColumns(viewerId, "feeds");
+  return {
+    ...c,
+    isLiked: sql<number>`(CASE WHEN p.n >= 0 THEN ${c.isLiked} ELSE 0 END)`,
+    isReposted: sql<number>`(CASE WHEN p.n >= 0 THEN ${c.isReposted} ELSE 0 END)`,
+    quoted: sql<string | null>`(CASE WHEN p.n >= 0 THEN ${c.quoted} END)`,
+    mutedWord: sql<string | null>`(CASE WHEN p.n >= 0 THEN ${c.mutedWord} END)`,
+  };
+}
 /** `feedN` of that frontier row, and of the last entry the page could reach (no echo of the page has them). */
 const FRONTIER_ROW = -1;
 const LAST_ROW = -2;
@@ -162,7 +192,7 @@ export function indexPageQuery(
   // the same test on the echo row the hydration reads (alias e): a walked entry's only test but
   // its author's, so an echo that shows reads its row once (decision 026); a frontier row passes
   const shown = sql`(p.ok = 0 OR NOT ${filters} OR ${sql.raw(echoVisibleText(viewer, "e", "feeds"))})`;
-  const columns = { ...echoColumns(viewerId, "feeds"), indexRank: sql<number>`p.rank`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` };
+  const columns = { ...pageColumns(viewerId), indexRank: sql<number>`p.rank`, feedOk: sql<number>`p.ok`, feedN: sql<number>`p.n` };
   // (`only`: read them only when it holds — a LIMIT of 0 reads nothing)
   const step = sized?.step ?? HIDE_LIKED_STEP;
   const frontier = (only: SQL = sql`1`) =>
@@ -189,11 +219,17 @@ export function indexPageQuery(
     // (a statement choosing a hiding viewer index or the rule's reads its row: VIEWER_CHOICE fewer)
     const chosen = filteredScan(limit);
     const scan = sized ? { entries: sized.entries, probed: limit + PROBE_SPARE } : indexKey !== null && typeof indexKey !== "string" ? { ...chosen, entries: chosen.entries - VIEWER_CHOICE } : chosen;
+    // (a hiding reader's walk takes the repost rows a reader with few reposts does not spend: its
+    // echos', `limit` and the look-ahead — a filling statement's for whomever it fills, a first
+    // statement's where only a hiding reader walks (`walks` is `filters`: a rule without a window;
+    // asking `filters` again would read its rows again, a row or more for every reader))
+    const fewReposts = forFewReposts(viewerId, (r) => entriesForFewReposts(limit + ahead, r, 1));
+    const walkLimit = sized ? (sized.fewReposts ? sql`${scan.entries} + ${fewReposts}` : sql`${scan.entries}`) : floor === null ? sql`${scan.entries - REPOSTS_COUNTED} + ${fewReposts}` : sql`${scan.entries}`;
     const walked = sql`SELECT a.echo_id, a.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
           WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
             AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
             AND ${guard} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id", viewer))}
-          ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${walks} THEN ${scan.entries} ELSE ${limit + ahead} END) a
+          ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${walks} THEN ${walkLimit} ELSE ${limit + ahead} END) a
           WHERE (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "a.author_id"))}) ${freshAfter("a")} LIMIT CASE WHEN ${walks} THEN ${scan.probed} ELSE ${limit + ahead} END`;
     return select(
       columns,
@@ -218,7 +254,9 @@ export function indexPageQuery(
   const chooses = indexKey !== null && typeof indexKey !== "string";
   const choice = chooses ? sql` - (CASE WHEN EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = ${viewerKeyOf(ruleKeyOf(rule), viewerId)}) THEN ${VIEWER_CHOICE} ELSE 0 END)` : sql``;
   // (a filling statement's run is sized by the rows its first round trip left: decision 034)
-  const runLimit = sized ? sql`${sized.entries}` : sql`${HIDE_LIKED_SCAN} + ${moreForFewReposts(viewerId)}${choice}`;
+  const runLimit = sized
+    ? sized.fewReposts ? sql`${sized.entries} + ${forFewReposts(viewerId, (r) => entriesForFewReposts(limit, r, 2))}` : sql`${sized.entries}`
+    : sql`${HIDE_LIKED_SCAN} + ${moreForFewReposts(viewerId)}${choice}`;
   const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${runLimit}) s
       WHERE NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = s.echo_id AND l.user_id = ${viewerId}) AND (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "s.author_id"))})
         AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))} ${freshAfter("s")}
