@@ -28,7 +28,7 @@
 // shown, its window sized by those rows, and its echos are appended. A page that is full (a
 // reader who hides nothing, whose window holds a page) sends nothing more.
 import { encodeCursor } from "../shared/index";
-import { batch, requestSpent, type AppContext, type Select } from "../shared/index.server";
+import { batch, rowsLeftAfterOneTrip, type AppContext, type Select } from "../shared/index.server";
 
 /** The rows a list request may read (200) less the session check's and the counter's. */
 const ROWS = 190;
@@ -64,19 +64,6 @@ const FILL_MIN_WINDOW = 4;
  */
 export type Refill<R> = (from: Key, window: number, take: number) => Select<R>;
 
-/**
- * The rows a second statement may read: the budget (200) less what the request's one round trip
- * read, as D1 counted it; null when the request has used more than one round trip or has one on
- * its way, when nothing counts it (the cron, a test's bare binding), or with LIST_FILL="0" (a
- * var: the bench's before).
- */
-function rowsLeft(app: AppContext): number | null {
-  if ((app.env as { LIST_FILL?: string }).LIST_FILL === "0") return null;
-  const spent = requestSpent(app.db);
-  if (!spent || spent.roundTrips !== 1 || spent.inFlight !== 0) return null;
-  return 200 - spent.rowsRead;
-}
-
 /** How a windowed page was asked for: where it started (its cursor's key, or the top and an offset), its window, what a candidate costs, its probe. */
 export type WindowAsk = { limit: number; start: Key | null; offset: number; window: number; cost: ListRows; probe: Probe };
 
@@ -106,7 +93,7 @@ export async function windowPage<R>(
   if (last === undefined || rows.length > limit || tail === undefined) return cursor(rows);
   const from = keyOf(last);
   if (from.id === tail.id) return cursor(rows);
-  const left = rowsLeft(app);
+  const left = rowsLeftAfterOneTrip(app, "LIST_FILL");
   if (left === null) return cursor(rows);
   // the echos still wanted (not one more: a full page's cursor is its last echo, as a short one's)
   const take = limit - rows.length;

@@ -9,33 +9,13 @@
 // cursor after the last shown. A reader whose page is full (everyone who hides nothing) sends
 // nothing more; a page whose first round trip was the scroll's lookup has no trip left.
 import { ECHO_ROWS, PAGE_FIXED_ROWS } from "../shared/index";
-import { batch, requestSpent, sql, type AppContext } from "../shared/index.server";
+import { batch, rowsLeftAfterOneTrip, sql, type AppContext } from "../shared/index.server";
 import { FEED_STEP, feedPage, feedPageQuery, streams, windowSize, type FeedPageRow, type Hiding, type Seek } from "./feed-rules.server";
 import { entriesForFewReposts, firstWalkForFewReposts, repostsKept, filteredScan, HIDE_LIKED_SCAN, indexPage, indexPageQuery } from "./feed-index-pages.server";
 import { windowMs, type IndexReach } from "./feed-index.server";
 import type { FeedRule } from "./schema";
 
 type App = Pick<AppContext, "db" | "env">;
-
-/**
- * Rows a filling statement may read: what the request's first round trip left of the budget
- * (ROW_BUDGET), as D1 counted it — or null when the request has used a second round trip already, has one on
- * its way (another loader of the same document), or is not counted (the cron, a test's bare
- * binding). FEED_FILL="0" (a var: `npm run bench:feeds`' before and after) sends none.
- */
-export function rowsLeft(app: App): number | null {
-  if ((app.env as { FEED_FILL?: string }).FEED_FILL === "0") return null;
-  const spent = requestSpent(app.db);
-  if (!spent || spent.roundTrips !== 1 || spent.inFlight !== 0) return null;
-  return ROW_BUDGET - spent.rowsRead;
-}
-
-/**
- * The budget itself, not PAGE_ROW_TARGET: that one keeps 10 rows for what a statement planned
- * before it runs may read beyond its plan; the first statement's rows here are D1's own count,
- * and the second's plan counts each of its parts at the worst (INDEX_FILL_FIXED, ECHO_ROWS).
- */
-const ROW_BUDGET = 200;
 
 /**
  * How a filling statement spends `rows`: at most `shown` echos (each, and the engine's look-ahead
@@ -124,7 +104,7 @@ export async function fillIndexPage(
 ): Promise<IndexPage> {
   const want = take - got.rows.length;
   if (want <= 0 || got.after === null || got.atFrontier) return got;
-  const rows = rowsLeft(app);
+  const rows = rowsLeftAfterOneTrip(app, "FEED_FILL");
   if (rows === null) return got;
   // the first statement's walk (entries read at most) sets the rate; a hide-liked run's entry
   // costs 2 rows (its like probe), a walk's 1
@@ -169,7 +149,7 @@ export async function fillEnginePage(
 ): Promise<EngineFed> {
   const want = limit - fed.rows.length;
   if (want <= 0 || !fed.hasMore || fed.after === null) return fed;
-  const rows = rowsLeft(app);
+  const rows = rowsLeftAfterOneTrip(app, "FEED_FILL");
   if (rows === null) return fed;
   // a window's entry costs about 3 rows (windowSize): the split's rate is per entry of it
   const fixed = PAGE_FIXED_ROWS + streams(rule).length;

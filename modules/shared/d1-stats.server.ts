@@ -22,6 +22,24 @@ export function requestSpent(db: Db): { roundTrips: number; rowsRead: number; in
   return spent ? { roundTrips: spent.stats.roundTrips, rowsRead: spent.stats.rowsRead, inFlight: spent.inFlight } : null;
 }
 
+/** The row budget of a request (≤ 200 rows read). */
+const ROW_BUDGET = 200;
+
+/**
+ * Rows a second, filling statement may read (decision 034; the lists' fill, decision 026): the
+ * budget itself (ROW_BUDGET, not PAGE_ROW_TARGET — the first round trip's rows are D1's own
+ * count, not a plan) less what the request's one round trip read. null when the request has used
+ * more than one round trip or has one on its way (another loader of the same document), when
+ * nothing counts it (the cron, a test's bare binding), or when the var `off` is "0" (a bench's
+ * before: FEED_FILL for feeds, LIST_FILL for the windowed lists).
+ */
+export function rowsLeftAfterOneTrip(app: { db: Db; env: object }, off: "FEED_FILL" | "LIST_FILL"): number | null {
+  if ((app.env as Record<string, string | undefined>)[off] === "0") return null;
+  const spent = requestSpent(app.db);
+  if (!spent || spent.roundTrips !== 1 || spent.inFlight !== 0) return null;
+  return ROW_BUDGET - spent.rowsRead;
+}
+
 /** `call` counted as on its way until it settles. */
 async function sent<T>(spent: Spent, call: () => Promise<T>): Promise<T> {
   spent.inFlight++;
