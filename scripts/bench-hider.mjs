@@ -31,7 +31,9 @@ export function pickHider(db) {
   fillOlderStore(db);
   const hider = db
     .prepare(
-      `SELECT u.id, u.user_name FROM users u WHERE u.echos_count = 0 AND u.user_name NOT LIKE 'bench1_' AND u.user_name NOT LIKE 'bench2_'
+      // (or one that is already a hider: bench-hider-lists.mjs's LISTS_ACTIVITY gives it echos)
+      `SELECT u.id, u.user_name FROM users u WHERE (u.echos_count = 0 OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = u.id))
+         AND u.user_name NOT LIKE 'bench1_' AND u.user_name NOT LIKE 'bench2_'
          AND NOT EXISTS (SELECT 1 FROM scrolls s WHERE s.creator_id = u.id) ORDER BY u.id LIMIT 1 OFFSET ?`,
     )
     .get(Number(process.env.HIDER_INDEX || "0")) ?? db.prepare("SELECT id, user_name FROM users ORDER BY echos_count, id LIMIT 1").get();
