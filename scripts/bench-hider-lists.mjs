@@ -66,6 +66,8 @@ const follows = db
   .filter((id) => !hidden.has(id))
   .slice(0, FOLLOWS);
 const followed = new Set(db.prepare("SELECT followee_id AS id FROM user_follows WHERE follower_id = ?").all(plan.hider.id).map((r) => r.id));
+// a hider that already follows its LISTS_FOLLOWS keeps them (LISTS_ACTIVITY's posts move echo counts)
+if (followed.size >= FOLLOWS) follows.splice(0, follows.length, ...follows.filter((id) => followed.has(id)), ...[...followed].filter((id) => !follows.includes(id)));
 const tags = db.prepare("SELECT name FROM tags WHERE echo_count >= ? ORDER BY echo_count DESC, name").all(TAG_MIN).map((r) => r.name);
 // (the store's own echos: the ones LISTS_ACTIVITY writes do not change the searches of a later run)
 const builtAt = Date.parse(JSON.parse(readFileSync(path.join(dir, "bench-meta.json"), "utf8")).builtAt);

@@ -43,6 +43,13 @@ export function pickHider(db) {
   const already = db.prepare("SELECT count(*) AS n FROM blocks WHERE blocker_id = ?").get(hider.id).n;
   const words = [...COMMON_WORDS.slice(0, COMMON), ...Array.from({ length: 100 - COMMON }, (_, i) => `zqhider${i}`)];
   const plan = { hider, blocked, muted: left[0], blocker: left[1], words, ready: already >= blocked.length };
+  if (plan.ready) {
+    // a hider already set up keeps whom it hides (echo counts, and so the most prolific, may have
+    // moved since: bench-hider-lists.mjs's LISTS_ACTIVITY posts)
+    plan.blocked = db.prepare("SELECT blocked_id AS id FROM blocks WHERE blocker_id = ?").all(hider.id).map((r) => r.id);
+    plan.muted = db.prepare("SELECT muted_id AS id FROM mutes WHERE muter_id = ?").get(hider.id)?.id ?? plan.muted;
+    plan.blocker = db.prepare("SELECT blocker_id AS id FROM blocks WHERE blocked_id = ?").get(hider.id)?.id ?? plan.blocker;
+  }
   // what share of the newest 5,000 top-level echos the hider does not see (by author, by a word)
   const newest = db.prepare("SELECT author_id, content FROM echos WHERE parent_id IS NULL ORDER BY id DESC LIMIT 5000").all();
   const hidden = hiddenAuthors(plan);
