@@ -7,9 +7,14 @@
 // - Home's Following, All echos; every tag with ≥ LISTS_TAG_MIN (20) echos, newest first, and the
 //   LISTS_LIKED (30) largest also most liked; a search for each word of the store's vocabulary
 //   (the words of its newest 2,000 echos); the echos of the first LISTS_PROFILES (100) authors it
-//   follows; its notifications (empty: the hider has no echo);
+//   follows; its notifications — LISTS_ACTIVITY (default 1) first gives the hider echos and
+//   notifications, once per store, through the API: it posts 20 echos; 60 authors it follows and
+//   sees like them and mention it (every other mention holding a word it mutes), and a last run of
+//   LISTS_MUTED_MENTIONS (80) mentions holding a muted word makes its newest notifications hidden;
+//   the muted author likes and mentions it too (no notification is written for a hidden actor);
 // - each list's first page (limit 20) once; for the first LISTS_DEPTH (200) lists of each kind,
-//   pages 2..LISTS_PAGES (5) by cursor and by number (where the list has numbers);
+//   pages 2..LISTS_PAGES (5) by cursor and by number (where the list has numbers); Following and
+//   the notifications by cursor to their end (LISTS_WALK, 30 pages; Following's timeline holds 500);
 // and counts, per page: echos, whether it is full (20, or the list ended), rows read and round
 // trips (Server-Timing), and echos the hider must not see. A short first page with more is
 // followed by cursor until a page shows an echo: none, and it was the list's end (every echo the
@@ -19,7 +24,7 @@
 //
 // Env: STATE_DIR (a copy of a bench store: the hider's blocks are written into it), BENCH_PORT
 // (8891), LIST_FILL=0 (the server sends no filling round trip: the before), LISTS_CONCURRENCY (4).
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { root } from "./lib.mjs";
@@ -38,6 +43,10 @@ const PROFILES = env("LISTS_PROFILES", "100");
 const DEPTH = env("LISTS_DEPTH", "200");
 const PAGES = env("LISTS_PAGES", "5");
 const CONCURRENCY = env("LISTS_CONCURRENCY", "4");
+const ACTIVITY = env("LISTS_ACTIVITY", "1") === 1;
+const MUTED_MENTIONS = env("LISTS_MUTED_MENTIONS", "80");
+const WALK = env("LISTS_WALK", "30");
+const ACTORS = 60;
 const LIMIT = 20;
 const out = path.resolve(root, process.env.LISTS_REPORT || path.join(dir, "bench-hider-lists.json"));
 
@@ -57,21 +66,29 @@ const follows = db
   .filter((id) => !hidden.has(id))
   .slice(0, FOLLOWS);
 const followed = new Set(db.prepare("SELECT followee_id AS id FROM user_follows WHERE follower_id = ?").all(plan.hider.id).map((r) => r.id));
+// a hider that already follows its LISTS_FOLLOWS keeps them (LISTS_ACTIVITY's posts move echo counts)
+if (followed.size >= FOLLOWS) follows.splice(0, follows.length, ...follows.filter((id) => followed.has(id)), ...[...followed].filter((id) => !follows.includes(id)));
 const tags = db.prepare("SELECT name FROM tags WHERE echo_count >= ? ORDER BY echo_count DESC, name").all(TAG_MIN).map((r) => r.name);
-const vocabulary = [...new Set(db.prepare("SELECT content FROM echos ORDER BY id DESC LIMIT 2000").all().flatMap((r) => r.content.toLowerCase().match(/[a-z]{3,}/g) ?? []))].sort();
-const cookies = await writeSessions(db, [plan.hider.id, plan.blocker], secret);
+// (the store's own echos: the ones LISTS_ACTIVITY writes do not change the searches of a later run)
+const builtAt = Date.parse(JSON.parse(readFileSync(path.join(dir, "bench-meta.json"), "utf8")).builtAt);
+const vocabulary = [...new Set(db.prepare("SELECT content FROM echos WHERE created_at <= ? ORDER BY id DESC LIMIT 2000").all(builtAt).flatMap((r) => r.content.toLowerCase().match(/[a-z]{3,}/g) ?? []))].sort();
+// (the activity is set up once per store: the hider's notifications say it was)
+const hiderEchos = db.prepare("SELECT id FROM echos WHERE author_id = ? AND parent_id IS NULL ORDER BY id").all(plan.hider.id).map((r) => r.id);
+const activity = ACTIVITY && db.prepare("SELECT count(*) AS n FROM notification_groups WHERE recipient_id = ?").get(plan.hider.id).n === 0;
+const actors = follows.slice(0, ACTORS);
+const cookies = await writeSessions(db, [plan.hider.id, plan.blocker, ...(activity ? [...actors, plan.muted] : [])], secret);
 db.close();
 const q = encodeURIComponent;
 /** Each list: its kind, its first page's path (limit 20), whether it pages by number. */
 const lists = [
-  { kind: "Following", path: "/api/echo/following", numbered: true },
+  { kind: "Following", path: "/api/echo/following", numbered: true, walk: true },
   { kind: "All echos", path: "/api/echo/all", numbered: true },
   ...tags.map((t) => ({ kind: "tag, newest", path: `/api/echo/tag/${q(t)}`, numbered: true })),
   ...tags.slice(0, LIKED).map((t) => ({ kind: "tag, most liked", path: `/api/echo/tag/${q(t)}?orderBy=likes`, numbered: true })),
   ...vocabulary.map((w) => ({ kind: "search", path: `/api/search/echos?q=${q(w)}`, numbered: true })),
   // (a profile is no muted-word context, decision 028: only a hidden author would be a leak there)
   ...follows.slice(0, PROFILES).map((id) => ({ kind: "profile", path: `/api/profile/user/${id}/echos`, numbered: true, authorsOnly: true })),
-  { kind: "notifications", path: "/api/notifications", numbered: false },
+  { kind: "notifications", path: "/api/notifications", numbered: false, walk: true },
 ];
 
 // ── the server, the hider's set-up ─────────────────────────────────────────────────────────────
@@ -89,6 +106,7 @@ try {
     return res.status;
   };
   await setUpHider(plan, send);
+  if (activity) await setUpActivity(send);
   for (const id of follows.filter((f) => !followed.has(f))) {
     const status = await send(plan.hider.id, "POST", `/api/profile/user/${id}/follow`);
     if (status !== 200) throw new Error(`follow ${id}: ${status}`);
@@ -99,6 +117,7 @@ try {
     const r = await probe(hider, p, jar);
     if (r.status !== 200) return { status: r.status, rows: r.rows, rt: r.rt, echos: 0 };
     const items = r.json.echos ?? r.json.groups ?? r.json.notifications ?? [];
+    if (r.json.notifications) return { rows: r.rows, rt: r.rt, echos: items.length, more: Boolean(r.json.pagination?.nextCursor), cursor: r.json.pagination?.nextCursor ?? null, leaks: noticeLeaks(items) };
     const more = Boolean(r.json.pagination?.nextCursor ?? r.json.nextCursor);
     return { rows: r.rows, rt: r.rt, echos: items.length, more, cursor: r.json.pagination?.nextCursor ?? r.json.nextCursor ?? null, leaks: !r.json.echos ? 0 : authorsOnly ? r.json.echos.filter((e) => hidden.has(e.author?._id)).length : leaks(plan, r.json.echos) };
   };
@@ -111,7 +130,7 @@ try {
         const deep = (depthOf.get(l.kind) ?? 0) < DEPTH;
         depthOf.set(l.kind, (depthOf.get(l.kind) ?? 0) + 1);
         const byCursor = [await page(withQuery(l.path, `limit=${LIMIT}`), null, l.authorsOnly)];
-        for (let n = 2; deep && n <= PAGES && byCursor[n - 2].cursor; n++) {
+        for (let n = 2; deep && n <= (l.walk ? WALK : PAGES) && byCursor[n - 2].cursor; n++) {
           byCursor.push(await page(withQuery(l.path, `limit=${LIMIT}&page=${n}&cursor=${q(byCursor[n - 2].cursor)}`), null, l.authorsOnly));
         }
         // a first page short with more: was more to see? (the cursor followed until a page shows an
@@ -133,6 +152,47 @@ try {
   );
 } finally {
   await server.stop();
+}
+
+/**
+ * The hider's echos and what others do with them (LISTS_ACTIVITY), through the API as users would:
+ * likes and mentions from authors it sees, half the mentions holding a word it mutes, then a run
+ * of muted-word mentions (its newest notifications, all hidden), and the muted author's likes and
+ * mentions (never written: a hidden actor's notification is not inserted).
+ */
+async function setUpActivity(send) {
+  const must = async (who, method, p, body, want = 200) => {
+    const status = await send(who, method, p, body);
+    if (status !== want) throw new Error(`activity: ${method} ${p}: ${status}`);
+  };
+  const ids = [...hiderEchos];
+  for (let i = ids.length; i < 20; i++) {
+    const res = await fetch(base + "/api/echo/post", { method: "POST", headers: { Cookie: cookies.get(plan.hider.id), "Content-Type": "application/json" }, body: JSON.stringify({ content: `hider echo ${i}`, tags: [] }) });
+    if (res.status !== 201) throw new Error(`activity: post: ${res.status}`);
+    ids.push((await res.json()).echo._id);
+  }
+  const word = plan.words[0];
+  const name = plan.hider.user_name;
+  for (let i = 0; i < actors.length; i += 6) {
+    await Promise.all(
+      actors.slice(i, i + 6).map(async (a, j) => {
+        await must(a, "POST", `/api/echo/like/${ids[(i + j) % ids.length]}`);
+        await must(a, "POST", "/api/echo/post", { content: `hello @${name} ${(i + j) % 2 ? word : "tea"} ${i + j}`, tags: [] }, 201);
+      }),
+    );
+  }
+  await must(plan.muted, "POST", `/api/echo/like/${ids[0]}`);
+  await must(plan.muted, "POST", "/api/echo/post", { content: `muted says hi @${name}`, tags: [] }, 201);
+  for (let i = 0; i < MUTED_MENTIONS; i += 6) {
+    await Promise.all(Array.from({ length: Math.min(6, MUTED_MENTIONS - i) }, (_, j) => must(actors[(i + j) % actors.length], "POST", "/api/echo/post", { content: `late @${name} ${word} ${i + j}`, tags: [] }, 201)));
+  }
+}
+
+/** What the hider must not see in a notification: a hidden actor, or an echo holding a muted word. */
+function noticeLeaks(items) {
+  const hiddenIds = new Set([...plan.blocked, plan.muted, plan.blocker]);
+  const words = plan.words.map((w) => new RegExp(`\\b${w}\\b`, "i"));
+  return items.filter((n) => hiddenIds.has(n.actor?._id) || words.some((w) => w.test(n.echo?.excerpt ?? ""))).length;
 }
 
 // ── the report ───────────────────────────────────────────────────────────────────────────────

@@ -31,7 +31,9 @@ export function pickHider(db) {
   fillOlderStore(db);
   const hider = db
     .prepare(
-      `SELECT u.id, u.user_name FROM users u WHERE u.echos_count = 0 AND u.user_name NOT LIKE 'bench1_' AND u.user_name NOT LIKE 'bench2_'
+      // (or one that is already a hider: bench-hider-lists.mjs's LISTS_ACTIVITY gives it echos)
+      `SELECT u.id, u.user_name FROM users u WHERE (u.echos_count = 0 OR EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = u.id))
+         AND u.user_name NOT LIKE 'bench1_' AND u.user_name NOT LIKE 'bench2_'
          AND NOT EXISTS (SELECT 1 FROM scrolls s WHERE s.creator_id = u.id) ORDER BY u.id LIMIT 1 OFFSET ?`,
     )
     .get(Number(process.env.HIDER_INDEX || "0")) ?? db.prepare("SELECT id, user_name FROM users ORDER BY echos_count, id LIMIT 1").get();
@@ -41,6 +43,13 @@ export function pickHider(db) {
   const already = db.prepare("SELECT count(*) AS n FROM blocks WHERE blocker_id = ?").get(hider.id).n;
   const words = [...COMMON_WORDS.slice(0, COMMON), ...Array.from({ length: 100 - COMMON }, (_, i) => `zqhider${i}`)];
   const plan = { hider, blocked, muted: left[0], blocker: left[1], words, ready: already >= blocked.length };
+  if (plan.ready) {
+    // a hider already set up keeps whom it hides (echo counts, and so the most prolific, may have
+    // moved since: bench-hider-lists.mjs's LISTS_ACTIVITY posts)
+    plan.blocked = db.prepare("SELECT blocked_id AS id FROM blocks WHERE blocker_id = ?").all(hider.id).map((r) => r.id);
+    plan.muted = db.prepare("SELECT muted_id AS id FROM mutes WHERE muter_id = ?").get(hider.id)?.id ?? plan.muted;
+    plan.blocker = db.prepare("SELECT blocker_id AS id FROM blocks WHERE blocked_id = ?").get(hider.id)?.id ?? plan.blocker;
+  }
   // what share of the newest 5,000 top-level echos the hider does not see (by author, by a word)
   const newest = db.prepare("SELECT author_id, content FROM echos WHERE parent_id IS NULL ORDER BY id DESC LIMIT 5000").all();
   const hidden = hiddenAuthors(plan);

@@ -39,7 +39,8 @@ describe("a like group led by someone the recipient blocks", () => {
     // others see their own groups unchanged (the test is the recipient's)
     const stats: D1Stats = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
     await listNotifications(testAppContext(env, { db: createDb(instrumentD1(env.DB, stats)) }), me);
-    expect(stats.roundTrips).toBe(1);
+    // (a short page asks where its window of groups ends: a second round trip, NOTICE_WINDOW)
+    expect(stats.roundTrips).toBeLessThanOrEqual(2);
     expect(stats.rowsRead).toBeLessThanOrEqual(200);
   });
 });

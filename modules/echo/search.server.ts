@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, PAGE_ROW_TARGET, pagination } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, moderationVisible, wordsVisible, batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
+import { authorVisible, moderationVisible, rowsLeftAfterOneTrip, wordsVisible, batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "./echo-row.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
@@ -20,17 +20,62 @@ export const SEARCH_WINDOW = 60;
 
 /**
  * The window of a viewer whom anything may hide (a hidden-author set or muted words; issue 32,
- * docs/decisions/026-safety.md "Filling a short page"), on a page of at most 20: a hit the viewer
- * does not see costs its FTS row only (its author is a column of the index, tested in the window)
- * or, hidden by a word, its echo row (spareHits), so 12 more hits in the window and 12 fewer
- * spares keep the page's worst case where SEARCH_WINDOW's is — and show it more: the heavy hider
- * (1,000 blocks, 100 words: ~half the hits hidden by author) saw 18 of a screen on 60.
+ * docs/decisions/026-safety.md "Filling a short page", 028 "A hider's window"), on a page of at
+ * most 20: a hit the viewer does not see costs its FTS row only (its author is a column of the
+ * index, tested in the window) or, hidden by a word, its echo row (a spare hit), so the window
+ * takes what the page's echos cannot cost. A shown echo costs SHOWN_ROWS (its row, its author, a
+ * quote's echo) and its like and repost probes, which find a row only for an echo the viewer
+ * liked or reposted: the viewer's likes and reposts are counted in the window's SQL (up to
+ * LIKES_COUNTED and REPOSTS_COUNTED rows, as decision 034 bounds a feed's repost probes), and a
+ * viewer with n < counted of them spends at most 3n rows on them (n counted twice, n found), one
+ * with more every echo's and the count. What is left buys hits (hidingWindow): 122 for a viewer
+ * with no like and no repost, 94 for the bench's heavy hider (likes, 2 reposts), 72 (main's one
+ * size for all) for one who liked and reposted 4 or more. A viewer whom nothing hides reads
+ * SEARCH_WINDOW (no hiding window is 60).
  */
-const HIDING_WINDOW = 72;
-const hitsWindow = (viewerId: string | Placeholder, roomy: boolean): SQL =>
-  roomy
-    ? sql`(CASE WHEN EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}') OR EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerId}) THEN ${sql.raw(String(HIDING_WINDOW))} ELSE ${sql.raw(String(SEARCH_WINDOW))} END)`
-    : sql.raw(String(SEARCH_WINDOW));
+const LIKES_COUNTED = 1;
+const REPOSTS_COUNTED = 4;
+const SHOWN_ROWS = ECHO_ROWS - 2;
+/** Hidden-by-word hits every hiding window keeps room to step over (more when the window cost less: spareHits). */
+const SPARE_MIN = 6;
+/**
+ * The page statement's own rows past its echos and spares (the viewer's sets): measured 4 (the
+ * worst case in search-hider.server.test.ts). The measured spares keep a page within 200 rows
+ * less this constant's margin over what it truly costs, whatever the window read.
+ */
+const SEARCH_PAGE_FIXED = 6;
+/** Rows a screen's probes of one kind cost at most, n counted of `counted`: the count (read twice: the window's size is its column and its LIMIT) and the probes that find a row. */
+const probeRows = (n: number, counted: number) => 2 * Math.min(n, counted) + foundRows(n, counted);
+const foundRows = (n: number, counted: number) => (n < counted ? n : DEFAULT_LIMIT);
+const hidingWindow = (likes: number, reposts: number) =>
+  PAGE_ROW_TARGET - 2 - DEFAULT_LIMIT * SHOWN_ROWS - probeRows(likes, LIKES_COUNTED) - probeRows(reposts, REPOSTS_COUNTED) - SPARE_MIN;
+/** The largest window (a viewer with no like and no repost): a cursor's offset stays below it. */
+const HIDING_WINDOW_MAX = hidingWindow(0, 0);
+/**
+ * The rows a screen's like and repost probes can find, by the window they left (the page knows
+ * its window, not the counts: where two counts give one window, the larger). The counts' own rows
+ * were the window's, measured with it.
+ */
+const foundByWindow = new Map<number, number>();
+for (let l = 0; l <= LIKES_COUNTED; l++) {
+  for (let r = 0; r <= REPOSTS_COUNTED; r++) {
+    const w = hidingWindow(l, r);
+    foundByWindow.set(w, Math.max(foundByWindow.get(w) ?? 0, foundRows(l, LIKES_COUNTED) + foundRows(r, REPOSTS_COUNTED)));
+  }
+}
+
+const counted = (table: "likes" | "reposts", viewerId: string | Placeholder, n: number) =>
+  sql`(SELECT count(*) FROM (SELECT 1 FROM ${sql.raw(table)} WHERE user_id = ${viewerId} LIMIT ${sql.raw(String(n))}))`;
+const hitsWindow = (viewerId: string | Placeholder, roomy: boolean): SQL => {
+  if (!roomy) return sql.raw(String(SEARCH_WINDOW));
+  const arms: string[] = [];
+  for (let l = 0; l <= LIKES_COUNTED; l++) {
+    for (let r = 0; r <= REPOSTS_COUNTED; r++) arms.push(`WHEN ${l * (REPOSTS_COUNTED + 1) + r} THEN ${hidingWindow(l, r)}`);
+  }
+  return sql`(CASE WHEN EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}') OR EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerId})
+    THEN (CASE ${counted("likes", viewerId, LIKES_COUNTED)} * ${sql.raw(String(REPOSTS_COUNTED + 1))} + ${counted("reposts", viewerId, REPOSTS_COUNTED)} ${sql.raw(arms.join(" "))} END)
+    ELSE ${sql.raw(String(SEARCH_WINDOW))} END)`;
+};
 
 export type SearchHit = Echo & { highlights: Highlights };
 export type SearchPage = { echos: SearchHit[]; pagination: EchoPage["pagination"] };
@@ -81,14 +126,29 @@ const windowColumns = (viewerId: string | Placeholder, roomy: boolean) => ({
   // whether the viewer sees the hit's author (issue 32; `author` is the author's id): a column,
   // not a condition, so the window stays SEARCH_WINDOW hits read whatever the viewer hides
   // (stepping over hidden hits cost ~2 rows each: 211 rows for a page of 20 with 2 in 5 hidden)
-  visible: sql<number>`${authorVisible(viewerId, "author")} AND ${moderationVisible(viewerId, "author", "eid", "public")}`,
+  // and, for muted words, a test on the hit's own text (RAW_WORDS): the page's statement tests the
+  // echo's folded words again, so a word this misses costs a spare hit's row, not a leak
+  visible: sql<number>`${authorVisible(viewerId, "author")} AND ${moderationVisible(viewerId, "author", "eid", "public")} AND ${wordsVisible(viewerId, "search", RAW_WORDS, "author")}`,
 });
+
+/**
+ * The hit's text as the muted-word test reads it in the window (issue 32, decision 028 "A hider's
+ * window"): ASCII lowercased, the usual ASCII separators (and '#') made spaces, between spaces.
+ * It finds a phrase (" coffee ") only where the echo's folded words (mute_text, shared/mute-text.ts)
+ * hold it too — a match here lies between spaces and is made of folded characters, which folding
+ * keeps; accents, other scripts' capitals, a tag pattern (" #tag ") or double spaces do not match
+ * here and are left to the page's test — so a hit it hides is hidden, and costs its FTS row only.
+ */
+const RAW_WORDS = `(' ' || ${[".", ",", "!", "?", ";", ":", "'", '"', "(", ")", "-", "#", "\n", "\t", "/", "*", "&", "[", "]"].reduce(
+  (expr, ch) => `replace(${expr}, ${ch === "\n" ? "char(10)" : ch === "\t" ? "char(9)" : `'${ch === "'" ? "''" : ch}'`}, ' ')`,
+  "lower(body)",
+)} || ' ')`;
 type WindowRow = RowOf<ReturnType<typeof windowColumns>>;
 type Cursor = { h: number; o: number };
 
 /** A search page's cursor: the rank (h) and the offset within its window (o) to go on from. */
 const SearchCursorSchema = cursorSchema(
-  v.object({ h: cursorInteger(1), o: v.pipe(cursorInteger(0), v.maxValue(HIDING_WINDOW - 1, CURSOR_INVALID)) }, CURSOR_INVALID),
+  v.object({ h: cursorInteger(1), o: v.pipe(cursorInteger(0), v.maxValue(HIDING_WINDOW_MAX - 1, CURSOR_INVALID)) }, CURSOR_INVALID),
 );
 
 function readCursor(cursor: string | undefined, page: number): Cursor | null {
@@ -166,10 +226,17 @@ function echosByIds(viewerId: string, ids: readonly string[], take: number) {
 /**
  * Hits sent past the page, for the muted words to step over: a hit hidden costs its echo row (1),
  * a shown echo up to ECHO_ROWS; with the window's read (its size + 2) the page stays within
- * PAGE_ROW_TARGET — a screen (20) may step over 28 hidden hits (16 in a HIDING_WINDOW), the
- * largest page (30) over none.
+ * PAGE_ROW_TARGET — a screen (20) of SEARCH_WINDOW may step over 28 hidden hits, the largest page
+ * (30) over none. A hiding viewer's window (not SEARCH_WINDOW) left SPARE_MIN for a screen; when
+ * D1 says what the window's round trip read (`left`: rows of the request's budget after it), the
+ * spares are what that leaves past the screen's echos and the probes that can find a row — more
+ * when the window cost less than its plan (fewer hits, likes or reposts counted short).
  */
-const spareHits = (limit: number, window: number) => Math.max(0, PAGE_ROW_TARGET - (window + 2) - limit * ECHO_ROWS);
+function spareHits(limit: number, window: number, left: number | null): number {
+  if (window === SEARCH_WINDOW) return Math.max(0, PAGE_ROW_TARGET - (window + 2) - limit * ECHO_ROWS);
+  if (left === null) return SPARE_MIN;
+  return Math.max(0, left - limit * SHOWN_ROWS - (foundByWindow.get(window) ?? 2 * DEFAULT_LIMIT) - SEARCH_PAGE_FIXED);
+}
 
 /** Best first (search-rank.ts: higher is better), ties newest first. */
 function ranked(hits: WindowRow[], terms: SearchTerm[]): WindowRow[] {
@@ -212,7 +279,7 @@ export async function searchEchos(
   // hidden authors' hits leave: a window of 60 with 2 in 5 hidden still fills a first page of 20
   const shown = ranked(hits, terms).filter((h) => h.visible === 1);
   // the page's hits and, for the muted words to step over, a few after it (spareHits)
-  const sent = shown.slice(offset, offset + Math.min(limit + spareHits(limit, size), SEARCH_WINDOW));
+  const sent = shown.slice(offset, offset + Math.min(limit + spareHits(limit, size, rowsLeftAfterOneTrip(app, "LIST_FILL")), SEARCH_WINDOW));
   // the window is fixed by its upper bound, so later pages of it rank the same hits
   const top = at?.h ?? (hits[0] ? hits[0].r + 1 : 1);
 

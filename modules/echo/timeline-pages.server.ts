@@ -3,10 +3,11 @@
 // reaches on their Following page (decisions 016, 027). Its writes (fan-out, follow backfill,
 // unfollow removal, the cron's trim) are timeline.server.ts's.
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, moderationVisible, wordsVisible, batch, select, sql, tables, type AppContext, type Db, type SQL } from "../shared/index.server";
-import { encodeCursor } from "../shared/index";
-import { echoColumns, type EchoRow } from "./echo-row.server";
-import { knownTotal, newestPages, shape, type PageRequest } from "./lists.server";
+import { authorVisible, moderationVisible, wordsVisible, batch, listCursor, prepared, select, sql, tables, type AppContext, type Db, type SQL } from "../shared/index.server";
+import { pagination } from "../shared/index";
+import { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
+import type { PageRequest } from "./lists.server";
+import { scanWindow, windowPage, type Probe, type WindowAsk } from "./scan-window.server";
 import type { EchoPage } from "./schema";
 
 /**
@@ -67,58 +68,98 @@ export async function repostReaders(
  * A page of a timeline whose owner `owner` names (it may be NULL: then no row is read). Only
  * the owner's own echos and those of authors the owner follows: an unfollow removes a bounded
  * number of the followee's rows at once, the cron the rest (one primary-key probe of
- * user_follows per row read).
+ * user_follows per row read). The entries are a scan window (scan-window.server.ts; issue 32,
+ * decision 026 "Filling a short page"): a lazy co-routine of at most `window` entries, so an entry
+ * the viewer does not see (a muted word, a hidden author: its entry and its echo read) is stepped
+ * over within a bound — without it a run of 110 word-hidden entries cost the first page 290 rows.
  */
-const timelinePages = (owner: (viewerId: Placeholder) => SQL) =>
-  newestPages(["viewerId"], "t.echo_id", (v, where) =>
-    select(
-      // an entry is an echo or a repost (decision 027: a probe of `reposts` by its id, which
-      // finds nothing for an echo); a repost shows its echo, and it is the reposter who must be
-      // followed (or the owner) and visible, as well as the echo's author
-      { ...echoColumns(v.viewerId, "home"), entryId: sql<string>`t.echo_id`, repostBy: sql<string | null>`r.user_id`, repostAt: sql<number | null>`r.created_at`,
-        // the reposter's name is on the repost row (migration 0031); older rows read the users row
-        repostByName: sql<string | null>`COALESCE(r.user_name, (SELECT ru.user_name FROM users ru WHERE ru.id = r.user_id))` },
-      sql`FROM timeline_entries t LEFT JOIN reposts r ON r.id = t.echo_id JOIN echos e ON e.id = COALESCE(r.echo_id, t.echo_id) JOIN users u ON u.id = e.author_id
-        WHERE t.owner_id = ${owner(v.viewerId)} AND ${where} AND ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "home")}
-          AND ${moderationVisible(v.viewerId, "e.author_id", "e.id", "personal")}
-          AND (r.user_id IS NULL OR ${authorVisible(v.viewerId, "r.user_id")})
-          AND (COALESCE(r.user_id, e.author_id) = t.owner_id
-            OR EXISTS (SELECT 1 FROM user_follows uf WHERE uf.follower_id = t.owner_id AND uf.followee_id = COALESCE(r.user_id, e.author_id)))
-        ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,
-    ),
+const timelineFrame = (owner: SQL, v: Record<"viewerId" | "window" | "limit" | "offset", Placeholder>, where: SQL) =>
+  select(
+    // an entry is an echo or a repost (decision 027: a probe of `reposts` by its id, which
+    // finds nothing for an echo); a repost shows its echo, and it is the reposter who must be
+    // followed (or the owner) and visible, as well as the echo's author
+    { ...echoColumns(v.viewerId, "home"), entryId: sql<string>`t.echo_id`, repostBy: sql<string | null>`r.user_id`, repostAt: sql<number | null>`r.created_at`,
+      // the reposter's name is on the repost row (migration 0031); older rows read the users row
+      repostByName: sql<string | null>`COALESCE(r.user_name, (SELECT ru.user_name FROM users ru WHERE ru.id = r.user_id))` },
+    sql`FROM (SELECT * FROM timeline_entries t WHERE t.owner_id = ${owner} AND ${where} ORDER BY t.echo_id DESC LIMIT ${v.window}) t
+        LEFT JOIN reposts r ON r.id = t.echo_id JOIN echos e ON e.id = COALESCE(r.echo_id, t.echo_id) JOIN users u ON u.id = e.author_id
+      WHERE ${authorVisible(v.viewerId, "e.author_id")} AND ${wordsVisible(v.viewerId, "home")}
+        AND ${moderationVisible(v.viewerId, "e.author_id", "e.id", "personal")}
+        AND (r.user_id IS NULL OR ${authorVisible(v.viewerId, "r.user_id")})
+        AND (COALESCE(r.user_id, e.author_id) = t.owner_id
+          OR EXISTS (SELECT 1 FROM user_follows uf WHERE uf.follower_id = t.owner_id AND uf.followee_id = COALESCE(r.user_id, e.author_id)))
+      ORDER BY t.echo_id DESC LIMIT ${v.limit} OFFSET ${v.offset}`,
   );
+
+type Slots = Record<"viewerId" | "window" | "limit" | "offset", Placeholder>;
+/** The page statement in its two shapes (from the top, or below an entry), each rendered once per isolate. */
+function timelineShapes(owner: (viewerId: Placeholder) => SQL) {
+  const top = prepared(["viewerId", "window", "limit", "offset"], (v) => timelineFrame(owner(v.viewerId), v as Slots, sql.raw("1")));
+  const below = prepared(["viewerId", "window", "limit", "offset", "id"], (v) => timelineFrame(owner(v.viewerId), v as Slots, sql`t.echo_id < ${v.id}`));
+  return { top, below };
+}
 
 type TimelineRow = EchoRow & { entryId: string; repostBy: string | null; repostAt: number | null; repostByName: string | null };
 
-/** A timeline page: a repost's entry carries who reposted; the cursor is the entry's id (a repost sorts by its own time). */
-function timelineShape(rows: TimelineRow[], req: PageRequest): EchoPage {
-  const page = shape(rows, req, knownTotal(rows, req), "newest");
-  page.echos = page.echos.map((echo, i) => {
-    const row = rows[i]!;
-    return row.repostBy === null ? echo : { ...echo, repost: { _id: row.entryId, by: { _id: row.repostBy, userName: row.repostByName ?? "" }, createdAt: new Date(row.repostAt ?? 0).toISOString() } };
-  });
-  const last = rows[Math.min(rows.length, req.limit) - 1];
-  if (page.pagination.nextCursor !== null && last) page.pagination.nextCursor = encodeCursor({ id: last.entryId });
-  return page;
-}
+/**
+ * What an entry and a shown echo cost at the worst: the entry, its repost row and its echo; the
+ * author, the like, repost and quote probes and the follow probe.
+ */
+const TIMELINE_ROWS = { perCandidate: 3, perShown: 5 };
 
-/** A page of the viewer's timeline. */
-const followingPage = timelinePages((viewerId) => sql`${viewerId}`);
+/** The viewer's timeline page (the owner given: see followingIfAny). */
+const followingShapes = timelineShapes((viewerId) => sql`${viewerId}`);
 
 /** The same page, whose owner is NULL (no row read) when the viewer follows nobody. */
-const followingPageIfAny = timelinePages(
+const followingIfAnyShapes = timelineShapes(
   (viewerId) =>
     sql`CASE WHEN (SELECT ${tables.users.followingCount} FROM users WHERE ${tables.users.id} = ${viewerId}) > 0 THEN ${viewerId} END`,
 );
 
+/** The timeline's last entry (1 row, the index's other end) and the entry `skip` after a key: scan-window's tail and probe. */
+const timelineTail = (viewerId: string) => select({ id: sql<string>`t.echo_id` }, sql`FROM timeline_entries t WHERE t.owner_id = ${viewerId} ORDER BY t.echo_id ASC LIMIT 1`);
+const timelineProbe =
+  (viewerId: string): Probe =>
+  (from, skip) =>
+    select({ id: sql<string>`t.echo_id` }, sql`FROM timeline_entries t WHERE t.owner_id = ${viewerId} ${from ? sql`AND t.echo_id < ${from.id}` : sql.raw("")} ORDER BY t.echo_id DESC LIMIT 1 OFFSET ${skip}`);
+
 /**
- * GET /echo/following: the viewer's timeline newest first, keyset by echo id (a cursor) or an
- * OFFSET (page without cursor). One statement: the total is what is known so far (no COUNT over
- * the timeline), as for windowed tag lists and feeds.
+ * A timeline page in one batch (the page, the tail), filled where it came out short with more
+ * (windowPage: a second statement within the rows D1 says the first left), or, showing nothing,
+ * probed for where the list goes on. A repost's entry carries who reposted; the cursor is the
+ * entry's id (a repost sorts by its own time).
+ */
+async function timelinePage(app: AppContext, shapes: ReturnType<typeof timelineShapes>, viewerId: string, req: PageRequest, extra: () => Promise<void> = async () => {}) {
+  const key = listCursor(req);
+  const offset = key ? 0 : (req.page - 1) * req.limit;
+  const window = scanWindow(req.limit, offset, TIMELINE_ROWS.perCandidate, TIMELINE_ROWS.perShown);
+  const first = key
+    ? shapes.below({ viewerId, window, limit: req.limit + 1, offset: 0, id: key.id })
+    : shapes.top({ viewerId, window, limit: req.limit + 1, offset });
+  const [rows, tail] = await batch(app.db, [first, timelineTail(viewerId)]);
+  await extra();
+  const ask: WindowAsk = { limit: req.limit, start: key, offset, window, cost: TIMELINE_ROWS, probe: timelineProbe(viewerId) };
+  const more = await windowPage(app, rows as TimelineRow[], (r) => ({ id: r.entryId }), tail[0], ask, (from, w, take) =>
+    shapes.below({ viewerId, window: w, limit: take, offset: 0, id: from.id }),
+  );
+  const page = more.rows.slice(0, req.limit);
+  const total = (req.page - 1) * req.limit + page.length + (more.hasMore ? 1 : 0);
+  return {
+    echos: page.map((row) => {
+      const echo = toEcho(row);
+      return row.repostBy === null ? echo : { ...echo, repost: { _id: row.entryId, by: { _id: row.repostBy, userName: row.repostByName ?? "" }, createdAt: new Date(row.repostAt ?? 0).toISOString() } };
+    }),
+    pagination: { ...pagination(req.page, req.limit, total, more.hasMore), nextCursor: more.nextCursor },
+  } satisfies EchoPage;
+}
+
+/**
+ * GET /echo/following: the viewer's timeline newest first, keyset by entry id (a cursor) or an
+ * OFFSET (page without cursor). The total is what is known so far (no COUNT over the timeline),
+ * as for windowed tag lists and feeds.
  */
 export async function listFollowing(app: AppContext, viewerId: string, req: PageRequest): Promise<EchoPage> {
-  const [rows] = await batch(app.db, [followingPage({ viewerId }, req)]);
-  return timelineShape(rows, req);
+  return timelinePage(app, followingShapes, viewerId, req);
 }
 
 /**
@@ -126,9 +167,13 @@ export async function listFollowing(app: AppContext, viewerId: string, req: Page
  * is NULL and no timeline row is read: home sends this in the batch that finds out whether
  * Following is its default, so its usual page costs one round trip, not two. `followsAnyone` is
  * the answer of that same batch (the session check reads the viewer's following count), so an
- * empty page is told apart from no follows at all.
+ * empty page is told apart from no follows at all; it is awaited before a fill or a probe, which
+ * then follows that round trip.
  */
 export async function followingIfAny(app: AppContext, viewerId: string, req: PageRequest, followsAnyone: Promise<boolean>): Promise<EchoPage | null> {
-  const [rows] = await batch(app.db, [followingPageIfAny({ viewerId }, req)]);
-  return (await followsAnyone) ? timelineShape(rows, req) : null;
+  let follows = false;
+  const page = await timelinePage(app, followingIfAnyShapes, viewerId, req, async () => {
+    follows = await followsAnyone;
+  });
+  return follows ? page : null;
 }

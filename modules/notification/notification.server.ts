@@ -84,13 +84,26 @@ function toNotification(row: GroupRow, readAt: number): Notification {
 }
 
 /**
+ * How many groups a page steps over at most (issue 32, docs/decisions/026-safety.md "Filling a
+ * short page"): a group costs up to 3 rows (its row, its actor, its echo or scroll) whether
+ * shown or left out by a muted word, and a page that comes back short reads the window's last
+ * group (1 row a group) to say where the list goes on: 4 × 45 and the viewer's sets stay within
+ * 200. Without it a run of mentions holding a muted word was read to its end (90 of them: 338 rows).
+ */
+export const NOTICE_WINDOW = 45;
+
+/**
  * A page of the viewer's notification groups, newest first, by keyset cursor. One batch with the
- * unread count; reads ≤ 21 groups and their newest actor, echo or scroll (about 65 rows).
+ * unread count; reads ≤ 21 groups and their newest actor, echo or scroll (about 65 rows), among
+ * at most NOTICE_WINDOW groups. A page that comes back short (a muted word's run, or the end)
+ * asks in a second round trip for the window's last group: the next page starts after it (every
+ * group before it was seen), or, none, the list ended there.
  */
 export async function listNotifications(app: AppContext, viewerId: string, cursor?: string): Promise<NotificationPage> {
   const after = parseCursor(cursor);
   const limit = NOTIFICATIONS_PER_PAGE;
-  const seek = after ? sql`AND (g.latest_at, g.kind, g.group_key) < (${after.t}, ${after.k}, ${after.g})` : sql``;
+  const seek = after ? sql`AND (latest_at, kind, group_key) < (${after.t}, ${after.k}, ${after.g})` : sql``;
+  const candidates = sql`FROM notification_groups WHERE recipient_id = ${viewerId} ${seek} ORDER BY latest_at DESC, kind DESC, group_key DESC`;
   // a group whose newest actor the viewer does not see (a block, a mute, a limited, suspended or
   // deleted account) shows its newest visible actor among its newest HIDDEN_ACTOR_WINDOW, and
   // counts those it stepped over out; one whose window holds no visible actor stays out. The
@@ -106,12 +119,12 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
     // one more than a page says whether another follows
     select(
       { ...groupColumns, actorCount: sql<number>`g.actor_count - ${hiddenCount}` },
-      sql`FROM notification_groups g
+      // the window: a lazy co-routine in the page's order, read only as far as the page needs
+      sql`FROM (SELECT * ${candidates} LIMIT ${NOTICE_WINDOW}) g
         JOIN users a ON a.id = ${shownActor}
         LEFT JOIN echos e ON e.id = g.echo_id
         LEFT JOIN scrolls s ON s.id = g.scroll_id
-        WHERE g.recipient_id = ${viewerId} ${seek}
-          AND ${wordsVisible(viewerId, "notifications")}
+        WHERE ${wordsVisible(viewerId, "notifications")}
           -- an echo deleted and waiting for its purge (decision 032): its notices go with it now
           AND (g.echo_id IS NULL OR NOT ${echoDeleted("g.echo_id")})
         ORDER BY g.latest_at DESC, g.kind DESC, g.group_key DESC
@@ -120,12 +133,17 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
   ]);
   const readAt = state[0]?.readAt ?? 0;
   const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
   const last = page.at(-1);
+  let next: Key | null = rows.length > limit && last ? { t: last.latestAt, k: last.kind, g: last.groupKey } : null;
+  if (rows.length <= limit) {
+    // short: the window's last group, if the list reaches it (1 row a group of the window)
+    const [end] = await batch(app.db, [select({ t: sql<number>`latest_at`, k: sql<NotificationKind>`kind`, g: sql<string>`group_key` }, sql`${candidates} LIMIT 1 OFFSET ${NOTICE_WINDOW - 1}`)]);
+    next = end[0] ?? null;
+  }
   return {
     notifications: page.map((row) => toNotification(row, readAt)),
     unreadCount: Math.max(0, state[0]?.unread ?? 0),
-    pagination: { limit, hasMore, nextCursor: hasMore && last ? encodeCursor({ t: last.latestAt, k: last.kind, g: last.groupKey }) : null },
+    pagination: { limit, hasMore: next !== null, nextCursor: next ? encodeCursor(next) : null },
   };
 }
 

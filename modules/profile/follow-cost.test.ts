@@ -74,9 +74,18 @@ describe("a follow and an unfollow read a bounded number of rows (decision 013)"
     const unfollowed = await measured((a) => setUserFollow(a, reader, prolific, false));
     expect(unfollowed.rowsRead).toBeLessThanOrEqual(200);
     expect(await timeline(reader)).toHaveLength(330 - UNFOLLOW_REMOVE);
-    const page = await listFollowing(app(), reader, { page: 1, limit: 50 });
-    expect(page.echos).toHaveLength(30);
-    expect(page.echos.every((e) => e.author._id === other)).toBe(true);
+    // the page steps over the unfollowed author's entries within its scan window (issue 32:
+    // a short page with its cursor, not an unbounded walk), so by cursor: the other's 30, none of theirs
+    const shown: { author: { _id: string } }[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await listFollowing(app(), reader, { page: 1, limit: 50, cursor });
+      shown.push(...page.echos);
+      cursor = page.pagination.nextCursor ?? undefined;
+    } while (cursor && ++pages < 20);
+    expect(shown).toHaveLength(30);
+    expect(shown.every((e) => e.author._id === other)).toBe(true);
   });
 
   it("a followee who reposted 600 echos and posted 600: the follow brings their newest 20 entries of both, the unfollow takes them out, ≤ 200 rows each (decision 027)", async () => {
