@@ -252,7 +252,10 @@ export function indexPageQuery(
   // there, and only there, the run is VIEWER_CHOICE shorter — asked in SQL, so a reader who has
   // none keeps the whole run whatever the isolate knows)
   const chooses = indexKey !== null && typeof indexKey !== "string";
-  const choice = chooses ? sql` - (CASE WHEN EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = ${viewerKeyOf(ruleKeyOf(rule), viewerId)}) THEN ${VIEWER_CHOICE} ELSE 0 END)` : sql``;
+  // (either kind: a hider's page of a hide-liked rule may choose their `b:` one, decision 033)
+  const choice = chooses
+    ? sql` - (CASE WHEN EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key IN (${viewerKeyOf(ruleKeyOf(rule), viewerId)}, ${viewerKeyOf(ruleKeyOf(rule), viewerId, "b")})) THEN ${VIEWER_CHOICE} ELSE 0 END)`
+    : sql``;
   // (a filling statement's run is sized by the rows its first round trip left: decision 034)
   const runLimit = sized
     ? sized.fewReposts ? sql`${sized.entries} + ${forFewReposts(viewerId, (r) => entriesForFewReposts(limit, r, 2))}` : sql`${sized.entries}`
