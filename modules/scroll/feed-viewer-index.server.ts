@@ -61,16 +61,17 @@ export const mayHaveViewerIndex = (rule: FeedRule, viewerId: string) => rule.exc
 export const mayHaveHidingIndex = (_rule: FeedRule, viewerId: string, hiding: boolean) => hiding && isId(viewerId) && viewerId !== NOBODY;
 
 /**
- * Which index an indexed feed page reads (SQL, `readKey`) for this viewer: a hider's kind (`h:`, of
- * a hide-liked rule `b:`) where the isolate knows of it, else — of a hide-liked rule — the viewer's
- * `v:` one, else the rule's. `own`: the page may read a viewer index; `kind`: the one it may read;
- * `asks`: the kind a short page asks for (a hider's `v:` index leaves hidden echos in).
+ * Which index an indexed feed page reads (SQL, `readKey`) for this viewer: of a hide-liked rule,
+ * always chosen in SQL (its run is shorter only where the viewer has either kind), a hider's `b:`
+ * (their `v:` one leaves hidden echos in), anyone else's `v:`; of another rule a hider's `h:` where
+ * the isolate knows of it (that walk's choice is not asked in SQL), else the rule's. `own`: the
+ * page may read a viewer index; `kind`: the one it may read; `asks`: the kind a short page asks for.
  */
 export function viewerChoice(rule: FeedRule, ruleKey: string, viewerId: string, at: Position, hiding: boolean) {
   const liked = mayHaveViewerIndex(rule, viewerId);
   const hider = mayHaveHidingIndex(rule, viewerId, hiding);
   const asks: ViewerKind = hider ? (liked ? "b" : "h") : "v";
-  const kind: ViewerKind = hider && knownViewerIndex(ruleKey, viewerId, asks) ? asks : "v";
+  const kind: ViewerKind = hider && (liked || knownViewerIndex(ruleKey, viewerId, asks)) ? asks : "v";
   const readKey = kind !== "v" || liked ? viewerReadKey(rule, ruleKey, viewerId, at, kind) : ruleKey;
   return { own: liked || hider, kind, asks, readKey };
 }
