@@ -12,11 +12,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
 import { setLike } from "../echo/index.server";
-import { newId } from "../shared/index";
-import { batch, rebuildMutedWordSet, sql, testAppContext, type Change } from "../shared/index.server";
+import { batch, sql, testAppContext } from "../shared/index.server";
 import { baseRule, cappedScroll, drainQueue, keptQueue, measured, pageBothWays, viewerIndexState } from "./depth-paging.test-support";
 import { ruleKeyOf } from "./rule.server";
-import { writeHiderEchos, type HiderEcho } from "./hider-echos.test-support";
+import { blockFor, changeHiding, muteWordFor, pagesShowNone, shortPages, writeHiderEchos, type HiderEcho } from "./hider-echos.test-support";
 import type { FeedRule } from "./schema";
 
 const { env: queued, sent } = keptQueue(env);
@@ -25,18 +24,8 @@ const ECHOS = 700;
 
 const drain = () => drainQueue(app(), sent);
 
-/** A block or unblock, and a muted word, as modules/profile writes them, with the `hiding` message its writes send. */
-async function block(viewer: string, author: string, on: boolean) {
-  await batch(app().db, [on ? sql`INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (${viewer}, ${author}, 1)` : sql`DELETE FROM blocks WHERE blocker_id = ${viewer} AND blocked_id = ${author}`]);
-  sent.push({ type: "hiding", viewerIds: [viewer, author] } satisfies Change);
-}
-async function muteWord(viewer: string, phrase: string) {
-  await batch(app().db, [
-    sql`INSERT INTO muted_words (user_id, id, phrase, pattern, action, contexts, created_at) VALUES (${viewer}, ${newId(Date.now())}, ${phrase}, ${` ${phrase} `}, 'hide', 31, 1)`,
-    ...rebuildMutedWordSet(viewer, Date.now()),
-  ]);
-  sent.push({ type: "hiding", viewerIds: [viewer] });
-}
+const block = (viewer: string, author: string, on: boolean) => blockFor(app(), sent, viewer, author, on);
+const muteWord = (viewer: string, phrase: string) => muteWordFor(app(), sent, viewer, phrase);
 /** A moderator's hide of an echo (from everyone but its author), and its undoing: the moderation set's entry. */
 const moderate = (echoId: string, hidden: boolean) =>
   batch(app().db, [
@@ -77,14 +66,7 @@ describe("a heavy hider's index of a hide-liked feed", { timeout: 600_000 }, () 
       sent.length = 0;
 
       // before their index: the shared index's hide-liked run, by cursor — short pages, which ask for the hiding kind
-      let short = 0;
-      let cursor: string | undefined;
-      for (let n = 0; n < 12; n++) {
-        const { got } = await measured(queued, viewer, scrollId, 1, cursor);
-        if (got.echos.length < 20 && got.pagination.nextCursor) short++;
-        cursor = got.pagination.nextCursor ?? undefined;
-        if (!cursor) break;
-      }
+      const short = await shortPages(queued, viewer, scrollId);
       expect(short).toBeGreaterThan(0);
       expect(sent.some((c) => c.type === "viewer" && c.viewerId === viewer && c.hide)).toBe(true);
       await drain();
@@ -104,26 +86,13 @@ describe("a heavy hider's index of a hide-liked feed", { timeout: 600_000 }, () 
       await setLike(app(), viewer, toUnlike.id, false);
       liked.delete(toUnlike.id);
       toUnlike.likes--;
-      await block(viewer, authors[6]!, true);
-      blocked.add(6);
-      await block(viewer, authors[0]!, false);
-      blocked.delete(0);
-      await muteWord(viewer, "gamma");
-      words.add("gamma");
+      await changeHiding(app(), sent, viewer, authors, blocked, words);
       for (const id of expected().slice(0, 2)) {
         await moderate(id, true);
         moderated.add(id);
       }
       // before the queue drains: nothing liked or hidden shows, within budget
-      cursor = undefined;
-      for (let n = 0; n < 40; n++) {
-        const { got, stats } = await measured(queued, viewer, scrollId, 1, cursor);
-        expect(stats.roundTrips).toBeLessThanOrEqual(2);
-        expect(stats.rowsRead).toBeLessThanOrEqual(200);
-        expect(got.echos.filter((e) => notShown().has(e._id))).toEqual([]);
-        cursor = got.pagination.nextCursor ?? undefined;
-        if (!cursor) break;
-      }
+      await pagesShowNone(queued, viewer, scrollId, notShown());
       await drain();
       await measured(queued, viewer, scrollId, 1, undefined);
       await drain();
