@@ -28,10 +28,12 @@ export const VIEWER_SLICE = 2000;
 /** Hide-liked viewer indexes (`v:`) one viewer holds at most: a new one evicts the least recently read. */
 export const VIEWER_INDEXES_MAX = 8;
 /** The hiding kinds (`h:`, `b:`), counted apart: a heavy hider reads many feeds, each needing one
- * (decision 033, "Hiders of many feeds"). Made shallower (20 pages of 20), deeper on the reader's
- * ask as any, so HIDING_INDEXES_MAX × HIDING_CAP entries (~2.7 MB) is a viewer's made depth. */
-export const HIDING_INDEXES_MAX = 48;
-export const HIDING_CAP = 400;
+ * (decision 033, "Hiders of many feeds": 69 of the 0.1 store's 117 hide-liked feeds asked, and a
+ * bound below that evicts, in a reader's order, the very index read next). Made shallower (15
+ * pages of 20), deeper on the reader's ask as any: HIDING_INDEXES_MAX × HIDING_CAP entries
+ * (~4.0 MB at ~139 B an entry) is a viewer's made depth. */
+export const HIDING_INDEXES_MAX = 96;
+export const HIDING_CAP = 300;
 const kindMax = (hide: boolean) => (hide ? HIDING_INDEXES_MAX : VIEWER_INDEXES_MAX);
 
 /** A viewer index's kind: `v` leaves out what its viewer liked, `h` what they hide for good, `b` both
