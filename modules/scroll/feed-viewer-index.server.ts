@@ -15,7 +15,7 @@
 // a hide-liked feed, keyed `b:<viewer>:<rule key>` (a rule's key is the same with or without the
 // flag), leaves out both (`leftOut`): their `v:` index would leave hidden echos in.
 import { isId } from "../shared/index";
-import { batch, boundedHints, echoSeenForGoodText, select, sql, tables, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { batch, echoSeenForGoodText, select, sql, tables, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { askOnce } from "./feed-index-extend.server";
 import { afterPosition, before, insertEntries, nearStatements, orderSql, reachesSql, reachOf, topOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { NOBODY } from "./feed-rules.server";
@@ -63,19 +63,18 @@ export const mayHaveViewerIndex = (rule: FeedRule, viewerId: string) => rule.exc
 export const mayHaveHidingIndex = (_rule: FeedRule, viewerId: string, hiding: boolean) => hiding && isId(viewerId) && viewerId !== NOBODY;
 
 /**
- * Which index an indexed feed page reads (SQL, `readKey`) for this viewer: of a hide-liked rule,
- * always chosen in SQL (its run is shorter only where the viewer has either kind), a hider's `b:`
- * (their `v:` one leaves hidden echos in), anyone else's `v:`; of another rule a hider's `h:` where
- * the isolate knows of it (that walk's choice is not asked in SQL), else the rule's. `own`: the
- * page may read a viewer index; `kind`: the one it may read; `asks`: the kind a short page asks for.
+ * Which index an indexed feed page reads (SQL, `readKey`) for this viewer, always chosen in SQL
+ * (its run is shorter only where the viewer has that index: feed-index-pages' `choiceOf`): a
+ * hider's `b:` of a hide-liked rule (their `v:` one leaves hidden echos in) or `h:` of another,
+ * anyone else's `v:` of a hide-liked rule, else the rule's. `own`: the page may read a viewer
+ * index; `kind`: the one it may read, and a short page asks for.
  */
 export function viewerChoice(rule: FeedRule, ruleKey: string, viewerId: string, at: Position, hiding: boolean) {
   const liked = mayHaveViewerIndex(rule, viewerId);
   const hider = mayHaveHidingIndex(rule, viewerId, hiding);
-  const asks: ViewerKind = hider ? (liked ? "b" : "h") : "v";
-  const kind: ViewerKind = hider && (liked || knownViewerIndex(ruleKey, viewerId, asks)) ? asks : "v";
+  const kind: ViewerKind = hider ? (liked ? "b" : "h") : "v";
   const readKey = kind !== "v" || liked ? viewerReadKey(rule, ruleKey, viewerId, at, kind) : ruleKey;
-  return { own: liked || hider, kind, asks, readKey };
+  return { own: liked || hider, kind, readKey };
 }
 
 /** Whether an echo stays out of a viewer's index of this kind (SQL over its id, 1 or 0): liked
@@ -89,16 +88,6 @@ export function leftOut(kind: ViewerKind, viewerId: string, echoId: string): SQL
 /** Entries written into a viewer index of this kind, guarded in SQL by what it leaves out (as `leftOut`). */
 export const insertViewerEntries = (entries: Entry[], kind: ViewerKind, viewerId: string) =>
   insertEntries(entries, kind === "h" ? null : viewerId, kind === "v" ? null : viewerId);
-
-/**
- * Viewer indexes this isolate has read or asked for (their keys): a hint, never an answer. A
- * filtered walk (the hiding kind) chooses between the viewer's index and the rule's in SQL only for
- * these — the choice costs its scan a few entries (VIEWER_CHOICE). A hide-liked page chooses
- * always: its run is shorter only where the viewer has that index, asked in SQL (indexPageQuery),
- * so a cold isolate's first page reads a reader's index made before it (on like: feed-viewer-eager).
- */
-const viewerHints = boundedHints<string, true>(10_000);
-export const knownViewerIndex = (ruleKey: string, viewerId: string, hide: boolean | ViewerKind = false) => viewerHints.get(viewerKeyOf(ruleKey, viewerId, hide)) === true;
 
 /**
  * The key a hide-liked page reads (a constant of its statement, SQL): the viewer's index when it
@@ -121,19 +110,15 @@ export function afterViewerPage(
   rule: FeedRule,
   ruleKey: string,
   viewerId: string,
-  read: { viewer: boolean; short: boolean; st: IndexReach; position: Position; kind: ViewerKind; asks: ViewerKind },
+  read: { viewer: boolean; short: boolean; st: IndexReach; position: Position; kind: ViewerKind },
   now = Date.now(),
 ) {
   const key = viewerKeyOf(ruleKey, viewerId, read.kind);
   const kind = changeOfKind(read.kind);
-  // a short page asks for the kind it needs: a hider's page of their `v:` index asks for their `b:` one
-  if (read.short && (!read.viewer || read.asks !== read.kind)) {
-    const wanted = viewerKeyOf(ruleKey, viewerId, read.asks);
-    viewerHints.set(wanted, true);
-    askOnce(app, `viewer\n${wanted}\n${Math.floor(now / ASK_AGAIN_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, ...changeOfKind(read.asks) });
+  if (!read.viewer) {
+    if (read.short) askOnce(app, `viewer\n${key}\n${Math.floor(now / ASK_AGAIN_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, ...kind });
+    return;
   }
-  if (!read.viewer) return;
-  viewerHints.set(key, true);
   askOnce(app, `touch\n${key}\n${Math.floor(now / TOUCH_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, touch: true, ...kind });
   const { st, position } = read;
   if (st.complete || st.floor === null || before(rule, position, st.near ?? st.floor)) return;

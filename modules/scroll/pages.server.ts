@@ -259,7 +259,7 @@ async function feedEchos(
     const instead = named === null ? [] : [feedPageQuery(rule, viewerId, now, seek, req.limit, 0, window, whileScroll, "if-named-hidden")];
     // a reader who hides what they liked, or anyone (the hiding kind, of a hide-liked rule too),
     // reads their viewer index where it is ready (decision 033, viewerChoice: h32i)
-    const { own, kind, asks, readKey } = viewerChoice(rule, ruleKey, viewerId, position, hiding);
+    const { own, kind, readKey } = viewerChoice(rule, ruleKey, viewerId, position, hiding);
     const [state, indexed, viewer, engineRows] = await batch(app.db, [
       indexState(readKey),
       indexPageQuery(rule, viewerId, seek, take, guard, now, named === null ? null : sql.raw(`NOT ${named}`), readKey),
@@ -277,7 +277,7 @@ async function feedEchos(
       // near its frontier: the index reaches deeper before this reader gets there (decision 020);
       // a hide-liked reader's short page asks for their own index (decision 033)
       if (!ownIndex) askToExtend(app, rule, ruleKey, st, position);
-      if (own) afterViewerPage(app, rule, ruleKey, viewerId, { viewer: ownIndex, short: got.rows.length < take && got.after !== null, st, position, kind, asks });
+      if (own) afterViewerPage(app, rule, ruleKey, viewerId, { viewer: ownIndex, short: got.rows.length < take && got.after !== null, st, position, kind });
       if (!got.atFrontier) {
         // short with more to come: a second statement fills it where the rows left allow (decision 034)
         const page = await fillIndexPage(app, rule, viewerId, got, take, st, ownIndex ? viewerKeyOf(ruleKey, viewerId, kind) : ruleKey, now, viewer[0]?.filters === 1);
