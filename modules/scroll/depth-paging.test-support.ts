@@ -5,7 +5,7 @@ import { expect } from "vitest";
 import { newId } from "../shared/index";
 import { batch, configureRequestDb, createDb, instrumentD1, select, sql, testAppContext, type AppContext, type Change, type D1Stats, type SQL } from "../shared/index.server";
 import { consumeChanges } from "./feed-index-consumer.server";
-import { viewerKeyOf } from "./feed-viewer-index.server";
+import { viewerKeyOf, type ViewerKind } from "./feed-viewer-index.server";
 import { indexStatements } from "./feed-index.server";
 import { backfillStep } from "./feed-index-backfill.server";
 import { scrollEchos } from "./pages.server";
@@ -44,8 +44,8 @@ export async function drainQueue(app: AppContext, sent: Change[]): Promise<numbe
   return n;
 }
 
-/** A viewer index's state (decision 033; `hide`: the hiding kind): complete, and its entries. */
-export const viewerIndexState = async (app: AppContext, ruleKey: string, viewerId: string, hide = false) =>
+/** A viewer index's state (decision 033; `hide`: the hiding kind, or a kind named): complete, and its entries. */
+export const viewerIndexState = async (app: AppContext, ruleKey: string, viewerId: string, hide: boolean | ViewerKind = false) =>
   (
     await batch(app.db, [
       select(

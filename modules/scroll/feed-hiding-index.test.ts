@@ -10,11 +10,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
-import { newId } from "../shared/index";
-import { batch, rebuildMutedWordSet, sql, testAppContext, type Change } from "../shared/index.server";
+import { batch, sql, testAppContext } from "../shared/index.server";
 import { baseRule, cappedScroll, drainQueue, keptQueue, measured, pageBothWays, pageToTheEnd, viewerIndexState } from "./depth-paging.test-support";
 import { ruleKeyOf } from "./rule.server";
-import { writeHiderEchos, type HiderEcho } from "./hider-echos.test-support";
+import { blockFor, changeHiding, muteWordFor, pagesShowNone, shortPages, writeHiderEchos, type HiderEcho } from "./hider-echos.test-support";
 import type { FeedRule } from "./schema";
 
 const { env: queued, sent } = keptQueue(env);
@@ -25,19 +24,8 @@ const drain = () => drainQueue(app(), sent);
 
 const hidingIndex = (ruleKey: string, viewerId: string) => viewerIndexState(app(), ruleKey, viewerId, true);
 
-/** A block or unblock, and a muted word, as modules/profile writes them (its triggers keep the
- * viewer's hidden-author set), with the `hiding` message its writes send (safety.server.test.ts). */
-async function block(viewer: string, author: string, on: boolean) {
-  await batch(app().db, [on ? sql`INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (${viewer}, ${author}, 1)` : sql`DELETE FROM blocks WHERE blocker_id = ${viewer} AND blocked_id = ${author}`]);
-  sent.push({ type: "hiding", viewerIds: [viewer, author] } satisfies Change);
-}
-async function muteWord(viewer: string, phrase: string) {
-  await batch(app().db, [
-    sql`INSERT INTO muted_words (user_id, id, phrase, pattern, action, contexts, created_at) VALUES (${viewer}, ${newId(Date.now())}, ${phrase}, ${` ${phrase} `}, 'hide', 31, 1)`,
-    ...rebuildMutedWordSet(viewer, Date.now()),
-  ]);
-  sent.push({ type: "hiding", viewerIds: [viewer] });
-}
+const block = (viewer: string, author: string, on: boolean) => blockFor(app(), sent, viewer, author, on);
+const muteWord = (viewer: string, phrase: string) => muteWordFor(app(), sent, viewer, phrase);
 
 type Echo = HiderEcho;
 
@@ -67,14 +55,7 @@ describe("a heavy hider's hiding viewer index", { timeout: 600_000 }, () => {
       sent.length = 0;
 
       // before their index: the shared index's filtered walk, by cursor — short pages, which ask
-      let short = 0;
-      let cursor: string | undefined;
-      for (let n = 0; n < 12; n++) {
-        const { got } = await measured(queued, viewer, scrollId, 1, cursor);
-        if (got.echos.length < 20 && got.pagination.nextCursor) short++;
-        cursor = got.pagination.nextCursor ?? undefined;
-        if (!cursor) break;
-      }
+      const short = await shortPages(queued, viewer, scrollId);
       expect(short).toBeGreaterThan(0);
       expect(sent.some((c) => c.type === "viewer" && c.viewerId === viewer && c.hide)).toBe(true);
       await drain();
@@ -85,23 +66,10 @@ describe("a heavy hider's hiding viewer index", { timeout: 600_000 }, () => {
       let maxRows = await pageBothWays({ env: queued, viewerId: viewer, scrollId, expected: expected(), label: who, afterPage: async () => void (await drain()) });
 
       // a new block, an unblock and a new muted word
-      await block(viewer, authors[6]!, true);
-      blocked.add(6);
-      await block(viewer, authors[0]!, false);
-      blocked.delete(0);
-      await muteWord(viewer, "gamma");
-      words.add("gamma");
+      await changeHiding(app(), sent, viewer, authors, blocked, words);
       expect(sent.filter((c) => c.type === "hiding").length).toBe(3);
       // before the queue drains: the index is stale, the page's own tests hide what it must
-      cursor = undefined;
-      for (let n = 0; n < 40; n++) {
-        const { got, stats } = await measured(queued, viewer, scrollId, 1, cursor);
-        expect(stats.roundTrips).toBeLessThanOrEqual(2);
-        expect(stats.rowsRead).toBeLessThanOrEqual(200);
-        expect(got.echos.filter((e) => hiddenIds().has(e._id))).toEqual([]);
-        cursor = got.pagination.nextCursor ?? undefined;
-        if (!cursor) break;
-      }
+      await pagesShowNone(queued, viewer, scrollId, hiddenIds());
       await drain();
       // a first page (a short one asks again, if the rebuilt index is not known yet), the queue drained
       await scrollEchos1(viewer, scrollId);

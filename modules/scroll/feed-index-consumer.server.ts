@@ -5,7 +5,7 @@ import { ruleChecks } from "./feed-rules.reference";
 import { backfillStep, type Backfilled } from "./feed-index-backfill.server";
 import { hintReadyIndexes } from "./feed-hint-writes.server";
 import { extendStep, markNear } from "./feed-index-extend.server";
-import { resetHiding, viewerStep } from "./feed-viewer-index.server";
+import { insertViewerEntries, resetHiding, viewerKindOf, viewerStep } from "./feed-viewer-index.server";
 import { denseChecks, denseRuns, walkedRuns } from "./feed-viewer-eager.server";
 import { before, deleteEntries, insertEntries, reachOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { ruleOfKey } from "./rule.server";
@@ -39,19 +39,22 @@ const candidatesOf = (terms: string[]) =>
     sql`FROM feed_rule_terms ft JOIN feed_indexes ON feed_indexes.id = ft.index_id
       WHERE ft.term IN (SELECT value FROM json_each(${JSON.stringify(terms)})) GROUP BY feed_indexes.id`,
   );
-/** The hide-liked viewer indexes of the users who liked or unliked (decision 033): a like reaches
- * a newest- or oldest-first viewer index, which registers no like term (a hiding one is not theirs to change). */
+/** The viewer indexes of the users who liked or unliked (decision 033) that leave out what they
+ * liked: a like reaches a newest- or oldest-first viewer index, which registers no like term (a
+ * hider's only of a hide-liked feed, `b:`: `likeKeeping`). */
 const likersIndexes = (likers: string[]) =>
-  select({ ...candidateColumns(), terms: sql<string>`'[]'` }, sql`FROM feed_indexes WHERE viewer_id IN (SELECT value FROM json_each(${JSON.stringify(likers)})) AND rule_key LIKE 'v:%'`);
-/** The hide-liked viewer indexes registered under any of `terms` (a post's): a replayed like names
- * no liker, so it reaches every viewer's index of the echo's rules (decision 033, "Replays"). */
+  select({ ...candidateColumns(), terms: sql<string>`'[]'` }, sql`FROM feed_indexes WHERE viewer_id IN (SELECT value FROM json_each(${JSON.stringify(likers)}))`);
+/** The viewer indexes registered under any of `terms` (a post's): a replayed like names no liker,
+ * so it reaches every viewer's index of the echo's rules that leaves out what they liked (decision 033, "Replays"). */
 const viewersOf = (terms: string[]) =>
   select(
     { ...candidateColumns(), terms: sql<string>`json_group_array(ft.term)` },
     sql`FROM feed_rule_terms ft JOIN feed_indexes ON feed_indexes.id = ft.index_id
-      WHERE ft.term IN (SELECT value FROM json_each(${JSON.stringify(terms)})) AND feed_indexes.viewer_id IS NOT NULL AND feed_indexes.rule_key LIKE 'v:%'
+      WHERE ft.term IN (SELECT value FROM json_each(${JSON.stringify(terms)})) AND feed_indexes.viewer_id IS NOT NULL
       GROUP BY feed_indexes.id`,
   );
+/** Viewer indexes a like changes: `v:`, and a hider's of a hide-liked feed, `b:` (decision 033, "Hiders of hide-liked feeds"). */
+const likeKeeping = (rows: Candidate[]) => rows.filter((c) => viewerKindOf(c.ruleKey) !== "h");
 
 
 /**
@@ -83,7 +86,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   const unattributed = new Set(changes.flatMap((c) => (c.type === "likes" && !c.userId ? c.echoIds : [])));
   if (posts.length > 0 || liked.length > 0 || edited.length > 0) {
     const terms = [...new Set(posts.flatMap(echoTerms))];
-    const [postCandidates, likedEchos, likerCandidates] = await batch(db, [
+    const [postCandidates, likedEchos, likersRows] = await batch(db, [
       candidatesOf(terms),
       select(
         {
@@ -98,12 +101,14 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
       ),
       likersIndexes([...likers.keys()]),
     ]);
+    const likerCandidates = likeKeeping(likersRows as Candidate[]);
     const facts = likedEchos.filter((e) => liked.includes(e.id));
     const editedFacts = likedEchos.filter((e) => edited.includes(e.id));
     const factTerms = [...facts.flatMap(likeTerms), ...editedFacts.flatMap(echoTerms)];
     const replayed = facts.filter((e) => unattributed.has(e.id));
     const replayTerms = [...new Set(replayed.flatMap(echoTerms))];
-    const [likeCandidates, replayCandidates] = factTerms.length > 0 ? await batch(db, [candidatesOf([...new Set(factTerms)]), viewersOf(replayTerms)]) : [[], []];
+    const [likeCandidates, replayRows] = factTerms.length > 0 ? await batch(db, [candidatesOf([...new Set(factTerms)]), viewersOf(replayTerms)]) : [[], []];
+    const replayCandidates = likeKeeping(replayRows as Candidate[]);
     const matching = function* (echo: ChangedEcho, candidates: Candidate[], mine: Set<string>) {
       for (const c of candidates) {
         if (!(JSON.parse(c.terms) as string[]).some((t) => mine.has(t))) continue;
@@ -133,8 +138,8 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
       // the liker's own viewer indexes (any order): the echo leaves them, or enters again unliked;
       // a replayed like's, every viewer's whose index the echo's rules reach (the insert is
       // guarded by the viewer's like: a lost like takes it out, a lost unlike puts it back)
-      const replay = unattributed.has(e.id) ? (replayCandidates as Candidate[]).filter((c) => (JSON.parse(c.terms) as string[]).some((t) => echoTerms(e).includes(t))) : [];
-      for (const c of [...(likerCandidates as Candidate[]), ...replay]) {
+      const replay = unattributed.has(e.id) ? replayCandidates.filter((c) => (JSON.parse(c.terms) as string[]).some((t) => echoTerms(e).includes(t))) : [];
+      for (const c of [...likerCandidates, ...replay]) {
         if (reached.has(c.id) || !(replay.includes(c) || likers.get(c.viewerId!)?.includes(e.id))) continue;
         reached.add(c.id);
         done.candidates++;
@@ -144,7 +149,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
         else leaves.push([c.id, e.id]);
       }
     }
-    for (const c of [...(postCandidates as Candidate[]), ...(likeCandidates as Candidate[]), ...(likerCandidates as Candidate[]), ...(replayCandidates as Candidate[])]) if (c.viewerId) viewerOf.set(c.id, `${c.ruleKey.slice(0, 1)}:${c.viewerId}`);
+    for (const c of [...(postCandidates as Candidate[]), ...(likeCandidates as Candidate[]), ...likerCandidates, ...replayCandidates]) if (c.viewerId) viewerOf.set(c.id, `${viewerKindOf(c.ruleKey)}:${c.viewerId}`);
     for (const e of editedFacts) {
       for (const c of matching(e, likeCandidates as Candidate[], new Set(echoTerms(e)))) {
         const rule = ruleOfKey(c.ruleKey);
@@ -180,7 +185,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
   const building = [...new Set(changes.flatMap((c) => (c.type === "backfill" ? [c.ruleKey] : [])))];
   const extending = new Map(changes.flatMap((c) => (c.type === "extend" ? [[c.ruleKey, c] as const] : [])));
   // viewer indexes (decision 033): one step per index and kind (a walk, a touch)
-  const viewers = new Map(changes.flatMap((c) => (c.type === "viewer" ? [[`${c.viewerId}\n${c.ruleKey}\n${c.touch ? 1 : 0}\n${c.hide ? 1 : 0}`, c] as const] : [])));
+  const viewers = new Map(changes.flatMap((c) => (c.type === "viewer" ? [[`${c.viewerId}\n${c.ruleKey}\n${c.touch ? 1 : 0}\n${c.hide ? 1 : 0}${c.liked ? 1 : 0}`, c] as const] : [])));
   // a block, mute or muted word changed: the viewers' hiding indexes emptied, and made again
   const hiders = [...new Set(changes.flatMap((c) => (c.type === "hiding" ? c.viewerIds : [])))];
   if (hiders.length > 0) sendChanges(app, await resetHiding(db, hiders, now));
@@ -205,7 +210,7 @@ export async function consumeChanges(app: Pick<AppContext, "env" | "ctx">, db: D
 }
 
 /** The inserts of `entries`: the shared indexes' as they are, each viewer's only while unliked by
- * them (`v:<viewer>`) or seen by them (`h:<viewer>`). */
+ * them (`v:<viewer>`), seen by them (`h:<viewer>`), or both (`b:<viewer>`: `h:` of a hide-liked rule). */
 function inserting(entries: Entry[], viewerOf: Map<number, string>): SQL[] {
   const byViewer = new Map<string | null, Entry[]>();
   for (const entry of entries) {
@@ -215,7 +220,7 @@ function inserting(entries: Entry[], viewerOf: Map<number, string>): SQL[] {
     else byViewer.set(viewer, [entry]);
   }
   return [...byViewer].flatMap(([viewer, list]) =>
-    chunks(list).map((part) => (viewer === null ? insertEntries(part) : viewer.startsWith("h:") ? insertEntries(part, null, viewer.slice(2)) : insertEntries(part, viewer.slice(2)))),
+    chunks(list).map((part) => (viewer === null ? insertEntries(part) : insertViewerEntries(part, viewerKindOf(viewer), viewer.slice(2)))),
   );
 }
 

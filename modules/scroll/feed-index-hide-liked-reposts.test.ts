@@ -25,7 +25,8 @@ describe("a hide-liked reader who reposts little", { timeout: 120_000 }, () => {
   const shapes: [number, number][] = [[0, 0], [0, 2], [3, 0], [3, 2], [4, 0], [4, 2], [30, 0], [30, 2]];
   // (`stale`: the reader also holds a viewer index of the rule that does not reach the page — made,
   // its first step not landed: decision 033 — so the page's choice of index reads its row and goes
-  // on with the shared index's run, the worst the choice costs)
+  // on with the shared index's run, the worst the choice costs; a reader who hides anything, their
+  // `b:` one: their short page asks for it, and the isolate chooses it from then on)
   const cases = shapes.flatMap(([r, x]) => [[r, x, false, false], [r, x, true, false], ...(x ? ([[r, x, true, true]] as const) : [])] as const);
   for (const [reposts, extra, hiding, stale] of cases) {
     it(`${reposts} reposts${hiding ? ", a muted word" : ""}${stale ? ", a viewer index short of the page" : ""}, liked ${extra ? `${extra} more than` : "as many of the top as"} the run allows: ${extra ? "a short page" : "a full page"} within budget`, async () => {
@@ -59,7 +60,7 @@ describe("a hide-liked reader who reposts little", { timeout: 120_000 }, () => {
         sql`UPDATE feed_indexes SET state = 'ready', complete = 1, cap = 10000 WHERE rule_key = ${ruleKeyOf(rule)}`,
         ...(stale
           ? [sql`INSERT INTO feed_indexes (rule_key, state, cap, complete, viewer_id, created_at, updated_at)
-                VALUES (${viewerKeyOf(ruleKeyOf(rule), reader)}, 'ready', 2000, 0, ${reader}, 0, 0)`]
+                VALUES (${viewerKeyOf(ruleKeyOf(rule), reader, hiding ? "b" : "v")}, 'ready', 2000, 0, ${reader}, 0, 0)`]
           : []),
         ...inOrder.slice(0, liked).map((m) => sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${m.id}, ${reader}, 0)`),
         ...reposted.map((m) => sql`INSERT INTO reposts (id, echo_id, user_id, created_at) VALUES (${newId(Date.now())}, ${m.id}, ${reader}, 0)`),

@@ -6,7 +6,7 @@ import { echoColumns, type EchoRow } from "../echo/index.server";
 import type { Seek } from "./feed-rules.server";
 import { afterPosition, before, descending, orderSql, positionOf, reachesSql, windowMs, type IndexReach, type Position } from "./feed-index.server";
 import { ruleKeyOf } from "./rule.server";
-import { viewerKeyOf } from "./feed-viewer-index.server";
+import { viewerKeyOf, type ViewerKind } from "./feed-viewer-index.server";
 import type { FeedRule } from "./schema";
 
 /**
@@ -208,6 +208,16 @@ export function indexPageQuery(
     sized
       ? sql`SELECT * FROM (${frontier(only)}) UNION ALL SELECT * FROM (${last(only)}) UNION ALL SELECT * FROM (${main}) LIMIT ${cap}`
       : sql`SELECT * FROM (${main}) UNION ALL SELECT * FROM (${frontier(only)}) UNION ALL SELECT * FROM (${last(only)}) LIMIT ${cap}`;
+  // (a statement that chooses its index — a viewer index or the rule's, decision 033 — reads the
+  // viewer index's row where the choice is made, 4 rows measured where the viewer has that index:
+  // there, and only there, the run is VIEWER_CHOICE shorter — asked in SQL, so a reader who has
+  // none keeps the whole run whatever the isolate knows; h32i: either kind a page may choose)
+  const chooses = indexKey !== null && typeof indexKey !== "string";
+  const choiceOf = (kinds: ViewerKind[]) =>
+    chooses ? sql` - (CASE WHEN EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key IN (${sql.join(
+          kinds.map((k) => sql`${viewerKeyOf(ruleKeyOf(rule), viewerId, k)}`),
+          sql`, `,
+        )})) THEN ${VIEWER_CHOICE} ELSE 0 END)` : sql``;
   if (!rule.excludeLikedEchos) {
     // A reader whom nothing may hide walks the entries up to the page (CROSS JOIN keeps them the
     // outer loop in the feed's order, so the LIMIT stops the walk). One whom anything may reads
@@ -216,15 +226,16 @@ export function indexPageQuery(
     // it steps over what it does not show within its rows, and says where the next page starts.
     // (an author the viewer hides is left out on the entry, no probe; the rest are tested on the
     // echo row as the page reads it, `shown`, up to the page: decision 026)
-    // (a statement choosing a hiding viewer index or the rule's reads its row: VIEWER_CHOICE fewer)
-    const chosen = filteredScan(limit);
-    const scan = sized ? { entries: sized.entries, probed: limit + PROBE_SPARE } : indexKey !== null && typeof indexKey !== "string" ? { ...chosen, entries: chosen.entries - VIEWER_CHOICE } : chosen;
+    // (a statement choosing a hiding viewer index or the rule's reads its row: VIEWER_CHOICE fewer
+    // where the viewer has one, `choice`)
+    const scan = sized ? { entries: sized.entries, probed: limit + PROBE_SPARE } : filteredScan(limit);
+    const choice = sized ? sql`` : choiceOf(["h"]);
     // (a hiding reader's walk takes the repost rows a reader with few reposts does not spend: its
     // echos', `limit` and the look-ahead — a filling statement's for whomever it fills, a first
     // statement's where only a hiding reader walks (`walks` is `filters`: a rule without a window;
     // asking `filters` again would read its rows again, a row or more for every reader))
     const fewReposts = forFewReposts(viewerId, (r) => entriesForFewReposts(limit + ahead, r, 1));
-    const walkLimit = sized ? (sized.fewReposts ? sql`${scan.entries} + ${fewReposts}` : sql`${scan.entries}`) : floor === null ? sql`${scan.entries - REPOSTS_COUNTED} + ${fewReposts}` : sql`${scan.entries}`;
+    const walkLimit = sized ? (sized.fewReposts ? sql`${scan.entries} + ${fewReposts}` : sql`${scan.entries}`) : floor === null ? sql`${scan.entries - REPOSTS_COUNTED} + ${fewReposts}${choice}` : sql`${scan.entries}${choice}`;
     const walked = sql`SELECT a.echo_id, a.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
           WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
             AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
@@ -247,12 +258,8 @@ export function indexPageQuery(
   // of limit+1 also reads the HIDE_LIKED_STEP-th entry (UNION ALL under a LIMIT stops before its
   // second part when the first filled it).
   const probed = limit + ahead + PROBE_SPARE;
-  // (a statement that chooses its index — a viewer index or the rule's, decision 033 — reads the
-  // viewer index's row where the choice is made, 4 rows measured where the viewer has that index:
-  // there, and only there, the run is VIEWER_CHOICE shorter — asked in SQL, so a reader who has
-  // none keeps the whole run whatever the isolate knows)
-  const chooses = indexKey !== null && typeof indexKey !== "string";
-  const choice = chooses ? sql` - (CASE WHEN EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = ${viewerKeyOf(ruleKeyOf(rule), viewerId)}) THEN ${VIEWER_CHOICE} ELSE 0 END)` : sql``;
+  // (either kind: a hider's page of a hide-liked rule may choose their `b:` one, decision 033)
+  const choice = choiceOf(["v", "b"]);
   // (a filling statement's run is sized by the rows its first round trip left: decision 034)
   const runLimit = sized
     ? sized.fewReposts ? sql`${sized.entries} + ${forFewReposts(viewerId, (r) => entriesForFewReposts(limit, r, 2))}` : sql`${sized.entries}`

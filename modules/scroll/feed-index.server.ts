@@ -156,12 +156,10 @@ export type Entry = [number, number, string];
 export function insertEntries(entries: Entry[], unlikedBy: string | null = null, seenBy: string | null = null): SQL {
   // (the entry carries its echo's author, read from the row this statement reads anyway: decision 026)
   if (seenBy !== null && !isId(seenBy)) throw new Error("feed index: bad viewer id");
-  const unliked =
-    unlikedBy !== null
-      ? sql`AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${unlikedBy})`
-      : seenBy !== null
-        ? sql`AND ${sql.raw(echoSeenForGoodText(`'${seenBy}'`, "e"))}`
-        : sql``;
+  // (both for a hider's index of a hide-liked rule: decision 033, "Hiders of hide-liked feeds")
+  const unliked = sql`${unlikedBy !== null ? sql`AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${unlikedBy})` : sql``} ${
+    seenBy !== null ? sql`AND ${sql.raw(echoSeenForGoodText(`'${seenBy}'`, "e"))}` : sql``
+  }`;
   return sql`INSERT OR IGNORE INTO feed_index_entries (index_id, rank, echo_id, author_id)
       SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), e.id, e.author_id FROM json_each(${JSON.stringify(entries)}) j
       CROSS JOIN echos e ON e.id = json_extract(j.value, '$[2]')

@@ -3,10 +3,12 @@
 // shared index's first entries (checked against the engine just before, in the same pass) less
 // the liked ones — over the range both reached: what is missing or stands at another rank is
 // written, what should not be there (a like whose message was lost) goes. A hiding one (`h:`) is
-// compared with the shared entries less what its viewer hides for good, the same way.
+// compared with the shared entries less what its viewer hides for good (and liked, of a hide-liked
+// rule), the same way.
 import { isId } from "../shared/index";
-import { batch, echoSeenForGoodText, select, sql, tables, type Db, type SQL } from "../shared/index.server";
-import { before, deleteEntries, insertEntries, orderSql, reachOf, type Entry, type Position } from "./feed-index.server";
+import { batch, select, sql, tables, type Db, type SQL } from "../shared/index.server";
+import { before, deleteEntries, orderSql, reachOf, type Entry, type Position } from "./feed-index.server";
+import { insertViewerEntries, leftOut, viewerKindOf } from "./feed-viewer-index.server";
 import { ruleOfKey } from "./rule.server";
 
 /** Viewer indexes checked per pass (the longest unchecked first), and the depth each is compared to. */
@@ -28,11 +30,10 @@ export async function checkViewerIndexes(db: Db, now: number): Promise<{ checked
     const baseKey = index.ruleKey.slice(index.ruleKey.indexOf(":", 2) + 1);
     const rule = ruleOfKey(baseKey);
     const ie = tables.feedIndexEntries;
-    // the hiding kind (`h:`) leaves out what its viewer hides for good instead (a probe of the echo row)
-    const hide = index.ruleKey.startsWith("h:");
-    const out = hide
-      ? sql<number>`NOT ifnull((SELECT ${sql.raw(echoSeenForGoodText(`'${viewerId}'`, "pe"))} FROM echos pe WHERE pe.id = ie.echo_id), 0)`
-      : sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})`;
+    // the hiding kind (`h:`) leaves out what its viewer hides for good instead (a probe of the echo
+    // row), a hider's of a hide-liked feed (`b:`) both
+    const kind = viewerKindOf(index.ruleKey);
+    const out = leftOut(kind, viewerId, "ie.echo_id");
     const [base, shared, held] = await batch(db, [
       select({ complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank }, sql`FROM feed_indexes WHERE rule_key = ${baseKey} AND state = 'ready' AND viewer_id IS NULL`),
       select(
@@ -59,7 +60,7 @@ export async function checkViewerIndexes(db: Db, now: number): Promise<{ checked
       const extra = [...has.keys()].filter((id) => !should.has(id));
       const leaving = [...extra, ...missing.map(([, , id]) => id)].map((id): [number, string] => [index.id, id]);
       if (leaving.length > 0) statements.push(deleteEntries(leaving));
-      if (missing.length > 0) statements.push(hide ? insertEntries(missing, null, viewerId) : insertEntries(missing, viewerId));
+      if (missing.length > 0) statements.push(insertViewerEntries(missing, kind, viewerId));
       done.added += missing.length;
       done.removed += extra.length;
     }

@@ -45,7 +45,7 @@ const likedEntries = (viewerId: string, echoIds: string[], after: After) =>
         FROM feed_index_entries ie INDEXED BY feed_index_entries_echo JOIN feed_indexes fi ON fi.id = ie.index_id
         WHERE ie.echo_id IN (SELECT value FROM json_each(${JSON.stringify(echoIds)}))
           AND (SELECT count(*) FROM (SELECT 1 FROM likes WHERE user_id = ${viewerId} LIMIT ${DENSE_LIKES})) = ${DENSE_LIKES}
-          AND (SELECT count(*) FROM feed_indexes WHERE viewer_id = ${viewerId}) < ${VIEWER_INDEXES_MAX}
+          AND (SELECT count(*) FROM feed_indexes WHERE viewer_id = ${viewerId} AND rule_key LIKE 'v:%') < ${VIEWER_INDEXES_MAX}
           AND fi.viewer_id IS NULL AND fi.state = 'ready'
           AND EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})
           AND EXISTS (SELECT 1 FROM scrolls s WHERE s.rule_key = fi.rule_key AND s.exclude_liked_echos = 1)

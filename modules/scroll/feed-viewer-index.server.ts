@@ -9,13 +9,15 @@
 // made (and walked deeper) from the shared index's entries, not the engine, and an entry enters it
 // only while its viewer has not liked the echo (insertEntries' `unlikedBy`).
 // The hiding kind (issue 32), keyed `h:<viewer>:<rule key>`, is the same less what the viewer hides
-// for good (blocks either way, mutes and "hide" words without an end: `seenBy`), for a rule that
-// does not hide what the viewer liked: a block, mute or word change empties it and makes it again
-// (`resetHiding`); timed mutes and words, and moderation, stay the page's tests.
+// for good (blocks either way, mutes and "hide" words without an end: `seenBy`): a block, mute or
+// word change empties it and makes it again
+// (`resetHiding`); timed mutes and words, and moderation, stay the page's tests. A hider's index of
+// a hide-liked feed, keyed `b:<viewer>:<rule key>` (a rule's key is the same with or without the
+// flag), leaves out both (`leftOut`): their `v:` index would leave hidden echos in.
 import { isId } from "../shared/index";
-import { batch, boundedHints, echoSeenForGoodText, select, sql, tables, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { batch, echoSeenForGoodText, select, sql, tables, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { askOnce } from "./feed-index-extend.server";
-import { afterPosition, before, insertEntries, nearStatements, orderSql, reachesSql, reachOf, topOf, type IndexReach, type Position } from "./feed-index.server";
+import { afterPosition, before, insertEntries, nearStatements, orderSql, reachesSql, reachOf, topOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { NOBODY } from "./feed-rules.server";
 import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
@@ -23,8 +25,24 @@ import type { FeedRule } from "./schema";
 /** Entries a viewer index holds when made (100 pages of 20), and what a reader's ask adds. */
 export const VIEWER_CAP = 2000;
 export const VIEWER_SLICE = 2000;
-/** Viewer indexes one viewer holds at most: a new one evicts the least recently read. */
+/** Hide-liked viewer indexes (`v:`) one viewer holds at most: a new one evicts the least recently read. */
 export const VIEWER_INDEXES_MAX = 8;
+/** The hiding kinds (`h:`, `b:`), counted apart: a heavy hider reads many feeds, each needing one
+ * (decision 033, "Hiders of many feeds": 69 of the 0.1 store's 117 hide-liked feeds asked, and a
+ * bound below that evicts, in a reader's order, the very index read next). Made shallower (15
+ * pages of 20), deeper on the reader's ask as any: HIDING_INDEXES_MAX × HIDING_CAP entries
+ * (~4.0 MB at ~139 B an entry) is a viewer's made depth. */
+export const HIDING_INDEXES_MAX = 96;
+export const HIDING_CAP = 300;
+const kindMax = (hide: boolean) => (hide ? HIDING_INDEXES_MAX : VIEWER_INDEXES_MAX);
+
+/** A viewer index's kind: `v` leaves out what its viewer liked, `h` what they hide for good, `b` both
+ * (a hider's index of a hide-liked feed). A message names it by `hide` and `liked`. */
+export type ViewerKind = "v" | "h" | "b";
+export const kindOfChange = (c: { hide?: true; liked?: true }): ViewerKind => (c.hide ? (c.liked ? "b" : "h") : "v");
+const changeOfKind = (kind: ViewerKind) => (kind === "v" ? {} : kind === "h" ? { hide: true as const } : { hide: true as const, liked: true as const });
+/** The kind of a viewer index's key. */
+export const viewerKindOf = (key: string) => key.slice(0, 1) as ViewerKind;
 /** Shared entries one walk step reads (with a likes probe each), and steps a message runs. */
 const VIEWER_STEP = 1000;
 const VIEWER_STEPS = 8;
@@ -36,29 +54,47 @@ const TOUCH_MS = 3_600_000;
  * never made again while the isolate lives. A repeat for an index that exists does nothing. */
 const ASK_AGAIN_MS = 600_000;
 
-export const viewerKeyOf = (ruleKey: string, viewerId: string, hide = false) => `${hide ? "h" : "v"}:${viewerId}:${ruleKey}`;
+/** A viewer index's key (`hide`: true the hiding kind, or a kind named). */
+export const viewerKeyOf = (ruleKey: string, viewerId: string, hide: boolean | ViewerKind = false) => `${typeof hide === "string" ? hide : hide ? "h" : "v"}:${viewerId}:${ruleKey}`;
 /** Whether a reader may have a viewer index (a user; not a web feed's reader). */
 export const mayHaveViewerIndex = (rule: FeedRule, viewerId: string) => rule.excludeLikedEchos && isId(viewerId) && viewerId !== NOBODY;
 /** Whether a reader may have a hiding viewer index of a rule: a user who hides anyone or any word
- * (`hiding`, the isolate's hint), of a rule that does not hide what they liked (that kind's). */
-export const mayHaveHidingIndex = (rule: FeedRule, viewerId: string, hiding: boolean) => hiding && !rule.excludeLikedEchos && isId(viewerId) && viewerId !== NOBODY;
+ * (`hiding`, the isolate's hint); of a hide-liked rule it leaves out what they liked too. */
+export const mayHaveHidingIndex = (_rule: FeedRule, viewerId: string, hiding: boolean) => hiding && isId(viewerId) && viewerId !== NOBODY;
 
 /**
- * Viewer indexes this isolate has read or asked for (their keys): a hint, never an answer. A
- * filtered walk (the hiding kind) chooses between the viewer's index and the rule's in SQL only for
- * these — the choice costs its scan a few entries (VIEWER_CHOICE). A hide-liked page chooses
- * always: its run is shorter only where the viewer has that index, asked in SQL (indexPageQuery),
- * so a cold isolate's first page reads a reader's index made before it (on like: feed-viewer-eager).
+ * Which index an indexed feed page reads (SQL, `readKey`) for this viewer, always chosen in SQL
+ * (its run is shorter only where the viewer has that index: feed-index-pages' `choiceOf`): a
+ * hider's `b:` of a hide-liked rule (their `v:` one leaves hidden echos in) or `h:` of another,
+ * anyone else's `v:` of a hide-liked rule, else the rule's. `own`: the page may read a viewer
+ * index; `kind`: the one it may read, and a short page asks for.
  */
-const viewerHints = boundedHints<string, true>(10_000);
-export const knownViewerIndex = (ruleKey: string, viewerId: string, hide = false) => viewerHints.get(viewerKeyOf(ruleKey, viewerId, hide)) === true;
+export function viewerChoice(rule: FeedRule, ruleKey: string, viewerId: string, at: Position, hiding: boolean) {
+  const liked = mayHaveViewerIndex(rule, viewerId);
+  const hider = mayHaveHidingIndex(rule, viewerId, hiding);
+  const kind: ViewerKind = hider ? (liked ? "b" : "h") : "v";
+  const readKey = kind !== "v" || liked ? viewerReadKey(rule, ruleKey, viewerId, at, kind) : ruleKey;
+  return { own: liked || hider, kind, readKey };
+}
+
+/** Whether an echo stays out of a viewer's index of this kind (SQL over its id, 1 or 0): liked
+ * (`v`, a likes probe), hidden for good (`h`, a probe of its echo row), either (`b`). */
+export function leftOut(kind: ViewerKind, viewerId: string, echoId: string): SQL<number> {
+  const liked = sql`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${sql.raw(echoId)} AND l.user_id = ${viewerId})`;
+  const hidden = sql`NOT ifnull((SELECT ${sql.raw(echoSeenForGoodText(`'${viewerId}'`, "pe"))} FROM echos pe WHERE pe.id = ${sql.raw(echoId)}), 0)`;
+  return kind === "v" ? sql<number>`${liked}` : kind === "h" ? sql<number>`${hidden}` : sql<number>`(${hidden} OR ${liked})`;
+}
+
+/** Entries written into a viewer index of this kind, guarded in SQL by what it leaves out (as `leftOut`). */
+export const insertViewerEntries = (entries: Entry[], kind: ViewerKind, viewerId: string) =>
+  insertEntries(entries, kind === "h" ? null : viewerId, kind === "v" ? null : viewerId);
 
 /**
  * The key a hide-liked page reads (a constant of its statement, SQL): the viewer's index when it
  * is ready and reaches the page's position, else the rule's shared one. Its probe reads the
  * viewer index's row (one row; none when the viewer has none).
  */
-export function viewerReadKey(rule: FeedRule, ruleKey: string, viewerId: string, at: Position, hide = false): SQL {
+export function viewerReadKey(rule: FeedRule, ruleKey: string, viewerId: string, at: Position, hide: boolean | ViewerKind = false): SQL {
   const key = viewerKeyOf(ruleKey, viewerId, hide);
   return sql`(CASE WHEN EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = ${key} AND v.state = 'ready' AND (v.complete = 1 OR ${reachesSql(rule, at, "v")}))
     THEN ${key} ELSE ${ruleKey} END)`;
@@ -74,18 +110,15 @@ export function afterViewerPage(
   rule: FeedRule,
   ruleKey: string,
   viewerId: string,
-  read: { viewer: boolean; short: boolean; st: IndexReach; position: Position; hide?: boolean },
+  read: { viewer: boolean; short: boolean; st: IndexReach; position: Position; kind: ViewerKind },
   now = Date.now(),
 ) {
-  const key = viewerKeyOf(ruleKey, viewerId, read.hide);
-  const kind = read.hide ? { hide: true as const } : {};
+  const key = viewerKeyOf(ruleKey, viewerId, read.kind);
+  const kind = changeOfKind(read.kind);
   if (!read.viewer) {
-    if (!read.short) return;
-    viewerHints.set(key, true);
-    askOnce(app, `viewer\n${key}\n${Math.floor(now / ASK_AGAIN_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, ...kind });
+    if (read.short) askOnce(app, `viewer\n${key}\n${Math.floor(now / ASK_AGAIN_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, ...kind });
     return;
   }
-  viewerHints.set(key, true);
   askOnce(app, `touch\n${key}\n${Math.floor(now / TOUCH_MS)}`, { type: "viewer", ruleKey, viewerId, floor: null, touch: true, ...kind });
   const { st, position } = read;
   if (st.complete || st.floor === null || before(rule, position, st.near ?? st.floor)) return;
@@ -103,9 +136,10 @@ type ViewerChange = Extract<Change, { type: "viewer" }>;
  * one batch, so the viewer index always holds every unliked match up to its frontier.
  * Returns the next message, if any.
  */
-export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(), cap = VIEWER_CAP, slice = VIEWER_SLICE): Promise<Change | null> {
+export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(), cap = change.hide ? HIDING_CAP : VIEWER_CAP, slice = VIEWER_SLICE): Promise<Change | null> {
   const hide = change.hide === true;
-  const key = viewerKeyOf(change.ruleKey, change.viewerId, hide);
+  const kind = kindOfChange(change);
+  const key = viewerKeyOf(change.ruleKey, change.viewerId, kind);
   const fi = tables.feedIndexes;
   const row = { id: fi.id, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap };
   const read = () =>
@@ -125,10 +159,10 @@ export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(),
     if (change.floor !== null) return null;
     // made on like (feed-viewer-eager.server.ts): only into a free place, never evicting
     if (change.eager) {
-      const [held] = await batch(db, [select({ n: sql<number>`count(*)` }, sql`FROM feed_indexes WHERE viewer_id = ${change.viewerId}`)]);
-      if ((held[0]?.n ?? 0) >= VIEWER_INDEXES_MAX) return null;
+      const [held] = await batch(db, [select({ n: sql<number>`count(*)` }, sql`FROM feed_indexes WHERE viewer_id = ${change.viewerId} AND ${kindOfKey(hide)}`)]);
+      if ((held[0]?.n ?? 0) >= kindMax(hide)) return null;
     }
-    await batch(db, makeStatements(key, change.viewerId, base.id, cap, now));
+    await batch(db, makeStatements(key, change.viewerId, base.id, cap, now, hide));
     [shared, mine] = await read();
   }
   const index = mine[0];
@@ -141,7 +175,7 @@ export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(),
   const baseReach = reachOf(base);
   const started = Date.now();
   for (let step = 0; step < VIEWER_STEPS && Date.now() - started < VIEWER_MS && left > 0; step++) {
-    const [walked] = await batch(db, [walkQuery(rule, base.id, change.viewerId, floor ?? topOf(rule), hide)]);
+    const [walked] = await batch(db, [walkQuery(rule, base.id, change.viewerId, floor ?? topOf(rule), kind)]);
     const within = walked.filter((w) => baseReach.complete || (baseReach.floor !== null && !before(rule, baseReach.floor, { rank: w.rank, id: w.echoId })));
     // cut at the `left`-th unliked entry: the frontier is there
     let kept = 0;
@@ -155,7 +189,7 @@ export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(),
     const end: Position | null = atEnd ? (baseReach.complete ? null : (baseReach.floor ?? floor)) : { rank: last!.rank, id: last!.echoId };
     left -= unliked.length;
     await batch(db, [
-      ...(unliked.length > 0 ? [insertEntries(unliked.map((w) => [index.id, w.rank, w.echoId]), hide ? null : change.viewerId, hide ? change.viewerId : null)] : []),
+      ...(unliked.length > 0 ? [insertViewerEntries(unliked.map((w) => [index.id, w.rank, w.echoId]), kind, change.viewerId)] : []),
       sql`UPDATE feed_indexes SET cap = ${total}, complete = ${end ? 0 : 1}, floor = ${end?.id ?? null}, floor_rank = ${end?.rank ?? null}, updated_at = ${now}
           WHERE id = ${index.id} AND floor IS ${floor?.id ?? null}`,
       ...nearStatements(rule, index.id, end, total),
@@ -163,27 +197,29 @@ export async function viewerStep(db: Db, change: ViewerChange, now = Date.now(),
     if (end === null || atEnd) return null;
     floor = end;
   }
-  return left > 0 && floor ? { type: "viewer", ruleKey: change.ruleKey, viewerId: change.viewerId, floor: floor.id, left, ...(hide ? { hide } : {}) } : null;
+  return left > 0 && floor ? { type: "viewer", ruleKey: change.ruleKey, viewerId: change.viewerId, floor: floor.id, left, ...changeOfKind(kind) } : null;
 }
 
-/** The shared index's next entries after `from`, each with whether the viewer liked its echo
- * (`liked`; the hiding kind: whether they hide it for good, a probe of its echo row). */
-const walkQuery = (rule: FeedRule, baseId: number, viewerId: string, from: Position, hide: boolean) =>
+/** The shared index's next entries after `from`, each with whether the viewer's index leaves it
+ * out (`liked`: `leftOut`, a likes probe or a probe of its echo row, or both). */
+const walkQuery = (rule: FeedRule, baseId: number, viewerId: string, from: Position, kind: ViewerKind) =>
   select(
     {
       echoId: tables.feedIndexEntries.echoId,
       rank: tables.feedIndexEntries.rank,
-      liked: hide
-        ? sql<number>`NOT ifnull((SELECT ${sql.raw(echoSeenForGoodText(`'${viewerId}'`, "pe"))} FROM echos pe WHERE pe.id = feed_index_entries.echo_id), 0)`
-        : sql<number>`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = feed_index_entries.echo_id AND l.user_id = ${viewerId})`,
+      liked: leftOut(kind, viewerId, "feed_index_entries.echo_id"),
     },
     sql`FROM feed_index_entries WHERE index_id = ${baseId} AND ${afterPosition(rule, from)} ORDER BY ${orderSql(rule)} LIMIT ${VIEWER_STEP}`,
   );
 
+/** Which of a viewer's indexes count toward a kind's bound (SQL over feed_indexes). */
+export const kindOfKey = (hide: boolean, alias = "feed_indexes") =>
+  sql.raw(hide ? `(${alias}.rule_key LIKE 'h:%' OR ${alias}.rule_key LIKE 'b:%')` : `${alias}.rule_key LIKE 'v:%'`);
+
 /** A viewer index made: its row (ready, reaching nowhere until its first step), the shared index's
- * terms, and the viewer's least recently read indexes past VIEWER_INDEXES_MAX - 1 gone. */
-function makeStatements(key: string, viewerId: string, baseId: number, cap: number, now: number): SQL[] {
-  const evicted = sql`SELECT id FROM feed_indexes WHERE viewer_id = ${viewerId} AND rule_key <> ${key} ORDER BY updated_at DESC LIMIT -1 OFFSET ${VIEWER_INDEXES_MAX - 1}`;
+ * terms, and the viewer's least recently read indexes of its kind past the kind's bound - 1 gone. */
+function makeStatements(key: string, viewerId: string, baseId: number, cap: number, now: number, hide: boolean): SQL[] {
+  const evicted = sql`SELECT id FROM feed_indexes WHERE viewer_id = ${viewerId} AND ${kindOfKey(hide)} AND rule_key <> ${key} ORDER BY updated_at DESC LIMIT -1 OFFSET ${kindMax(hide) - 1}`;
   return [
     sql`DELETE FROM feed_index_entries WHERE index_id IN (${evicted})`,
     sql`DELETE FROM feed_rule_terms WHERE index_id IN (${evicted})`,
@@ -198,18 +234,18 @@ function makeStatements(key: string, viewerId: string, baseId: number, cap: numb
  * A block, mute or muted-word change of these viewers (`hiding` messages): each of their hiding
  * indexes emptied and reaching nowhere again, in one batch (pages read the shared index
  * meanwhile, their own tests on top), and a make message for each — a bounded walk again, at most
- * VIEWER_INDEXES_MAX × VIEWER_CAP entries a viewer. A walk message of the old index names a
+ * HIDING_INDEXES_MAX × HIDING_CAP entries a viewer. A walk message of the old index names a
  * frontier that is gone, and does nothing.
  */
 export async function resetHiding(db: Db, viewerIds: string[], now = Date.now()): Promise<Change[]> {
   const ids = viewerIds.filter(isId);
   if (ids.length === 0) return [];
   const fi = tables.feedIndexes;
-  const mine = sql`viewer_id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND rule_key LIKE 'h:%'`;
+  const mine = sql`viewer_id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${kindOfKey(true)}`;
   const [indexes] = await batch(db, [
     select({ ruleKey: fi.ruleKey, viewerId: fi.viewerId }, sql`FROM feed_indexes WHERE ${mine}`),
     sql`DELETE FROM feed_index_entries WHERE index_id IN (SELECT id FROM feed_indexes WHERE ${mine})`,
-    sql`UPDATE feed_indexes SET floor = NULL, floor_rank = NULL, complete = 0, near = NULL, near_rank = NULL, cap = ${VIEWER_CAP}, updated_at = ${now} WHERE ${mine}`,
+    sql`UPDATE feed_indexes SET floor = NULL, floor_rank = NULL, complete = 0, near = NULL, near_rank = NULL, cap = ${HIDING_CAP}, updated_at = ${now} WHERE ${mine}`,
   ]);
-  return indexes.map((i) => ({ type: "viewer", ruleKey: i.ruleKey.slice(i.ruleKey.indexOf(":", 2) + 1), viewerId: i.viewerId!, floor: null, hide: true }));
+  return indexes.map((i) => ({ type: "viewer", ruleKey: i.ruleKey.slice(i.ruleKey.indexOf(":", 2) + 1), viewerId: i.viewerId!, floor: null, ...changeOfKind(viewerKindOf(i.ruleKey)) }));
 }

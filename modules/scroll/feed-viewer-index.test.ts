@@ -13,7 +13,7 @@ import { batch, select, sql, testAppContext } from "../shared/index.server";
 import { cappedScroll, drainQueue, keptQueue, pageBothWays, pageToTheEnd, viewerIndexState } from "./depth-paging.test-support";
 import { ruleKeyOf } from "./rule.server";
 import { thinRule, writeThinMatches } from "./thin-matches.test-support";
-import { VIEWER_INDEXES_MAX, viewerKeyOf, viewerStep } from "./feed-viewer-index.server";
+import { HIDING_INDEXES_MAX, VIEWER_INDEXES_MAX, viewerKeyOf, viewerStep } from "./feed-viewer-index.server";
 import { indexPage, indexPageQuery } from "./feed-index-pages.server";
 import type { Change } from "../shared/index.server";
 import { scrollEchos } from "./pages.server";
@@ -159,34 +159,41 @@ describe("a hide-liked reader's viewer index", { timeout: 600_000 }, () => {
     expect(grown.complete).toBe(1);
   });
 
-  it("holds at most VIEWER_INDEXES_MAX a viewer: a new one evicts the least recently read (entries, terms and row)", async () => {
-    const author = (await signup(app(), { userName: "vi_a_evict", password: "pass1234" })).user._id;
-    const reader = (await signup(app(), { userName: "vi_r_evict", password: "pass1234" })).user._id;
-    const start = Date.now() - 10_000_000;
-    await writeThinMatches(app(), author, "viewerixevict", 10, start);
-    // VIEWER_INDEXES_MAX + 1 rules (one end date each: another key), their shared indexes built
-    const rules = Array.from({ length: VIEWER_INDEXES_MAX + 1 }, (_, i) => ({ ...thinRule("viewerixevict", "newestFirst"), excludeLikedEchos: true, endDate: start + 1_000_000_000 + i }));
-    for (const rule of rules) await cappedScroll(app(), reader, rule, 10_000);
-    const t0 = Date.now();
-    const make = (i: number, now: number, touch = false) =>
-      viewerStep(app().db, { type: "viewer", ruleKey: ruleKeyOf(rules[i]!), viewerId: reader, floor: null, ...(touch ? { touch: true as const } : {}) }, now);
-    for (let i = 0; i < VIEWER_INDEXES_MAX; i++) await make(i, t0 + i);
-    // the first one read again (a page's touch): the second is now the least recently read
-    await make(0, t0 + 100, true);
-    await make(VIEWER_INDEXES_MAX, t0 + 200);
-    const [held] = await batch(app().db, [select({ ruleKey: sql<string>`rule_key`, id: sql<number>`id` }, sql`FROM feed_indexes WHERE viewer_id = ${reader}`)]);
-    expect(held.length).toBe(VIEWER_INDEXES_MAX);
-    const keys = new Set(held.map((h) => h.ruleKey));
-    expect(keys.has(viewerKeyOf(ruleKeyOf(rules[1]!), reader))).toBe(false);
-    expect(keys.has(viewerKeyOf(ruleKeyOf(rules[0]!), reader))).toBe(true);
-    expect(keys.has(viewerKeyOf(ruleKeyOf(rules[VIEWER_INDEXES_MAX]!), reader))).toBe(true);
-    // nothing of the evicted one is left behind
-    const [left] = await batch(app().db, [
-      select(
-        { entries: sql<number>`(SELECT count(*) FROM feed_index_entries WHERE index_id NOT IN (SELECT id FROM feed_indexes))`, terms: sql<number>`(SELECT count(*) FROM feed_rule_terms WHERE index_id NOT IN (SELECT id FROM feed_indexes))` },
-        sql``,
-      ),
-    ]);
-    expect(left[0]).toEqual({ entries: 0, terms: 0 });
-  });
+  // each kind its own bound: a hider's indexes (`b:` here, `h:` alike) never evict their `v:` ones
+  for (const [kind, max] of [["v", VIEWER_INDEXES_MAX], ["b", HIDING_INDEXES_MAX]] as const) {
+    it(`holds at most ${max} ${kind}: indexes a viewer: a new one evicts the least recently read of its kind (entries, terms and row)`, async () => {
+      const author = (await signup(app(), { userName: `vi_a_evict${kind}`, password: "pass1234" })).user._id;
+      const reader = (await signup(app(), { userName: `vi_r_evict${kind}`, password: "pass1234" })).user._id;
+      const start = Date.now() - 10_000_000;
+      await writeThinMatches(app(), author, `viewerixevict${kind}`, 10, start);
+      // max + 1 rules (one end date each: another key), their shared indexes built
+      const rules = Array.from({ length: max + 1 }, (_, i) => ({ ...thinRule(`viewerixevict${kind}`, "newestFirst"), excludeLikedEchos: true, endDate: start + 1_000_000_000 + i }));
+      for (const rule of rules) await cappedScroll(app(), reader, rule, 10_000);
+      const t0 = Date.now();
+      const flags = kind === "b" ? { hide: true as const, liked: true as const } : {};
+      const make = (i: number, now: number, touch = false, of = flags) =>
+        viewerStep(app().db, { type: "viewer", ruleKey: ruleKeyOf(rules[i]!), viewerId: reader, floor: null, ...of, ...(touch ? { touch: true as const } : {}) }, now);
+      // (a hider's `v:` index, the oldest of all: another kind's bound)
+      if (kind === "b") await make(0, t0 - 1000, false, {});
+      for (let i = 0; i < max; i++) await make(i, t0 + i);
+      // the first one read again (a page's touch): the second is now the least recently read
+      await make(0, t0 + 100_000, true);
+      await make(max, t0 + 200_000);
+      const [held] = await batch(app().db, [select({ ruleKey: sql<string>`rule_key`, id: sql<number>`id` }, sql`FROM feed_indexes WHERE viewer_id = ${reader}`)]);
+      const keys = new Set(held.map((h) => h.ruleKey));
+      expect(held.filter((h) => h.ruleKey.startsWith(`${kind}:`)).length).toBe(max);
+      expect(keys.has(viewerKeyOf(ruleKeyOf(rules[1]!), reader, kind))).toBe(false);
+      expect(keys.has(viewerKeyOf(ruleKeyOf(rules[0]!), reader, kind))).toBe(true);
+      expect(keys.has(viewerKeyOf(ruleKeyOf(rules[max]!), reader, kind))).toBe(true);
+      if (kind === "b") expect(keys.has(viewerKeyOf(ruleKeyOf(rules[0]!), reader))).toBe(true);
+      // nothing of the evicted one is left behind
+      const [left] = await batch(app().db, [
+        select(
+          { entries: sql<number>`(SELECT count(*) FROM feed_index_entries WHERE index_id NOT IN (SELECT id FROM feed_indexes))`, terms: sql<number>`(SELECT count(*) FROM feed_rule_terms WHERE index_id NOT IN (SELECT id FROM feed_indexes))` },
+          sql``,
+        ),
+      ]);
+      expect(left[0]).toEqual({ entries: 0, terms: 0 });
+    });
+  }
 });

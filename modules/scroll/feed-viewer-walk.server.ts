@@ -51,7 +51,7 @@ function denseReaders(index: { id: number; ruleKey: string }, now: number) {
       echoId: sql<string>`d.echo_id`,
       rank: sql<number>`d.rank`,
       passed: sql<number>`EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = 'v:' || d.user_id || ':' || ${index.ruleKey})
-        OR (SELECT count(*) FROM feed_indexes v WHERE v.viewer_id = d.user_id) >= ${VIEWER_INDEXES_MAX}`,
+        OR (SELECT count(*) FROM feed_indexes v WHERE v.viewer_id = d.user_id AND v.rule_key LIKE 'v:%') >= ${VIEWER_INDEXES_MAX}`,
     },
     sql`FROM (SELECT user_id, echo_id, rank, min(pos) AS pos FROM (
           SELECT l.user_id, e.echo_id, e.rank, e.pos, lead(e.pos, ${DENSE_LIKES - 1}) OVER (PARTITION BY l.user_id ORDER BY e.pos) AS far

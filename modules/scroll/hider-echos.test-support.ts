@@ -2,8 +2,10 @@
 // `count` echos of one tag by AUTHORS authors in turn (echo i by author i % 10), some carrying
 // words the hider may mute, likes spread so the most-liked order differs from time. Written with
 // SQL (more echos than the post limit allows), each tag row carrying its author as a post writes it.
+import { expect } from "vitest";
 import { newId } from "../shared/index";
-import { batch, sql, type AppContext } from "../shared/index.server";
+import { batch, rebuildMutedWordSet, sql, type AppContext, type Change } from "../shared/index.server";
+import { measured } from "./depth-paging.test-support";
 
 export const AUTHORS = 10;
 
@@ -32,4 +34,57 @@ export async function writeHiderEchos(
     ]),
   ]);
   return { authors, echos };
+}
+
+/** A block or unblock as modules/profile writes it (its triggers keep the viewer's hidden-author
+ * set), with the `hiding` message its write sends (safety.server.test.ts) kept in `sent`. */
+export async function blockFor(app: AppContext, sent: Change[], viewer: string, author: string, on: boolean) {
+  await batch(app.db, [on ? sql`INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (${viewer}, ${author}, 1)` : sql`DELETE FROM blocks WHERE blocker_id = ${viewer} AND blocked_id = ${author}`]);
+  sent.push({ type: "hiding", viewerIds: [viewer, author] });
+}
+
+/** A "hide" muted word of the viewer's, and its `hiding` message. */
+export async function muteWordFor(app: AppContext, sent: Change[], viewer: string, phrase: string) {
+  await batch(app.db, [
+    sql`INSERT INTO muted_words (user_id, id, phrase, pattern, action, contexts, created_at) VALUES (${viewer}, ${newId(Date.now())}, ${phrase}, ${` ${phrase} `}, 'hide', 31, 1)`,
+    ...rebuildMutedWordSet(viewer, Date.now()),
+  ]);
+  sent.push({ type: "hiding", viewerIds: [viewer] });
+}
+
+/** The scroll's pages by cursor (at most 40), none showing what `hidden` names, each ≤ 2 round trips and ≤ 200 rows. */
+export async function pagesShowNone(env: Env, viewer: string, scrollId: string, hidden: Set<string>) {
+  let cursor: string | undefined;
+  for (let n = 0; n < 40; n++) {
+    const { got, stats } = await measured(env, viewer, scrollId, 1, cursor);
+    expect(stats.roundTrips).toBeLessThanOrEqual(2);
+    expect(stats.rowsRead).toBeLessThanOrEqual(200);
+    expect(got.echos.filter((e) => hidden.has(e._id))).toEqual([]);
+    cursor = got.pagination.nextCursor ?? undefined;
+    if (!cursor) break;
+  }
+}
+
+/** Short pages with more to come among the scroll's first `pages` by cursor (before a viewer index: the ones that ask). */
+export async function shortPages(env: Env, viewer: string, scrollId: string, pages = 12) {
+  let short = 0;
+  let cursor: string | undefined;
+  for (let n = 0; n < pages; n++) {
+    const { got } = await measured(env, viewer, scrollId, 1, cursor);
+    if (got.echos.length < 20 && got.pagination.nextCursor) short++;
+    cursor = got.pagination.nextCursor ?? undefined;
+    if (!cursor) break;
+  }
+  return short;
+}
+
+/** The tests' change of what the viewer hides: a new block (author 6), an unblock (author 0) and a
+ * third muted word ("gamma"), each with its message; `blocked` and `words` follow. */
+export async function changeHiding(app: AppContext, sent: Change[], viewer: string, authors: string[], blocked: Set<number>, words: Set<string>) {
+  await blockFor(app, sent, viewer, authors[6]!, true);
+  blocked.add(6);
+  await blockFor(app, sent, viewer, authors[0]!, false);
+  blocked.delete(0);
+  await muteWordFor(app, sent, viewer, "gamma");
+  words.add("gamma");
 }

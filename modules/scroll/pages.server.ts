@@ -21,7 +21,7 @@ import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./ru
 import { echoPage, visibleScroll } from "./rows.server";
 import { curationEchos } from "./curation-pages.server";
 import { goneFor, hidingHint, learnHiding, viewerFactsFor } from "./feed-viewer.server";
-import { afterViewerPage, knownViewerIndex, mayHaveHidingIndex, mayHaveViewerIndex, viewerKeyOf, viewerReadKey } from "./feed-viewer-index.server";
+import { afterViewerPage, viewerChoice, viewerKeyOf } from "./feed-viewer-index.server";
 import { fillEnginePage, fillIndexPage } from "./feed-fill.server";
 import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";
 
@@ -257,13 +257,9 @@ async function feedEchos(
     // the viewer hides a named author (with tags the index's is better: decision 026)
     const named = hiding && rule.authors.length > 0 && rule.includedTags.length === 0 ? namedHiddenText(rule, viewerId) : null;
     const instead = named === null ? [] : [feedPageQuery(rule, viewerId, now, seek, req.limit, 0, window, whileScroll, "if-named-hidden")];
-    // a reader who hides what they liked, or anyone (the hiding kind), reads their viewer index
-    // where it is ready (decision 033)
-    const hide = mayHaveHidingIndex(rule, viewerId, hiding);
-    const own = mayHaveViewerIndex(rule, viewerId) || hide;
-    // (a hide-liked reader's page always chooses in SQL, its run shorter only where they have one:
-    // a cold isolate's first page reads their index; the hiding kind chooses where the isolate knows)
-    const readKey = own && (!hide || knownViewerIndex(ruleKey, viewerId, hide)) ? viewerReadKey(rule, ruleKey, viewerId, position, hide) : ruleKey;
+    // a reader who hides what they liked, or anyone (the hiding kind, of a hide-liked rule too),
+    // reads their viewer index where it is ready (decision 033, viewerChoice: h32i)
+    const { own, kind, readKey } = viewerChoice(rule, ruleKey, viewerId, position, hiding);
     const [state, indexed, viewer, engineRows] = await batch(app.db, [
       indexState(readKey),
       indexPageQuery(rule, viewerId, seek, take, guard, now, named === null ? null : sql.raw(`NOT ${named}`), readKey),
@@ -281,10 +277,10 @@ async function feedEchos(
       // near its frontier: the index reaches deeper before this reader gets there (decision 020);
       // a hide-liked reader's short page asks for their own index (decision 033)
       if (!ownIndex) askToExtend(app, rule, ruleKey, st, position);
-      if (own) afterViewerPage(app, rule, ruleKey, viewerId, { viewer: ownIndex, short: got.rows.length < take && got.after !== null, st, position, hide });
+      if (own) afterViewerPage(app, rule, ruleKey, viewerId, { viewer: ownIndex, short: got.rows.length < take && got.after !== null, st, position, kind });
       if (!got.atFrontier) {
         // short with more to come: a second statement fills it where the rows left allow (decision 034)
-        const page = await fillIndexPage(app, rule, viewerId, got, take, st, ownIndex ? viewerKeyOf(ruleKey, viewerId, hide) : ruleKey, now, viewer[0]?.filters === 1);
+        const page = await fillIndexPage(app, rule, viewerId, got, take, st, ownIndex ? viewerKeyOf(ruleKey, viewerId, kind) : ruleKey, now, viewer[0]?.filters === 1);
         const nextCursor = page.after ? indexCursor(rule, page.after) : null;
         const total = (req.page - 1) * req.limit + page.rows.length + (nextCursor ? 1 : 0);
         return { ...echoPage(page.rows, req, total, nextCursor !== null, nextCursor), feedIndex: "ready" };

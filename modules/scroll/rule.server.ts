@@ -175,5 +175,5 @@ export function canonicalRule(rule: FeedRule): FeedRule {
 /** An index's key: its canonical rule as JSON (feed_indexes.rule_key, scrolls.rule_key). */
 export const ruleKeyOf = (rule: FeedRule): string => JSON.stringify(canonicalRule(rule));
 
-/** The rule back from its key (a viewer index's key, `v:` or `h:<viewer>:<rule key>`, names its rule's: decision 033). */
-export const ruleOfKey = (key: string): FeedRule => JSON.parse(key.startsWith("v:") || key.startsWith("h:") ? key.slice(key.indexOf(":", 2) + 1) : key) as FeedRule;
+/** The rule back from its key (a viewer index's key, `v:`, `h:` or `b:<viewer>:<rule key>`, names its rule's: decision 033). */
+export const ruleOfKey = (key: string): FeedRule => JSON.parse(/^[vhb]:/.test(key) ? key.slice(key.indexOf(":", 2) + 1) : key) as FeedRule;

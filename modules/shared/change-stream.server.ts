@@ -32,7 +32,7 @@ export type Change =
    * from `floor` (`left` entries still to write; absent: a slice), or only note it was read (`touch`);
    * `hide`: the hiding kind (less what the viewer hides for good), else the hide-liked kind;
    * `eager`: made on like, before any page asked (never evicting one of the viewer's) */
-  | { type: "viewer"; ruleKey: string; viewerId: string; floor: string | null; left?: number; touch?: true; hide?: true; eager?: true }
+  | { type: "viewer"; ruleKey: string; viewerId: string; floor: string | null; left?: number; touch?: true; hide?: true; liked?: true; eager?: true }
   /** a liker's check for runs too dense (decision 033, "Made on like") going on past the (index,
    * echo) pair `after` names in its order (`k`: the echo's place among the index's, then the index),
    * `left` messages at most still to go */
