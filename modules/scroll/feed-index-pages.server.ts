@@ -114,9 +114,11 @@ const PROBE_SPARE = 3;
  * its frontier's place among them (`step`: 1, the entry after the cursor, costs a row where the
  * HIDE_LIKED_STEP-th costs 12 — the page's first statement has already moved past what it read),
  * whether anything may hide an echo from the viewer (`filters`, read in the page's first batch), and
- * whether its plan kept the rows to count the reader's reposts (`fewReposts`: repostsKept).
+ * whether its plan kept the rows to count the reader's reposts (`fewReposts`: repostsKept), and
+ * whether it reads neither its frontier nor its last entry (`bare`: the first statement read the
+ * last entry, and the page goes on after its last echo — bareFill).
  */
-export type Sized = { entries: number; step: number; filters: boolean; fewReposts: boolean };
+export type Sized = { entries: number; step: number; filters: boolean; fewReposts: boolean; bare?: boolean };
 /** Whether the reader liked or reposted an echo, and the echo it quotes, asked only of a row the
  * page may show (`p.n` ≥ 0): a frontier or last-entry row reads its echo and author, 2 rows, not
  * ECHO_ROWS (decision 034, "Echos at what they can cost"). */
@@ -204,8 +206,11 @@ export function indexPageQuery(
   // A filling statement reads no look-ahead echo (5 rows at worst): its frontier and last entry
   // come first, so the page of `limit` echos still says whether more follow (indexPage)
   const ahead = sized ? 0 : 1;
+  const bare = sized?.bare === true;
   const union = (main: SQL, only: SQL | undefined, cap: SQL | number) =>
-    sized
+    bare
+      ? main
+      : sized
       ? sql`SELECT * FROM (${frontier(only)}) UNION ALL SELECT * FROM (${last(only)}) UNION ALL SELECT * FROM (${main}) LIMIT ${cap}`
       : sql`SELECT * FROM (${main}) UNION ALL SELECT * FROM (${frontier(only)}) UNION ALL SELECT * FROM (${last(only)}) LIMIT ${cap}`;
   if (!rule.excludeLikedEchos) {
@@ -234,7 +239,7 @@ export function indexPageQuery(
     return select(
       columns,
       sql`FROM (${union(walked, walks, scan.probed + 2)}) p
-        CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1 + 1 - ahead}`,
+        CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${bare ? limit : limit + 1 + 1 - ahead}`,
     );
   }
   // hide-liked (decision 020, "Hide-liked readers"): the first HIDE_LIKED_SCAN entries, as a
@@ -264,7 +269,7 @@ export function indexPageQuery(
   return select(
     columns,
     sql`FROM (${union(kept, undefined, sql`CASE WHEN ${filters} THEN ${probed + 2} ELSE ${limit + 1 + 1 - ahead} END`)}) p
-      CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1 + 1 - ahead}`,
+      CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${bare ? limit : limit + 1 + 1 - ahead}`,
   );
 }
 
@@ -274,7 +279,7 @@ export function indexPageQuery(
  * frontier (`atFrontier`: the engine goes on from there) or at the entries a hide-liked reader's
  * page may read (`after`).
  */
-export function indexPage(rule: FeedRule, rows: IndexRow[], take: number, st: IndexReach): { rows: IndexRow[]; full: boolean; after: Position | null; atFrontier: boolean } {
+export function indexPage(rule: FeedRule, rows: IndexRow[], take: number, st: IndexReach): { rows: IndexRow[]; full: boolean; after: Position | null; atFrontier: boolean; end?: Position } {
   const pos = (r: IndexRow): Position => ({ rank: r.indexRank, id: r.id });
   const inOrder = [...rows].sort((a, b) => (before(rule, pos(a), pos(b)) ? -1 : before(rule, pos(b), pos(a)) ? 1 : 0));
   const matches = inOrder.filter((r) => r.feedOk);
@@ -288,7 +293,8 @@ export function indexPage(rule: FeedRule, rows: IndexRow[], take: number, st: In
     const last = matches[matches.length - 1];
     const after = last && before(rule, pos(step), pos(last)) ? pos(last) : pos(step);
     // unless the scan met the last entry it could reach: then as a page that read them all
-    if (!end || before(rule, after, pos(end))) return { rows: matches, full: false, after, atFrontier: false };
+    // (`end`: a filling statement that knows it reads no last entry of its own: bareFill)
+    if (!end || before(rule, after, pos(end))) return { rows: matches, full: false, after, atFrontier: false, ...(end ? { end: pos(end) } : {}) };
   }
   const atFrontier = !st.complete && st.floor !== null;
   return { rows: matches, full: false, after: atFrontier ? st.floor : null, atFrontier };
