@@ -7,7 +7,7 @@
 // repost probes bounded by the reader's reposts (counted in SQL, up to 4) and no probe of a row the
 // page never shows, page 1 is full. The bound's worst case — a reader who liked and reposted every
 // echo of the feed, every one a quote, 81 % hidden — every page ≤ 200 rows; and throughout each
-// visible match once, in order, ≤ 2 round trips. And fills that read no ends (below). Real D1.
+// visible match once, in order, ≤ 2 round trips. And fills that read less of their ends (below). Real D1.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
@@ -100,19 +100,19 @@ describe("a fill's echos at what they can cost", { timeout: 600_000 }, () => {
     console.warn(`fill cost worst: page 1 ${first.got.echos.length} echos, ${first.stats.rowsRead} rows; pages by cursor ${on.sizes.join(",")}; max rows ${on.maxRows}`);
   });
 
-  // Fills that spend what their plan kept for reads they no longer make (decision 034, "Fills
-  // without their ends"): an index fill that knows the last entry its walk can reach (the first
-  // statement read it) reads neither it nor its own frontier; an engine fill's scan reads its first
+  // Fills that spend what their plan kept for reads they no longer make (decision 034, "A fill's
+  // ends and step"): an index fill that knows the last entry its walk can reach (the first
+  // statement read it) does not read it again; an engine fill's scan reads its first
   // entry as its frontier, not its FEED_STEP-th, and is sent with fewer rows. Main: by cursor 14 of
   // 18 pages short (index, newest first; here 2), 16 of 18 (oldest first; here 8), 17 of 20
   // (engine, newest first; here 6).
   for (const [path, sortBy, most] of [["index", "newestFirst", 2], ["index", "oldestFirst", 8], ["engine", "newestFirst", 6]] as const) {
-    it(`${path}, ${sortBy}, 75 % hidden, a reader who reposts nothing: fills that read no ends — at most ${most} short pages by cursor, each visible match once, ≤ 2 rt, ≤ 200 rows`, async () => {
+    it(`${path}, ${sortBy}, 75 % hidden, a reader who reposts nothing: fills that read less of their ends — at most ${most} short pages by cursor, each visible match once, ≤ 2 rt, ≤ 200 rows`, async () => {
       const { viewer, scrollId, visible } = await hiddenFeed(`e${path[0]}${sortBy[0]}`, { ...baseRule, sortBy }, 6, path === "index");
       await batch(app().db, [sql`INSERT INTO likes (echo_id, user_id, created_at) SELECT value, ${viewer}, 1 FROM json_each(${JSON.stringify(visible.filter((_, i) => i % 4 === 0))})`]);
       const expected = sortBy === "oldestFirst" ? [...visible].reverse() : visible;
       const on = await walk(queued, viewer, scrollId, expected, `${path} ${sortBy}`);
-      console.warn(`fills without ends, ${path} ${sortBy}: ${visible.length} visible; pages by cursor ${on.sizes.join(",")}; short ${on.short} of ${on.pages}; max rows ${on.maxRows}`);
+      console.warn(`fills, fewer ends, ${path} ${sortBy}: ${visible.length} visible; pages by cursor ${on.sizes.join(",")}; short ${on.short} of ${on.pages}; max rows ${on.maxRows}`);
       expect(on.short).toBeLessThanOrEqual(most);
     });
   }

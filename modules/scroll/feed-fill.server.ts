@@ -11,8 +11,8 @@
 import { ECHO_ROWS, PAGE_FIXED_ROWS } from "../shared/index";
 import { batch, rowsLeftAfterOneTrip, sql, type AppContext } from "../shared/index.server";
 import { FEED_STEP, feedPage, feedPageQuery, probedEntryRows, probedScan, streams, windowSize, type FeedPageRow, type Hiding, type Seek } from "./feed-rules.server";
-import { entriesForFewReposts, firstWalkForFewReposts, repostsKept, filteredScan, HIDE_LIKED_SCAN, indexPage, indexPageQuery, type IndexRow } from "./feed-index-pages.server";
-import { before, windowMs, type IndexReach, type Position } from "./feed-index.server";
+import { entriesForFewReposts, firstWalkForFewReposts, repostsKept, filteredScan, HIDE_LIKED_SCAN, indexPage, indexPageQuery, LAST_ROW, type IndexRow } from "./feed-index-pages.server";
+import { windowMs, type IndexReach, type Position } from "./feed-index.server";
 import type { FeedRule } from "./schema";
 
 type App = Pick<AppContext, "db" | "env">;
@@ -86,24 +86,20 @@ const PLAIN_FILL_FIXED = 20 + 3;
 type IndexPage = ReturnType<typeof indexPage>;
 
 /**
- * Rows a filling statement's frontier and last entry read at the least (each its index row, one
- * entry and its echo and author: 4), which a fill that knows the last entry does not read.
+ * Rows a filling statement's last entry reads at the least (its index row, one entry, its echo
+ * and author: 4), which a fill that knows it does not read.
  */
-const ENDS_READ = 8;
+const ENDS_READ = 4;
 
 /**
- * A fill that reads neither its frontier nor the last entry its walk can reach (`end`, which the
- * page's first statement read): its echos (all of them on the page, in the walk's order), the page
- * going on after its last echo (or where the first statement left it) while that is before `end`;
- * at `end`, the index's frontier where it is not complete (the engine goes on from there).
+ * A fill that reads no last entry of its own (`end`, the last its walk can reach, which the page's
+ * first statement read): its rows with that entry added, read as indexPage reads a fill's — the
+ * page goes on after its last echo or its frontier (the entry after the cursor), whichever is later,
+ * while that is before `end` (so a fill whose frontier is `end` says there is nothing more).
  */
-function bareFill(rule: FeedRule, rows: IndexRow[], from: Position, end: Position, st: IndexReach): IndexPage {
-  const pos = (r: IndexRow): Position => ({ rank: r.indexRank, id: r.id });
-  const shown = [...rows].sort((a, b) => (before(rule, pos(a), pos(b)) ? -1 : before(rule, pos(b), pos(a)) ? 1 : 0));
-  const last = shown[shown.length - 1];
-  const after = last ? pos(last) : from;
-  if (before(rule, after, end)) return { rows: shown, full: false, after, atFrontier: false };
-  return { rows: shown, full: false, after: !st.complete && st.floor !== null ? st.floor : null, atFrontier: false };
+function bareFill(rule: FeedRule, rows: IndexRow[], take: number, end: Position, st: IndexReach): IndexPage {
+  const last = { ...rows[0]!, id: end.id, indexRank: end.rank, feedOk: 0, feedN: LAST_ROW };
+  return indexPage(rule, rows.length > 0 ? [...rows, last] : rows, take, st);
 }
 
 /**
@@ -134,7 +130,7 @@ export async function fillIndexPage(
   const perEntry = rule.excludeLikedEchos ? 2 : 1;
   // (a hiding reader's fill counts its echos at what they can cost; one whom nothing hides — a
   // windowed rule's aged entries, a hide-liked run — fills as before)
-  // (one that knows the last entry the walk can reach reads neither it nor its frontier: bareFill)
+  // (one that knows the last entry the walk can reach does not read it: bareFill)
   const bare = got.end !== undefined;
   const fixed = (filters ? INDEX_FILL_FIXED : PLAIN_FILL_FIXED) - (bare ? ENDS_READ : 0);
   const size = filters
@@ -143,7 +139,7 @@ export async function fillIndexPage(
   if (!size) return got;
   const seek: Seek = { id: got.after.id, likes: got.after.rank };
   const [more] = await batch(app.db, [indexPageQuery(rule, viewerId, seek, size.shown, sql`1`, now, null, readKey, { entries: size.entries, step: 1, filters, fewReposts: filters, bare })]);
-  const next = bare ? bareFill(rule, more, got.after, got.end!, st) : indexPage(rule, more, size.shown, st);
+  const next = bare ? bareFill(rule, more, size.shown, got.end!, st) : indexPage(rule, more, size.shown, st);
   // (at the index's frontier, `next.after` is the frontier: the next page is the engine's)
   return { rows: [...got.rows, ...next.rows], full: got.rows.length + next.rows.length >= take, after: next.after, atFrontier: false };
 }
