@@ -16,10 +16,10 @@
 // FEEDS_DEPTH_SAMPLE (n: only the first n feeds of the seeded order are walked to FEEDS_PAGES and by
 // number; every other feed has its first page read once — as another user, or as its creator when
 // private — so a store of thousands of feeds is measured whole at page 1 and sampled in depth),
-// BENCH_URL (a server already serving the store), FEEDS_HIDE_LIKED=1 and FEEDS_READERS (above), FEEDS_HIDER=1 (the public feeds read by the heavy
+// BENCH_URL (a server already serving the store), FEEDS_HIDE_LIKED=1, FEEDS_IDS and FEEDS_READERS (above), FEEDS_HIDER=1 (the public feeds read by the heavy
 // hider of scripts/bench-hider.mjs instead of another user, and only by them: its pages also count
 // echos the hider must not see), FEED_FILL=0 (the server sends no filling round trip: decision 034's before).
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { root } from "./lib.mjs";
@@ -66,6 +66,11 @@ const HIDER = process.env.FEEDS_HIDER === "1";
 const hiding = HIDER ? pickHider(db) : null;
 // the heavy hider reads public feeds only
 if (HIDER) feeds = feeds.filter((f) => !f.is_private);
+// FEEDS_IDS: a file of feed ids, one a line (e.g. the short first screens of an earlier report): only those
+if (process.env.FEEDS_IDS) {
+  const ids = new Set(readFileSync(process.env.FEEDS_IDS, "utf8").split("\n").map((l) => l.trim()).filter(Boolean));
+  feeds = feeds.filter((f) => ids.has(f.id));
+}
 // FEEDS_HIDE_LIKED=1: only the feeds that hide what their reader liked (decision 033's before/after)
 if (process.env.FEEDS_HIDE_LIKED === "1") feeds = feeds.filter((f) => f.exclude_liked_echos);
 // FEEDS_READERS: the two other users who read each feed (default bench22,bench23; e.g. the heavy likers bench3,bench10)

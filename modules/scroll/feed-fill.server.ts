@@ -10,9 +10,9 @@
 // nothing more; a page whose first round trip was the scroll's lookup has no trip left.
 import { ECHO_ROWS, PAGE_FIXED_ROWS } from "../shared/index";
 import { batch, rowsLeftAfterOneTrip, sql, type AppContext } from "../shared/index.server";
-import { FEED_STEP, feedPage, feedPageQuery, streams, windowSize, type FeedPageRow, type Hiding, type Seek } from "./feed-rules.server";
-import { entriesForFewReposts, firstWalkForFewReposts, repostsKept, filteredScan, HIDE_LIKED_SCAN, indexPage, indexPageQuery } from "./feed-index-pages.server";
-import { windowMs, type IndexReach } from "./feed-index.server";
+import { FEED_STEP, feedPage, feedPageQuery, probedEntryRows, probedScan, streams, windowSize, type FeedPageRow, type Hiding, type Seek } from "./feed-rules.server";
+import { entriesForFewReposts, firstWalkForFewReposts, repostsKept, filteredScan, HIDE_LIKED_SCAN, indexPage, indexPageQuery, LAST_ROW, type IndexRow } from "./feed-index-pages.server";
+import { windowMs, type IndexReach, type Position } from "./feed-index.server";
 import type { FeedRule } from "./schema";
 
 type App = Pick<AppContext, "db" | "env">;
@@ -86,6 +86,23 @@ const PLAIN_FILL_FIXED = 20 + 3;
 type IndexPage = ReturnType<typeof indexPage>;
 
 /**
+ * Rows a filling statement's last entry reads at the least (its index row, one entry, its echo
+ * and author: 4), which a fill that knows it does not read.
+ */
+const ENDS_READ = 4;
+
+/**
+ * A fill that reads no last entry of its own (`end`, the last its walk can reach, which the page's
+ * first statement read): its rows with that entry added, read as indexPage reads a fill's — the
+ * page goes on after its last echo or its frontier (the entry after the cursor), whichever is later,
+ * while that is before `end` (so a fill whose frontier is `end` says there is nothing more).
+ */
+function bareFill(rule: FeedRule, rows: IndexRow[], take: number, end: Position, st: IndexReach): IndexPage {
+  const last = { ...rows[0]!, id: end.id, indexRank: end.rank, feedOk: 0, feedN: LAST_ROW };
+  return indexPage(rule, rows.length > 0 ? [...rows, last] : rows, take, st);
+}
+
+/**
  * An index page (`got`, from the page's first statement: the rule's index or the reader's viewer
  * index, `readKey`) filled by a second statement where it came out short with more to come: the
  * walk (a hider's) or the run (a hide-liked reader's) continued after `got.after`. Unchanged
@@ -113,20 +130,26 @@ export async function fillIndexPage(
   const perEntry = rule.excludeLikedEchos ? 2 : 1;
   // (a hiding reader's fill counts its echos at what they can cost; one whom nothing hides — a
   // windowed rule's aged entries, a hide-liked run — fills as before)
+  // (one that knows the last entry the walk can reach does not read it: bareFill)
+  const bare = got.end !== undefined;
+  const fixed = (filters ? INDEX_FILL_FIXED : PLAIN_FILL_FIXED) - (bare ? ENDS_READ : 0);
   const size = filters
-    ? fillSize(rows, want, (got.rows.length + 1) / (scanned + 1), perEntry, INDEX_FILL_FIXED, 0, indexFillCost(rule.excludeLikedEchos, perEntry))
-    : fillSize(rows, want, (got.rows.length + 1) / (scanned + 1), perEntry, PLAIN_FILL_FIXED, 0);
+    ? fillSize(rows, want, (got.rows.length + 1) / (scanned + 1), perEntry, fixed, 0, indexFillCost(rule.excludeLikedEchos, perEntry))
+    : fillSize(rows, want, (got.rows.length + 1) / (scanned + 1), perEntry, fixed, 0);
   if (!size) return got;
   const seek: Seek = { id: got.after.id, likes: got.after.rank };
-  const [more] = await batch(app.db, [indexPageQuery(rule, viewerId, seek, size.shown, sql`1`, now, null, readKey, { entries: size.entries, step: 1, filters, fewReposts: filters })]);
-  const next = indexPage(rule, more, size.shown, st);
+  const [more] = await batch(app.db, [indexPageQuery(rule, viewerId, seek, size.shown, sql`1`, now, null, readKey, { entries: size.entries, step: 1, filters, fewReposts: filters, bare })]);
+  const next = bare ? bareFill(rule, more, size.shown, got.end!, st) : indexPage(rule, more, size.shown, st);
   // (at the index's frontier, `next.after` is the frontier: the next page is the engine's)
   return { rows: [...got.rows, ...next.rows], full: got.rows.length + next.rows.length >= take, after: next.after, atFrontier: false };
 }
 
-/** The fewest candidate rows a filling engine statement is sent with: a hider's scan reads its
- * FEED_STEP-th entry (12) as its frontier, at 1–3 rows an entry. */
+/** The fewest candidate rows a filling engine statement is sent with: a numbered window of 12
+ * entries at ~3 rows each; a hider's scan, whose frontier is its first entry, 4 entries at that. */
 const ENGINE_FILL_MIN = 3 * FEED_STEP;
+const SCAN_FILL_MIN = 12;
+/** A filling scan's frontier: the entry after its cursor (1 entry's rows, where FEED_STEP's cost 12). */
+const FILL_STEP = 1;
 
 type EngineFed = { rows: FeedPageRow[]; hasMore: boolean; after: FeedPageRow | null };
 
@@ -151,15 +174,22 @@ export async function fillEnginePage(
   if (want <= 0 || !fed.hasMore || fed.after === null) return fed;
   const rows = rowsLeftAfterOneTrip(app, "FEED_FILL");
   if (rows === null) return fed;
-  // a window's entry costs about 3 rows (windowSize): the split's rate is per entry of it
+  // a numbered window's entry costs about 3 rows (windowSize), a hider's scan's its own
+  // (probedEntryRows): the split's rate is per entry of it
+  const scans = hiding === true;
   const fixed = PAGE_FIXED_ROWS + streams(rule).length;
-  const size = fillSize(rows, want, (fed.rows.length + 1) / (window + 1), 3, fixed, 1);
+  // (the rate: echos an entry of the first statement — a hider's scan walked its probedScan entries, not the window's)
+  const walked = scans ? probedScan(rule, window, limit).entries : window;
+  const size = fillSize(rows, want, (fed.rows.length + 1) / (walked + 1), scans ? probedEntryRows(rule) : 3, fixed, 1);
   if (!size) return fed;
   const candidates = rows - PAGE_FIXED_ROWS - ECHO_ROWS * (size.shown + 1);
-  // (a hider's scan steps FEED_STEP entries at least: a window smaller than that many is not sent)
-  if (candidates < ENGINE_FILL_MIN) return fed;
+  // (a numbered window of fewer than ENGINE_FILL_MIN rows is not sent, nor a scan of fewer than
+  // SCAN_FILL_MIN: its frontier is one entry, not FEED_STEP)
+  if (candidates < (scans ? SCAN_FILL_MIN : ENGINE_FILL_MIN)) return fed;
   const seek: Seek = { id: fed.after.id, likes: rule.sortBy === "mostLiked" ? fed.after.likesCount : undefined };
-  const [more] = await batch(app.db, [feedPageQuery(rule, viewerId, now, seek, size.shown, 0, windowSize(rule, candidates), whileScroll, hiding)]);
+  // a hider's scan reads its first entry as its frontier, not its FEED_STEP-th (FILL_STEP: the
+  // first statement has moved the page on; this one only says where it stopped)
+  const [more] = await batch(app.db, [feedPageQuery(rule, viewerId, now, seek, size.shown, 0, windowSize(rule, candidates), whileScroll, hiding, scans ? FILL_STEP : FEED_STEP)]);
   const next = feedPage(rule, more, size.shown, now);
   return { rows: [...fed.rows, ...next.rows], hasMore: next.hasMore, after: next.hasMore ? next.after : null };
 }

@@ -81,7 +81,11 @@ describe("a hide-liked reader who reposts little", { timeout: 120_000 }, () => {
       console.warn(`hide-liked reposts ${who}: ${stats.rowsRead} rows, ${page.echos.length} echos`);
       expect(stats.rowsRead, `rows (${page.echos.length} echos)`).toBeLessThanOrEqual(200);
       expect(stats.roundTrips).toBeLessThanOrEqual(2);
-      expect(page.echos.map((e) => e._id)).toEqual(unliked.slice(0, 20 - extra - (stale ? VIEWER_CHOICE : 0)).map((m) => m.id));
+      // (at least what the run holds; a fill may add more where its rows allow — decision 034's
+      // "Fills without their ends": 4 reposts with a stale viewer index, 14 → 16 — in order)
+      const ids = page.echos.map((e) => e._id);
+      expect(ids.length).toBeGreaterThanOrEqual(20 - extra - (stale ? VIEWER_CHOICE : 0));
+      expect(ids).toEqual(unliked.slice(0, ids.length).map((m) => m.id));
       expect(page.echos.every((e) => e.quoted !== undefined)).toBe(true);
       expect(page.pagination.hasMore).toBe(true);
     });

@@ -114,9 +114,10 @@ const PROBE_SPARE = 3;
  * its frontier's place among them (`step`: 1, the entry after the cursor, costs a row where the
  * HIDE_LIKED_STEP-th costs 12 — the page's first statement has already moved past what it read),
  * whether anything may hide an echo from the viewer (`filters`, read in the page's first batch), and
- * whether its plan kept the rows to count the reader's reposts (`fewReposts`: repostsKept).
+ * whether its plan kept the rows to count the reader's reposts (`fewReposts`: repostsKept), and
+ * whether it reads no last entry of its own (`bare`: the first statement read it — bareFill).
  */
-export type Sized = { entries: number; step: number; filters: boolean; fewReposts: boolean };
+export type Sized = { entries: number; step: number; filters: boolean; fewReposts: boolean; bare?: boolean };
 /** Whether the reader liked or reposted an echo, and the echo it quotes, asked only of a row the
  * page may show (`p.n` ≥ 0): a frontier or last-entry row reads its echo and author, 2 rows, not
  * ECHO_ROWS (decision 034, "Echos at what they can cost"). */
@@ -132,7 +133,7 @@ function pageColumns(viewerId: string) {
 }
 /** `feedN` of that frontier row, and of the last entry the page could reach (no echo of the page has them). */
 const FRONTIER_ROW = -1;
-const LAST_ROW = -2;
+export const LAST_ROW = -2;
 
 /**
  * A page from the index: its entries after the cursor in the feed's order (one range of the
@@ -204,8 +205,13 @@ export function indexPageQuery(
   // A filling statement reads no look-ahead echo (5 rows at worst): its frontier and last entry
   // come first, so the page of `limit` echos still says whether more follow (indexPage)
   const ahead = sized ? 0 : 1;
+  const bare = sized?.bare === true;
+  // (rows besides the echos: a first statement's look-ahead, a filling one's frontier and last entry, a bare one's frontier)
+  const ends = bare ? 1 : 2;
   const union = (main: SQL, only: SQL | undefined, cap: SQL | number) =>
-    sized
+    bare
+      ? sql`SELECT * FROM (${frontier(only)}) UNION ALL SELECT * FROM (${main}) LIMIT ${cap}`
+      : sized
       ? sql`SELECT * FROM (${frontier(only)}) UNION ALL SELECT * FROM (${last(only)}) UNION ALL SELECT * FROM (${main}) LIMIT ${cap}`
       : sql`SELECT * FROM (${main}) UNION ALL SELECT * FROM (${frontier(only)}) UNION ALL SELECT * FROM (${last(only)}) LIMIT ${cap}`;
   // (a statement that chooses its index — a viewer index or the rule's, decision 033 — reads the
@@ -244,8 +250,8 @@ export function indexPageQuery(
           WHERE (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "a.author_id"))}) ${freshAfter("a")} LIMIT CASE WHEN ${walks} THEN ${scan.probed} ELSE ${limit + ahead} END`;
     return select(
       columns,
-      sql`FROM (${union(walked, walks, scan.probed + 2)}) p
-        CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1 + 1 - ahead}`,
+      sql`FROM (${union(walked, walks, scan.probed + ends)}) p
+        CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + ends - ahead}`,
     );
   }
   // hide-liked (decision 020, "Hide-liked readers"): the first HIDE_LIKED_SCAN entries, as a
@@ -270,8 +276,8 @@ export function indexPageQuery(
       LIMIT CASE WHEN ${filters} THEN ${probed} ELSE ${limit + ahead} END`;
   return select(
     columns,
-    sql`FROM (${union(kept, undefined, sql`CASE WHEN ${filters} THEN ${probed + 2} ELSE ${limit + 1 + 1 - ahead} END`)}) p
-      CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + 1 + 1 - ahead}`,
+    sql`FROM (${union(kept, undefined, sql`CASE WHEN ${filters} THEN ${probed + ends} ELSE ${limit + ends - ahead} END`)}) p
+      CROSS JOIN echos e ON e.id = p.echo_id JOIN users u ON u.id = e.author_id WHERE ${shown} LIMIT ${limit + ends - ahead}`,
   );
 }
 
@@ -281,7 +287,7 @@ export function indexPageQuery(
  * frontier (`atFrontier`: the engine goes on from there) or at the entries a hide-liked reader's
  * page may read (`after`).
  */
-export function indexPage(rule: FeedRule, rows: IndexRow[], take: number, st: IndexReach): { rows: IndexRow[]; full: boolean; after: Position | null; atFrontier: boolean } {
+export function indexPage(rule: FeedRule, rows: IndexRow[], take: number, st: IndexReach): { rows: IndexRow[]; full: boolean; after: Position | null; atFrontier: boolean; end?: Position } {
   const pos = (r: IndexRow): Position => ({ rank: r.indexRank, id: r.id });
   const inOrder = [...rows].sort((a, b) => (before(rule, pos(a), pos(b)) ? -1 : before(rule, pos(b), pos(a)) ? 1 : 0));
   const matches = inOrder.filter((r) => r.feedOk);
@@ -295,7 +301,8 @@ export function indexPage(rule: FeedRule, rows: IndexRow[], take: number, st: In
     const last = matches[matches.length - 1];
     const after = last && before(rule, pos(step), pos(last)) ? pos(last) : pos(step);
     // unless the scan met the last entry it could reach: then as a page that read them all
-    if (!end || before(rule, after, pos(end))) return { rows: matches, full: false, after, atFrontier: false };
+    // (`end`: a filling statement that knows it need read no last entry of its own: bareFill)
+    if (!end || before(rule, after, pos(end))) return { rows: matches, full: false, after, atFrontier: false, ...(end ? { end: pos(end) } : {}) };
   }
   const atFrontier = !st.complete && st.floor !== null;
   return { rows: matches, full: false, after: atFrontier ? st.floor : null, atFrontier };

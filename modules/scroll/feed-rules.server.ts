@@ -110,10 +110,11 @@ export function feedPageQuery(
   window = windowSize(rule),
   whileScroll: string | null = null,
   hiding: Hiding = false,
+  step = FEED_STEP,
 ): Select<FeedPageRow> {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   // no ORDER BY: sorting the page would read each of its rows again; feedPage puts them in order
-  const page = pageBody(rule, viewerId, now, seek, limit, offset, window, viewerId === NOBODY ? false : hiding);
+  const page = pageBody(rule, viewerId, now, seek, limit, offset, window, viewerId === NOBODY ? false : hiding, step);
   return whileScroll === null ? hydrated({ viewerId, limit: limit + 1 }, page) : hydratedWhile({ viewerId, limit: limit + 1, scrollId: whileScroll, ...storedRule(rule) }, page);
 }
 
@@ -128,7 +129,7 @@ export function feedPageQuery(
 export type Hiding = boolean | "if-named-hidden";
 
 /** The engine's page statement before hydration: rows of (id, lk, ok, n). */
-function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, offset: number, window: number, hidingAs: Hiding = false): string {
+function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, offset: number, window: number, hidingAs: Hiding = false, scanStep = FEED_STEP): string {
   // no rows, and nothing read (a rule that names no author has no named author hidden)
   if (provablyEmpty(rule, now) || (hidingAs === "if-named-hidden" && rule.authors.length === 0)) return "SELECT NULL AS id, 0 AS ok, 0 AS n WHERE 0";
   const hiding = hidingAs !== false;
@@ -144,7 +145,7 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   // an author the viewer hides is stepped over on the entry (its `au`, migration 0035): no probe
   const seen = (au: string) => (viewerId === NOBODY ? "1" : authorVisibleText(lit(viewerId), au));
   const tested = parts.some((p) => p.tested);
-  const hidingScan = offset === 0 && hiding ? probedScan(rule, window, limit, hidingGates(rule, gate)) : null;
+  const hidingScan = offset === 0 && hiding ? probedScan(rule, window, limit, hidingGates(rule, gate), scanStep) : null;
   if (hidingScan?.fits) {
     // a viewer believed to hide anything, a page from a cursor: the scan alone (one copy of the
     // merge and the step's, no CASE between paths), for a rule with tests as for a plain head —
@@ -156,7 +157,7 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
     // more streams) keeps the paths below, chosen in SQL
     const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT ${int(hidingScan.entries)})
         WHERE ${seen("au")}${tested ? " AND ok" : ""} LIMIT ${int(hidingScan.probed)})`;
-    const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT 1 OFFSET ${int(FEED_STEP - 1)})`;
+    const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT 1 OFFSET ${int(scanStep - 1)})`;
     return `SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(hidingScan.probed + 1)}`;
   }
   if (offset === 0 && !tested) {
@@ -277,21 +278,24 @@ const windowOfProbed = (rule: FeedRule, window: number): number => windowSize(ru
 const PROBE_SPARE = 3;
 /**
  * A plain head's scan for a viewer whom anything may hide: each entry costs its index entry (one
- * more past MAX_COMPOUND streams; no numbering), a short page FEED_STEP more. An entry by an
+ * more past MAX_COMPOUND streams; no numbering), a short page its `step`-th entry's (FEED_STEP; a
+ * filling statement's 1st, as its page has moved on already: decision 034). An entry by an
  * author the viewer hides costs its entry alone (its author is on it: migration 0035); of the
  * others, up to `probed` go on to the hydration, which reads their echo row — the page's rows for
  * those it shows, 1 row more for each it does not (a muted word, moderation): at most
  * PROBE_SPARE more than the page's look-ahead. A screen's 62 candidate rows: 59 entries (every
  * entry probed, 2 rows each, was 30).
  */
-const probedScan = (rule: FeedRule, window: number, limit: number, gates = 0): { entries: number; probed: number; fits: boolean } => {
-  const list = streams(rule);
-  // (a rule with tests: its hide-liked probe and an echos-table stream's row, one row each more)
-  const perEntry = 1 + Number(list.length > MAX_COMPOUND) + Number(rule.excludeLikedEchos) + Number(testsOnEchoRow(rule));
-  const rows = rowsOfWindow(rule, window) - list.length - gates - FEED_STEP * perEntry;
+export const probedScan = (rule: FeedRule, window: number, limit: number, gates = 0, step = FEED_STEP): { entries: number; probed: number; fits: boolean } => {
+  const perEntry = probedEntryRows(rule);
+  const rows = rowsOfWindow(rule, window) - streams(rule).length - gates - step * perEntry;
   const entries = Math.floor((rows - PROBE_SPARE) / perEntry);
-  return { entries: Math.max(FEED_STEP, entries), probed: limit + 1 + PROBE_SPARE, fits: entries >= FEED_STEP };
+  return { entries: Math.max(step, entries), probed: limit + 1 + PROBE_SPARE, fits: entries >= step };
 };
+/** Rows an entry of that scan costs: its index entry, one more past MAX_COMPOUND streams, and for
+ * a rule with tests its hide-liked probe and an echos-table stream's row, one row each. */
+export const probedEntryRows = (rule: FeedRule): number =>
+  1 + Number(streams(rule).length > MAX_COMPOUND) + Number(rule.excludeLikedEchos) + Number(testsOnEchoRow(rule));
 /** Rows the author streams' gates read for a viewer believed to hide anyone: the set, once a stream (twice under a condition). */
 const hidingGates = (rule: FeedRule, gate: string | null): number => (gate === null || rule.authors.length === 0 ? 0 : streams(rule).length * (gate === "1" ? 1 : 2));
 
