@@ -10,13 +10,16 @@
 // entries), EAGER_LIKERS likers a round trip; where more shared indexes hold the echos, a `dense`
 // message goes on after the last pair checked, EAGER_MESSAGES messages a like at most (64 runs:
 // a popular echo stands in many most-liked indexes); nothing at all for a liker with fewer than
-// DENSE_LIKES likes, or who already holds VIEWER_INDEXES_MAX (a make on like never evicts:
-// `eager`, viewerStep).
+// DENSE_LIKES likes, or who already holds their kind's bound (a make on like never evicts:
+// `eager`, viewerStep). The kind made is the one the liker's page reads: `b:` (liked and hidden
+// left out, counted against HIDING_INDEXES_MAX) for a reader whom anything hides, else `v:`
+// (VIEWER_INDEXES_MAX) — decision 033, "Hiders of hide-liked feeds".
 import { idFloor, isId } from "../shared/index";
-import { batch, select, sql, type Change, type Db, type SQL } from "../shared/index.server";
+import { batch, select, sql, viewerFiltersText, type Change, type Db, type SQL } from "../shared/index.server";
 import { HIDE_LIKED_PAGE_MAX, HIDE_LIKED_SCAN } from "./feed-index-pages.server";
 import { afterPosition, descending, orderSql, windowMs, type Position } from "./feed-index.server";
-import { VIEWER_INDEXES_MAX } from "./feed-viewer-index.server";
+import { changeOfKind, hideLikedKindSql } from "./feed-viewer-index.server";
+import { lit } from "./feed-streams.server";
 import { ruleOfKey } from "./rule.server";
 import type { FeedRule } from "./schema";
 
@@ -35,8 +38,11 @@ export const RUNS_A_TRIP = 32;
 
 /** Where a liker's check goes on: after the (index, echo) pair of place `k` among its index's echos, in index `index`. */
 type After = { k: number; index: number };
+/** The liker's kind of index (`b` for a hider, else `v`: the kind their page reads), whether they have
+ * it of the shared index `fi`'s rule, and whether they hold their kind's bound. */
+const places = (viewerId: string) => hideLikedKindSql(lit(viewerId), "fi.rule_key");
 /** Shared indexes of hide-liked feeds holding an echo the liker likes now, of which they hold no
- * viewer index: at most EAGER_CHECKS (index, echo) pairs after `after`, each index's first echo
+ * viewer index of the kind their page reads: at most EAGER_CHECKS (index, echo) pairs after `after`, each index's first echo
  * before any's second. */
 const likedEntries = (viewerId: string, echoIds: string[], after: After) =>
   select(
@@ -45,11 +51,11 @@ const likedEntries = (viewerId: string, echoIds: string[], after: After) =>
         FROM feed_index_entries ie INDEXED BY feed_index_entries_echo JOIN feed_indexes fi ON fi.id = ie.index_id
         WHERE ie.echo_id IN (SELECT value FROM json_each(${JSON.stringify(echoIds)}))
           AND (SELECT count(*) FROM (SELECT 1 FROM likes WHERE user_id = ${viewerId} LIMIT ${DENSE_LIKES})) = ${DENSE_LIKES}
-          AND (SELECT count(*) FROM feed_indexes WHERE viewer_id = ${viewerId} AND rule_key LIKE 'v:%') < ${VIEWER_INDEXES_MAX}
+          AND NOT ${places(viewerId).full}
           AND fi.viewer_id IS NULL AND fi.state = 'ready'
           AND EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ie.echo_id AND l.user_id = ${viewerId})
           AND EXISTS (SELECT 1 FROM scrolls s WHERE s.rule_key = fi.rule_key AND s.exclude_liked_echos = 1)
-          AND NOT EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = 'v:' || ${viewerId} || ':' || fi.rule_key)) p
+          AND NOT ${places(viewerId).has}) p
       WHERE (p.k, p.index_id) > (${after.k}, ${after.index}) ORDER BY p.k, p.index_id LIMIT ${EAGER_CHECKS}`,
   );
 
@@ -140,15 +146,18 @@ export type DenseAt = { viewerId: string; indexId: number; ruleKey: string; echo
 export async function runsTooDense(db: Db, checks: DenseAt[], now: number): Promise<Change[]> {
   if (checks.length === 0) return [];
   const rules = checks.map((c) => ruleOfKey(c.ruleKey));
-  const read = await batch(
-    db,
-    checks.flatMap((c, i) => {
+  // (with them, which viewers hide anything: a hider's page reads their `b:` kind, so that is made)
+  const viewers = [...new Set(checks.map((c) => c.viewerId))].filter(isId);
+  const [hiders, ...read] = await batch(db, [
+    select({ id: sql<string>`value` }, sql`FROM json_each(${JSON.stringify(viewers)}) WHERE ${sql.raw(viewerFiltersText("value"))}`),
+    ...checks.flatMap((c, i) => {
       const at = { rank: c.rank, id: c.echoId };
       return [beside(rules[i]!, c.indexId, at, c.viewerId, "before", now), beside(rules[i]!, c.indexId, at, c.viewerId, "after", now)];
     }),
-  );
+  ]);
+  const hiding = new Set((hiders as { id: string }[]).map((h) => h.id));
   const flags = (rows: { liked: number }[]) => rows.map((r) => r.liked === 1);
   // (one make a viewer and rule, however many of its runs are too dense)
   const dense = new Map(checks.filter((_, i) => tooDense(flags(read[2 * i]!), flags(read[2 * i + 1]!))).map((c) => [`${c.viewerId}\n${c.ruleKey}`, c] as const));
-  return [...dense.values()].map((c): Change => ({ type: "viewer", ruleKey: c.ruleKey, viewerId: c.viewerId, floor: null, eager: true }));
+  return [...dense.values()].map((c): Change => ({ type: "viewer", ruleKey: c.ruleKey, viewerId: c.viewerId, floor: null, eager: true, ...changeOfKind(hiding.has(c.viewerId) ? "b" : "v") }));
 }

@@ -15,7 +15,7 @@
 // a hide-liked feed, keyed `b:<viewer>:<rule key>` (a rule's key is the same with or without the
 // flag), leaves out both (`leftOut`): their `v:` index would leave hidden echos in.
 import { isId } from "../shared/index";
-import { batch, echoSeenForGoodText, select, sql, tables, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { batch, echoSeenForGoodText, select, sql, tables, viewerFiltersText, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { askOnce } from "./feed-index-extend.server";
 import { afterPosition, before, insertEntries, nearStatements, orderSql, reachesSql, reachOf, topOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { NOBODY } from "./feed-rules.server";
@@ -40,9 +40,27 @@ const kindMax = (hide: boolean) => (hide ? HIDING_INDEXES_MAX : VIEWER_INDEXES_M
  * (a hider's index of a hide-liked feed). A message names it by `hide` and `liked`. */
 export type ViewerKind = "v" | "h" | "b";
 export const kindOfChange = (c: { hide?: true; liked?: true }): ViewerKind => (c.hide ? (c.liked ? "b" : "h") : "v");
-const changeOfKind = (kind: ViewerKind) => (kind === "v" ? {} : kind === "h" ? { hide: true as const } : { hide: true as const, liked: true as const });
+export const changeOfKind = (kind: ViewerKind) => (kind === "v" ? {} : kind === "h" ? { hide: true as const } : { hide: true as const, liked: true as const });
 /** The kind of a viewer index's key. */
 export const viewerKindOf = (key: string) => key.slice(0, 1) as ViewerKind;
+/**
+ * The kind of index a reader's hide-liked page reads, asked in SQL of a viewer expression (a
+ * column or a literal) and a rule key's: `b` where anything may hide an echo from them (the test a
+ * page chooses by, `viewerFiltersText`: blocks, mutes, words, moderation), else `v` — and whether
+ * they have that index of the rule (`has`) or hold as many of its kinds as its bound (`full`:
+ * HIDING_INDEXES_MAX for `b`, counted with `h:`; VIEWER_INDEXES_MAX for `v`). What a make on like
+ * or by the cron's walk makes (feed-viewer-eager, feed-viewer-walk: decision 033, "Hiders of
+ * hide-liked feeds"): a hider's `v:` index is never read.
+ */
+export function hideLikedKindSql(viewerText: string, ruleKeyText: string) {
+  const kind = `(CASE WHEN ${viewerFiltersText(viewerText)} THEN 'b' ELSE 'v' END)`;
+  const ofKind = `(CASE ${kind} WHEN 'b' THEN hv.rule_key LIKE 'h:%' OR hv.rule_key LIKE 'b:%' ELSE hv.rule_key LIKE 'v:%' END)`;
+  return {
+    has: sql.raw(`EXISTS (SELECT 1 FROM feed_indexes hv WHERE hv.rule_key = ${kind} || ':' || ${viewerText} || ':' || ${ruleKeyText})`),
+    full: sql.raw(`((SELECT count(*) FROM feed_indexes hv WHERE hv.viewer_id = ${viewerText} AND ${ofKind}) >= (CASE ${kind} WHEN 'b' THEN ${HIDING_INDEXES_MAX} ELSE ${VIEWER_INDEXES_MAX} END))`),
+  };
+}
+
 /** Shared entries one walk step reads (with a likes probe each), and steps a message runs. */
 const VIEWER_STEP = 1000;
 const VIEWER_STEPS = 8;
@@ -216,6 +234,8 @@ const walkQuery = (rule: FeedRule, baseId: number, viewerId: string, from: Posit
 export const kindOfKey = (hide: boolean, alias = "feed_indexes") =>
   sql.raw(hide ? `(${alias}.rule_key LIKE 'h:%' OR ${alias}.rule_key LIKE 'b:%')` : `${alias}.rule_key LIKE 'v:%'`);
 
+const unreadLiked = ["feed_index_entries", "feed_rule_terms", "feed_indexes"];
+
 /** A viewer index made: its row (ready, reaching nowhere until its first step), the shared index's
  * terms, and the viewer's least recently read indexes of its kind past the kind's bound - 1 gone. */
 function makeStatements(key: string, viewerId: string, baseId: number, cap: number, now: number, hide: boolean): SQL[] {
@@ -235,17 +255,24 @@ function makeStatements(key: string, viewerId: string, baseId: number, cap: numb
  * indexes emptied and reaching nowhere again, in one batch (pages read the shared index
  * meanwhile, their own tests on top), and a make message for each — a bounded walk again, at most
  * HIDING_INDEXES_MAX × HIDING_CAP entries a viewer. A walk message of the old index names a
- * frontier that is gone, and does nothing.
+ * frontier that is gone, and does nothing. Their `v:` indexes go in the same batch where they now
+ * hide anything (the page's test): their pages read `b:` ones and never those again, and a hider
+ * makes no `v:` one (hideLikedKindSql) — so no make would evict them: left, each would be written
+ * on every like and post it reaches, unread, up to VIEWER_INDEXES_MAX × ~0.28 MB a hider.
  */
 export async function resetHiding(db: Db, viewerIds: string[], now = Date.now()): Promise<Change[]> {
   const ids = viewerIds.filter(isId);
   if (ids.length === 0) return [];
   const fi = tables.feedIndexes;
   const mine = sql`viewer_id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${kindOfKey(true)}`;
+  // (a hider's `v:` indexes, unread: entries, terms, rows)
+  const unread = sql`SELECT id FROM feed_indexes WHERE viewer_id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${kindOfKey(false)}
+    AND ${sql.raw(viewerFiltersText("feed_indexes.viewer_id"))}`;
   const [indexes] = await batch(db, [
     select({ ruleKey: fi.ruleKey, viewerId: fi.viewerId }, sql`FROM feed_indexes WHERE ${mine}`),
     sql`DELETE FROM feed_index_entries WHERE index_id IN (SELECT id FROM feed_indexes WHERE ${mine})`,
     sql`UPDATE feed_indexes SET floor = NULL, floor_rank = NULL, complete = 0, near = NULL, near_rank = NULL, cap = ${HIDING_CAP}, updated_at = ${now} WHERE ${mine}`,
+    ...unreadLiked.map((from) => sql`DELETE FROM ${sql.raw(from)} WHERE ${sql.raw(from === "feed_indexes" ? "id" : "index_id")} IN (${unread})`),
   ]);
   return indexes.map((i) => ({ type: "viewer", ruleKey: i.ruleKey.slice(i.ruleKey.indexOf(":", 2) + 1), viewerId: i.viewerId!, floor: null, ...changeOfKind(viewerKindOf(i.ruleKey)) }));
 }

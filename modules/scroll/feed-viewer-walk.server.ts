@@ -10,14 +10,15 @@
 // The readers' runs around those entries go to the queue (`runs` messages, RUNS_A_TRIP each: an
 // index is read once however many it holds), whose consumer gives each the check a like gets
 // (`runsTooDense`: the entries either side, a likes probe each, `tooDense`) and, where it holds,
-// the same make message (`eager`: never evicting, the VIEWER_INDEXES_MAX cap as on like). Readers who already have the
-// rule's viewer index, or a full set, are passed. After a whole walk it rests at the last index
+// the same make message (`eager`: never evicting, the kind's bound as on like; a hider's the `b:`
+// kind). Readers who already have the rule's viewer index of their kind, or a full set, are passed. After a whole walk it rests at the last index
 // (indexes made later are read as the walk meets them) and starts again DENSE_REFRESH_MS after
 // its last start: that is how late a re-ranked run, or a lost like's, is found.
 import { batch, select, sendChanges, sql, tables, type AppContext, type Change, type Db } from "../shared/index.server";
 import { keepStat, orderSql } from "./feed-index.server";
 import { DENSE_LIKES, DENSE_RUN, inWindow, RUNS_A_TRIP } from "./feed-viewer-eager.server";
-import { VIEWER_INDEXES_MAX } from "./feed-viewer-index.server";
+import { hideLikedKindSql } from "./feed-viewer-index.server";
+import { lit } from "./feed-streams.server";
 import { ruleOfKey } from "./rule.server";
 
 /** Shared indexes a run reads (each at most INDEX_CAP entries and their likes). */
@@ -40,18 +41,19 @@ const hideLikedIndexes = (after: number, limit: number) =>
 /**
  * The readers of one index who liked DENSE_LIKES of its entries within DENSE_RUN consecutive ones
  * (of a windowed rule, its entries still in the window, as a page reads them): for each, the first
- * such liked entry, and `passed` where the reader already has this rule's viewer index or holds
- * VIEWER_INDEXES_MAX. Reads the index's entries and their likes.
+ * such liked entry, and `passed` where the reader already has this rule's viewer index of the kind
+ * their page reads (a hider's `b:`, else `v:`) or holds that kind's bound. Reads the index's entries and their likes.
  */
 function denseReaders(index: { id: number; ruleKey: string }, now: number) {
   const rule = ruleOfKey(index.ruleKey);
+  // (the kind their page reads: a hider's `b:`, anyone else's `v:`)
+  const places = hideLikedKindSql("d.user_id", lit(index.ruleKey));
   return select(
     {
       viewerId: sql<string>`d.user_id`,
       echoId: sql<string>`d.echo_id`,
       rank: sql<number>`d.rank`,
-      passed: sql<number>`EXISTS (SELECT 1 FROM feed_indexes v WHERE v.rule_key = 'v:' || d.user_id || ':' || ${index.ruleKey})
-        OR (SELECT count(*) FROM feed_indexes v WHERE v.viewer_id = d.user_id AND v.rule_key LIKE 'v:%') >= ${VIEWER_INDEXES_MAX}`,
+      passed: sql<number>`${places.has} OR ${places.full}`,
     },
     sql`FROM (SELECT user_id, echo_id, rank, min(pos) AS pos FROM (
           SELECT l.user_id, e.echo_id, e.rank, e.pos, lead(e.pos, ${DENSE_LIKES - 1}) OVER (PARTITION BY l.user_id ORDER BY e.pos) AS far
