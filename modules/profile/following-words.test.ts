@@ -4,7 +4,8 @@
 // Now its entries are a scan window, a short page filled within the rows D1 says were left or
 // probed for where the timeline goes on: every page ≤ 200 rows and ≤ 2 round trips, by cursor to
 // the end each visible echo once and in order; a reader who hides nothing reads a full page of 20
-// in one round trip.
+// in one round trip. A page whose whole window is hidden walks on from that window's end in its
+// second statement (decision 026, "A page that showed nothing"): behind a run of 32, page 1 shows 4.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
