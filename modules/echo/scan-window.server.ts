@@ -86,10 +86,17 @@ export async function windowPage<R>(
   tail: Key | undefined,
   ask: WindowAsk,
   refill: Refill<R>,
+  after?: RefillAfter<R>,
 ): Promise<{ rows: R[]; hasMore: boolean; nextCursor: string | null }> {
   const { limit, cost } = ask;
   const cursor = async (page: R[]) => ({ rows: page, ...(await windowCursor(app, page, limit, keyOf, tail, ask.start, ask.offset, ask.window, cost.perCandidate, ask.probe)) });
   const last = rows[rows.length - 1];
+  if (last === undefined && tail !== undefined && after !== undefined && ask.offset === 0) {
+    const filled = await fillAfterWindow(app, ask, after);
+    // as a fill: a window that gave what it was asked has echos, so its cursor is the last one's
+    if (filled && filled.more.length >= filled.take) return cursor(filled.more);
+    if (filled) return { rows: filled.more, hasMore: filled.frontier !== null, nextCursor: filled.frontier === null ? null : encodeCursor(filled.frontier) };
+  }
   if (last === undefined || rows.length > limit || tail === undefined) return cursor(rows);
   const from = keyOf(last);
   if (from.id === tail.id) return cursor(rows);
@@ -105,6 +112,38 @@ export async function windowPage<R>(
   if (more.length >= take) return cursor(page);
   const frontier = end[0];
   return { rows: page, hasMore: frontier !== undefined, nextCursor: frontier === undefined ? null : encodeCursor(frontier) };
+}
+
+/**
+ * The list's walk continued after the candidate `skip` after `start` (null: the list's top), a
+ * place the fill's own statement finds (a scalar subquery over the list's index, `skip + 1` rows
+ * at `perProbed` each): a window of `window` candidates under the list's filters, at most `take`
+ * echos, no OFFSET.
+ */
+export type RefillAfter<R> = (start: Key | null, skip: number, window: number, take: number) => Select<R>;
+
+/**
+ * A page that showed nothing (every candidate of its window hidden) and has used one round trip:
+ * its second statement finds where the window ended and walks on from there (RefillAfter), and
+ * the list's probe, in the same batch, reads the fill window's last candidate. The rows left pay,
+ * at the worst: the window's candidates read twice by the index (the seek and the probe), the
+ * fill's candidates and the probe's row for each, the echos it may show (a window of `w` shows at
+ * most `w`) and FILL_FIXED. `frontier`: where the list goes on if the fill came back short (null:
+ * the list ended there).
+ */
+async function fillAfterWindow<R>(app: AppContext, ask: WindowAsk, after: RefillAfter<R>): Promise<{ more: R[]; take: number; frontier: Key | null } | null> {
+  const left = rowsLeftAfterOneTrip(app, "LIST_FILL");
+  if (left === null) return null;
+  const { limit, cost, window: first } = ask;
+  const probed = cost.perProbed ?? 1;
+  const room = left - FILL_FIXED - 2 * first * probed;
+  const per = cost.perCandidate + probed;
+  const small = Math.floor(room / (per + cost.perShown));
+  const window = small >= limit ? Math.floor((room - limit * cost.perShown) / per) : small;
+  if (window < FILL_MIN_WINDOW) return null;
+  const take = Math.min(limit, window);
+  const [more, end] = await batch(app.db, [after(ask.start, first - 1, window, take), ask.probe(ask.start, first + window - 1)]);
+  return { more, take, frontier: end[0] ?? null };
 }
 
 /** A candidate's sort key as the list's cursor carries it. */

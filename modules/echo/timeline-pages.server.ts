@@ -92,11 +92,28 @@ const timelineFrame = (owner: SQL, v: Record<"viewerId" | "window" | "limit" | "
   );
 
 type Slots = Record<"viewerId" | "window" | "limit" | "offset", Placeholder>;
-/** The page statement in its two shapes (from the top, or below an entry), each rendered once per isolate. */
+
+/**
+ * Below the entry `skip` after `from` (an entry id, or the top) of the viewer's timeline: found by
+ * the statement itself, `skip + 1` index rows (the viewer named, not the owner's expression: the
+ * tail and the probe read the same rows).
+ */
+const belowSkipped = (viewerId: Placeholder, skip: Placeholder, from?: Placeholder) =>
+  sql`t.echo_id < (SELECT p.echo_id FROM timeline_entries p WHERE p.owner_id = ${viewerId} ${from ? sql`AND p.echo_id < ${from}` : sql.raw("")} ORDER BY p.echo_id DESC LIMIT 1 OFFSET ${skip})`;
+
+/**
+ * The page statement in its shapes (from the top, below an entry; and, for a page whose window
+ * showed nothing, below that window's last entry from either: scan-window's RefillAfter), each
+ * rendered once per isolate.
+ */
 function timelineShapes(owner: (viewerId: Placeholder) => SQL) {
   const top = prepared(["viewerId", "window", "limit", "offset"], (v) => timelineFrame(owner(v.viewerId), v as Slots, sql.raw("1")));
   const below = prepared(["viewerId", "window", "limit", "offset", "id"], (v) => timelineFrame(owner(v.viewerId), v as Slots, sql`t.echo_id < ${v.id}`));
-  return { top, below };
+  const afterTop = prepared(["viewerId", "window", "limit", "offset", "skip"], (v) => timelineFrame(owner(v.viewerId), v as Slots, belowSkipped(v.viewerId, v.skip)));
+  const afterBelow = prepared(["viewerId", "window", "limit", "offset", "skip", "id"], (v) =>
+    timelineFrame(owner(v.viewerId), v as Slots, belowSkipped(v.viewerId, v.skip, v.id)),
+  );
+  return { top, below, afterTop, afterBelow };
 }
 
 type TimelineRow = EchoRow & { entryId: string; repostBy: string | null; repostAt: number | null; repostByName: string | null };
@@ -125,9 +142,10 @@ const timelineProbe =
 
 /**
  * A timeline page in one batch (the page, the tail), filled where it came out short with more
- * (windowPage: a second statement within the rows D1 says the first left), or, showing nothing,
- * probed for where the list goes on. A repost's entry carries who reposted; the cursor is the
- * entry's id (a repost sorts by its own time).
+ * (windowPage: a second statement within the rows D1 says the first left) — after its last echo,
+ * or, showing nothing, after its window's last entry, which that statement finds itself. A
+ * repost's entry carries who reposted; the cursor is the entry's id (a repost sorts by its own
+ * time).
  */
 async function timelinePage(app: AppContext, shapes: ReturnType<typeof timelineShapes>, viewerId: string, req: PageRequest, extra: () => Promise<void> = async () => {}) {
   const key = listCursor(req);
@@ -139,8 +157,17 @@ async function timelinePage(app: AppContext, shapes: ReturnType<typeof timelineS
   const [rows, tail] = await batch(app.db, [first, timelineTail(viewerId)]);
   await extra();
   const ask: WindowAsk = { limit: req.limit, start: key, offset, window, cost: TIMELINE_ROWS, probe: timelineProbe(viewerId) };
-  const more = await windowPage(app, rows as TimelineRow[], (r) => ({ id: r.entryId }), tail[0], ask, (from, w, take) =>
-    shapes.below({ viewerId, window: w, limit: take, offset: 0, id: from.id }),
+  const more = await windowPage(
+    app,
+    rows as TimelineRow[],
+    (r) => ({ id: r.entryId }),
+    tail[0],
+    ask,
+    (from, w, take) => shapes.below({ viewerId, window: w, limit: take, offset: 0, id: from.id }),
+    (start, skip, w, take) => {
+      const at = { viewerId, window: w, limit: take, offset: 0, skip };
+      return start ? shapes.afterBelow({ ...at, id: start.id }) : shapes.afterTop(at);
+    },
   );
   const page = more.rows.slice(0, req.limit);
   const total = (req.page - 1) * req.limit + page.length + (more.hasMore ? 1 : 0);

@@ -4,7 +4,8 @@
 // Now its entries are a scan window, a short page filled within the rows D1 says were left or
 // probed for where the timeline goes on: every page ≤ 200 rows and ≤ 2 round trips, by cursor to
 // the end each visible echo once and in order; a reader who hides nothing reads a full page of 20
-// in one round trip.
+// in one round trip. A page whose whole window is hidden walks on from that window's end in its
+// second statement (decision 026, "A page that showed nothing"): behind a run of 32, page 1 shows 4.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signup } from "../auth/index.server";
@@ -43,4 +44,25 @@ describe("Following behind a run of echos a muted word hides (real D1)", () => {
     expect(reader.items).toHaveLength(140);
     expect(reader.pages.slice(0, 6).map((p) => [p.shown, p.rt])).toEqual(Array.from({ length: 6 }, () => [20, 1]));
   });
+
+  it("a hidden run just longer than the window (28 entries): the first page walks on from the window's end and shows echos", { timeout: 180_000 }, async () => {
+    const viewer = await user("fr_viewer");
+    const authors = await Promise.all(["fr_a0", "fr_a1"].map(user));
+    for (const a of authors) await setUserFollow(app(), viewer._id, a!._id, true);
+    // 40 seen (oldest), then the 32 newest hidden by a word: a run longer than the window
+    for (let i = 0; i < 72; i++) await postEcho(app(), authors[i % 2]!._id, { content: `fr echo ${i >= 40 ? "frcoffee " : ""}${i}`, tags: [] });
+    await addMutedWord(app(), viewer._id, { phrase: "frcoffee", action: "hide", contexts: ["home"], duration: "forever" });
+
+    const hider = await walk(viewer._id);
+    console.warn(walkTable({ "32 newest hidden": hider.pages }));
+    expect(overBudget(hider.pages)).toEqual([]);
+    expect(hider.items).toEqual(Array.from({ length: 40 }, (_, i) => `fr echo ${39 - i}`));
+    // page 1's window (28 entries) is all hidden; its second statement finds that window's end
+    // and walks on with the window the rows left allow at the worst: the first trip read 59, so
+    // (200 − 59 − 8 fixed − 2 × 28 for the window's end found twice, by the fill's seek and its
+    // probe) / (3 an entry + 1 probed + 5 a shown echo) = 8 entries: the 4 hidden left, 4 shown.
+    // On main it showed 0 (its probe's cursor only).
+    expect(hider.pages.map((p) => [p.shown, p.rt])).toEqual([[4, 2], [20, 1], [16, 1]]);
+  });
 });
+
