@@ -79,6 +79,7 @@ describe("notifications whose newest actors the viewer mutes (real D1)", () => {
     const allMuted: Spec = { likers: [v0!, ...muted] }; // visible 4th deep: out
     const thirdDeep: Spec = { likers: [v1!, v0!, m0!, m1!] }; // window m1, m0, v0: v0 leads, 4 - 2 hidden counted
     const plain: Spec = { likers: [m0!, v0!, v1!] }; // newest visible: 3
+    const secondDeep: Spec = { likers: [v1!, v0!, m2!] }; // window m2, v0, v1: v0 leads (not v1), 3 - 1
     const rep = (s: Spec, n: number) => Array.from({ length: n }, () => s);
     const cases: Record<string, Spec[]> = {
       // oldest first: what the list reads last comes first here
@@ -87,7 +88,7 @@ describe("notifications whose newest actors the viewer mutes (real D1)", () => {
       "3rd deep only": rep(thirdDeep, 70),
       // the dearest short page: 20 shown at their dearest and the window's other 7 all muted
       "20 shown of the window": [...rep(plain, 10), ...rep(allMuted, 10), ...rep(thirdDeep, 20), ...rep(allMuted, 7)],
-      mixed: Array.from({ length: 120 }, (_, i): Spec => ([allMuted, thirdDeep, { word: true }, { deleted: true }, thirdDeep, plain] as Spec[])[i % 6]!),
+      mixed: Array.from({ length: 120 }, (_, i): Spec => ([allMuted, thirdDeep, { word: true }, { deleted: true }, secondDeep, plain] as Spec[])[i % 6]!),
     };
     const viewers = await users("hw_viewer", Object.keys(cases).length + 1);
     const hidden = new Set(muted);

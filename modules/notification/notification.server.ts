@@ -124,8 +124,10 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
   // deleted account) shows its newest visible actor among its newest HIDDEN_ACTOR_WINDOW, and
   // counts the hidden ones of them out; one whose window holds no visible actor stays out. The
   // window's actors (a probe of the key's range) are read only for such a group: `w`, a column of
-  // the window's co-routine, their ids newest first. They are tested here, in the statement, not
-  // in that probe: the viewer's sets are read once a statement, but once a probe inside it.
+  // the window's co-routine, their ids newest first (the aggregate takes its ordered subquery's
+  // rows as they come; an ORDER BY in it would sort, 3 rows more a group). They are tested here,
+  // in the statement, not in that probe: the viewer's sets are read once a statement, but once a
+  // probe inside it.
   const visible = (actor: string) => sql`(${authorVisible(viewerId, actor)} AND ${accountVisible(actor)})`;
   const newest = sql`SELECT n.actor_id FROM notifications n WHERE n.recipient_id = g0.recipient_id AND n.kind = g0.kind AND n.group_key = g0.group_key
     ORDER BY n.created_at DESC, n.actor_id DESC LIMIT ${HIDDEN_ACTOR_WINDOW}`;
