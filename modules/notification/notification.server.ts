@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { accountVisible, authorVisible, echoDeleted, wordsVisible, batch, batchUnderLimit, built, parseInput, prepared, qb, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
+import { accountVisible, authorVisible, echoDeleted, wordsVisible, batch, batchUnderLimit, parseInput, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -63,13 +63,6 @@ function parseCursor(cursor: string | undefined): Key | null {
 /** How many of a group's newest actors are looked through for a visible one when its newest is hidden. */
 export const HIDDEN_ACTOR_WINDOW = 3;
 
-/** The viewer's unread count (one row: a counter the triggers keep), for the notifications page. */
-const unreadQuery = prepared(["viewerId"], (v) => {
-  const { notificationsReadAt, unreadNotifications } = users;
-  const fields = { readAt: notificationsReadAt, unread: unreadNotifications };
-  return built(fields, qb.select(fields).from(users).where(eq(users.id, v.viewerId)));
-});
-
 function toNotification(row: GroupRow, readAt: number): Notification {
   return {
     _id: `${row.kind}:${row.groupKey}`,
@@ -85,19 +78,42 @@ function toNotification(row: GroupRow, readAt: number): Notification {
 
 /**
  * How many groups a page steps over at most (issue 32, docs/decisions/026-safety.md "Filling a
- * short page"): a group costs up to 3 rows (its row, its actor, its echo or scroll) whether
- * shown or left out by a muted word, and a page that comes back short reads the window's last
- * group (1 row a group) to say where the list goes on: 4 × 45 and the viewer's sets stay within
- * 200. Without it a run of mentions holding a muted word was read to its end (90 of them: 338 rows).
+ * short page"; 015 "The window"): a group costs up to 3 rows (its row, its actor, its echo or
+ * scroll) whether shown or left out by a muted word, and a page that comes back short reads the
+ * window's last group (1 row a group) to say where the list goes on: 4 × 45 and the viewer's sets
+ * stay within 200. Without it a run of mentions holding a muted word was read to its end (90 of
+ * them: 338 rows).
  */
 export const NOTICE_WINDOW = 45;
+/**
+ * The window of a viewer who hides any actor (a block, a mute, or moderation limits or suspends
+ * any account): a group whose newest actor they do not see also reads its newest
+ * HIDDEN_ACTOR_WINDOW notifications (3 rows): shown, about 7 rows with its actor, echo and the
+ * word set; left out (all 3 hidden), 4. The dearest short page, 20 such shown groups, 7 left out
+ * and the probe of 27, read 188 rows (notification-hidden-window.server.test.ts). At 45 a page of
+ * them read 293, and 229 with a short page's probe.
+ */
+export const NOTICE_WINDOW_HIDING = 27;
+
+/** The viewer's window, in SQL: uncorrelated (read once per statement: their set's row, moderation's). */
+const windowOf = (viewerId: string) =>
+  sql<number>`(CASE WHEN EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')
+    OR EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND instr(entries, '"u:') > 0) THEN ${NOTICE_WINDOW_HIDING} ELSE ${NOTICE_WINDOW} END)`;
+
+/** The viewer's read mark, unread count and window (one row, and the window's two probes). */
+const stateOf = (viewerId: string) =>
+  select(
+    { readAt: users.notificationsReadAt, unread: users.unreadNotifications, window: windowOf(viewerId) },
+    sql`FROM ${users} WHERE ${users.id} = ${viewerId}`,
+  );
 
 /**
  * A page of the viewer's notification groups, newest first, by keyset cursor. One batch with the
  * unread count; reads ≤ 21 groups and their newest actor, echo or scroll (about 65 rows), among
- * at most NOTICE_WINDOW groups. A page that comes back short (a muted word's run, or the end)
- * asks in a second round trip for the window's last group: the next page starts after it (every
- * group before it was seen), or, none, the list ended there.
+ * at most NOTICE_WINDOW groups (NOTICE_WINDOW_HIDING for a viewer who hides any actor). A page
+ * that comes back short (a muted word's run, hidden actors, or the end) asks in a second round
+ * trip for the window's last group: the next page starts after it (every group before it was
+ * seen), or, none, the list ended there.
  */
 export async function listNotifications(app: AppContext, viewerId: string, cursor?: string): Promise<NotificationPage> {
   const after = parseCursor(cursor);
@@ -106,22 +122,28 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
   const candidates = sql`FROM notification_groups WHERE recipient_id = ${viewerId} ${seek} ORDER BY latest_at DESC, kind DESC, group_key DESC`;
   // a group whose newest actor the viewer does not see (a block, a mute, a limited, suspended or
   // deleted account) shows its newest visible actor among its newest HIDDEN_ACTOR_WINDOW, and
-  // counts those it stepped over out; one whose window holds no visible actor stays out. The
-  // window's rows (two probes of the key's range) are read only for such a group.
+  // counts the hidden ones of them out; one whose window holds no visible actor stays out. The
+  // window's actors (a probe of the key's range) are read only for such a group: `w`, a column of
+  // the window's co-routine, their ids newest first (the aggregate takes its ordered subquery's
+  // rows as they come; an ORDER BY in it would sort, 3 rows more a group). They are tested here,
+  // in the statement, not in that probe: the viewer's sets are read once a statement, but once a
+  // probe inside it.
   const visible = (actor: string) => sql`(${authorVisible(viewerId, actor)} AND ${accountVisible(actor)})`;
-  const window = sql`(SELECT n.actor_id FROM notifications n WHERE n.recipient_id = g.recipient_id AND n.kind = g.kind AND n.group_key = g.group_key
-    ORDER BY n.created_at DESC LIMIT ${HIDDEN_ACTOR_WINDOW}) w`;
-  const shownActor = sql`CASE WHEN ${visible("g.latest_actor_id")} THEN g.latest_actor_id
-    ELSE (SELECT w.actor_id FROM ${window} WHERE ${visible("w.actor_id")} LIMIT 1) END`;
-  const hiddenCount = sql`CASE WHEN ${visible("g.latest_actor_id")} THEN 0 ELSE (SELECT count(*) FROM ${window} WHERE NOT ${visible("w.actor_id")}) END`;
+  const newest = sql`SELECT n.actor_id FROM notifications n WHERE n.recipient_id = g0.recipient_id AND n.kind = g0.kind AND n.group_key = g0.group_key
+    ORDER BY n.created_at DESC, n.actor_id DESC LIMIT ${HIDDEN_ACTOR_WINDOW}`;
+  const w = sql`CASE WHEN ${visible("g0.latest_actor_id")} THEN NULL ELSE (SELECT json_group_array(actor_id) FROM (${newest})) END`;
+  const nth = Array.from({ length: HIDDEN_ACTOR_WINDOW }, (_, i) => `json_extract(g.w, '$[${i}]')`);
+  const shown = sql.join(nth.map((id) => sql`WHEN ${sql.raw(id)} IS NOT NULL AND ${visible(id)} THEN ${sql.raw(id)}`), sql` `);
+  const hidden = sql.join(nth.map((id) => sql`(${sql.raw(id)} IS NOT NULL AND NOT ${visible(id)})`), sql` + `);
   const [state, rows] = await batch(app.db, [
-    unreadQuery({ viewerId }),
+    stateOf(viewerId),
     // one more than a page says whether another follows
     select(
-      { ...groupColumns, actorCount: sql<number>`g.actor_count - ${hiddenCount}` },
+      { ...groupColumns, actorCount: sql<number>`g.actor_count - CASE WHEN g.w IS NULL THEN 0 ELSE ${hidden} END` },
       // the window: a lazy co-routine in the page's order, read only as far as the page needs
-      sql`FROM (SELECT * ${candidates} LIMIT ${NOTICE_WINDOW}) g
-        JOIN users a ON a.id = ${shownActor}
+      sql`FROM (SELECT g0.*, ${w} AS w FROM notification_groups g0 WHERE recipient_id = ${viewerId} ${seek}
+          ORDER BY latest_at DESC, kind DESC, group_key DESC LIMIT ${windowOf(viewerId)}) g
+        JOIN users a ON a.id = CASE WHEN g.w IS NULL THEN g.latest_actor_id ${shown} END
         LEFT JOIN echos e ON e.id = g.echo_id
         LEFT JOIN scrolls s ON s.id = g.scroll_id
         WHERE ${wordsVisible(viewerId, "notifications")}
@@ -137,7 +159,7 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
   let next: Key | null = rows.length > limit && last ? { t: last.latestAt, k: last.kind, g: last.groupKey } : null;
   if (rows.length <= limit) {
     // short: the window's last group, if the list reaches it (1 row a group of the window)
-    const [end] = await batch(app.db, [select({ t: sql<number>`latest_at`, k: sql<NotificationKind>`kind`, g: sql<string>`group_key` }, sql`${candidates} LIMIT 1 OFFSET ${NOTICE_WINDOW - 1}`)]);
+    const [end] = await batch(app.db, [select({ t: sql<number>`latest_at`, k: sql<NotificationKind>`kind`, g: sql<string>`group_key` }, sql`${candidates} LIMIT 1 OFFSET ${(state[0]?.window ?? NOTICE_WINDOW_HIDING) - 1}`)]);
     next = end[0] ?? null;
   }
   return {
