@@ -77,7 +77,8 @@ export const viewerKeyOf = (ruleKey: string, viewerId: string, hide: boolean | V
 /** Whether a reader may have a viewer index (a user; not a web feed's reader). */
 export const mayHaveViewerIndex = (rule: FeedRule, viewerId: string) => rule.excludeLikedEchos && isId(viewerId) && viewerId !== NOBODY;
 /** Whether a reader may have a hiding viewer index of a rule: a user who hides anyone or any word
- * (`hiding`, the isolate's hint); of a hide-liked rule it leaves out what they liked too. */
+ * (`hiding`, the isolate's `hidesHint`: moderation does not count); of a hide-liked rule it leaves
+ * out what they liked too. */
 export const mayHaveHidingIndex = (_rule: FeedRule, viewerId: string, hiding: boolean) => hiding && isId(viewerId) && viewerId !== NOBODY;
 
 /**
