@@ -1,7 +1,7 @@
 // Pages read from a feed index (decision 020): its entries after the cursor, up to its frontier,
 // hydrated; for a reader who hides what they liked or anyone, a bounded run of entries.
 import { DEFAULT_LIMIT, ECHO_ROWS, idFloor, isId, largestPage, PAGE_ROW_TARGET } from "../shared/index";
-import { authorVisibleText, echoVisibleText, moderationEchoVisibleText, viewerFiltersText, select, sql, tables, type Select, type SQL } from "../shared/index.server";
+import { authorVisibleText, echoVisibleText, moderationVisibleText, viewerFiltersText, select, sql, tables, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import type { Seek } from "./feed-rules.server";
 import { afterPosition, before, descending, orderSql, positionOf, reachesSql, windowMs, type IndexReach, type Position } from "./feed-index.server";
@@ -245,7 +245,7 @@ export function indexPageQuery(
     const walked = sql`SELECT a.echo_id, a.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id FROM feed_indexes fi CROSS JOIN feed_index_entries ie ON ie.index_id = fi.id
           WHERE fi.rule_key = ${key} AND fi.state = 'ready' AND ${afterPosition(rule, at, "ie")}
             AND (fi.complete = 1 OR (${reachesAt} AND ${upToFrontier}))
-            AND ${guard} AND ${sql.raw(moderationEchoVisibleText("ie.echo_id", viewer))}
+            AND ${guard} AND ${sql.raw(moderationVisibleText(viewer, "ie.author_id", "ie.echo_id", "public"))}
           ORDER BY ${orderSql(rule, "ie")} LIMIT CASE WHEN ${walks} THEN ${walkLimit} ELSE ${limit + ahead} END) a
           WHERE (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "a.author_id"))}) ${freshAfter("a")} LIMIT CASE WHEN ${walks} THEN ${scan.probed} ELSE ${limit + ahead} END`;
     return select(
@@ -272,7 +272,7 @@ export function indexPageQuery(
     : sql`${HIDE_LIKED_SCAN} + ${moreForFewReposts(viewerId)}${choice}`;
   const kept = sql`SELECT s.echo_id, s.rank, 1 AS ok, 0 AS n FROM (SELECT ie.echo_id, ie.rank, ie.author_id ${entries} LIMIT ${runLimit}) s
       WHERE NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = s.echo_id AND l.user_id = ${viewerId}) AND (NOT ${filters} OR ${sql.raw(authorVisibleText(viewer, "s.author_id"))})
-        AND ${sql.raw(moderationEchoVisibleText("s.echo_id", viewer))} ${freshAfter("s")}
+        AND ${sql.raw(moderationVisibleText(viewer, "s.author_id", "s.echo_id", "public"))} ${freshAfter("s")}
       LIMIT CASE WHEN ${filters} THEN ${probed} ELSE ${limit + ahead} END`;
   return select(
     columns,

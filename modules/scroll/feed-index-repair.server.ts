@@ -8,6 +8,7 @@ import { cutAt, markReady } from "./feed-index-backfill.server";
 import { relayLikes, replayPosts, sweepRanks } from "./feed-index-replay.server";
 import { shrinkExtended } from "./feed-index-extend.server";
 import { checkViewerIndexes } from "./feed-viewer-check.server";
+import { unreadKindText } from "./feed-viewer-index.server";
 import { sweepAged } from "./feed-index-aging.server";
 import { before, deleteEntries, INDEX_CAP, indexKeyOf, indexStatements, insertEntries, nearStatements, NO_VIEWER, orderSql, reachOf, ruleTerms, type Entry, type Position } from "./feed-index.server";
 import { ruleColumns, ruleOfKey, toRule } from "./rule.server";
@@ -83,12 +84,14 @@ export async function repairIndexes(
       { id: fi.id, ruleKey: fi.ruleKey, complete: fi.complete, floor: fi.floor, floorRank: fi.floorRank, cap: fi.cap, near: fi.near },
       sql`FROM feed_indexes WHERE state = 'ready' AND (complete = 1 OR floor IS NOT NULL) AND viewer_id IS NULL ORDER BY checked_at LIMIT ${indexes}`,
     ),
-    // (a viewer index — decision 033 — goes with its rule's index or its viewer)
+    // (a viewer index — decision 033 — goes with its rule's index or its viewer, and when its
+    // kind is not the one its viewer's pages read: a hiding message lost, or an index made before
+    // moderation stopped counting in the kind — resetHiding's rule, unreadKindText)
     select(
       { id: fi.id },
       sql`FROM feed_indexes WHERE (viewer_id IS NULL AND NOT EXISTS (SELECT 1 FROM scrolls WHERE rule_key = feed_indexes.rule_key))
         OR (viewer_id IS NOT NULL AND (NOT EXISTS (SELECT 1 FROM feed_indexes b WHERE b.rule_key = substr(feed_indexes.rule_key, length(feed_indexes.viewer_id) + 4))
-          OR NOT EXISTS (SELECT 1 FROM users WHERE users.id = feed_indexes.viewer_id))) LIMIT 5`,
+          OR NOT EXISTS (SELECT 1 FROM users WHERE users.id = feed_indexes.viewer_id) OR ${sql.raw(unreadKindText())})) LIMIT 5`,
     ),
     // an older build's index that stops short of its rule's end with less than INDEX_CAP: one kept
     // empty as "dense" (cap 0, no frontier), or one cut at the column's default 500

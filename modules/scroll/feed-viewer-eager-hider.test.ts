@@ -15,6 +15,7 @@ import { baseRule, cappedScroll, drainQueue, keptQueue, measured, pageBothWays, 
 import { blockFor, writeHiderEchos } from "./hider-echos.test-support";
 import { ruleKeyOf } from "./rule.server";
 import { walkDenseLikes } from "./feed-viewer-walk.server";
+import { repairIndexes } from "./feed-index-repair.server";
 import type { FeedRule } from "./schema";
 
 const { env: queued, sent } = keptQueue(env);
@@ -41,17 +42,18 @@ async function hiderFeed(who: string) {
   return { authors, order, hider, plain, rule, scrollId, liked, hidden };
 }
 
-/** The hider's first page from a new isolate, then every page by cursor and by number: full,
- * ≤ 2 round trips, ≤ 200 rows, each visible unliked echo once in order. Returns the max rows. */
-async function hiderPages(f: Awaited<ReturnType<typeof hiderFeed>>, label: string) {
+/** The hider's (or `viewer`'s, who does not see `hidden`) first page from a new isolate, then every
+ * page by cursor and by number: full, ≤ 2 round trips, ≤ 200 rows, each visible unliked echo once
+ * in order. Returns the max rows. */
+async function hiderPages(f: Awaited<ReturnType<typeof hiderFeed>>, label: string, viewer = f.hider, hidden = f.hidden) {
   const liked = new Set(f.liked);
-  const expected = f.order.filter((e) => !liked.has(e.id) && !f.hidden.has(e.id)).map((e) => e.id);
+  const expected = f.order.filter((e) => !liked.has(e.id) && !hidden.has(e.id)).map((e) => e.id);
   forgetAllHints();
-  const { got, stats } = await measured(queued, f.hider, f.scrollId, 1, undefined);
+  const { got, stats } = await measured(queued, viewer, f.scrollId, 1, undefined);
   expect(got.echos.map((e) => e._id), `${label}: first page`).toEqual(expected.slice(0, 20));
   expect(stats.roundTrips).toBeLessThanOrEqual(2);
   expect(stats.rowsRead).toBeLessThanOrEqual(200);
-  const maxRows = await pageBothWays({ env: queued, viewerId: f.hider, scrollId: f.scrollId, expected, label });
+  const maxRows = await pageBothWays({ env: queued, viewerId: viewer, scrollId: f.scrollId, expected, label });
   return Math.max(maxRows, stats.rowsRead);
 }
 
@@ -97,5 +99,74 @@ describe("a hider's hide-liked index made before their first page", { timeout: 6
     expect(await indexesOf(f.hider)).toEqual(["b"]);
     const maxRows = await hiderPages(f, "hider, walked");
     console.warn(`hider walked: every page full, max rows ${maxRows}`);
+  });
+  it("a hider who stops hiding: their b: and h: indexes go with the reset of their last unblock; v: made again on dense likes", async () => {
+    const f = await hiderFeed("stop");
+    // an `h:` index too: the hider's of the same tag without "hide liked"
+    const plainRule: FeedRule = { ...f.rule, excludeLikedEchos: false };
+    await cappedScroll(app(), f.hider, plainRule, 10_000);
+    sent.length = 0;
+    await drainQueue(app(), [{ type: "viewer", ruleKey: ruleKeyOf(plainRule), viewerId: f.hider, floor: null, hide: true }]);
+    for (const id of f.liked) {
+      await setLike(app(), f.hider, id, true);
+      await drain();
+    }
+    expect(await indexesOf(f.hider)).toEqual(["b", "h"]);
+    // still hiding after two unblocks: both kept (and made again)
+    await blockFor(app(), sent, f.hider, f.authors[BLOCKED[0]!]!, false);
+    await blockFor(app(), sent, f.hider, f.authors[BLOCKED[1]!]!, false);
+    await drain();
+    expect(await indexesOf(f.hider)).toEqual(["b", "h"]);
+    // the last unblock: nothing hides an echo from them, no page of theirs reads either kind again
+    await blockFor(app(), sent, f.hider, f.authors[BLOCKED[2]!]!, false);
+    await drain();
+    expect(await indexesOf(f.hider)).toEqual([]);
+    // their next dense like makes the kind their pages now read, `v:`
+    await setLike(app(), f.hider, f.liked[0]!, false);
+    await drain();
+    await setLike(app(), f.hider, f.liked[0]!, true);
+    await drain();
+    expect(await indexesOf(f.hider)).toEqual(["v"]);
+    expect(await viewerIndexState(app(), ruleKeyOf(f.rule), f.hider, "v")).toMatchObject({ complete: 1, entries: 300 - f.liked.length });
+    sent.length = 0;
+    const maxRows = await hiderPages(f, "former hider", f.hider, new Set());
+    expect(sent.filter((c) => c.type === "viewer" && !c.touch)).toEqual([]);
+    console.warn(`former hider: b: and h: dropped, v: made on like, every page full, max rows ${maxRows}`);
+  });
+
+  it("moderation does not choose the kind: a reader who hides nothing gets v: while an account is limited; a b: of theirs is dropped by the repair pass", async () => {
+    const f = await hiderFeed("mod");
+    const limited = f.authors[5]!;
+    const limit = (on: boolean) =>
+      batch(app().db, [
+        on
+          ? sql`INSERT INTO moderation_set (id, entries) VALUES (1, json_object(${`u:${limited}`}, 1)) ON CONFLICT (id) DO UPDATE SET entries = json_set(entries, ${`$."u:${limited}"`}, 1)`
+          : sql`UPDATE moderation_set SET entries = json_remove(entries, ${`$."u:${limited}"`}) WHERE id = 1`,
+        sql`UPDATE users SET mod_state = ${on ? 1 : 0} WHERE id = ${limited}`,
+      ]);
+    await limit(true);
+    try {
+      // the plain reader likes what they see of the newest 150 (the limited author's leave every public list)
+      const moderated = new Set(f.order.filter((e) => e.author === 5).map((e) => e.id));
+      const liked = f.order.slice(0, 150).filter((e) => e.author !== 5).map((e) => e.id);
+      sent.length = 0;
+      for (const id of liked) {
+        await setLike(app(), f.plain, id, true);
+        await drain();
+      }
+      expect(await indexesOf(f.plain)).toEqual(["v"]);
+      sent.length = 0;
+      const maxRows = await hiderPages({ ...f, liked }, "plain reader, moderation on", f.plain, moderated);
+      expect(sent.filter((c) => c.type === "viewer" && !c.touch)).toEqual([]);
+      // a `b:` index of theirs (as an earlier build made while moderation counted): no page reads it,
+      // and the repair pass drops it; their `v:` stays
+      await drainQueue(app(), [{ type: "viewer", ruleKey: ruleKeyOf(f.rule), viewerId: f.plain, floor: null, hide: true, liked: true }]);
+      expect(await indexesOf(f.plain)).toEqual(["b", "v"]);
+      await repairIndexes(app(), app().db, Date.now());
+      expect(await indexesOf(f.plain)).toEqual(["v"]);
+      console.warn(`plain reader under moderation: v: made on like, every page full, max rows ${maxRows}`);
+    } finally {
+      await limit(false);
+    }
   });
 });

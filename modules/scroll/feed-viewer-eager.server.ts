@@ -15,7 +15,7 @@
 // left out, counted against HIDING_INDEXES_MAX) for a reader whom anything hides, else `v:`
 // (VIEWER_INDEXES_MAX) — decision 033, "Hiders of hide-liked feeds".
 import { idFloor, isId } from "../shared/index";
-import { batch, select, sql, viewerFiltersText, type Change, type Db, type SQL } from "../shared/index.server";
+import { batch, select, sql, viewerHidesText, type Change, type Db, type SQL } from "../shared/index.server";
 import { HIDE_LIKED_PAGE_MAX, HIDE_LIKED_SCAN } from "./feed-index-pages.server";
 import { afterPosition, descending, orderSql, windowMs, type Position } from "./feed-index.server";
 import { changeOfKind, hideLikedKindSql } from "./feed-viewer-index.server";
@@ -146,10 +146,11 @@ export type DenseAt = { viewerId: string; indexId: number; ruleKey: string; echo
 export async function runsTooDense(db: Db, checks: DenseAt[], now: number): Promise<Change[]> {
   if (checks.length === 0) return [];
   const rules = checks.map((c) => ruleOfKey(c.ruleKey));
-  // (with them, which viewers hide anything: a hider's page reads their `b:` kind, so that is made)
+  // (with them, which viewers hide anyone or any word: a hider's page reads their `b:` kind, so
+  // that is made; moderation does not count, as in hideLikedKindSql)
   const viewers = [...new Set(checks.map((c) => c.viewerId))].filter(isId);
   const [hiders, ...read] = await batch(db, [
-    select({ id: sql<string>`value` }, sql`FROM json_each(${JSON.stringify(viewers)}) WHERE ${sql.raw(viewerFiltersText("value"))}`),
+    select({ id: sql<string>`value` }, sql`FROM json_each(${JSON.stringify(viewers)}) WHERE ${sql.raw(viewerHidesText("value"))}`),
     ...checks.flatMap((c, i) => {
       const at = { rank: c.rank, id: c.echoId };
       return [beside(rules[i]!, c.indexId, at, c.viewerId, "before", now), beside(rules[i]!, c.indexId, at, c.viewerId, "after", now)];

@@ -15,7 +15,7 @@
 // a hide-liked feed, keyed `b:<viewer>:<rule key>` (a rule's key is the same with or without the
 // flag), leaves out both (`leftOut`): their `v:` index would leave hidden echos in.
 import { isId } from "../shared/index";
-import { batch, echoSeenForGoodText, select, sql, tables, viewerFiltersText, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { batch, echoSeenForGoodText, select, sql, tables, viewerHidesText, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { askOnce } from "./feed-index-extend.server";
 import { afterPosition, before, insertEntries, nearStatements, orderSql, reachesSql, reachOf, topOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { NOBODY } from "./feed-rules.server";
@@ -45,15 +45,15 @@ export const changeOfKind = (kind: ViewerKind) => (kind === "v" ? {} : kind === 
 export const viewerKindOf = (key: string) => key.slice(0, 1) as ViewerKind;
 /**
  * The kind of index a reader's hide-liked page reads, asked in SQL of a viewer expression (a
- * column or a literal) and a rule key's: `b` where anything may hide an echo from them (the test a
- * page chooses by, `viewerFiltersText`: blocks, mutes, words, moderation), else `v` — and whether
+ * column or a literal) and a rule key's: `b` where they hide anyone or any word (the test a page
+ * chooses its kind by, `viewerHidesText`; moderation, the page's own test, does not count), else `v` — and whether
  * they have that index of the rule (`has`) or hold as many of its kinds as its bound (`full`:
  * HIDING_INDEXES_MAX for `b`, counted with `h:`; VIEWER_INDEXES_MAX for `v`). What a make on like
  * or by the cron's walk makes (feed-viewer-eager, feed-viewer-walk: decision 033, "Hiders of
  * hide-liked feeds"): a hider's `v:` index is never read.
  */
 export function hideLikedKindSql(viewerText: string, ruleKeyText: string) {
-  const kind = `(CASE WHEN ${viewerFiltersText(viewerText)} THEN 'b' ELSE 'v' END)`;
+  const kind = `(CASE WHEN ${viewerHidesText(viewerText)} THEN 'b' ELSE 'v' END)`;
   const ofKind = `(CASE ${kind} WHEN 'b' THEN hv.rule_key LIKE 'h:%' OR hv.rule_key LIKE 'b:%' ELSE hv.rule_key LIKE 'v:%' END)`;
   return {
     has: sql.raw(`EXISTS (SELECT 1 FROM feed_indexes hv WHERE hv.rule_key = ${kind} || ':' || ${viewerText} || ':' || ${ruleKeyText})`),
@@ -77,7 +77,8 @@ export const viewerKeyOf = (ruleKey: string, viewerId: string, hide: boolean | V
 /** Whether a reader may have a viewer index (a user; not a web feed's reader). */
 export const mayHaveViewerIndex = (rule: FeedRule, viewerId: string) => rule.excludeLikedEchos && isId(viewerId) && viewerId !== NOBODY;
 /** Whether a reader may have a hiding viewer index of a rule: a user who hides anyone or any word
- * (`hiding`, the isolate's hint); of a hide-liked rule it leaves out what they liked too. */
+ * (`hiding`, the isolate's `hidesHint`: moderation does not count); of a hide-liked rule it leaves
+ * out what they liked too. */
 export const mayHaveHidingIndex = (_rule: FeedRule, viewerId: string, hiding: boolean) => hiding && isId(viewerId) && viewerId !== NOBODY;
 
 /**
@@ -234,8 +235,6 @@ const walkQuery = (rule: FeedRule, baseId: number, viewerId: string, from: Posit
 export const kindOfKey = (hide: boolean, alias = "feed_indexes") =>
   sql.raw(hide ? `(${alias}.rule_key LIKE 'h:%' OR ${alias}.rule_key LIKE 'b:%')` : `${alias}.rule_key LIKE 'v:%'`);
 
-const unreadLiked = ["feed_index_entries", "feed_rule_terms", "feed_indexes"];
-
 /** A viewer index made: its row (ready, reaching nowhere until its first step), the shared index's
  * terms, and the viewer's least recently read indexes of its kind past the kind's bound - 1 gone. */
 function makeStatements(key: string, viewerId: string, baseId: number, cap: number, now: number, hide: boolean): SQL[] {
@@ -250,29 +249,41 @@ function makeStatements(key: string, viewerId: string, baseId: number, cap: numb
   ];
 }
 
+/** A viewer index of the kind no page of its viewer reads (SQL over feed_indexes, `alias`): a `v:`
+ * one of a viewer who hides anyone or any word (their pages read `b:`), an `h:` or `b:` one of a
+ * viewer who hides nothing (their pages read `v:` or the rule's). Moderation counts in neither. */
+export const unreadKindText = (alias = "feed_indexes") => {
+  const hides = viewerHidesText(`${alias}.viewer_id`);
+  return `((${alias}.rule_key LIKE 'v:%' AND ${hides}) OR ((${alias}.rule_key LIKE 'h:%' OR ${alias}.rule_key LIKE 'b:%') AND NOT ${hides}))`;
+};
+
 /**
- * A block, mute or muted-word change of these viewers (`hiding` messages): each of their hiding
- * indexes emptied and reaching nowhere again, in one batch (pages read the shared index
- * meanwhile, their own tests on top), and a make message for each — a bounded walk again, at most
- * HIDING_INDEXES_MAX × HIDING_CAP entries a viewer. A walk message of the old index names a
- * frontier that is gone, and does nothing. Their `v:` indexes go in the same batch where they now
- * hide anything (the page's test): their pages read `b:` ones and never those again, and a hider
- * makes no `v:` one (hideLikedKindSql) — so no make would evict them: left, each would be written
- * on every like and post it reaches, unread, up to VIEWER_INDEXES_MAX × ~0.28 MB a hider.
+ * A block, mute or muted-word change of these viewers (`hiding` messages), in one batch: the
+ * indexes of the kind no page of theirs reads any more (`unreadKindText`) dropped — entries,
+ * terms, rows —, and each hiding index they still read emptied and reaching nowhere again (pages
+ * read the shared index meanwhile, their own tests on top), with a make message for each: a
+ * bounded walk again, at most HIDING_INDEXES_MAX × HIDING_CAP entries a viewer. A walk message of
+ * an old index names a frontier that is gone, and does nothing. Dropped, not left to eviction:
+ * eviction runs only on a make of the same kind, and a hider makes no `v:` (hideLikedKindSql), a
+ * reader who hides nothing no `h:`/`b:` — left, each would be written by every post and like it
+ * reaches, unread: up to VIEWER_INDEXES_MAX × ~0.28 MB a new hider, ~4.0 MB a reader who stopped.
  */
 export async function resetHiding(db: Db, viewerIds: string[], now = Date.now()): Promise<Change[]> {
   const ids = viewerIds.filter(isId);
   if (ids.length === 0) return [];
   const fi = tables.feedIndexes;
-  const mine = sql`viewer_id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${kindOfKey(true)}`;
-  // (a hider's `v:` indexes, unread: entries, terms, rows)
-  const unread = sql`SELECT id FROM feed_indexes WHERE viewer_id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${kindOfKey(false)}
-    AND ${sql.raw(viewerFiltersText("feed_indexes.viewer_id"))}`;
-  const [indexes] = await batch(db, [
+  const theirs = sql`viewer_id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+  const unread = sql`SELECT id FROM feed_indexes WHERE ${theirs} AND ${sql.raw(unreadKindText())}`;
+  // (after the drop, what is left of their hiding kinds is read: theirs to remake)
+  const mine = sql`${theirs} AND ${kindOfKey(true)}`;
+  const drop = (from: "feed_index_entries" | "feed_rule_terms" | "feed_indexes") => sql`DELETE FROM ${sql.raw(from)} WHERE ${sql.raw(from === "feed_indexes" ? "id" : "index_id")} IN (${unread})`;
+  const [, , , indexes] = await batch(db, [
+    drop("feed_index_entries"),
+    drop("feed_rule_terms"),
+    drop("feed_indexes"),
     select({ ruleKey: fi.ruleKey, viewerId: fi.viewerId }, sql`FROM feed_indexes WHERE ${mine}`),
     sql`DELETE FROM feed_index_entries WHERE index_id IN (SELECT id FROM feed_indexes WHERE ${mine})`,
     sql`UPDATE feed_indexes SET floor = NULL, floor_rank = NULL, complete = 0, near = NULL, near_rank = NULL, cap = ${HIDING_CAP}, updated_at = ${now} WHERE ${mine}`,
-    ...unreadLiked.map((from) => sql`DELETE FROM ${sql.raw(from)} WHERE ${sql.raw(from === "feed_indexes" ? "id" : "index_id")} IN (${unread})`),
   ]);
   return indexes.map((i) => ({ type: "viewer", ruleKey: i.ruleKey.slice(i.ruleKey.indexOf(":", 2) + 1), viewerId: i.viewerId!, floor: null, ...changeOfKind(viewerKindOf(i.ruleKey)) }));
 }

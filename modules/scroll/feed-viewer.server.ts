@@ -8,22 +8,27 @@
 // rule's merge passed D1's statement size for a 14-tag rule, and a LIMIT-0 copy still read each
 // stream's first entry for every viewer).
 import { isId } from "../shared/index";
-import { boundedHints, select, sql, viewerFiltersText, type Select } from "../shared/index.server";
+import { boundedHints, moderatesAnyoneText, select, sql, viewerHidesText, type Select } from "../shared/index.server";
 import type { PageRequest } from "../echo/index.server";
 import { lit, namedHiddenText, NOBODY } from "./feed-streams.server";
 import { echoPage } from "./rows.server";
 import type { FeedRule, ScrollEchoPage } from "./schema";
 
-/** Whether anything may hide an echo from the viewer (`filters`) and, for a rule naming authors,
- * whether the viewer hides any of them (`some`) or every one (`gone`: the feed is empty for them,
- * whatever it holds). */
-export type ViewerFacts = { filters: number; some: number; gone: number };
+/** Whether anything may hide an echo from the viewer (`filters`), whether they hide anyone or any
+ * word themselves (`hides`: the kind of viewer index their pages read, decision 033) and, for a
+ * rule naming authors, whether the viewer hides any of them (`some`) or every one (`gone`: the
+ * feed is empty for them, whatever it holds). */
+export type ViewerFacts = { filters: number; hides: number; some: number; gone: number };
 
-/** The facts in one statement (the viewer's set read once for each of `some` and `gone`, whatever the count of authors). */
+/** The facts in one statement (the viewer's set read once for each of `some` and `gone`, whatever
+ * the count of authors; `hides` once, the moderation row only where it is false, as `viewerFiltersText`). */
 export function viewerFacts(viewerId: string, rule: FeedRule | null): Select<ViewerFacts> {
   if (!isId(viewerId)) throw new Error("feed viewer: bad viewer id");
   const named = (every: boolean) => sql.raw(rule ? namedHiddenText(rule, viewerId, every) : "0");
-  return select({ filters: sql<number>`${sql.raw(viewerFiltersText(lit(viewerId)))}`, some: sql<number>`${named(false)}`, gone: sql<number>`${named(true)}` }, sql``);
+  return select(
+    { filters: sql<number>`(f.hides OR ${sql.raw(moderatesAnyoneText)})`, hides: sql<number>`f.hides`, some: sql<number>`${named(false)}`, gone: sql<number>`${named(true)}` },
+    sql`FROM (SELECT ${sql.raw(viewerHidesText(lit(viewerId)))} AS hides) f`,
+  );
 }
 
 /**
@@ -32,19 +37,24 @@ export function viewerFacts(viewerId: string, rule: FeedRule | null): Select<Vie
  * viewer believed to hide anything tests every echo it shows (shownTo) — so a stale hint costs a
  * page's fullness or a few rows, never an echo the viewer must not see.
  */
-const hints = boundedHints<string, boolean>(10_000);
+const hints = boundedHints<string, { filters: boolean; hides: boolean }>(10_000);
 
 export function hidingHint(viewerId: string): boolean | undefined {
-  return hints.get(viewerId);
+  return hints.get(viewerId)?.filters;
+}
+
+/** What this isolate last read of the viewer's `hides`: the kind of viewer index their page reads. */
+export function hidesHint(viewerId: string): boolean | undefined {
+  return hints.get(viewerId)?.hides;
 }
 
 export function learnHiding(viewerId: string, facts: ViewerFacts | undefined): void {
-  if (facts) hints.set(viewerId, facts.filters === 1);
+  if (facts) hints.set(viewerId, { filters: facts.filters === 1, hides: facts.hides === 1 });
 }
 
 /** The viewer's facts for a feed page's batch: for a reader who is not a user (web feeds), nothing to read. */
 export const viewerFactsFor = (viewerId: string, rule: FeedRule | null): Select<ViewerFacts> =>
-  isId(viewerId) && viewerId !== NOBODY ? viewerFacts(viewerId, rule) : select({ filters: sql<number>`0`, some: sql<number>`0`, gone: sql<number>`0` }, sql``);
+  isId(viewerId) && viewerId !== NOBODY ? viewerFacts(viewerId, rule) : select({ filters: sql<number>`0`, hides: sql<number>`0`, some: sql<number>`0`, gone: sql<number>`0` }, sql``);
 
 /**
  * After a feed page's batch: its facts remembered, and when the viewer hides every author the

@@ -20,7 +20,7 @@ import { HIDE_LIKED_PAGE_MAX, INDEX_PAGE_MAX, indexPage, indexPageQuery, indexSt
 import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./rule.server";
 import { echoPage, visibleScroll } from "./rows.server";
 import { curationEchos } from "./curation-pages.server";
-import { goneFor, hidingHint, learnHiding, viewerFactsFor } from "./feed-viewer.server";
+import { goneFor, hidesHint, hidingHint, learnHiding, viewerFactsFor } from "./feed-viewer.server";
 import { afterViewerPage, viewerChoice, viewerKeyOf } from "./feed-viewer-index.server";
 import { fillEnginePage, fillIndexPage } from "./feed-fill.server";
 import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";
@@ -258,8 +258,9 @@ async function feedEchos(
     const named = hiding && rule.authors.length > 0 && rule.includedTags.length === 0 ? namedHiddenText(rule, viewerId) : null;
     const instead = named === null ? [] : [feedPageQuery(rule, viewerId, now, seek, req.limit, 0, window, whileScroll, "if-named-hidden")];
     // a reader who hides what they liked, or anyone (the hiding kind, of a hide-liked rule too),
-    // reads their viewer index where it is ready (decision 033, viewerChoice: h32i)
-    const { own, kind, readKey } = viewerChoice(rule, ruleKey, viewerId, position, hiding);
+    // reads their viewer index where it is ready (decision 033, viewerChoice: h32i); its kind by
+    // what they hide themselves, not moderation (tested by the page, left out of no index: h32r)
+    const { own, kind, readKey } = viewerChoice(rule, ruleKey, viewerId, position, hidesHint(viewerId) === true);
     const [state, indexed, viewer, engineRows] = await batch(app.db, [
       indexState(readKey),
       indexPageQuery(rule, viewerId, seek, take, guard, now, named === null ? null : sql.raw(`NOT ${named}`), readKey),

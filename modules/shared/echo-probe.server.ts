@@ -16,9 +16,18 @@ import type { MuteContext } from "./mute-text";
  * so SQLite evaluates it once per statement (a row or two: the viewer's set, their words' row,
  * the moderation row). `viewerLiteral` is an escaped SQL string literal.
  */
-export const viewerFiltersText = (viewerLiteral: string): string =>
-  `(${hasHiddenText(viewerLiteral)} OR EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerLiteral})
-    OR EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND instr(entries, '"u:') > 0))`;
+export const viewerFiltersText = (viewerLiteral: string): string => `(${viewerHidesText(viewerLiteral)} OR ${moderatesAnyoneText})`;
+
+/**
+ * The viewer's own part of that test: they hide anyone or mute any word. What chooses the kind of
+ * viewer index their pages read (decision 033, "Which readers are hiders"): moderation, tested by
+ * every page on its own, leaves no echo out of any viewer index, so it does not count there.
+ */
+export const viewerHidesText = (viewerLiteral: string): string =>
+  `(${hasHiddenText(viewerLiteral)} OR EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerLiteral}))`;
+
+/** Whether moderation limits or suspends anyone (the moderation row). */
+export const moderatesAnyoneText = `EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND instr(entries, '"u:') > 0)`;
 
 /** Whether the echo row aliased `alias`, already read, shows to the viewer in a public list of `context` (no row). */
 export const echoVisibleText = (viewerLiteral: string, alias: string, context: MuteContext): string =>
