@@ -1,6 +1,8 @@
 // GET /api/search/echos: echos matching words, #tags and @users, ranked by BM25's term weighting
 // within windows of the newest matches (search-rank.ts, decision 021), with the matched words' places in the text (docs/product-notes.md, Search).
 // Two D1 round trips: the window of hits (with the session check), then the page's echos by id.
+// (Past ~300 lines: the hits window and the echos' statement share one row accounting — the window's
+// size, its spares and the hider's bound of decision 028 — kept in one file so the bound reads whole.)
 import * as v from "valibot";
 import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, PAGE_ROW_TARGET, pagination } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";

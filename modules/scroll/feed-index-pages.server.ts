@@ -1,5 +1,7 @@
 // Pages read from a feed index (decision 020): its entries after the cursor, up to its frontier,
 // hydrated; for a reader who hides what they liked or anyone, a bounded run of entries.
+// (Past ~300 lines: one statement builder whose every part is counted against the same row bound —
+// first statements and fills, walks and hide-liked runs, decisions 026 and 034 — kept whole.)
 import { DEFAULT_LIMIT, ECHO_ROWS, idFloor, isId, largestPage, PAGE_ROW_TARGET } from "../shared/index";
 import { authorVisibleText, echoVisibleText, moderationVisibleText, viewerFiltersText, select, sql, tables, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
