@@ -4,7 +4,7 @@
 // unfollow removal, the cron's trim) are timeline.server.ts's.
 import type { Placeholder } from "drizzle-orm";
 import { authorVisible, moderationVisible, wordsVisible, batch, listCursor, prepared, select, sql, tables, type AppContext, type Db, type SQL } from "../shared/index.server";
-import { pagination } from "../shared/index";
+import { knownSoFar, pagination } from "../shared/index";
 import { echoColumns, toEcho, type EchoRow } from "./echo-row.server";
 import type { PageRequest } from "./lists.server";
 import { scanWindow, windowPage, type Probe, type WindowAsk } from "./scan-window.server";
@@ -170,7 +170,7 @@ async function timelinePage(app: AppContext, shapes: ReturnType<typeof timelineS
     },
   );
   const page = more.rows.slice(0, req.limit);
-  const total = (req.page - 1) * req.limit + page.length + (more.hasMore ? 1 : 0);
+  const total = knownSoFar(req.page, req.limit, page.length, more.hasMore);
   return {
     echos: page.map((row) => {
       const echo = toEcho(row);

@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { accountVisible, authorVisible, echoDeleted, wordsVisible, batch, batchUnderLimit, parseInput, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
+import { accountVisible, authorVisible, echoDeleted, hasHiddenText, lit, moderatesAnyoneText, wordsVisible, batch, batchUnderLimit, parseInput, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -97,8 +97,7 @@ export const NOTICE_WINDOW_HIDING = 27;
 
 /** The viewer's window, in SQL: uncorrelated (read once per statement: their set's row, moderation's). */
 const windowOf = (viewerId: string) =>
-  sql<number>`(CASE WHEN EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')
-    OR EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND instr(entries, '"u:') > 0) THEN ${NOTICE_WINDOW_HIDING} ELSE ${NOTICE_WINDOW} END)`;
+  sql<number>`(CASE WHEN ${sql.raw(`${hasHiddenText(lit(viewerId))} OR ${moderatesAnyoneText}`)} THEN ${NOTICE_WINDOW_HIDING} ELSE ${NOTICE_WINDOW} END)`;
 
 /** The viewer's read mark, unread count and window (one row, and the window's two probes). */
 const stateOf = (viewerId: string) =>
@@ -119,7 +118,7 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
   const after = parseCursor(cursor);
   const limit = NOTIFICATIONS_PER_PAGE;
   const seek = after ? sql`AND (latest_at, kind, group_key) < (${after.t}, ${after.k}, ${after.g})` : sql``;
-  const candidates = sql`FROM notification_groups WHERE recipient_id = ${viewerId} ${seek} ORDER BY latest_at DESC, kind DESC, group_key DESC`;
+  const candidates = sql`FROM notification_groups g0 WHERE recipient_id = ${viewerId} ${seek} ORDER BY latest_at DESC, kind DESC, group_key DESC`;
   // a group whose newest actor the viewer does not see (a block, a mute, a limited, suspended or
   // deleted account) shows its newest visible actor among its newest HIDDEN_ACTOR_WINDOW, and
   // counts the hidden ones of them out; one whose window holds no visible actor stays out. The
@@ -141,8 +140,7 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
     select(
       { ...groupColumns, actorCount: sql<number>`g.actor_count - CASE WHEN g.w IS NULL THEN 0 ELSE ${hidden} END` },
       // the window: a lazy co-routine in the page's order, read only as far as the page needs
-      sql`FROM (SELECT g0.*, ${w} AS w FROM notification_groups g0 WHERE recipient_id = ${viewerId} ${seek}
-          ORDER BY latest_at DESC, kind DESC, group_key DESC LIMIT ${windowOf(viewerId)}) g
+      sql`FROM (SELECT g0.*, ${w} AS w ${candidates} LIMIT ${windowOf(viewerId)}) g
         JOIN users a ON a.id = CASE WHEN g.w IS NULL THEN g.latest_actor_id ${shown} END
         LEFT JOIN echos e ON e.id = g.echo_id
         LEFT JOIN scrolls s ON s.id = g.scroll_id

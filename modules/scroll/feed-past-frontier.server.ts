@@ -8,7 +8,7 @@
 // (with the index's state, and the scroll's lookup) reads the next entries of the merged streams,
 // ids only, 1 or 2 rows an entry (feedScanQuery), so the window holds about twice the entries; the
 // second hydrates the chosen echos by id. Its end is exact: the scan's last entry.
-import { DEFAULT_LIMIT, ECHO_ROWS, encodeCursor } from "../shared/index";
+import { DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, knownSoFar } from "../shared/index";
 import { batch, type AppContext } from "../shared/index.server";
 import { type PageRequest } from "../echo/index.server";
 import { echoPage } from "./rows.server";
@@ -88,6 +88,6 @@ export async function scannedPage(
   }
   const got = await pageOfScan(app, rule, viewerId, scanned, entries, req.limit, now);
   const nextCursor = got.after ? indexCursor(rule, got.after) : null;
-  const total = (req.page - 1) * req.limit + got.rows.length + (got.hasMore ? 1 : 0);
+  const total = knownSoFar(req.page, req.limit, got.rows.length, got.hasMore);
   return { ...echoPage(got.rows, req, total, got.hasMore, nextCursor), feedIndex: state[0]?.state ?? "building" };
 }

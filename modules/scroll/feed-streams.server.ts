@@ -14,7 +14,7 @@
 // statement may repeat a value in 25 streams, and D1 binds at most 100 parameters. Every value is
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, idCeil, idFloor, isId, LIST_MAX_LIMIT } from "../shared/index";
-import { authorVisibleInText, authorVisibleText, deletedAccountsVisibleText, moderationVisibleText, moderationEchoVisibleText } from "../shared/index.server";
+import { authorVisibleInText, authorVisibleText, deletedAccountsVisibleText, lit, moderationVisibleText, moderationEchoVisibleText } from "../shared/index.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
 export type Seek = { id: string; likes?: number } | null;
@@ -27,8 +27,7 @@ export const NOBODY = "0".repeat(26);
  * rule may name (MAX_RULE_TAGS, MAX_RULE_AUTHORS). */
 export const MAX_COMPOUND = 5;
 
-/** A string as an SQL literal: quotes doubled, so no value can end the literal. */
-export const lit = (value: string) => `'${value.replaceAll("'", "''")}'`;
+export { lit };
 export const int = (value: number) => {
   if (!Number.isSafeInteger(value)) throw new Error("feed engine: not an integer");
   return String(value);

@@ -8,7 +8,7 @@
 // before them; split, each path would need the others' hints. A short page's second statement,
 // which fills it within the rows its first round trip left, is feed-fill.server.ts: decision 034.)
 import { alias } from "drizzle-orm/sqlite-core";
-import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, notFound, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
+import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, forbidden, isId, knownSoFar, notFound, PAGE_ROW_TARGET, type ListCursor } from "../shared/index";
 import { batch, boundedHints, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, engineTests, feedKeptQuery, feedPageQuery, holdsRule, namedHiddenText, NOBODY, pageCandidateRows, windowSize, type FeedPageRow, type Hiding, type Seek } from "./feed-rules.server";
@@ -362,8 +362,7 @@ async function enginePage(
     throw badRequest(`page ${req.page} of this feed needs a cursor: follow pagination.nextCursor from page ${req.page - 1}`);
   }
   const nextCursor = fed.hasMore && fed.after ? feedCursor(rule, fed.after) : null;
-  // A feed's total is what is known without counting every match: the echos up to the end of
-  // this page, plus one when more exist (docs/decisions/007-round-trips-and-rows.md).
-  const total = (req.page - 1) * req.limit + fed.rows.length + (fed.hasMore ? 1 : 0);
+  // A feed's total is what is known without counting every match (knownSoFar).
+  const total = knownSoFar(req.page, req.limit, fed.rows.length, fed.hasMore);
   return echoPage(fed.rows, req, total, fed.hasMore, nextCursor);
 }

@@ -1,8 +1,8 @@
 // POST /api/scroll/preview: a rule's first page and how many echos match, before it is saved
 // (docs/decisions/012-preview-why-fork.md). Reads only, in one D1 round trip, within the budget
 // of a feed page: the page's window, the counters and a bounded count scan.
-import { badRequest, pagination } from "../shared/index";
-import { accountLimit, batch, listCursor, returning, select, sql, tables, viewerFiltersText, type AppContext } from "../shared/index.server";
+import { badRequest, knownSoFar, pagination } from "../shared/index";
+import { accountLimit, batch, listCursor, lit, returning, select, sql, tables, viewerFiltersText, type AppContext } from "../shared/index.server";
 import { toEcho, type PageRequest } from "../echo/index.server";
 import { COUNT_SCAN_ROWS, counterQuery, countScanQuery, emptyScanQuery, matchCount, scanEntries, type MatchCount } from "./feed-count.server";
 import { feedPage, feedPageQuery, provablyEmpty, windowSize } from "./feed-rules.server";
@@ -50,7 +50,7 @@ export async function previewFeed(
     // whether anything may hide an echo from the viewer (decision 026; moderated accounts and
     // muted words, issue 32): then the counters, which count every author's echos, only bound
     // the count from above (the page and the scan leave them out)
-    select({ hides: sql<number>`${sql.raw(viewerFiltersText(`'${viewerId.replaceAll("'", "''")}'`))}` }, sql``),
+    select({ hides: sql<number>`${sql.raw(viewerFiltersText(lit(viewerId)))}` }, sql``),
   ]);
   const tooMany = limited?.exceeded(counted[0]?.count);
   if (tooMany) throw tooMany;
@@ -66,7 +66,7 @@ export async function previewFeed(
   });
   // pages after the first come by cursor only (the count is the preview's total)
   const pageNumber = key ? req.page : 1;
-  const total = (pageNumber - 1) * limit + page.rows.length + (page.hasMore ? 1 : 0);
+  const total = knownSoFar(pageNumber, limit, page.rows.length, page.hasMore);
   return {
     echos: page.rows.map(toEcho),
     pagination: { ...pagination(pageNumber, limit, total, page.hasMore), nextCursor },

@@ -21,7 +21,7 @@ export * as tables from "./db/schema";
 export { rateLimit, inlineLimit, batchUnderLimit, accountLimit, countAttempt, attempts, WRITE_LIMITS, type WriteLimitKind } from "./rate-limit.server";
 export { readCookie, hasCookie } from "./cookies.server";
 export { sql, type SQL } from "drizzle-orm";
-export { select, returning, built, qb, columns, type Statement, type Select, type Fields, type Builder, type Result, type RowOf } from "./sql/statement.server";
+export { select, returning, built, qb, columns, lit, type Statement, type Select, type Fields, type Builder, type Result, type RowOf } from "./sql/statement.server";
 export { prepared, preparedAround } from "./sql/prepared.server";
 export { batch, toD1, configureRequestDb, holdBatch } from "./sql/batch.server";
 export { testAppContext, overBudget, walkCounted, walkTable, type WalkedPage } from "./test-context.server";

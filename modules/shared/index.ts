@@ -17,6 +17,7 @@ export {
   candidateRowsFor,
   clampLimit,
   pagination,
+  knownSoFar,
   encodeCursor,
   decodeCursor,
   cursorSchema,

@@ -91,6 +91,13 @@ export function clampLimit(limit: number | undefined, fallback = DEFAULT_LIMIT, 
   return Math.min(max, Math.max(1, Math.trunc(limit)));
 }
 
+/**
+ * A list's total as far as it is known without counting every match (feeds, the timeline, a
+ * preview's pages; docs/decisions/007-round-trips-and-rows.md): the echos up to the end of this
+ * page, plus one when more exist.
+ */
+export const knownSoFar = (page: number, limit: number, shown: number, hasMore: boolean): number => (page - 1) * limit + shown + (hasMore ? 1 : 0);
+
 export function pagination(page: number, limit: number, total: number, hasMore: boolean): Pagination {
   return { page, limit, total, totalPages: Math.ceil(total / limit), hasMore };
 }

@@ -14,6 +14,9 @@ export const qb = new QueryBuilder();
 
 export type { Fields };
 
+/** A string as an SQL literal: quotes doubled, so no value can end the literal (for text written into a statement, not bound). */
+export const lit = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
 /** A statement's SQL text and bound values, as Drizzle renders it. */
 export type Query = { sql: string; params: unknown[] };
 
