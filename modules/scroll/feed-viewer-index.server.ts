@@ -35,6 +35,10 @@ export const VIEWER_INDEXES_MAX = 8;
 export const HIDING_INDEXES_MAX = 96;
 export const HIDING_CAP = 300;
 const kindMax = (hide: boolean) => (hide ? HIDING_INDEXES_MAX : VIEWER_INDEXES_MAX);
+/** Which of a viewer's indexes count toward a kind's bound (SQL text over feed_indexes, `alias`): the hiding kinds, or `v:`. */
+const kindOfKeyText = (hide: boolean, alias: string) => (hide ? `(${alias}.rule_key LIKE 'h:%' OR ${alias}.rule_key LIKE 'b:%')` : `${alias}.rule_key LIKE 'v:%'`);
+/** The same, as SQL. */
+export const kindOfKey = (hide: boolean, alias = "feed_indexes") => sql.raw(kindOfKeyText(hide, alias));
 
 /** A viewer index's kind: `v` leaves out what its viewer liked, `h` what they hide for good, `b` both
  * (a hider's index of a hide-liked feed). A message names it by `hide` and `liked`. */
@@ -54,7 +58,7 @@ export const viewerKindOf = (key: string) => key.slice(0, 1) as ViewerKind;
  */
 export function hideLikedKindSql(viewerText: string, ruleKeyText: string) {
   const kind = `(CASE WHEN ${viewerHidesText(viewerText)} THEN 'b' ELSE 'v' END)`;
-  const ofKind = `(CASE ${kind} WHEN 'b' THEN hv.rule_key LIKE 'h:%' OR hv.rule_key LIKE 'b:%' ELSE hv.rule_key LIKE 'v:%' END)`;
+  const ofKind = `(CASE ${kind} WHEN 'b' THEN ${kindOfKeyText(true, "hv")} ELSE ${kindOfKeyText(false, "hv")} END)`;
   return {
     has: sql.raw(`EXISTS (SELECT 1 FROM feed_indexes hv WHERE hv.rule_key = ${kind} || ':' || ${viewerText} || ':' || ${ruleKeyText})`),
     full: sql.raw(`((SELECT count(*) FROM feed_indexes hv WHERE hv.viewer_id = ${viewerText} AND ${ofKind}) >= (CASE ${kind} WHEN 'b' THEN ${HIDING_INDEXES_MAX} ELSE ${VIEWER_INDEXES_MAX} END))`),
@@ -231,9 +235,6 @@ const walkQuery = (rule: FeedRule, baseId: number, viewerId: string, from: Posit
     sql`FROM feed_index_entries WHERE index_id = ${baseId} AND ${afterPosition(rule, from)} ORDER BY ${orderSql(rule)} LIMIT ${VIEWER_STEP}`,
   );
 
-/** Which of a viewer's indexes count toward a kind's bound (SQL over feed_indexes). */
-export const kindOfKey = (hide: boolean, alias = "feed_indexes") =>
-  sql.raw(hide ? `(${alias}.rule_key LIKE 'h:%' OR ${alias}.rule_key LIKE 'b:%')` : `${alias}.rule_key LIKE 'v:%'`);
 
 /** A viewer index made: its row (ready, reaching nowhere until its first step), the shared index's
  * terms, and the viewer's least recently read indexes of its kind past the kind's bound - 1 gone. */
@@ -254,7 +255,7 @@ function makeStatements(key: string, viewerId: string, baseId: number, cap: numb
  * viewer who hides nothing (their pages read `v:` or the rule's). Moderation counts in neither. */
 export const unreadKindText = (alias = "feed_indexes") => {
   const hides = viewerHidesText(`${alias}.viewer_id`);
-  return `((${alias}.rule_key LIKE 'v:%' AND ${hides}) OR ((${alias}.rule_key LIKE 'h:%' OR ${alias}.rule_key LIKE 'b:%') AND NOT ${hides}))`;
+  return `((${kindOfKeyText(false, alias)} AND ${hides}) OR (${kindOfKeyText(true, alias)} AND NOT ${hides}))`;
 };
 
 /**
