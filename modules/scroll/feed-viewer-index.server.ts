@@ -25,7 +25,7 @@ import type { FeedRule } from "./schema";
 /** Entries a viewer index holds when made (100 pages of 20), and what a reader's ask adds. */
 export const VIEWER_CAP = 2000;
 export const VIEWER_SLICE = 2000;
-/** Hide-liked viewer indexes (`v:`) one viewer holds at most: a new one evicts the least recently read. */
+/** Hide-liked viewer indexes (`v:`) one viewer holds at most: a new one evicts the least recently read (not read for KEPT_MS). */
 export const VIEWER_INDEXES_MAX = 8;
 /** The hiding kinds (`h:`, `b:`), counted apart: a heavy hider reads many feeds, each needing one
  * (decision 033, "Hiders of many feeds": 69 of the 0.1 store's 117 hide-liked feeds asked, and a
@@ -35,6 +35,16 @@ export const VIEWER_INDEXES_MAX = 8;
 export const HIDING_INDEXES_MAX = 96;
 export const HIDING_CAP = 300;
 const kindMax = (hide: boolean) => (hide ? HIDING_INDEXES_MAX : VIEWER_INDEXES_MAX);
+/**
+ * A make at its kind's bound evicts the least recently read only when that one was last read
+ * (noted at most hourly: TOUCH_MS) this long ago; else the new index is not made and the page
+ * keeps its fill from the shared index. Why (decision 033, "Kept, not thrashed"): least recently
+ * read alone evicts, for a reader of more feeds than the bound in a cycle, the very index read
+ * next — the 0.1 store's heavy hider over its 597 feeds was as short on its second pass as on its
+ * first (489 of 597 both), every index evicted before it was read. Two days: a reader's daily
+ * round keeps the indexes it made; those of feeds no longer read make room after two days.
+ */
+export const KEPT_MS = 2 * 86_400_000;
 /** Which of a viewer's indexes count toward a kind's bound (SQL text over feed_indexes, `alias`): the hiding kinds, or `v:`. */
 const kindOfKeyText = (hide: boolean, alias: string) => (hide ? `(${alias}.rule_key LIKE 'h:%' OR ${alias}.rule_key LIKE 'b:%')` : `${alias}.rule_key LIKE 'v:%'`);
 /** The same, as SQL. */
@@ -152,7 +162,7 @@ type ViewerChange = Extract<Change, { type: "viewer" }>;
 
 /**
  * One viewer message in the consumer: make the viewer's index of the rule (evicting their least
- * recently read past VIEWER_INDEXES_MAX) and walk it from the top, or walk it on from the frontier
+ * recently read past its kind's bound, if not read for KEPT_MS; else not made) and walk it from the top, or walk it on from the frontier
  * the message names (a repeat whose frontier moved does nothing), or only note the read. A walk
  * step reads the shared index's next entries and writes the unliked ones, the new frontier (the
  * last entry walked; complete at a complete shared index's end), the cap and the near marker in
@@ -239,14 +249,19 @@ const walkQuery = (rule: FeedRule, baseId: number, viewerId: string, from: Posit
 /** A viewer index made: its row (ready, reaching nowhere until its first step), the shared index's
  * terms, and the viewer's least recently read indexes of its kind past the kind's bound - 1 gone. */
 function makeStatements(key: string, viewerId: string, baseId: number, cap: number, now: number, hide: boolean): SQL[] {
-  const evicted = sql`SELECT id FROM feed_indexes WHERE viewer_id = ${viewerId} AND ${kindOfKey(hide)} AND rule_key <> ${key} ORDER BY updated_at DESC LIMIT -1 OFFSET ${kindMax(hide) - 1}`;
+  const others = sql`FROM feed_indexes WHERE viewer_id = ${viewerId} AND ${kindOfKey(hide)} AND rule_key <> ${key}`;
+  // past the bound - 1 by last read, and not read for KEPT_MS
+  const evicted = sql`SELECT id FROM (SELECT id, updated_at ${others} ORDER BY updated_at DESC LIMIT -1 OFFSET ${kindMax(hide) - 1}) WHERE updated_at < ${now - KEPT_MS}`;
+  const made = sql`(SELECT id FROM feed_indexes WHERE rule_key = ${key})`;
   return [
     sql`DELETE FROM feed_index_entries WHERE index_id IN (${evicted})`,
     sql`DELETE FROM feed_rule_terms WHERE index_id IN (${evicted})`,
     sql`DELETE FROM feed_indexes WHERE id IN (${evicted})`,
-    sql`INSERT INTO feed_indexes (rule_key, state, cap, complete, viewer_id, created_at, updated_at) VALUES (${key}, 'ready', ${cap}, 0, ${viewerId}, ${now}, ${now})
+    // made only into a place the bound leaves (the evictions above made one, or none was kept)
+    sql`INSERT INTO feed_indexes (rule_key, state, cap, complete, viewer_id, created_at, updated_at) SELECT ${key}, 'ready', ${cap}, 0, ${viewerId}, ${now}, ${now}
+        WHERE (SELECT count(*) ${others}) < ${kindMax(hide)}
         ON CONFLICT (rule_key) DO NOTHING`,
-    sql`INSERT OR IGNORE INTO feed_rule_terms (term, index_id) SELECT term, (SELECT id FROM feed_indexes WHERE rule_key = ${key}) FROM feed_rule_terms WHERE index_id = ${baseId}`,
+    sql`INSERT OR IGNORE INTO feed_rule_terms (term, index_id) SELECT term, ${made} FROM feed_rule_terms WHERE index_id = ${baseId} AND ${made} IS NOT NULL`,
   ];
 }
 
