@@ -14,7 +14,7 @@
 import { alias } from "drizzle-orm/sqlite-core";
 import { idFloor, idTime } from "../shared/index";
 import { batch, select, sql, tables, type AppContext, type Db, type RowOf, type SQL } from "../shared/index.server";
-import { indexable, keepStat, reachOf } from "./feed-index.server";
+import { keepStat, ofEverything, reachOf } from "./feed-index.server";
 import { HINT_TTL_SECONDS, putHint, type FeedHint } from "./feed-hint.server";
 import { ruleColumns, toRule } from "./rule.server";
 
@@ -48,11 +48,12 @@ const hintRows = (where: SQL, limit: number, inIdOrder: boolean) =>
       WHERE s.type = 'feed' AND ${where} ${inIdOrder ? sql`ORDER BY s.id` : sql``} LIMIT ${limit}`,
   );
 
-/** A row's hint: its rule, and its ready index's reach — none for an indexed rule whose index is not ready. */
+/** A row's hint: its rule, and its ready index's reach — none for a rule whose index is not ready
+ * (a rule of everything's says its rule meanwhile: its plain readers read the engine). */
 function hintOf(row: HintRow): FeedHint | null {
   const rule = toRule(row);
-  if (!indexable(rule)) return { rule, reach: null };
-  return row.complete === null ? null : { rule, reach: reachOf({ ...row, complete: row.complete }) };
+  if (row.complete === null) return ofEverything(rule) ? { rule, reach: null } : null;
+  return { rule, reach: reachOf({ ...row, complete: row.complete }) };
 }
 
 /** Write these scrolls' hints; how many KV took. */

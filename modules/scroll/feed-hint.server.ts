@@ -16,7 +16,7 @@
 import * as v from "valibot";
 import { isId } from "../shared/index";
 import { boundedHints, holdBatch, type AppContext, type Result } from "../shared/index.server";
-import { before, indexable, reachOf, type IndexReach, type scrollIndexState } from "./feed-index.server";
+import { before, ofEverything, reachOf, type IndexReach, type scrollIndexState } from "./feed-index.server";
 import { sameRule } from "./rule.server";
 import { MATCH_TYPES, MAX_RULE_AUTHORS, MAX_RULE_TAGS, SORTS, TIME_RANGES, type FeedRule } from "./schema";
 
@@ -73,8 +73,9 @@ export async function withColdHint<T>(app: Pick<AppContext, "env" | "db">, scrol
   }
 }
 
-/** A hint of an indexed rule whose index was not ready says nothing the lookup will not. */
-const usable = (hint: FeedHint): FeedHint | null => (hint.reach !== null || !indexable(hint.rule) ? hint : null);
+/** A hint of a rule whose index was not ready says nothing the lookup will not — but a rule of
+ * everything's: a reader whom nothing hides reads its engine, index or not (pages.server.ts). */
+const usable = (hint: FeedHint): FeedHint | null => (hint.reach !== null || ofEverything(hint.rule) ? hint : null);
 
 /**
  * How long a request's first batch waits for KV at most: past it, the page is read as before

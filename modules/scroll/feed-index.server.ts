@@ -26,18 +26,19 @@ export const INDEX_CAP = 10_000;
 export const NO_VIEWER = NOBODY;
 
 /**
- * Rules the index may serve: every rule that tests its candidates — tags, authors, exclusions —
- * and every most-liked rule (its windows and like counts move: the engine reads a likes-ordered
- * stream that a window makes sparse). A newest- or oldest-first rule with none of these reads
- * the echos table in its own order (dates are a range of it): every entry matches.
+ * A rule "of everything": newest- or oldest-first with no tag, author or exclusion (dates and
+ * replies aside). Every rule has an index (registered under `*`: every post is its candidate), so
+ * a reader whose pages may skip entries — a heavy hider, a hide-liked reader — gets a viewer index
+ * of it (decision 033, "Feeds of everything, indexed"). Its engine reads the echos table in its own
+ * order, every entry a match: a reader whom nothing may hide is served there, as before (an index
+ * page costs an entry row an echo more).
  */
-export function indexable(rule: FeedRule): boolean {
-  return rule.sortBy === "mostLiked" || rule.includedTags.length > 0 || rule.authors.length > 0 || rule.excludedTags.length > 0;
-}
+export const ofEverything = (rule: FeedRule): boolean =>
+  rule.sortBy !== "mostLiked" && rule.includedTags.length === 0 && rule.authors.length === 0 && rule.excludedTags.length === 0;
 
-/** A feed's scrolls.rule_key: the key of the index it reads (rule.server.ts, ruleKeyOf), or "" for
- * a rule the engine serves alone. */
-export const indexKeyOf = (rule: FeedRule): string => (indexable(rule) ? ruleKeyOf(rule) : "");
+/** A feed's scrolls.rule_key: the key of the index it reads (rule.server.ts, ruleKeyOf). Every rule
+ * has one since migration 0040 (until then `''` for a rule of everything). */
+export const indexKeyOf = (rule: FeedRule): string => ruleKeyOf(rule);
 
 // ---------------------------------------------------------------------------------------------
 // Positions in a feed's order
@@ -129,7 +130,6 @@ export function ruleTerms(rule: FeedRule): string[] {
  * nothing). The backfill is sent after the batch committed (`startBackfill`).
  */
 export function indexStatements(rule: FeedRule, within: SQL, now = Date.now()): SQL[] {
-  if (!indexable(rule)) return [];
   const key = ruleKeyOf(rule);
   return [
     // the cap written (the column's default, 500, is an older build's)
@@ -143,7 +143,7 @@ export function indexStatements(rule: FeedRule, within: SQL, now = Date.now()): 
 
 /** After the rule's batch committed: build its index in the background (a ready one is left as it is). */
 export function startBackfill(app: Pick<AppContext, "env" | "ctx">, rule: FeedRule): void {
-  if (indexable(rule)) sendChanges(app, [{ type: "backfill", ruleKey: ruleKeyOf(rule), cursor: null }]);
+  sendChanges(app, [{ type: "backfill", ruleKey: ruleKeyOf(rule), cursor: null }]);
 }
 
 /** An index entry to write: (index, rank, echo). */

@@ -12,7 +12,7 @@ import { badRequest, candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, f
 import { batch, boundedHints, listCursor, sql, type AppContext, prepared, select, tables } from "../shared/index.server";
 import { type EchoRow, type PageRequest } from "../echo/index.server";
 import { CANDIDATE_ROWS, feedPage, engineTests, feedKeptQuery, feedPageQuery, holdsRule, namedHiddenText, NOBODY, pageCandidateRows, windowSize, type FeedPageRow, type Hiding, type Seek } from "./feed-rules.server";
-import { forgetIndex, indexable, knownIndex, positionOf, reachOf, reaches, rememberIndex, type IndexReach } from "./feed-index.server";
+import { forgetIndex, knownIndex, ofEverything, positionOf, reachOf, reaches, rememberIndex, type IndexReach } from "./feed-index.server";
 import { noteFeedHint, withColdHint, type FeedHint } from "./feed-hint.server";
 import { askToExtend } from "./feed-index-extend.server";
 import { indexCursor, scanEntries, scannedPage } from "./feed-past-frontier.server";
@@ -21,7 +21,7 @@ import { ruleColumns, ruleKeyOf, ruleOfFeedConfig, sameRule, toRule } from "./ru
 import { echoPage, visibleScroll } from "./rows.server";
 import { curationEchos } from "./curation-pages.server";
 import { goneFor, hidesHint, hidingHint, learnHiding, viewerFactsFor } from "./feed-viewer.server";
-import { afterViewerPage, viewerChoice, viewerKeyOf } from "./feed-viewer-index.server";
+import { afterViewerPage, mayHaveHidingIndex, mayHaveViewerIndex, viewerChoice, viewerKeyOf } from "./feed-viewer-index.server";
 import { fillEnginePage, fillIndexPage } from "./feed-fill.server";
 import type { FeedRule, Scroll, ScrollEchoPage } from "./schema";
 
@@ -125,7 +125,7 @@ async function scrollFacts(app: AppContext, viewerId: string, id: string, askVie
   if (!row) throw notFound("Scroll not found");
   if (row.isPrivate && row.creatorId !== viewerId) throw forbidden("This scroll is private");
   const rule = toRule(row);
-  const reach = row.indexComplete !== null && indexable(rule)
+  const reach = row.indexComplete !== null
     ? reachOf({ complete: row.indexComplete, floor: row.indexFloor, floorRank: row.indexFloorRank, near: row.indexNear, nearRank: row.indexNearRank })
     : null;
   if (reach) rememberIndex(ruleKeyOf(rule), reach);
@@ -165,7 +165,7 @@ async function echosById(
     if (hint) {
       rememberRule(id, hint.rule);
       const indexKey = ruleKeyOf(hint.rule);
-      if (hint.reach && indexable(hint.rule) && knownIndex(indexKey) === undefined) rememberIndex(indexKey, hint.reach);
+      if (hint.reach && knownIndex(indexKey) === undefined) rememberIndex(indexKey, hint.reach);
     }
     const seen = remembered ?? hint?.rule;
     const lookup = look(guessable && seen !== undefined);
@@ -235,7 +235,11 @@ async function feedEchos(
   const hiding = hidingHint(viewerId) === true;
   const facts = viewerFactsFor(viewerId, rule);
   const engine = () => feedPageQuery(rule, viewerId, now, seek, req.limit, offset, window, whileScroll, hiding);
-  if (offset > 0 || !indexable(rule)) {
+  // a rule of everything read by a reader who may have no viewer index of it (hides nothing, keeps
+  // what they liked) reads the echos table in its own order, every entry a match: its engine page
+  // is full and costs less than the index's (an entry row an echo)
+  const plain = ofEverything(rule) && !mayHaveViewerIndex(rule, viewerId) && !mayHaveHidingIndex(rule, viewerId, hidesHint(viewerId) === true);
+  if (offset > 0 || plain) {
     // (the facts only where the rule names authors — a feed they all left ends here — or the
     // isolate has no hint yet: a screen's window has no row to spare for them, hide-liked-engine.test)
     const ask = rule.authors.length > 0 || hidingHint(viewerId) === undefined;

@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { badRequest, conflict, forbidden, isId, newId, notFound } from "../shared/index";
 import { batch, batchUnderLimit, controlLive, select, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { echoColumns, publishCurationAdd, toEcho } from "../echo/index.server";
-import { indexable, indexKeyOf, indexStatements, scrollIndexState, startBackfill } from "./feed-index.server";
+import { indexKeyOf, indexStatements, scrollIndexState, startBackfill } from "./feed-index.server";
 import { feedHintSaved, reachOfState } from "./feed-hint.server";
 import { ruleAssignments, ruleOfConfig, storedRule } from "./rule.server";
 import { getScroll, readScroll, scrollSelect, toScroll } from "./rows.server";
@@ -34,7 +34,7 @@ export async function createScroll(app: AppContext, viewerId: string, input: Cre
   const rule = storedRule(feedRule);
   await assertAuthorsExist(app, feedRule.authors);
   const id = newId();
-  const indexed = input.type === "feed" && indexable(feedRule);
+  const indexed = input.type === "feed";
   const [, ...after] = await batchUnderLimit(app.db, "scrollCreate", viewerId, (within) => [
     sql`INSERT INTO scrolls (id, creator_id, name, description, type, is_private, created_at, tag_match_type,
       included_tags, excluded_tags, authors, sort_by, sort_time_range, exclude_liked_echos, start_date, end_date,
