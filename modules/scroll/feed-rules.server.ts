@@ -8,7 +8,7 @@
 // one file keeps unexported; issues 27 and 32 each added a path.)
 import { idFloor, isId } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, moderationVisible, wordsVisible, authorVisibleText, echoVisibleProbeText, viewerFiltersText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
+import { authorVisible, moderationVisible, wordsVisible, echoVisibleProbeText, entryVisibleText, mutesWordsText, viewerFiltersText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns } from "../echo/index.server";
 import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
 import { idBounds, int, lit, MAX_COMPOUND, namedHiddenText, NOBODY, orderBy, provablyEmpty, streamPart, streams, testsOnEchoRow, windowSize, type Seek } from "./feed-streams.server";
@@ -142,8 +142,13 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   // echos are stepped over within the bound below rather than leaving the page short after it
   const filters = viewerId === NOBODY ? "0" : viewerFiltersText(lit(viewerId));
   const probe = (id: string) => echoVisibleProbeText(lit(viewerId), id, "feeds");
-  // an author the viewer hides is stepped over on the entry (its `au`, migration 0035): no probe
-  const seen = (au: string) => (viewerId === NOBODY ? "1" : authorVisibleText(lit(viewerId), au));
+  // an author the viewer hides, a limited or suspended one (public lists, decision 029) and a
+  // hidden echo are stepped over on the entry (its `au`, migration 0035, and its id): no probe,
+  // 1 row (issue 32: a limited author's entries went on to the hydration, which dropped them
+  // after the scan's cut — a plain reader's page 12 of 20 with one account 60 % of a tag limited)
+  const seen = (au: string, id: string) => (viewerId === NOBODY ? "1" : entryVisibleText(lit(viewerId), au, id));
+  // what only the echo row tells (its words): probed only for a viewer who mutes any word
+  const words = viewerId === NOBODY ? "0" : mutesWordsText(lit(viewerId));
   const tested = parts.some((p) => p.tested);
   const hidingScan = offset === 0 && hiding ? probedScan(rule, window, limit, hidingGates(rule, gate), scanStep) : null;
   if (hidingScan?.fits) {
@@ -156,7 +161,7 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
     // A window too small to hold the scan's step (a document's page of a rule with tests, 6 or
     // more streams) keeps the paths below, chosen in SQL
     const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT ${int(hidingScan.entries)})
-        WHERE ${seen("au")}${tested ? " AND ok" : ""} LIMIT ${int(hidingScan.probed)})`;
+        WHERE ${seen("au", "id")}${tested ? " AND ok" : ""} LIMIT ${int(hidingScan.probed)})`;
     const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT 1 OFFSET ${int(scanStep - 1)})`;
     return `SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(hidingScan.probed + 1)}`;
   }
@@ -173,15 +178,17 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
     // (each part is gated by its LIMIT: a LIMIT of 0 reads nothing, however SQLite runs the part)
     const head = `SELECT id, lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN 0 ELSE ${int(limit + 1)} END)`;
     const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN ${int(scan.entries)} ELSE 0 END)
-        WHERE ${seen("au")} LIMIT ${int(scan.probed)})`;
+        WHERE ${seen("au", "id")} LIMIT ${int(scan.probed)})`;
     const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN 1 ELSE 0 END OFFSET ${int(FEED_STEP - 1)})`;
     return `SELECT * FROM (${head}) UNION ALL SELECT * FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(scan.probed + 1)})`;
   }
   // row_number/sum number the rows as they arrive (no sort), so the outer LIMIT stops the merge
   // once the page is full: a dense feed reads about a page of entries, not the window. A viewer
-  // whom anything may hide has a smaller window (each entry's probe, one row)
-  const w = `(CASE WHEN ${filters} THEN ${int(windowOfProbed(rule, window))} ELSE ${int(window)} END)`;
-  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (SELECT m.id AS id, m.lk AS lk, m.ok AND (NOT ${filters} OR (${seen("m.au")} AND ${probe("m.id")})) AS ok
+  // whom anything may hide has each entry's author and moderation tested on it (no row); one who
+  // mutes a word has a smaller window (each entry's probe of its echo row for the words, one row)
+  const w = `(CASE WHEN ${words} THEN ${int(windowOfProbed(rule, window))} ELSE ${int(window)} END)`;
+  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (SELECT m.id AS id, m.lk AS lk,
+        m.ok AND (NOT ${filters} OR (${seen("m.au", "m.id")} AND (NOT ${words} OR ${probe("m.id")}))) AS ok
       FROM (${merged} ORDER BY ${order} LIMIT ${w}) m)
     WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
   const wanted = `ok AND k > ${int(offset)}`;
@@ -219,7 +226,7 @@ export function feedScanQuery(rule: FeedRule, viewerId: string, now: number, see
 function plainScan(rule: FeedRule, viewerId: string, now: number, seek: Seek, entries: number): { scan: string; seen: string } {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
-  const seen = viewerId === NOBODY ? "1" : `(NOT ${viewerFiltersText(lit(viewerId))} OR ${authorVisibleText(lit(viewerId), "au")})`;
+  const seen = viewerId === NOBODY ? "1" : `(NOT ${viewerFiltersText(lit(viewerId))} OR ${entryVisibleText(lit(viewerId), "au", "id")})`;
   return { scan: `${mergeParts(parts)} ORDER BY ${orderBy(rule, "id", "lk")} LIMIT ${int(entries)}`, seen };
 }
 
