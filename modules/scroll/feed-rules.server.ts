@@ -152,6 +152,8 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   const tested = parts.some((p) => p.tested);
   const hidingScan = offset === 0 && hiding ? probedScan(rule, window, limit, hidingGates(rule, gate), scanStep) : null;
   if (hidingScan?.fits) {
+    // (its kept entries are each tested on the entry, a hidden echo too: the streams need not test it)
+    const scanned = mergeParts(streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek, gate, true)));
     // a viewer believed to hide anything, a page from a cursor: the scan alone (one copy of the
     // merge and the step's, no CASE between paths), for a rule with tests as for a plain head —
     // an entry the rule does not match (`ok`, tested on the entry as the window tests it) or by
@@ -160,9 +162,9 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
     // its own rows: a one-tag rule with tests gave such a viewer 18 entries a screen (issue 32).
     // A window too small to hold the scan's step (a document's page of a rule with tests, 6 or
     // more streams) keeps the paths below, chosen in SQL
-    const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT ${int(hidingScan.entries)})
+    const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${scanned} ORDER BY ${order} LIMIT ${int(hidingScan.entries)})
         WHERE ${seen("au", "id")}${tested ? " AND ok" : ""} LIMIT ${int(hidingScan.probed)})`;
-    const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT 1 OFFSET ${int(scanStep - 1)})`;
+    const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${scanned} ORDER BY ${order} LIMIT 1 OFFSET ${int(scanStep - 1)})`;
     return `SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(hidingScan.probed + 1)}`;
   }
   if (offset === 0 && !tested) {

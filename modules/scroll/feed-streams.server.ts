@@ -178,7 +178,7 @@ export const pageCandidateRows = (limit: number, candidateRows = CANDIDATE_ROWS)
  * matches the rule. What the index range can seek (the stream's key, the cursor, and the id
  * bounds when the stream is in id order) bounds the scan; every other test only marks the entry,
  * so that a LIMIT over the merge counts entries read, not matches. */
-export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: number, seek: Seek, gate: string | null = null): { sql: string; tested: boolean } {
+export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: number, seek: Seek, gate: string | null = null, entryTestedAfter = false): { sql: string; tested: boolean } {
   const { from, to } = idBounds(rule, now);
   // `gate` (a viewer believed to hide anyone, feed-viewer.server.ts: "1", or a condition the
   // stream is read under): an author stream seeks its author only while the viewer sees them —
@@ -208,10 +208,12 @@ export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: num
   // tested after the merge on the entry's author (`au`: a tag link's copy, migration 0035) and id,
   // no row, for a viewer whom anything may hide; muted words (decision 028) by a probe of the echo
   // row, for a viewer who mutes any, bounded by the page's window or scan (feedPageQuery). Here
-  // only what costs no read: a hidden echo (its id is at hand) leaves every stream; an author or
-  // echos-table stream with tests also marks its hidden authors' entries as misses (the row is
-  // read for the tests anyway).
-  seekable.push(viewerId === NOBODY ? moderationEchoVisibleText(s.id) : moderationEchoVisibleText(s.id, lit(viewerId)));
+  // only what costs no read: a hidden echo (its id is at hand) leaves every stream — unless the
+  // caller tests every entry it keeps after the merge (`entryTestedAfter`: a hiding viewer's scan,
+  // whose entry test holds the echo's moderation entry too — one read of the moderation row for
+  // the statement, not one for each stream's copy); an author or echos-table stream with tests
+  // also marks its hidden authors' entries as misses (the row is read for the tests anyway).
+  if (!entryTestedAfter || viewerId === NOBODY) seekable.push(viewerId === NOBODY ? moderationEchoVisibleText(s.id) : moderationEchoVisibleText(s.id, lit(viewerId)));
   // a deleted account's echos (decision 032) leave at once: a viewer's test of the entry's author
   // (moderation) drops them; for no viewer (web feeds, the index's backfill) the author is tested
   // here, on the entry (a tag link carries it: no row), only while an account is being purged
