@@ -138,8 +138,9 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   const order = orderBy(rule, "id", "lk");
   const merged = mergeParts(parts);
   // a viewer whom anything may hide (their blocks and mutes, muted words, moderated accounts):
-  // each entry that matches is probed once more, on its echo row, inside the statement, so hidden
-  // echos are stepped over within the bound below rather than leaving the page short after it
+  // each entry that matches is tested on the entry (author, moderation) and, for a viewer who mutes
+  // a word, probed once more on its echo row, inside the statement, so hidden echos are stepped
+  // over within the bound below rather than leaving the page short after it
   const filters = viewerId === NOBODY ? "0" : viewerFiltersText(lit(viewerId));
   const probe = (id: string) => echoVisibleProbeText(lit(viewerId), id, "feeds");
   // an author the viewer hides, a limited or suspended one (public lists, decision 029) and a
@@ -214,7 +215,7 @@ export const scanEntryRows = (rule: FeedRule): number =>
  * with whether it matches (decision 020, "Past the frontier, full"): no numbering and no
  * hydration, so an entry costs scanEntryRows (2 for 6–25 tag streams, where a numbered window
  * costs 4). The page's echos are hydrated by id in a second round trip (feed-past-frontier).
- * An author the viewer hides is a miss here (on the entry); what else hides an echo is tested
+ * An author the viewer hides, or moderation, is a miss here (on the entry); a muted word is tested
  * where it is hydrated. Read only while `guard` holds (a condition SQLite tests once).
  */
 export function feedScanQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, entries: number, guard: SQL): Select<FeedScanRow> {
@@ -237,8 +238,8 @@ function plainScan(rule: FeedRule, viewerId: string, now: number, seek: Seek, en
  * in the same statement: no numbering, so an entry costs scanEntryRows (the page that crosses an
  * index's frontier, whose second round trip is its last: pages.server.ts). Its end is not read:
  * a page short of limit + 1 matches goes on after its last echo (or from where it started when
- * it found none), never ending the feed. An author the viewer hides is a miss on the entry;
- * PROBE_SPARE more candidates go to the hydration, which tests the rest (shownTo).
+ * it found none), never ending the feed. An author the viewer hides or moderation hides is a
+ * miss on the entry; PROBE_SPARE more candidates go to the hydration, which tests the rest (shownTo).
  */
 export function feedKeptQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, entries: number, whileScroll: string | null): Select<FeedPageRow> {
   const { scan, seen } = plainScan(rule, viewerId, now, seek, entries);
@@ -283,15 +284,17 @@ const rowsOfWindow = (rule: FeedRule, window: number): number => {
   return window * perEntry + list.length;
 };
 const windowOfProbed = (rule: FeedRule, window: number): number => windowSize(rule, rowsOfWindow(rule, window), true);
-/** Entries a plain head probes beyond its page's look-ahead: echos a muted word or moderation may hide. */
+/** Entries a plain head probes beyond its page's look-ahead: echos a muted word may hide (an
+ * author the viewer hides, moderation, a hidden echo: left out on the entry). */
 const PROBE_SPARE = 3;
 /**
  * A plain head's scan for a viewer whom anything may hide: each entry costs its index entry (one
  * more past MAX_COMPOUND streams; no numbering), a short page its `step`-th entry's (FEED_STEP; a
  * filling statement's 1st, as its page has moved on already: decision 034). An entry by an
- * author the viewer hides costs its entry alone (its author is on it: migration 0035); of the
- * others, up to `probed` go on to the hydration, which reads their echo row — the page's rows for
- * those it shows, 1 row more for each it does not (a muted word, moderation): at most
+ * author the viewer hides, a limited or suspended one, or of a hidden echo costs its entry alone
+ * (its author is on it: migration 0035); of the others, up to `probed` go on to the hydration,
+ * which reads their echo row — the page's rows for those it shows, 1 row more for each it does
+ * not (a muted word): at most
  * PROBE_SPARE more than the page's look-ahead. A screen's 62 candidate rows: 59 entries (every
  * entry probed, 2 rows each, was 30).
  */
