@@ -148,7 +148,8 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   // 1 row (issue 32: a limited author's entries went on to the hydration, which dropped them
   // after the scan's cut — a plain reader's page 12 of 20 with one account 60 % of a tag limited)
   const seen = (au: string, id: string) => (viewerId === NOBODY ? "1" : entryVisibleText(lit(viewerId), au, id));
-  // what only the echo row tells (its words): probed only for a viewer who mutes any word
+  // what only the echo row tells (its words): probed only for a viewer who mutes any word — and
+  // for an entry without its author (a link the migration found no echo for: '' passes `seen`)
   const words = viewerId === NOBODY ? "0" : mutesWordsText(lit(viewerId));
   const tested = parts.some((p) => p.tested);
   const hidingScan = offset === 0 && hiding ? probedScan(rule, window, limit, hidingGates(rule, gate), scanStep) : null;
@@ -191,7 +192,7 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   // mutes a word has a smaller window (each entry's probe of its echo row for the words, one row)
   const w = `(CASE WHEN ${words} THEN ${int(windowOfProbed(rule, window))} ELSE ${int(window)} END)`;
   const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (SELECT m.id AS id, m.lk AS lk,
-        m.ok AND (NOT ${filters} OR (${seen("m.au", "m.id")} AND (NOT ${words} OR ${probe("m.id")}))) AS ok
+        m.ok AND (NOT ${filters} OR (${seen("m.au", "m.id")} AND ((NOT ${words} AND m.au <> '') OR ${probe("m.id")}))) AS ok
       FROM (${merged} ORDER BY ${order} LIMIT ${w}) m)
     WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
   const wanted = `ok AND k > ${int(offset)}`;
