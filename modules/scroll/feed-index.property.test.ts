@@ -139,7 +139,7 @@ async function writeEcho(echo: ChangedEcho) {
         VALUES (${echo.id}, ${echo.authorId}, 'x', ${JSON.stringify(echo.tags)}, ${echo.createdAt}, ${echo.parentId ?? null}, ${echo.parentId ?? null})`,
     ...echo.tags.flatMap((t) => [
       sql`INSERT INTO tags (name, created_at) VALUES (${t}, 0) ON CONFLICT DO NOTHING`,
-      sql`INSERT INTO echo_tags (tag, echo_id, tags, reply) VALUES (${t}, ${echo.id}, ${JSON.stringify(echo.tags)}, ${reply})`,
+      sql`INSERT INTO echo_tags (tag, echo_id, tags, reply, author_id) VALUES (${t}, ${echo.id}, ${JSON.stringify(echo.tags)}, ${reply}, ${echo.authorId})`,
     ]),
   ]);
 }
@@ -258,7 +258,7 @@ describe("a most-liked index follows likes", () => {
       await batch(app.db, [
         sql`INSERT INTO echos (id, author_id, content, tags, created_at) VALUES (${id}, ${users[0]!}, 'x', '["tech"]', ${NOW - 1000 + n})`,
         sql`INSERT INTO tags (name, created_at) VALUES ('tech', 0) ON CONFLICT DO NOTHING`,
-        sql`INSERT INTO echo_tags (tag, echo_id, tags) VALUES ('tech', ${id}, '["tech"]')`,
+        sql`INSERT INTO echo_tags (tag, echo_id, tags, author_id) VALUES ('tech', ${id}, '["tech"]', ${users[0]!})`,
       ]);
       await consumeChanges(app, app.db, [{ type: "post", echo: { id, authorId: users[0]!, tags: ["tech"], createdAt: NOW - 1000 + n } }], NOW);
       return id;

@@ -102,7 +102,8 @@ async function load(data: Dataset, moderation: RefModeration | null = null) {
     );
     for (const t of e.tags) {
       statements.push(sql`INSERT INTO tags (name, created_at) VALUES (${t}, 0) ON CONFLICT DO NOTHING`);
-      statements.push(sql`INSERT INTO echo_tags (tag, echo_id, tags, reply) VALUES (${t}, ${e.id}, ${JSON.stringify(e.tags)}, ${e.parentId ? 1 : 0})`);
+      // (the link carries its author, as a post writes it: migration 0035)
+      statements.push(sql`INSERT INTO echo_tags (tag, echo_id, tags, reply, author_id) VALUES (${t}, ${e.id}, ${JSON.stringify(e.tags)}, ${e.parentId ? 1 : 0}, ${e.authorId})`);
     }
   }
   for (const l of data.likes) statements.push(sql`INSERT INTO likes (echo_id, user_id, created_at) VALUES (${l.echoId}, ${l.userId}, 0)`);

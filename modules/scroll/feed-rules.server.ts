@@ -8,7 +8,7 @@
 // one file keeps unexported; issues 27 and 32 each added a path.)
 import { idFloor, isId } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, moderationVisible, wordsVisible, authorVisibleText, echoVisibleProbeText, viewerFiltersText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
+import { authorVisible, moderationVisible, wordsVisible, echoVisibleProbeText, entryVisibleText, mutesWordsText, viewerFiltersText, preparedAround, select, sql, tables, type RowOf, type Select, type SQL } from "../shared/index.server";
 import { echoColumns } from "../echo/index.server";
 import { RULE_FIELDS, storedRule, type RuleField } from "./rule.server";
 import { idBounds, int, lit, MAX_COMPOUND, namedHiddenText, NOBODY, orderBy, provablyEmpty, streamPart, streams, testsOnEchoRow, windowSize, type Seek } from "./feed-streams.server";
@@ -138,15 +138,24 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
   const order = orderBy(rule, "id", "lk");
   const merged = mergeParts(parts);
   // a viewer whom anything may hide (their blocks and mutes, muted words, moderated accounts):
-  // each entry that matches is probed once more, on its echo row, inside the statement, so hidden
-  // echos are stepped over within the bound below rather than leaving the page short after it
+  // each entry that matches is tested on the entry (author, moderation) and, for a viewer who mutes
+  // a word, probed once more on its echo row, inside the statement, so hidden echos are stepped
+  // over within the bound below rather than leaving the page short after it
   const filters = viewerId === NOBODY ? "0" : viewerFiltersText(lit(viewerId));
   const probe = (id: string) => echoVisibleProbeText(lit(viewerId), id, "feeds");
-  // an author the viewer hides is stepped over on the entry (its `au`, migration 0035): no probe
-  const seen = (au: string) => (viewerId === NOBODY ? "1" : authorVisibleText(lit(viewerId), au));
+  // an author the viewer hides, a limited or suspended one (public lists, decision 029) and a
+  // hidden echo are stepped over on the entry (its `au`, migration 0035, and its id): no probe,
+  // 1 row (issue 32: a limited author's entries went on to the hydration, which dropped them
+  // after the scan's cut — a plain reader's page 12 of 20 with one account 60 % of a tag limited)
+  const seen = (au: string, id: string) => (viewerId === NOBODY ? "1" : entryVisibleText(lit(viewerId), au, id));
+  // what only the echo row tells (its words): probed only for a viewer who mutes any word — and
+  // for an entry without its author (a link the migration found no echo for: '' passes `seen`)
+  const words = viewerId === NOBODY ? "0" : mutesWordsText(lit(viewerId));
   const tested = parts.some((p) => p.tested);
   const hidingScan = offset === 0 && hiding ? probedScan(rule, window, limit, hidingGates(rule, gate), scanStep) : null;
   if (hidingScan?.fits) {
+    // (its kept entries are each tested on the entry, a hidden echo too: the streams need not test it)
+    const scanned = mergeParts(streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek, gate, true)));
     // a viewer believed to hide anything, a page from a cursor: the scan alone (one copy of the
     // merge and the step's, no CASE between paths), for a rule with tests as for a plain head —
     // an entry the rule does not match (`ok`, tested on the entry as the window tests it) or by
@@ -155,9 +164,9 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
     // its own rows: a one-tag rule with tests gave such a viewer 18 entries a screen (issue 32).
     // A window too small to hold the scan's step (a document's page of a rule with tests, 6 or
     // more streams) keeps the paths below, chosen in SQL
-    const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT ${int(hidingScan.entries)})
-        WHERE ${seen("au")}${tested ? " AND ok" : ""} LIMIT ${int(hidingScan.probed)})`;
-    const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT 1 OFFSET ${int(scanStep - 1)})`;
+    const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${scanned} ORDER BY ${order} LIMIT ${int(hidingScan.entries)})
+        WHERE ${seen("au", "id")}${tested ? " AND ok" : ""} LIMIT ${int(hidingScan.probed)})`;
+    const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${scanned} ORDER BY ${order} LIMIT 1 OFFSET ${int(scanStep - 1)})`;
     return `SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(hidingScan.probed + 1)}`;
   }
   if (offset === 0 && !tested) {
@@ -173,15 +182,17 @@ function pageBody(rule: FeedRule, viewerId: string, now: number, seek: Seek, lim
     // (each part is gated by its LIMIT: a LIMIT of 0 reads nothing, however SQLite runs the part)
     const head = `SELECT id, lk, 1 AS ok, 0 AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN 0 ELSE ${int(limit + 1)} END)`;
     const kept = `SELECT id, lk, 1 AS ok, 0 AS n FROM (SELECT id, lk FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN ${int(scan.entries)} ELSE 0 END)
-        WHERE ${seen("au")} LIMIT ${int(scan.probed)})`;
+        WHERE ${seen("au", "id")} LIMIT ${int(scan.probed)})`;
     const step = `SELECT id, lk, 0 AS ok, ${FRONTIER_N} AS n FROM (${merged} ORDER BY ${order} LIMIT CASE WHEN ${filters} THEN 1 ELSE 0 END OFFSET ${int(FEED_STEP - 1)})`;
     return `SELECT * FROM (${head}) UNION ALL SELECT * FROM (SELECT * FROM (${kept}) UNION ALL SELECT * FROM (${step}) LIMIT ${int(scan.probed + 1)})`;
   }
   // row_number/sum number the rows as they arrive (no sort), so the outer LIMIT stops the merge
   // once the page is full: a dense feed reads about a page of entries, not the window. A viewer
-  // whom anything may hide has a smaller window (each entry's probe, one row)
-  const w = `(CASE WHEN ${filters} THEN ${int(windowOfProbed(rule, window))} ELSE ${int(window)} END)`;
-  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (SELECT m.id AS id, m.lk AS lk, m.ok AND (NOT ${filters} OR (${seen("m.au")} AND ${probe("m.id")})) AS ok
+  // whom anything may hide has each entry's author and moderation tested on it (no row); one who
+  // mutes a word has a smaller window (each entry's probe of its echo row for the words, one row)
+  const w = `(CASE WHEN ${words} THEN ${int(windowOfProbed(rule, window))} ELSE ${int(window)} END)`;
+  const numbered = `SELECT id, lk, ok, row_number() OVER w AS n, sum(ok) OVER w AS k FROM (SELECT m.id AS id, m.lk AS lk,
+        m.ok AND (NOT ${filters} OR (${seen("m.au", "m.id")} AND ((NOT ${words} AND m.au <> '') OR ${probe("m.id")}))) AS ok
       FROM (${merged} ORDER BY ${order} LIMIT ${w}) m)
     WINDOW w AS (ROWS UNBOUNDED PRECEDING)`;
   const wanted = `ok AND k > ${int(offset)}`;
@@ -205,7 +216,7 @@ export const scanEntryRows = (rule: FeedRule): number =>
  * with whether it matches (decision 020, "Past the frontier, full"): no numbering and no
  * hydration, so an entry costs scanEntryRows (2 for 6–25 tag streams, where a numbered window
  * costs 4). The page's echos are hydrated by id in a second round trip (feed-past-frontier).
- * An author the viewer hides is a miss here (on the entry); what else hides an echo is tested
+ * An author the viewer hides, or moderation, is a miss here (on the entry); a muted word is tested
  * where it is hydrated. Read only while `guard` holds (a condition SQLite tests once).
  */
 export function feedScanQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, entries: number, guard: SQL): Select<FeedScanRow> {
@@ -219,7 +230,7 @@ export function feedScanQuery(rule: FeedRule, viewerId: string, now: number, see
 function plainScan(rule: FeedRule, viewerId: string, now: number, seek: Seek, entries: number): { scan: string; seen: string } {
   if (!isId(viewerId)) throw new Error("feed engine: bad viewer id");
   const parts = streams(rule).map((s) => streamPart(rule, s, viewerId, now, seek));
-  const seen = viewerId === NOBODY ? "1" : `(NOT ${viewerFiltersText(lit(viewerId))} OR ${authorVisibleText(lit(viewerId), "au")})`;
+  const seen = viewerId === NOBODY ? "1" : `(NOT ${viewerFiltersText(lit(viewerId))} OR ${entryVisibleText(lit(viewerId), "au", "id")})`;
   return { scan: `${mergeParts(parts)} ORDER BY ${orderBy(rule, "id", "lk")} LIMIT ${int(entries)}`, seen };
 }
 
@@ -228,8 +239,8 @@ function plainScan(rule: FeedRule, viewerId: string, now: number, seek: Seek, en
  * in the same statement: no numbering, so an entry costs scanEntryRows (the page that crosses an
  * index's frontier, whose second round trip is its last: pages.server.ts). Its end is not read:
  * a page short of limit + 1 matches goes on after its last echo (or from where it started when
- * it found none), never ending the feed. An author the viewer hides is a miss on the entry;
- * PROBE_SPARE more candidates go to the hydration, which tests the rest (shownTo).
+ * it found none), never ending the feed. An author the viewer hides or moderation hides is a
+ * miss on the entry; PROBE_SPARE more candidates go to the hydration, which tests the rest (shownTo).
  */
 export function feedKeptQuery(rule: FeedRule, viewerId: string, now: number, seek: Seek, limit: number, entries: number, whileScroll: string | null): Select<FeedPageRow> {
   const { scan, seen } = plainScan(rule, viewerId, now, seek, entries);
@@ -274,15 +285,17 @@ const rowsOfWindow = (rule: FeedRule, window: number): number => {
   return window * perEntry + list.length;
 };
 const windowOfProbed = (rule: FeedRule, window: number): number => windowSize(rule, rowsOfWindow(rule, window), true);
-/** Entries a plain head probes beyond its page's look-ahead: echos a muted word or moderation may hide. */
+/** Entries a plain head probes beyond its page's look-ahead: echos a muted word may hide (an
+ * author the viewer hides, moderation, a hidden echo: left out on the entry). */
 const PROBE_SPARE = 3;
 /**
  * A plain head's scan for a viewer whom anything may hide: each entry costs its index entry (one
  * more past MAX_COMPOUND streams; no numbering), a short page its `step`-th entry's (FEED_STEP; a
  * filling statement's 1st, as its page has moved on already: decision 034). An entry by an
- * author the viewer hides costs its entry alone (its author is on it: migration 0035); of the
- * others, up to `probed` go on to the hydration, which reads their echo row — the page's rows for
- * those it shows, 1 row more for each it does not (a muted word, moderation): at most
+ * author the viewer hides, a limited or suspended one, or of a hidden echo costs its entry alone
+ * (its author is on it: migration 0035); of the others, up to `probed` go on to the hydration,
+ * which reads their echo row — the page's rows for those it shows, 1 row more for each it does
+ * not (a muted word): at most
  * PROBE_SPARE more than the page's look-ahead. A screen's 62 candidate rows: 59 entries (every
  * entry probed, 2 rows each, was 30).
  */

@@ -14,7 +14,7 @@
 // statement may repeat a value in 25 streams, and D1 binds at most 100 parameters. Every value is
 // also validated where the rule is saved (tags, ids) or read (cursor).
 import { candidateRowsFor, DEFAULT_LIMIT, ECHO_ROWS, idCeil, idFloor, isId, LIST_MAX_LIMIT } from "../shared/index";
-import { authorVisibleInText, authorVisibleText, deletedAccountsVisibleText, lit, moderationVisibleText, moderationEchoVisibleText } from "../shared/index.server";
+import { authorVisibleInText, authorVisibleText, deletedAccountsVisibleText, entryVisibleText, lit, moderationEchoVisibleText } from "../shared/index.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
 
 export type Seek = { id: string; likes?: number } | null;
@@ -178,7 +178,7 @@ export const pageCandidateRows = (limit: number, candidateRows = CANDIDATE_ROWS)
  * matches the rule. What the index range can seek (the stream's key, the cursor, and the id
  * bounds when the stream is in id order) bounds the scan; every other test only marks the entry,
  * so that a LIMIT over the merge counts entries read, not matches. */
-export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: number, seek: Seek, gate: string | null = null): { sql: string; tested: boolean } {
+export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: number, seek: Seek, gate: string | null = null, entryTestedAfter = false): { sql: string; tested: boolean } {
   const { from, to } = idBounds(rule, now);
   // `gate` (a viewer believed to hide anyone, feed-viewer.server.ts: "1", or a condition the
   // stream is read under): an author stream seeks its author only while the viewer sees them —
@@ -204,20 +204,21 @@ export function streamPart(rule: FeedRule, s: Stream, viewerId: string, now: num
     seekable.push(...[low, high].filter((b) => b !== null));
   }
   if (rule.excludeLikedEchos) tests.push(`NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${s.id} AND l.user_id = ${lit(viewerId)})`);
-  // the authors the viewer does not see (issue 32, decision 026), moderation (decision 029) and
-  // muted words (decision 028) are one probe of the echo row after the merge (feedPageQuery), for
-  // a viewer whom anything may hide, bounded by the page's window or scan. Here only what costs
-  // no read: a hidden echo (its id is at hand) leaves every stream; an author or echos-table
-  // stream with tests also marks its hidden authors' entries as misses (the row is read for the
-  // tests anyway), which spares their probes.
-  seekable.push(viewerId === NOBODY ? moderationEchoVisibleText(s.id) : moderationEchoVisibleText(s.id, lit(viewerId)));
-  // a deleted account's echos (decision 032) leave at once: a viewer's probe tests its author; for
-  // no viewer (web feeds, the index's backfill) the author is tested here — read per entry only
-  // while an account is being purged, free on an author stream (its row is at hand)
-  if (viewerId === NOBODY) seekable.push(deletedAccountsVisibleText(s.tags === "e.tags" ? "e.author_id" : `(SELECT author_id FROM echos WHERE id = ${s.id})`));
-  if (s.tags === "e.tags" && tests.length > 0 && viewerId !== NOBODY) {
-    tests.push(`${authorVisibleText(lit(viewerId), "e.author_id")} AND ${moderationVisibleText(lit(viewerId), "e.author_id", s.id, "public")}`);
-  }
+  // the authors the viewer does not see (issue 32, decision 026) and moderation (decision 029) are
+  // tested after the merge on the entry's author (`au`: a tag link's copy, migration 0035) and id,
+  // no row, for a viewer whom anything may hide; muted words (decision 028) by a probe of the echo
+  // row, for a viewer who mutes any, bounded by the page's window or scan (feedPageQuery). Here
+  // only what costs no read: a hidden echo (its id is at hand) leaves every stream — unless the
+  // caller tests every entry it keeps after the merge (`entryTestedAfter`: a hiding viewer's scan,
+  // whose entry test holds the echo's moderation entry too — one read of the moderation row for
+  // the statement, not one for each stream's copy); an author or echos-table stream with tests
+  // also marks its hidden authors' entries as misses (the row is read for the tests anyway).
+  if (!entryTestedAfter || viewerId === NOBODY) seekable.push(viewerId === NOBODY ? moderationEchoVisibleText(s.id) : moderationEchoVisibleText(s.id, lit(viewerId)));
+  // a deleted account's echos (decision 032) leave at once: a viewer's test of the entry's author
+  // (moderation) drops them; for no viewer (web feeds, the index's backfill) the author is tested
+  // here, on the entry (a tag link carries it: no row), only while an account is being purged
+  if (viewerId === NOBODY) seekable.push(deletedAccountsVisibleText(s.author));
+  if (s.tags === "e.tags" && tests.length > 0 && viewerId !== NOBODY) tests.push(entryVisibleText(lit(viewerId), "e.author_id", s.id));
   const ok = tests.length ? `(${tests.join(" AND ")})` : "1";
   // the like count only orders most-liked rules; elsewhere reading it would leave the index
   const lk = rule.sortBy === "mostLiked" ? s.likes : "0";

@@ -12,7 +12,8 @@ export const AUTHORS = 10;
 export type HiderEcho = { id: string; author: number; words: string[]; likes: number };
 
 /** The authors (users `<prefix><i>_<who>`) and `count` echos of `tag`, oldest first, echo i
- * holding `wordsOf(i)`, `apart` ms after the one before from `start`. Returns the authors' ids and the echos. */
+ * holding `wordsOf(i)`, `apart` ms after the one before from `start`. Returns the authors' ids and the echos.
+ * `shape` may give echo i another author than i % AUTHORS (`authorOf`) and more tags than `tag` (`tagsOf`, `tag` first). */
 export async function writeHiderEchos(
   app: AppContext,
   tag: string,
@@ -22,15 +23,21 @@ export async function writeHiderEchos(
   wordsOf: (i: number) => string[],
   start = Date.now() - 10_000_000,
   apart = 1000,
+  shape: { authorOf?: (i: number) => number; tagsOf?: (i: number) => string[] } = {},
 ) {
+  const authorOf = shape.authorOf ?? ((i: number) => i % AUTHORS);
+  const tagsOf = (i: number) => [tag, ...(shape.tagsOf?.(i) ?? [])];
   const authors = Array.from({ length: AUTHORS }, (_, i) => newId(Date.now() - 1000 + i));
-  const echos: HiderEcho[] = Array.from({ length: count }, (_, i) => ({ id: newId(start + i * apart), author: i % AUTHORS, words: wordsOf(i), likes: (i * 7) % 23 }));
+  const echos: HiderEcho[] = Array.from({ length: count }, (_, i) => ({ id: newId(start + i * apart), author: authorOf(i), words: wordsOf(i), likes: (i * 7) % 23 }));
+  const names = [...new Set(echos.flatMap((_, i) => tagsOf(i)))];
   await batch(app.db, [
-    sql`INSERT INTO tags (name, created_at) VALUES (${tag}, 0) ON CONFLICT DO NOTHING`,
+    ...names.map((name) => sql`INSERT INTO tags (name, created_at) VALUES (${name}, 0) ON CONFLICT DO NOTHING`),
     ...authors.map((id, i) => sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${id}, ${`${prefix}${i}_${who}`}, 'x', 1)`),
     ...echos.flatMap((e, i) => [
-      sql`INSERT INTO echos (id, author_id, content, tags, created_at, likes_count) VALUES (${e.id}, ${authors[e.author]!}, ${`echo ${i} ${e.words.join(" ")}`}, ${JSON.stringify([tag])}, ${start + i * apart}, ${e.likes})`,
-      sql`INSERT INTO echo_tags (tag, echo_id, tags, likes_count, author_id) VALUES (${tag}, ${e.id}, ${JSON.stringify([tag])}, ${e.likes}, ${authors[e.author]!})`,
+      sql`INSERT INTO echos (id, author_id, content, tags, created_at, likes_count) VALUES (${e.id}, ${authors[e.author]!}, ${`echo ${i} ${e.words.join(" ")}`}, ${JSON.stringify(tagsOf(i))}, ${start + i * apart}, ${e.likes})`,
+      ...tagsOf(i).map(
+        (name) => sql`INSERT INTO echo_tags (tag, echo_id, tags, likes_count, author_id) VALUES (${name}, ${e.id}, ${JSON.stringify(tagsOf(i))}, ${e.likes}, ${authors[e.author]!})`,
+      ),
     ]),
   ]);
   return { authors, echos };

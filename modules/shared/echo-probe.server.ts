@@ -23,16 +23,26 @@ export const viewerFiltersText = (viewerLiteral: string): string => `(${viewerHi
  * viewer index their pages read (decision 033, "Which readers are hiders"): moderation, tested by
  * every page on its own, leaves no echo out of any viewer index, so it does not count there.
  */
-export const viewerHidesText = (viewerLiteral: string): string =>
-  `(${hasHiddenText(viewerLiteral)} OR EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerLiteral}))`;
+export const viewerHidesText = (viewerLiteral: string): string => `(${hasHiddenText(viewerLiteral)} OR ${mutesWordsText(viewerLiteral)})`;
+
+/** Whether the viewer mutes any word (their words' row): what only an echo row's words can test. */
+export const mutesWordsText = (viewerLiteral: string): string => `EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerLiteral})`;
+
+/**
+ * Whether an entry that carries its echo's author (a tag link, a feed index entry: migration 0035)
+ * shows to the viewer in a public list as far as its author and id tell, no row read: an author
+ * they hide, a limited or suspended author, a hidden echo (issue 32, decision 029). What is left to
+ * the echo row is its words (`mutesWordsText`).
+ */
+export const entryVisibleText = (viewerLiteral: string, authorExpr: string, idExpr: string): string =>
+  `(${authorVisibleText(viewerLiteral, authorExpr)} AND ${moderationVisibleText(viewerLiteral, authorExpr, idExpr, "public")})`;
 
 /** Whether moderation limits or suspends anyone (the moderation row). */
 export const moderatesAnyoneText = `EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND instr(entries, '"u:') > 0)`;
 
 /** Whether the echo row aliased `alias`, already read, shows to the viewer in a public list of `context` (no row). */
 export const echoVisibleText = (viewerLiteral: string, alias: string, context: MuteContext): string =>
-  `(${authorVisibleText(viewerLiteral, `${alias}.author_id`)} AND ${moderationVisibleText(viewerLiteral, `${alias}.author_id`, `${alias}.id`, "public")}
-      AND ${wordsVisibleText(viewerLiteral, context, `${alias}.mute_text`, `${alias}.author_id`)})`;
+  `(${entryVisibleText(viewerLiteral, `${alias}.author_id`, `${alias}.id`)} AND ${wordsVisibleText(viewerLiteral, context, `${alias}.mute_text`, `${alias}.author_id`)})`;
 
 /**
  * Whether the echo `idExpr` (an outer column, qualified) shows to the viewer in a public list of

@@ -36,5 +36,5 @@ export { sendChanges, startChain, stalledChains, CHAIN_STALL_MS, CHAINS_PER_PASS
 export { liveVerdicts, verdictKey, type LivePage, type LiveVerdict } from "./live-visibility.server";
 export { hiddenSet, authorVisible, authorVisibleText, authorVisibleInText, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";
 export { wordsVisible, wordsVisibleText, warnedWord, rebuildMutedWordSet } from "./muted-words.server";
-export { viewerFiltersText, viewerHidesText, moderatesAnyoneText, echoVisibleProbeText, echoVisibleText, echoSeenForGoodText } from "./echo-probe.server";
+export { viewerFiltersText, viewerHidesText, mutesWordsText, entryVisibleText, moderatesAnyoneText, echoVisibleProbeText, echoVisibleText, echoSeenForGoodText } from "./echo-probe.server";
 export { moderationVisible, accountVisible, moderationVisibleText, moderationEchoVisibleText, hasModerationText, echoDeleted, markDeleted, deletedAccountsVisibleText, unmarkDeleted, DELETED_ACCOUNT, DELETED_ECHO, type ModerationScope } from "./moderated.server";

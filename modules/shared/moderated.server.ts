@@ -60,9 +60,9 @@ export const moderationEchoVisibleText = (echoExpr: string, viewerLiteral?: stri
 export const accountVisible = (userCol: string | SQL): SQL => sql`json_type(${sql.raw(SET)}, '$."u:' || ${col(userCol)} || '"') IS NULL`;
 
 /**
- * The feed engine's tag streams and the feed index carry no author (decision 029, "What is left"):
- * while an account is being purged (seconds) each entry's author is read and tested, so its
- * echos leave at once; otherwise nothing is read. `authorExpr` reads the echo's author.
+ * While an account is being purged (seconds), whether the entry's author is not that account, so
+ * its echos leave at once; otherwise the set's row alone is read. `authorExpr`: the entry's author
+ * (the engine's streams carry it: a tag link's copy since migration 0035).
  */
 export const deletedAccountsVisibleText = (authorExpr: string): string =>
   `(NOT EXISTS (SELECT 1 FROM json_each(${SET}) WHERE value = ${DELETED_ACCOUNT}) OR ifnull(json_extract(${SET}, '$."u:' || ${authorExpr} || '"'), 0) <> ${DELETED_ACCOUNT})`;
