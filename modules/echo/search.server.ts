@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, PAGE_ROW_TARGET, pagination } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, moderationVisible, rowsLeftAfterOneTrip, wordsVisible, batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
+import { authorVisible, lit, moderationVisible, rowsLeftAfterOneTrip, wordsVisible, batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "./echo-row.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
@@ -142,7 +142,7 @@ const windowColumns = (viewerId: string | Placeholder, roomy: boolean) => ({
  * here and are left to the page's test — so a hit it hides is hidden, and costs its FTS row only.
  */
 const RAW_WORDS = `(' ' || ${[".", ",", "!", "?", ";", ":", "'", '"', "(", ")", "-", "#", "\n", "\t", "/", "*", "&", "[", "]"].reduce(
-  (expr, ch) => `replace(${expr}, ${ch === "\n" ? "char(10)" : ch === "\t" ? "char(9)" : `'${ch === "'" ? "''" : ch}'`}, ' ')`,
+  (expr, ch) => `replace(${expr}, ${ch === "\n" ? "char(10)" : ch === "\t" ? "char(9)" : lit(ch)}, ' ')`,
   "lower(body)",
 )} || ' ')`;
 type WindowRow = RowOf<ReturnType<typeof windowColumns>>;

@@ -131,7 +131,7 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
   const newest = sql`SELECT n.actor_id FROM notifications n WHERE n.recipient_id = g0.recipient_id AND n.kind = g0.kind AND n.group_key = g0.group_key
     ORDER BY n.created_at DESC, n.actor_id DESC LIMIT ${HIDDEN_ACTOR_WINDOW}`;
   const w = sql`CASE WHEN ${visible("g0.latest_actor_id")} THEN NULL ELSE (SELECT json_group_array(actor_id) FROM (${newest})) END`;
-  const nth = Array.from({ length: HIDDEN_ACTOR_WINDOW }, (_, i) => `json_extract(g.w, '$[${i}]')`);
+  const nth = Array.from({ length: HIDDEN_ACTOR_WINDOW }, (_, i) => `json_extract(g.w, ${lit(`$[${i}]`)})`);
   const shown = sql.join(nth.map((id) => sql`WHEN ${sql.raw(id)} IS NOT NULL AND ${visible(id)} THEN ${sql.raw(id)}`), sql` `);
   const hidden = sql.join(nth.map((id) => sql`(${sql.raw(id)} IS NOT NULL AND NOT ${visible(id)})`), sql` + `);
   const [state, rows] = await batch(app.db, [
