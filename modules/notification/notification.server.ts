@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { accountVisible, authorVisible, echoDeleted, hasHiddenText, lit, moderatesAnyoneText, wordsVisible, batch, batchUnderLimit, parseInput, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
+import { accountVisible, authorVisible, echoDeleted, hasHidden, lit, moderatesAnyoneText, wordsVisible, batch, batchUnderLimit, parseInput, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -97,7 +97,7 @@ export const NOTICE_WINDOW_HIDING = 27;
 
 /** The viewer's window, in SQL: uncorrelated (read once per statement: their set's row, moderation's). */
 const windowOf = (viewerId: string) =>
-  sql<number>`(CASE WHEN ${sql.raw(`${hasHiddenText(lit(viewerId))} OR ${moderatesAnyoneText}`)} THEN ${NOTICE_WINDOW_HIDING} ELSE ${NOTICE_WINDOW} END)`;
+  sql<number>`(CASE WHEN ${hasHidden(viewerId)} OR ${sql.raw(moderatesAnyoneText)} THEN ${NOTICE_WINDOW_HIDING} ELSE ${NOTICE_WINDOW} END)`;
 
 /** The viewer's read mark, unread count and window (one row, and the window's two probes). */
 const stateOf = (viewerId: string) =>

@@ -6,7 +6,9 @@
 // short by it. The probe costs the echo's row (1 row a candidate), so a list asks for it only when
 // `viewerFiltersText` holds: the viewer hides anyone or mutes any word, or moderation limits or
 // suspends anyone (hidden echos alone are tested on the id, no row: moderationEchoVisibleText).
-import { authorVisibleText, hasHiddenText, hiddenForGoodText } from "./hidden.server";
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
+import { authorVisibleText, hasHidden, hiddenForGoodText } from "./hidden.server";
+import { textOf } from "./sql/statement.server";
 import { moderationVisibleText } from "./moderated.server";
 import { wordsVisibleText } from "./muted-words.server";
 import type { MuteContext } from "./mute-text";
@@ -23,8 +25,11 @@ export const viewerFiltersText = (viewerLiteral: string): string => `(${viewerHi
  * viewer index their pages read (decision 033, "Which readers are hiders"): moderation, tested by
  * every page on its own, leaves no echo out of any viewer index, so it does not count there.
  */
-export const viewerHidesText = (viewerLiteral: string): string =>
-  `(${hasHiddenText(viewerLiteral)} OR EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerLiteral}))`;
+export const viewerHides = (viewerId: string | Placeholder | SQL): SQL =>
+  sql`(${hasHidden(viewerId)} OR EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerId}))`;
+
+/** The same test as SQL text (`viewerLiteral`: an escaped SQL string literal or a column). */
+export const viewerHidesText = (viewerLiteral: string): string => textOf(viewerHides(sql.raw(viewerLiteral)));
 
 /** Whether moderation limits or suspends anyone (the moderation row). */
 export const moderatesAnyoneText = `EXISTS (SELECT 1 FROM moderation_set WHERE id = 1 AND instr(entries, '"u:') > 0)`;

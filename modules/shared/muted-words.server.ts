@@ -12,7 +12,7 @@
 // every 10 cases stops at the end of the viewer's list, so 3 words cost ~4 tests a candidate.
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import { MAX_MUTED_WORDS, MUTE_CONTEXT_BITS, type MuteContext } from "./mute-text";
-import { lit } from "./sql/statement.server";
+import { lit, textOf } from "./sql/statement.server";
 
 type Viewer = string | Placeholder | SQL;
 
@@ -53,14 +53,13 @@ const cachedArms = (action: "hide" | "warn", context: MuteContext, col: string, 
  * own, or no "hide" word of theirs matches it (one's own echos are never muted). Goes in the statement's WHERE, before its LIMIT, so a page
  * steps over hidden echos and still fills.
  */
-export const wordsVisible = (viewerId: Viewer, context: MuteContext, col = "e.mute_text", authorCol = "e.author_id"): SQL =>
-  sql`(${sql.raw(authorCol)} = ${viewerId} OR (SELECT CASE WHEN x.s IS NULL THEN NULL ${sql.raw(cachedArms("hide", context, col, () => "1"))} END FROM ${source(viewerId)}) IS NULL)`;
+export const wordsVisible = (viewerId: Viewer, context: MuteContext, col = "e.mute_text", authorCol = "e.author_id", forGood = false): SQL =>
+  sql`(${sql.raw(authorCol)} = ${viewerId} OR (SELECT CASE WHEN x.s IS NULL THEN NULL ${sql.raw(cachedArms("hide", context, col, () => "1", forGood))} END FROM ${source(viewerId)}) IS NULL)`;
 
 /** `wordsVisible` as SQL text, for statements written as text (the feed engine): `viewerLiteral`
  * an escaped SQL string literal. */
 export const wordsVisibleText = (viewerLiteral: string, context: MuteContext, col: string, authorCol: string, forGood = false): string =>
-  `(${authorCol} = ${viewerLiteral} OR (SELECT CASE WHEN x.s IS NULL THEN NULL ${cachedArms("hide", context, col, () => "1", forGood)} END
-    FROM (SELECT (SELECT sets FROM muted_word_sets WHERE user_id = ${viewerLiteral}) AS s, unixepoch() * 1000 AS n LIMIT 1) x) IS NULL)`;
+  textOf(wordsVisible(sql.raw(viewerLiteral), context, col, authorCol, forGood));
 
 /**
  * The viewer's "warn" phrase the echo matches in `context` (the first one), or null: a column
