@@ -25,7 +25,7 @@ export { select, returning, built, qb, columns, lit, type Statement, type Select
 export { prepared, preparedAround } from "./sql/prepared.server";
 export { batch, toD1, configureRequestDb, holdBatch } from "./sql/batch.server";
 export { testAppContext, overBudget, walkCounted, walkTable, type WalkedPage } from "./test-context.server";
-export { instrumentD1, requestSpent, rowsLeftAfterOneTrip, failingD1, failingKV, d1Timing, STREAMED_D1_HEADER } from "./d1-stats.server";
+export { instrumentD1, requestSpent, rowsLeftAfterOneTrip, ROW_BUDGET, failingD1, failingKV, d1Timing, STREAMED_D1_HEADER } from "./d1-stats.server";
 export { sessionStart } from "./replicas.server";
 export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";
 export { trigramSearchable } from "./trigram.server";
