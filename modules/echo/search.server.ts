@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { badRequest, CURSOR_INVALID, cursorInteger, cursorSchema, DEFAULT_LIMIT, ECHO_ROWS, encodeCursor, PAGE_ROW_TARGET, pagination } from "../shared/index";
 import type { Placeholder } from "drizzle-orm";
-import { authorVisible, moderationVisible, rowsLeftAfterOneTrip, wordsVisible, batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
+import { authorVisible, lit, moderationVisible, rowsLeftAfterOneTrip, viewerHides, wordsVisible, batch, parseInput, prepared, sql, type AppContext, type RowOf, type SQL, select } from "../shared/index.server";
 import { echoColumns, toEcho } from "./echo-row.server";
 import type { Echo, EchoPage, Highlights } from "./schema";
 import { indexedTag, parseSearch, type SearchTerm } from "./search-query";
@@ -74,7 +74,7 @@ const hitsWindow = (viewerId: string | Placeholder, roomy: boolean): SQL => {
   for (let l = 0; l <= LIKES_COUNTED; l++) {
     for (let r = 0; r <= REPOSTS_COUNTED; r++) arms.push(`WHEN ${l * (REPOSTS_COUNTED + 1) + r} THEN ${hidingWindow(l, r)}`);
   }
-  return sql`(CASE WHEN EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}') OR EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerId})
+  return sql`(CASE WHEN ${viewerHides(viewerId)}
     THEN (CASE ${counted("likes", viewerId, LIKES_COUNTED)} * ${sql.raw(String(REPOSTS_COUNTED + 1))} + ${counted("reposts", viewerId, REPOSTS_COUNTED)} ${sql.raw(arms.join(" "))} END)
     ELSE ${sql.raw(String(SEARCH_WINDOW))} END)`;
 };
@@ -142,7 +142,7 @@ const windowColumns = (viewerId: string | Placeholder, roomy: boolean) => ({
  * here and are left to the page's test — so a hit it hides is hidden, and costs its FTS row only.
  */
 const RAW_WORDS = `(' ' || ${[".", ",", "!", "?", ";", ":", "'", '"', "(", ")", "-", "#", "\n", "\t", "/", "*", "&", "[", "]"].reduce(
-  (expr, ch) => `replace(${expr}, ${ch === "\n" ? "char(10)" : ch === "\t" ? "char(9)" : `'${ch === "'" ? "''" : ch}'`}, ' ')`,
+  (expr, ch) => `replace(${expr}, ${ch === "\n" ? "char(10)" : ch === "\t" ? "char(9)" : lit(ch)}, ' ')`,
   "lower(body)",
 )} || ' ')`;
 type WindowRow = RowOf<ReturnType<typeof windowColumns>>;

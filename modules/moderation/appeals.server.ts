@@ -1,12 +1,12 @@
 // What the affected user sees of moderation (decision 029): their account's state and the actions
 // that concerned them, each appealable once; an appeal opens a case in the queue.
 import { conflict, encodeCursor, isId, notFound } from "../shared/index";
-import { batch, batchUnderLimit, listCursor, select, sql, tables, type AppContext, type SQL } from "../shared/index.server";
+import { batch, batchUnderLimit, listCursor, lit, select, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { actionColumns, accountState } from "./moderation.server";
 import { APPEALABLE, SUSPENSION_GRACE_MS, type ModerationNotice, type MyModeration } from "./schema";
 
 const VISIBLE = sql.raw(`('warn', 'limit', 'unlimit', 'suspend', 'unsuspend', 'hide', 'unhide')`);
-const APPEALS = sql.raw(`(${APPEALABLE.map((a) => `'${a}'`).join(", ")})`);
+const APPEALS = sql.raw(`(${APPEALABLE.map(lit).join(", ")})`);
 
 type Row = { id: string; action: string; echoId: string | null; reason: string; createdAt: number; appeal: string | null; appealedAt: number | null };
 

@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { CURSOR_INVALID, cursorInteger, cursorSchema, encodeCursor } from "../shared/index";
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { accountVisible, authorVisible, echoDeleted, hasHiddenText, lit, moderatesAnyoneText, wordsVisible, batch, batchUnderLimit, parseInput, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
+import { accountVisible, authorVisible, echoDeleted, hasHidden, lit, moderatesAnyoneText, ROW_BUDGET, wordsVisible, batch, batchUnderLimit, parseInput, select, sql, tables, type AppContext, type RowOf, type SQL } from "../shared/index.server";
 import {
   EXCERPT_CHARS,
   NOTIFICATION_KINDS,
@@ -86,18 +86,40 @@ function toNotification(row: GroupRow, readAt: number): Notification {
  */
 export const NOTICE_WINDOW = 45;
 /**
- * The window of a viewer who hides any actor (a block, a mute, or moderation limits or suspends
- * any account): a group whose newest actor they do not see also reads its newest
- * HIDDEN_ACTOR_WINDOW notifications (3 rows): shown, about 7 rows with its actor, echo and the
- * word set; left out (all 3 hidden), 4. The dearest short page, 20 such shown groups, 7 left out
- * and the probe of 27, read 188 rows (notification-hidden-window.server.test.ts). At 45 a page of
- * them read 293, and 229 with a short page's probe.
+ * What a group of a hider's window reads at its worst (decision 015, "The hidden-actor window
+ * from a formula"): shown, its row, its newest HIDDEN_ACTOR_WINDOW notifications (read only when
+ * its newest actor is hidden: fewer than 3 in the group read theirs and the key range's end, no
+ * more), its actor and its echo or scroll; left out, its row and that window (all hidden, or its
+ * echo deleted: tested before the actor and echo are read). A group left out otherwise reads
+ * less: a muted word's mention 3 (row, actor, echo), a hidden author's mention 3 (row, its one
+ * notification, the range's end), a deleted echo whose newest actor shows 1.
  */
-export const NOTICE_WINDOW_HIDING = 27;
+export const HIDING_SHOWN_ROWS = 1 + HIDDEN_ACTOR_WINDOW + 2;
+export const HIDING_LEFT_OUT_ROWS = 1 + HIDDEN_ACTOR_WINDOW;
+/**
+ * A hider's page's rows besides its groups and its probe: the state statement's 3 (the viewer's
+ * row, and the window's tests: their hidden set, the moderation row) and the page statement's 10,
+ * the sets each of its tests reads once a statement (the window's test again, the hidden set and
+ * moderation row of the actor tests, the words' set, the moderation row of the deletion test).
+ * Measured: 13 on every page whose groups reach every one of those tests (a shown group whose
+ * window is read), fewer otherwise (6 to 8); the sets are one row each whatever they hold.
+ */
+export const HIDING_FIXED_ROWS = 13;
+/**
+ * The window of a viewer who hides any actor (a block, a mute, or moderation limits or suspends
+ * any account), from the worst page: a short one (its probe reads the window's groups again, 1
+ * row each) with NOTIFICATIONS_PER_PAGE groups shown at their dearest and the window's others
+ * left out at theirs — fixed + 20 × 6 + (w − 20) × 4 + w ≤ 200, so w = 29 (198 rows). A full page
+ * (21 shown, no probe) reads fewer: 13 + 21 × 6 + 8 × 4 = 171. Was 27, set from measured pages
+ * (188 rows at its worst).
+ */
+export const NOTICE_WINDOW_HIDING = Math.floor(
+  (ROW_BUDGET - HIDING_FIXED_ROWS - NOTIFICATIONS_PER_PAGE * (HIDING_SHOWN_ROWS - HIDING_LEFT_OUT_ROWS)) / (HIDING_LEFT_OUT_ROWS + 1),
+);
 
 /** The viewer's window, in SQL: uncorrelated (read once per statement: their set's row, moderation's). */
 const windowOf = (viewerId: string) =>
-  sql<number>`(CASE WHEN ${sql.raw(`${hasHiddenText(lit(viewerId))} OR ${moderatesAnyoneText}`)} THEN ${NOTICE_WINDOW_HIDING} ELSE ${NOTICE_WINDOW} END)`;
+  sql<number>`(CASE WHEN ${hasHidden(viewerId)} OR ${sql.raw(moderatesAnyoneText)} THEN ${NOTICE_WINDOW_HIDING} ELSE ${NOTICE_WINDOW} END)`;
 
 /** The viewer's read mark, unread count and window (one row, and the window's two probes). */
 const stateOf = (viewerId: string) =>
@@ -131,7 +153,7 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
   const newest = sql`SELECT n.actor_id FROM notifications n WHERE n.recipient_id = g0.recipient_id AND n.kind = g0.kind AND n.group_key = g0.group_key
     ORDER BY n.created_at DESC, n.actor_id DESC LIMIT ${HIDDEN_ACTOR_WINDOW}`;
   const w = sql`CASE WHEN ${visible("g0.latest_actor_id")} THEN NULL ELSE (SELECT json_group_array(actor_id) FROM (${newest})) END`;
-  const nth = Array.from({ length: HIDDEN_ACTOR_WINDOW }, (_, i) => `json_extract(g.w, '$[${i}]')`);
+  const nth = Array.from({ length: HIDDEN_ACTOR_WINDOW }, (_, i) => `json_extract(g.w, ${lit(`$[${i}]`)})`);
   const shown = sql.join(nth.map((id) => sql`WHEN ${sql.raw(id)} IS NOT NULL AND ${visible(id)} THEN ${sql.raw(id)}`), sql` `);
   const hidden = sql.join(nth.map((id) => sql`(${sql.raw(id)} IS NOT NULL AND NOT ${visible(id)})`), sql` + `);
   const [state, rows] = await batch(app.db, [

@@ -6,7 +6,7 @@
 // - a bounded scan of the rule's streams in id order: exact when the streams end inside it, a
 //   lower bound otherwise.
 import { isId } from "../shared/index";
-import { echoVisibleProbeText, select, sql, tables, viewerFiltersText, type RowOf, type SQL } from "../shared/index.server";
+import { echoVisibleProbeText, lit, select, sql, tables, viewerFiltersText, type RowOf, type SQL } from "../shared/index.server";
 import { idBounds, mergeParts, provablyEmpty, streamPart, streams, testsOnEchoRow } from "./feed-rules.server";
 import type { FeedRule } from "./schema";
 
@@ -94,10 +94,10 @@ export function countScanQuery(rule: FeedRule, viewerId: string, now: number, en
   const byId: FeedRule = { ...rule, sortBy: "newestFirst", sortTimeRange: "allTime", startDate: idBounds(rule, now).from };
   const parts = streams(byId).map((s) => streamPart(byId, s, viewerId, now, null));
   if (!Number.isSafeInteger(entries) || !isId(viewerId)) throw new Error("feed count: not an integer");
-  const filters = sql.raw(viewerFiltersText(`'${viewerId}'`));
+  const filters = sql.raw(viewerFiltersText(lit(viewerId)));
   const cut = sql`CASE WHEN ${filters} THEN ${sql.raw(String(Math.max(1, Math.floor(entries / 2))))} ELSE ${sql.raw(String(entries))} END`;
   return select(
-    scanColumns(sql`count(*)`, sql`count(DISTINCT CASE WHEN m.ok AND (NOT ${filters} OR ${sql.raw(echoVisibleProbeText(`'${viewerId}'`, "m.id", "feeds"))}) THEN m.id END)`, cut),
+    scanColumns(sql`count(*)`, sql`count(DISTINCT CASE WHEN m.ok AND (NOT ${filters} OR ${sql.raw(echoVisibleProbeText(lit(viewerId), "m.id", "feeds"))}) THEN m.id END)`, cut),
     sql`FROM (SELECT id, ok FROM (${sql.raw(mergeParts(parts))}) LIMIT ${cut} + 1) m`,
   );
 }

@@ -31,7 +31,7 @@ export function fillSize(
   perEntry: number,
   fixed: number,
   ahead: 0 | 1,
-  cost: FillCost = { echoRows: ECHO_ROWS, kept: () => 0, more: () => 0 },
+  cost: FillCost = PLAIN_COST,
 ): { shown: number; entries: number } | null {
   let best: { shown: number; entries: number } | null = null;
   let expected = 0;
@@ -53,6 +53,9 @@ export function fillSize(
  * (`more(shown)`, expected: only the split between echos and entries is chosen by it).
  */
 type FillCost = { echoRows: number; kept: (shown: number) => number; more: (shown: number) => number };
+
+/** Echos at ECHO_ROWS each, nothing more (a fill whose reader nothing hides). */
+const PLAIN_COST: FillCost = { echoRows: ECHO_ROWS, kept: () => 0, more: () => 0 };
 
 /**
  * An index fill's echos (decision 034, "Echos at what they can cost"): each its echo, author, the
@@ -133,9 +136,8 @@ export async function fillIndexPage(
   // (one that knows the last entry the walk can reach does not read it: bareFill)
   const bare = got.end !== undefined;
   const fixed = (filters ? INDEX_FILL_FIXED : PLAIN_FILL_FIXED) - (bare ? ENDS_READ : 0);
-  const size = filters
-    ? fillSize(rows, want, (got.rows.length + 1) / (scanned + 1), perEntry, fixed, 0, indexFillCost(rule.excludeLikedEchos, perEntry))
-    : fillSize(rows, want, (got.rows.length + 1) / (scanned + 1), perEntry, fixed, 0);
+  const cost = filters ? indexFillCost(rule.excludeLikedEchos, perEntry) : PLAIN_COST;
+  const size = fillSize(rows, want, (got.rows.length + 1) / (scanned + 1), perEntry, fixed, 0, cost);
   if (!size) return got;
   const seek: Seek = { id: got.after.id, likes: got.after.rank };
   const [more] = await batch(app.db, [indexPageQuery(rule, viewerId, seek, size.shown, sql`1`, now, null, readKey, { entries: size.entries, step: 1, filters, fewReposts: filters, bare })]);

@@ -3,7 +3,7 @@
 // (Past ~300 lines: one statement builder whose every part is counted against the same row bound —
 // first statements and fills, walks and hide-liked runs, decisions 026 and 034 — kept whole.)
 import { DEFAULT_LIMIT, ECHO_ROWS, idFloor, isId, largestPage, PAGE_ROW_TARGET } from "../shared/index";
-import { authorVisibleText, echoVisibleText, moderationVisibleText, viewerFiltersText, select, sql, tables, type Select, type SQL } from "../shared/index.server";
+import { authorVisibleText, echoVisibleText, moderationVisibleText, viewerFiltersText, lit, select, sql, tables, type Select, type SQL } from "../shared/index.server";
 import { echoColumns, type EchoRow } from "../echo/index.server";
 import type { Seek } from "./feed-rules.server";
 import { afterPosition, before, descending, orderSql, positionOf, reachesSql, windowMs, type IndexReach, type Position } from "./feed-index.server";
@@ -185,9 +185,9 @@ export function indexPageQuery(
   // what the viewer does not see (issue 32): authors they hide, on the entry (its author), and
   // moderated authors and muted words on the echo row the hydration reads (`shown`), only for a
   // viewer whom anything may hide (`filters`, once per statement); hidden echos leave on the id
-  // (no row). `viewerId` is checked by the caller's session (an id), quoted here as the engine quotes it.
+  // (no row). `viewerId` is checked by the caller's session (an id), written as a literal (`lit`).
   if (!isId(viewerId)) throw new Error("feed index: bad viewer id");
-  const viewer = `'${viewerId}'`;
+  const viewer = lit(viewerId);
   // (a filling statement knows them from the page's first batch: a constant, not six probes of the sets)
   const filters = sql.raw(sized ? (sized.filters ? "1" : "0") : viewerFiltersText(viewer));
   // a page that may step over entries it does not show: a viewer's hidden ones, or aged ones

@@ -10,7 +10,7 @@
 // the consumer of the change stream (feed-index-consumer), the backfill (feed-index-backfill),
 // the pages (feed-index-pages), the cron's repair pass (feed-index-repair, feed-index-replay).
 import { isId } from "../shared/index";
-import { boundedHints, echoSeenForGoodText, sendChanges, select, sql, type AppContext, type SQL } from "../shared/index.server";
+import { boundedHints, echoSeenForGoodText, lit, sendChanges, select, sql, type AppContext, type SQL } from "../shared/index.server";
 import { NOBODY, type Seek } from "./feed-rules.server";
 import { canonicalRule, ruleKeyOf } from "./rule.server";
 import { TIME_RANGE_MS, type FeedRule } from "./schema";
@@ -158,7 +158,7 @@ export function insertEntries(entries: Entry[], unlikedBy: string | null = null,
   if (seenBy !== null && !isId(seenBy)) throw new Error("feed index: bad viewer id");
   // (both for a hider's index of a hide-liked rule: decision 033, "Hiders of hide-liked feeds")
   const unliked = sql`${unlikedBy !== null ? sql`AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = e.id AND l.user_id = ${unlikedBy})` : sql``} ${
-    seenBy !== null ? sql`AND ${sql.raw(echoSeenForGoodText(`'${seenBy}'`, "e"))}` : sql``
+    seenBy !== null ? sql`AND ${sql.raw(echoSeenForGoodText(lit(seenBy), "e"))}` : sql``
   }`;
   return sql`INSERT OR IGNORE INTO feed_index_entries (index_id, rank, echo_id, author_id)
       SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), e.id, e.author_id FROM json_each(${JSON.stringify(entries)}) j

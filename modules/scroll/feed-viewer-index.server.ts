@@ -15,7 +15,7 @@
 // a hide-liked feed, keyed `b:<viewer>:<rule key>` (a rule's key is the same with or without the
 // flag), leaves out both (`leftOut`): their `v:` index would leave hidden echos in.
 import { isId } from "../shared/index";
-import { batch, echoSeenForGoodText, select, sql, tables, viewerHidesText, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
+import { batch, echoSeenForGoodText, lit, select, sql, tables, viewerHidesText, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { askOnce } from "./feed-index-extend.server";
 import { afterPosition, before, insertEntries, nearStatements, orderSql, reachesSql, reachOf, topOf, type Entry, type IndexReach, type Position } from "./feed-index.server";
 import { NOBODY } from "./feed-rules.server";
@@ -114,7 +114,7 @@ export function viewerChoice(rule: FeedRule, ruleKey: string, viewerId: string, 
  * (`v`, a likes probe), hidden for good (`h`, a probe of its echo row), either (`b`). */
 export function leftOut(kind: ViewerKind, viewerId: string, echoId: string): SQL<number> {
   const liked = sql`EXISTS (SELECT 1 FROM likes l WHERE l.echo_id = ${sql.raw(echoId)} AND l.user_id = ${viewerId})`;
-  const hidden = sql`NOT ifnull((SELECT ${sql.raw(echoSeenForGoodText(`'${viewerId}'`, "pe"))} FROM echos pe WHERE pe.id = ${sql.raw(echoId)}), 0)`;
+  const hidden = sql`NOT ifnull((SELECT ${sql.raw(echoSeenForGoodText(lit(viewerId), "pe"))} FROM echos pe WHERE pe.id = ${sql.raw(echoId)}), 0)`;
   return kind === "v" ? sql<number>`${liked}` : kind === "h" ? sql<number>`${hidden}` : sql<number>`(${hidden} OR ${liked})`;
 }
 

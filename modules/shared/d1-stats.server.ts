@@ -23,7 +23,7 @@ export function requestSpent(db: Db): { roundTrips: number; rowsRead: number; in
 }
 
 /** The row budget of a request (≤ 200 rows read). */
-const ROW_BUDGET = 200;
+export const ROW_BUDGET = 200;
 
 /**
  * Rows a second, filling statement may read (decision 034; the lists' fill, decision 026): the

@@ -6,7 +6,9 @@
 // short by it. The probe costs the echo's row (1 row a candidate), so a list asks for it only when
 // `viewerFiltersText` holds: the viewer hides anyone or mutes any word, or moderation limits or
 // suspends anyone (hidden echos alone are tested on the id, no row: moderationEchoVisibleText).
-import { authorVisibleText, hasHiddenText, hiddenForGoodText } from "./hidden.server";
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
+import { authorVisibleText, hasHidden, hiddenForGoodText } from "./hidden.server";
+import { textOf } from "./sql/statement.server";
 import { moderationVisibleText } from "./moderated.server";
 import { wordsVisibleText } from "./muted-words.server";
 import type { MuteContext } from "./mute-text";
@@ -23,10 +25,14 @@ export const viewerFiltersText = (viewerLiteral: string): string => `(${viewerHi
  * viewer index their pages read (decision 033, "Which readers are hiders"): moderation, tested by
  * every page on its own, leaves no echo out of any viewer index, so it does not count there.
  */
-export const viewerHidesText = (viewerLiteral: string): string => `(${hasHiddenText(viewerLiteral)} OR ${mutesWordsText(viewerLiteral)})`;
+export const viewerHides = (viewerId: string | Placeholder | SQL): SQL => sql`(${hasHidden(viewerId)} OR ${mutesWords(viewerId)})`;
+
+/** The same test as SQL text (`viewerLiteral`: an escaped SQL string literal or a column). */
+export const viewerHidesText = (viewerLiteral: string): string => textOf(viewerHides(sql.raw(viewerLiteral)));
 
 /** Whether the viewer mutes any word (their words' row): what only an echo row's words can test. */
-export const mutesWordsText = (viewerLiteral: string): string => `EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerLiteral})`;
+export const mutesWords = (viewerId: string | Placeholder | SQL): SQL => sql`EXISTS (SELECT 1 FROM muted_word_sets WHERE user_id = ${viewerId})`;
+export const mutesWordsText = (viewerLiteral: string): string => textOf(mutesWords(sql.raw(viewerLiteral)));
 
 /**
  * Whether an entry that carries its echo's author (a tag link, a feed index entry: migration 0035)

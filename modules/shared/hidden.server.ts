@@ -9,7 +9,7 @@
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "./context.server";
 import { hiddenAuthors } from "./db/schema";
-import { select } from "./sql/statement.server";
+import { select, textOf } from "./sql/statement.server";
 import { batch } from "./sql/batch.server";
 
 /** The viewer's set (NULL when they never blocked, muted nor were blocked). */
@@ -26,8 +26,7 @@ export const authorVisible = (viewerId: string | Placeholder | SQL, authorCol: s
  * The same test as SQL text for statements written as text (the feed engine), the viewer as a
  * literal: `viewerLiteral` must already be an escaped SQL string literal.
  */
-export const authorVisibleText = (viewerLiteral: string, authorExpr: string): string =>
-  authorVisibleInText(`(SELECT authors FROM hidden_authors WHERE user_id = ${viewerLiteral})`, authorExpr);
+export const authorVisibleText = (viewerLiteral: string, authorExpr: string): string => authorVisibleInText(textOf(hiddenSet(sql.raw(viewerLiteral))), authorExpr);
 
 /** The same test against a set already at hand (`setExpr`: a viewer's `authors` column, read once). */
 export const authorVisibleInText = (setExpr: string, authorExpr: string): string =>
@@ -35,11 +34,13 @@ export const authorVisibleInText = (setExpr: string, authorExpr: string): string
 
 /** Whether the author is hidden from the viewer for good (0 in their set: a block either way, a mute without end). */
 export const hiddenForGoodText = (viewerLiteral: string, authorExpr: string): string =>
-  `ifnull(json_extract((SELECT authors FROM hidden_authors WHERE user_id = ${viewerLiteral}), '$."' || ${authorExpr} || '"'), 1) = 0`;
+  `ifnull(json_extract(${textOf(hiddenSet(sql.raw(viewerLiteral)))}, '$."' || ${authorExpr} || '"'), 1) = 0`;
 
 /** Whether the viewer's set holds anything at all (a statement may skip its author probes). */
-export const hasHiddenText = (viewerLiteral: string): string =>
-  `EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerLiteral} AND authors <> '{}')`;
+export const hasHidden = (viewerId: string | Placeholder | SQL): SQL => sql`EXISTS (SELECT 1 FROM hidden_authors WHERE user_id = ${viewerId} AND authors <> '{}')`;
+
+/** The same test as SQL text (`viewerLiteral`: an escaped SQL string literal or a column). */
+export const hasHiddenText = (viewerLiteral: string): string => textOf(hasHidden(sql.raw(viewerLiteral)));
 
 /**
  * Live updates (decision 016): which of these viewers must not get an echo by `authorId`. One

@@ -25,7 +25,7 @@ export { select, returning, built, qb, columns, lit, type Statement, type Select
 export { prepared, preparedAround } from "./sql/prepared.server";
 export { batch, toD1, configureRequestDb, holdBatch } from "./sql/batch.server";
 export { testAppContext, overBudget, walkCounted, walkTable, type WalkedPage } from "./test-context.server";
-export { instrumentD1, requestSpent, rowsLeftAfterOneTrip, failingD1, failingKV, d1Timing, STREAMED_D1_HEADER } from "./d1-stats.server";
+export { instrumentD1, requestSpent, rowsLeftAfterOneTrip, ROW_BUDGET, failingD1, failingKV, d1Timing, STREAMED_D1_HEADER } from "./d1-stats.server";
 export { sessionStart } from "./replicas.server";
 export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";
 export { trigramSearchable } from "./trigram.server";
@@ -34,7 +34,7 @@ export { controlLive, liveUserChannel, LIVE_CLOSE, type LiveControl } from "./li
 export { runPurgeSteps, chainKey, DELETE_INLINE, inlineDeletable, type ChainSlice, type PurgeChain } from "./chain-steps.server";
 export { sendChanges, startChain, stalledChains, CHAIN_STALL_MS, CHAINS_PER_PASS, type Change, type ChangedEcho } from "./change-stream.server";
 export { liveVerdicts, verdictKey, type LivePage, type LiveVerdict } from "./live-visibility.server";
-export { hiddenSet, authorVisible, authorVisibleText, authorVisibleInText, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";
+export { hiddenSet, authorVisible, authorVisibleText, authorVisibleInText, hasHidden, hasHiddenText, viewersHiding, blockedBetween } from "./hidden.server";
 export { wordsVisible, wordsVisibleText, warnedWord, rebuildMutedWordSet } from "./muted-words.server";
-export { viewerFiltersText, viewerHidesText, mutesWordsText, entryVisibleText, moderatesAnyoneText, echoVisibleProbeText, echoVisibleText, echoSeenForGoodText } from "./echo-probe.server";
+export { viewerFiltersText, viewerHides, viewerHidesText, mutesWordsText, entryVisibleText, moderatesAnyoneText, echoVisibleProbeText, echoVisibleText, echoSeenForGoodText } from "./echo-probe.server";
 export { moderationVisible, accountVisible, moderationVisibleText, moderationEchoVisibleText, hasModerationText, echoDeleted, markDeleted, deletedAccountsVisibleText, unmarkDeleted, DELETED_ACCOUNT, DELETED_ECHO, type ModerationScope } from "./moderated.server";

@@ -12,6 +12,7 @@
 // row read, none at all before the first moderator action ever), and json_extract reads no table,
 // so pages stay full and a list costs at most one row more.
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
+import { lit } from "./sql/statement.server";
 
 /** Where a list shows: public lists (All, tags, search, feeds, popular, curations) leave limited accounts out too. */
 export type ModerationScope = "public" | "personal";
@@ -88,7 +89,7 @@ export const echoDeleted = (echoCol: string | SQL, authorCol?: string | SQL): SQ
       // echo of an account deleted after it). Looked up in a constant string, not with IN: an IN
       // list of more than two values is an ephemeral table, one row read per echo of every page (a
       // hide-liked page of 20 read 208 rows, not 188); two reads of the set cost a row a statement
-      sql`instr(${sql.raw(`'|${DELETED_PAIRS.join("|")}|'`)}, '|' || json_extract(${sql.raw(SET)}, '$."u:' || ${col(authorCol)} || '"', '$."e:' || ${col(echoCol)} || '"') || '|') > 0`;
+      sql`instr(${sql.raw(lit(`|${DELETED_PAIRS.join("|")}|`))}, '|' || json_extract(${sql.raw(SET)}, '$."u:' || ${col(authorCol)} || '"', '$."e:' || ${col(echoCol)} || '"') || '|') > 0`;
 
 /**
  * A deletion's entry (decision 032), in the deletion's batch if `when` holds: the account or echo

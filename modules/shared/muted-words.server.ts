@@ -12,6 +12,7 @@
 // every 10 cases stops at the end of the viewer's list, so 3 words cost ~4 tests a candidate.
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import { MAX_MUTED_WORDS, MUTE_CONTEXT_BITS, type MuteContext } from "./mute-text";
+import { lit, textOf } from "./sql/statement.server";
 
 type Viewer = string | Placeholder | SQL;
 
@@ -30,10 +31,10 @@ function arms(action: "hide" | "warn", context: MuteContext, col: string, then: 
   const live = forGood ? `= ${NO_END}` : "> x.n";
   const out: string[] = [];
   for (let i = 0; i < MAX_MUTED_WORDS; i++) {
-    if (i % 10 === 0) out.push(`WHEN json_type(x.s, '$[${i}]') IS NULL THEN NULL`);
+    if (i % 10 === 0) out.push(`WHEN json_type(x.s, ${lit(`$[${i}]`)}) IS NULL THEN NULL`);
     out.push(
-      `WHEN instr(${col}, json_extract(x.s, '$[${i}][0]')) > 0 AND json_extract(x.s, '$[${i}][1]') ${live}` +
-        ` AND json_extract(x.s, '$[${i}][3]') & ${MUTE_CONTEXT_BITS[context]} AND json_extract(x.s, '$[${i}][4]') = '${action}' THEN ${then(i)}`,
+      `WHEN instr(${col}, json_extract(x.s, ${lit(`$[${i}][0]`)})) > 0 AND json_extract(x.s, ${lit(`$[${i}][1]`)}) ${live}` +
+        ` AND json_extract(x.s, ${lit(`$[${i}][3]`)}) & ${MUTE_CONTEXT_BITS[context]} AND json_extract(x.s, ${lit(`$[${i}][4]`)}) = ${lit(action)} THEN ${then(i)}`,
     );
   }
   return out.join("\n");
@@ -52,14 +53,13 @@ const cachedArms = (action: "hide" | "warn", context: MuteContext, col: string, 
  * own, or no "hide" word of theirs matches it (one's own echos are never muted). Goes in the statement's WHERE, before its LIMIT, so a page
  * steps over hidden echos and still fills.
  */
-export const wordsVisible = (viewerId: Viewer, context: MuteContext, col = "e.mute_text", authorCol = "e.author_id"): SQL =>
-  sql`(${sql.raw(authorCol)} = ${viewerId} OR (SELECT CASE WHEN x.s IS NULL THEN NULL ${sql.raw(cachedArms("hide", context, col, () => "1"))} END FROM ${source(viewerId)}) IS NULL)`;
+export const wordsVisible = (viewerId: Viewer, context: MuteContext, col = "e.mute_text", authorCol = "e.author_id", forGood = false): SQL =>
+  sql`(${sql.raw(authorCol)} = ${viewerId} OR (SELECT CASE WHEN x.s IS NULL THEN NULL ${sql.raw(cachedArms("hide", context, col, () => "1", forGood))} END FROM ${source(viewerId)}) IS NULL)`;
 
 /** `wordsVisible` as SQL text, for statements written as text (the feed engine): `viewerLiteral`
  * an escaped SQL string literal. */
 export const wordsVisibleText = (viewerLiteral: string, context: MuteContext, col: string, authorCol: string, forGood = false): string =>
-  `(${authorCol} = ${viewerLiteral} OR (SELECT CASE WHEN x.s IS NULL THEN NULL ${cachedArms("hide", context, col, () => "1", forGood)} END
-    FROM (SELECT (SELECT sets FROM muted_word_sets WHERE user_id = ${viewerLiteral}) AS s, unixepoch() * 1000 AS n LIMIT 1) x) IS NULL)`;
+  textOf(wordsVisible(sql.raw(viewerLiteral), context, col, authorCol, forGood));
 
 /**
  * The viewer's "warn" phrase the echo matches in `context` (the first one), or null: a column
@@ -67,7 +67,7 @@ export const wordsVisibleText = (viewerLiteral: string, context: MuteContext, co
  * <phrase>" with a disclosure.
  */
 export const warnedWord = (viewerId: Viewer, context: MuteContext, col = "e.mute_text", authorCol = "e.author_id"): SQL<string | null> =>
-  sql<string | null>`(SELECT CASE WHEN x.s IS NULL OR ${sql.raw(authorCol)} = ${viewerId} THEN NULL ${sql.raw(cachedArms("warn", context, col, (i) => `json_extract(x.s, '$[${i}][2]')`))} END FROM ${source(viewerId)})`;
+  sql<string | null>`(SELECT CASE WHEN x.s IS NULL OR ${sql.raw(authorCol)} = ${viewerId} THEN NULL ${sql.raw(cachedArms("warn", context, col, (i) => `json_extract(x.s, ${lit(`$[${i}][2]`)})`))} END FROM ${source(viewerId)})`;
 
 /**
  * Rewrites the user's compiled row from muted_words (their words that have not ended), or

@@ -17,6 +17,17 @@ export type { Fields };
 /** A string as an SQL literal: quotes doubled, so no value can end the literal (for text written into a statement, not bound). */
 export const lit = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
+/**
+ * A template's SQL text, for a test kept once as a template (its values bound) and also written
+ * into statements built as text: the template given its values as literals (`sql.raw(lit(…))`),
+ * so nothing is bound (a bound value here would be lost: it throws).
+ */
+export function textOf(template: SQL): string {
+  const { sql: text, params } = dialect.sqlToQuery(template);
+  if (params.length > 0) throw new Error("textOf: a value is bound, not written as a literal");
+  return text;
+}
+
 /** A statement's SQL text and bound values, as Drizzle renders it. */
 export type Query = { sql: string; params: unknown[] };
 
