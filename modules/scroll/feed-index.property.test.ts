@@ -211,6 +211,7 @@ describe("the feed index equals the reference after random streams", () => {
           }
           if (op.delivery === "lost" && lossy) lost = true;
           else for (let n = op.delivery === "twice" ? 2 : 1; n > 0; n--) await consumeChanges(app, app.db, [change], NOW);
+          if (change.type === "hiding" && !(await hidesNow())) dropped = true;
         }
         // (the viewer's likes: a rule that hides what they liked hides them on every read)
         const vlikes = [...vliked].map((echoId) => ({ echoId, userId: users[0]! }));
@@ -394,6 +395,11 @@ async function hidingEntries(rule: FeedRule): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+async function hidingIndexExists(rule: FeedRule): Promise<boolean> {
+  const [rows] = await batch(testAppContext(env).db, [select({ n: sql<number>`count(*)` }, sql`FROM feed_indexes WHERE rule_key = ${viewerKeyOf(ruleKeyOf(rule), users[0]!, true)}`)]);
+  return rows[0]!.n > 0;
+}
+
 describe("a hiding viewer index equals the reference after random streams (issue 32, decision 033)", () => {
   it("posts, likes and deletes beside the viewer's blocks either way, mutes and muted words — open, timed, ended — messages doubled and lost, the queue drained, then one repair pass", async () => {
     let serial = 0;
@@ -432,6 +438,11 @@ describe("a hiding viewer index equals the reference after random streams (issue
         const mutes = new Map<string, number | null>();
         const words = new Map<string, number | null>();
         let lost = false;
+        const hidesNow = async () =>
+          (await batch(app.db, [select({ h: sql<number>`${viewerHides(viewer)}` }, sql``)]))[0][0]!.h === 1;
+        // the viewer hid nothing after a hiding change: the reset dropped their hiding index, and
+        // only a page's ask makes it again (decision 033, "Which readers are hiders")
+        let dropped = false;
         await saveRule(rule, true);
         for (const op of ops) {
           if (op.kind === "drain") {
@@ -515,6 +526,7 @@ describe("a hiding viewer index equals the reference after random streams (issue
           }
           if (op.delivery === "lost" && lossy) lost = true;
           else for (let n = op.delivery === "twice" ? 2 : 1; n > 0; n--) await consumeChanges(app, app.db, [change], NOW);
+          if (change.type === "hiding" && !(await hidesNow())) dropped = true;
         }
         // the queue drained: the hiding index holds the rule's matches less what the viewer hides
         // for good; a page of it, and of the shared index, shows what they see now
@@ -535,10 +547,9 @@ describe("a hiding viewer index equals the reference after random streams (issue
         // ever — has no hiding index: no page of theirs reads one, decision 033 "Which readers are
         // hiders"; the reset drops it, and the repair pass any the reset did not: a message lost, or
         // an index made while they hid nothing, as this test's is)
-        const hidesNow = async () =>
-          (await batch(app.db, [select({ h: sql<number>`${viewerHides(viewer)}` }, sql``)]))[0][0]!.h === 1;
         const hidingIndex = async (label: string, forGood: string[], seen: string[], passed: boolean) => {
           if (!(await hidesNow())) return passed ? expect(await hidingEntries(rule), `${label}: none for a viewer who hides nothing`).toEqual([]) : undefined;
+          if (dropped && !(await hidingIndexExists(rule))) return;
           expect(await hidingEntries(rule), label).toEqual(forGood);
           expect(await viewerIndexed(rule, true), `${label}: a page of it`).toEqual(seen);
         };
