@@ -6,6 +6,7 @@ import { runRanking } from "../modules/community/index.server";
 import { suspendedPastGrace } from "../modules/moderation/index.server";
 import { consumeEchoPurges, consumeTimelineChanges, trimTimelines } from "../modules/echo/index.server";
 import { consumeNoticeRefreshes, refreshEndedMutes } from "../modules/notification/index.server";
+import { pruneEndedWords } from "../modules/profile/index.server";
 import { keepFeedHints, repairIndexes, walkDenseLikes } from "../modules/scroll/index.server";
 import { batch, createDb, instrumentD1, sendChanges, stalledChains, tables, type Change, type D1Stats } from "../modules/shared/index.server";
 
@@ -51,6 +52,8 @@ export async function purgeSuspended(env: Env, now: number, ctx?: ExecutionConte
 export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext) {
   const ranking = await runRanking(env, now);
   const pruned = await pruneSessions(env, now, ctx);
+  // timed muted words that ended: pruned, and their viewers' notification groups refreshed (decision 015)
+  const endedWords = ctx ? await pruneEndedWords({ db: createDb(env.DB), env, ctx }, now) : 0;
   const suspendedDeleted = await purgeSuspended(env, now, ctx);
   const timelines = await trimTimelines(env);
   // the feed indexes' repair pass (decision 020): what a lost message missed, stuck backfills
@@ -66,7 +69,7 @@ export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext
   // hide-liked readers' viewer indexes for likes no like message checked (decision 033, "The
   // walk over existing likes"; FEED_DENSE_INDEXES_PER_PASS: shared indexes read a run)
   const denseLikes = ctx ? await walkDenseLikesTraced({ env, ctx }, now) : null;
-  return { ranking, pruned, suspendedDeleted, timelines, feedIndexes, chains, feedHints, denseLikes };
+  return { ranking, pruned, endedWords, suspendedDeleted, timelines, feedIndexes, chains, feedHints, denseLikes };
 }
 
 /** The walk; with FEED_INDEX_TRACE="1" (benches), a line of what it did and cost D1 (warn: the log level lint allows). */

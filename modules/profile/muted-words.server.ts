@@ -78,3 +78,30 @@ export async function removeMutedWord(app: AppContext, viewerId: string, wordId:
   sendChanges(app, [{ type: "hiding", viewerIds: [viewerId] }, notices.change]);
   return { ok: true };
 }
+
+/** Viewers whose ended words one cron pass prunes (each: one delete, the set rebuilt, a refresh started). */
+export const ENDED_WORDS_PER_PASS = 50;
+
+/**
+ * The cron's pruning of words that ended (a timed word): the lists stopped hiding by them at their
+ * end, but notification groups they hid were stored as not shown (decision 015, "Shown groups kept
+ * on write"): each viewer's words that ended go, their set is rebuilt and their groups' refresh
+ * starts, in one batch. Returns the viewers pruned.
+ */
+export async function pruneEndedWords(app: Pick<AppContext, "db" | "env" | "ctx">, now: number): Promise<number> {
+  const [ended] = await batch(app.db, [
+    select({ userId: w.userId }, sql`FROM muted_words WHERE ${w.expiresAt} IS NOT NULL AND ${w.expiresAt} <= ${now} GROUP BY ${w.userId} LIMIT ${ENDED_WORDS_PER_PASS}`),
+  ]);
+  if (ended.length === 0) return 0;
+  const refreshes = ended.map(({ userId }) => ({ userId, notices: refreshRecipient(userId, now) }));
+  await batch(
+    app.db,
+    refreshes.flatMap(({ userId, notices }) => [
+      sql`DELETE FROM muted_words WHERE user_id = ${userId} AND expires_at IS NOT NULL AND expires_at <= ${now}`,
+      ...rebuildMutedWordSet(userId, now),
+      notices.start(sql`true`),
+    ]),
+  );
+  sendChanges(app, refreshes.map((r) => r.notices.change));
+  return ended.length;
+}
