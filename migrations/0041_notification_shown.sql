@@ -17,7 +17,11 @@ ALTER TABLE `notification_groups` ADD `shown` integer;--> statement-breakpoint
 CREATE INDEX `notification_groups_shown` ON `notification_groups` (`recipient_id`,`latest_at`,`kind`,`group_key`) WHERE shown = 1;--> statement-breakpoint
 DROP TRIGGER notification_groups_after_update;--> statement-breakpoint
 CREATE TRIGGER notification_groups_after_update AFTER UPDATE OF latest_at ON notification_groups BEGIN
-  UPDATE notification_groups SET shown = CASE WHEN
+  -- one write of the group: its shown state, and counted when unread and shown (0032's counted_at:
+  -- what undoing it takes back)
+  UPDATE notification_groups SET (shown, counted_at) = (SELECT v.shown,
+      CASE WHEN v.shown = 1 AND NEW.latest_at > (SELECT notifications_read_at FROM users WHERE id = NEW.recipient_id) THEN NEW.latest_at END
+    FROM (SELECT CASE WHEN
         -- an actor the list would show: the newest, else one of the group's newest three
         CASE WHEN (ifnull(json_extract((SELECT authors FROM hidden_authors WHERE user_id = NEW.recipient_id), '$."' || NEW.latest_actor_id || '"'), 1) BETWEEN 1 AND unixepoch() * 1000
           AND json_type(ifnull((SELECT entries FROM moderation_set WHERE id = 1), '{}'), '$."u:' || NEW.latest_actor_id || '"') IS NULL) THEN 1
@@ -140,11 +144,7 @@ CREATE TRIGGER notification_groups_after_update AFTER UPDATE OF latest_at ON not
           WHEN instr(e.mute_text, json_extract(x.s, '$[98][0]')) > 0 AND json_extract(x.s, '$[98][1]') > x.n AND json_extract(x.s, '$[98][3]') & 16 AND json_extract(x.s, '$[98][4]') = 'hide' THEN 1
           WHEN instr(e.mute_text, json_extract(x.s, '$[99][0]')) > 0 AND json_extract(x.s, '$[99][1]') > x.n AND json_extract(x.s, '$[99][3]') & 16 AND json_extract(x.s, '$[99][4]') = 'hide' THEN 1
         END FROM (SELECT (SELECT sets FROM muted_word_sets WHERE user_id = NEW.recipient_id) AS s, unixepoch() * 1000 AS n LIMIT 1) x) IS NOT NULL)
-      THEN 1 ELSE 0 END
-  WHERE recipient_id = NEW.recipient_id AND kind = NEW.kind AND group_key = NEW.group_key;
-  -- counted when unread and shown (0032's counted_at: what undoing it takes back)
-  UPDATE notification_groups SET counted_at = CASE
-      WHEN shown = 1 AND latest_at > (SELECT notifications_read_at FROM users WHERE id = NEW.recipient_id) THEN latest_at END
+      THEN 1 ELSE 0 END AS shown) v)
   WHERE recipient_id = NEW.recipient_id AND kind = NEW.kind AND group_key = NEW.group_key;
   UPDATE users SET unread_notifications = unread_notifications
     + (ifnull((SELECT counted_at FROM notification_groups WHERE recipient_id = NEW.recipient_id AND kind = NEW.kind AND group_key = NEW.group_key), 0) > notifications_read_at)
