@@ -62,12 +62,15 @@ export async function consumeNoticeRefreshes(app: Pick<AppContext, "env" | "ctx"
   const statements = steps.flatMap((c) => {
     const part = sliceOf(c, slice);
     const last = sql`(SELECT ${part.key} ${part.from} ${part.order} LIMIT 1 OFFSET ${slice - 1})`;
+    // the chain of this run, where this step starts: a repeated or late message of an earlier step
+    // still recomputes its slice (harmless) but moves nothing, and a newer run (`gen`) is left alone
     const ours = sql`key = ${chainOf(c)} AND json_extract(change, '$.gen') = ${c.gen}`;
+    const at = c.after === null ? sql`IS NULL` : sql`= ${typeof c.after === "number" ? c.after : JSON.stringify(c.after)}`;
     return [
       // the trigger runs on any write of latest_at (migration 0041): shown and the count recomputed
       sql`UPDATE notification_groups SET latest_at = latest_at WHERE rowid IN (${groupsOf(c, part)})`,
       select({ last: sql<string | number | null>`${last}` }, sql``),
-      returning(sql`UPDATE stream_chains SET change = json_set(change, '$.after', ${c.type === "noticeShown" ? sql`json(${last})` : last}), updated_at = ${now} WHERE ${ours}`, { key: sql<string>`key` }),
+      returning(sql`UPDATE stream_chains SET change = json_set(change, '$.after', ${c.type === "noticeShown" ? sql`json(${last})` : last}), updated_at = ${now} WHERE ${ours} AND json_extract(change, '$.after') ${at}`, { key: sql<string>`key` }),
       sql`DELETE FROM stream_chains WHERE ${ours} AND json_type(change, '$.after') = 'null'`,
     ];
   });
