@@ -6,7 +6,7 @@
 // page by cursor full until the end, each visible group once, in order, ≤ 2 round trips and ≤ 200
 // rows. Before a refresh is done nothing hidden shows; after the unmute, the word's removal and
 // the lift are refreshed, the groups come back, and the bell counts what the list shows.
-// On main the pages behind the run come back empty or short with their cursor (0, 0, 15, 15 here).
+// On main the pages behind the run come back empty with their cursor (0, 0, 20, 10 here).
 // (Here, beside the mute and word writes that start the refreshes; the limit is written as the
 // moderators' action writes it, with its refresh — modules/moderation/notification-shown.test.ts
 // runs the action itself.)
