@@ -21,6 +21,7 @@ import {
 import { NONCE_HEADER } from "../modules/verticals/index";
 import { consumeChanges } from "../modules/scroll/index.server";
 import { consumeEchoPurges, consumeTimelineChanges } from "../modules/echo/index.server";
+import { consumeNoticeRefreshes } from "../modules/notification/index.server";
 import type { Change } from "../modules/shared/index.server";
 import { answerOptions } from "./options";
 import { runScheduled } from "./scheduled";
@@ -131,6 +132,8 @@ export default {
           // deleted accounts' rows, a slice of each kind a step (decision 032)
           await consumeAccountPurges({ env, ctx }, db, changes);
           await consumeEchoPurges({ env, ctx }, db, changes);
+          // notification groups' shown state after a hiding change (decision 015)
+          await consumeNoticeRefreshes({ env, ctx }, db, changes);
           batch.ackAll();
         }
       : undefined,

@@ -5,17 +5,24 @@ import { consumeAccountPurges, purgeAccount } from "../modules/auth/index.server
 import { runRanking } from "../modules/community/index.server";
 import { suspendedPastGrace } from "../modules/moderation/index.server";
 import { consumeEchoPurges, consumeTimelineChanges, trimTimelines } from "../modules/echo/index.server";
+import { consumeNoticeRefreshes, refreshEndedMutes } from "../modules/notification/index.server";
+import { pruneEndedWords } from "../modules/profile/index.server";
 import { keepFeedHints, repairIndexes, walkDenseLikes } from "../modules/scroll/index.server";
-import { createDb, instrumentD1, stalledChains, tables, type D1Stats } from "../modules/shared/index.server";
+import { batch, createDb, instrumentD1, sendChanges, stalledChains, tables, type Change, type D1Stats } from "../modules/shared/index.server";
 
 /**
  * Prune what can no longer matter: expired or revoked sessions, finished rate-limit windows, mutes
  * that ended (issue 32: their triggers take them out of the hidden-author sets; the lists already
- * showed the author again at the mute's end).
+ * showed the author again at the mute's end, but for notification groups stored as not shown,
+ * whose refresh starts here).
  */
-export async function pruneSessions(env: Env, now: number): Promise<{ sessions: number; rateLimits: number; mutes: number }> {
+export async function pruneSessions(env: Env, now: number, ctx?: ExecutionContext): Promise<{ sessions: number; rateLimits: number; mutes: number }> {
   const db = createDb(env.DB);
   const { sessions, rateLimits, mutes } = tables;
+  // the muters' notification groups hidden by the mutes that ended show again once refreshed
+  // (decision 015, "Shown groups kept on write"): their chains start before the mutes go
+  const [ended] = await batch(db, [refreshEndedMutes(now)]);
+  if (ctx) sendChanges({ env, ctx }, ended.map((row) => JSON.parse(row.change) as Change));
   const [s, r, m] = await db.batch([
     db.delete(sessions).where(or(lt(sessions.expiresAt, now), isNotNull(sessions.revokedAt))),
     db.delete(rateLimits).where(lt(rateLimits.windowStart, now - 3600_000)),
@@ -44,7 +51,9 @@ export async function purgeSuspended(env: Env, now: number, ctx?: ExecutionConte
  */
 export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext) {
   const ranking = await runRanking(env, now);
-  const pruned = await pruneSessions(env, now);
+  const pruned = await pruneSessions(env, now, ctx);
+  // timed muted words that ended: pruned, and their viewers' notification groups refreshed (decision 015)
+  const endedWords = ctx ? await pruneEndedWords({ db: createDb(env.DB), env, ctx }, now) : 0;
   const suspendedDeleted = await purgeSuspended(env, now, ctx);
   const timelines = await trimTimelines(env);
   // the feed indexes' repair pass (decision 020): what a lost message missed, stuck backfills
@@ -60,7 +69,7 @@ export async function runScheduled(env: Env, now: number, ctx?: ExecutionContext
   // hide-liked readers' viewer indexes for likes no like message checked (decision 033, "The
   // walk over existing likes"; FEED_DENSE_INDEXES_PER_PASS: shared indexes read a run)
   const denseLikes = ctx ? await walkDenseLikesTraced({ env, ctx }, now) : null;
-  return { ranking, pruned, suspendedDeleted, timelines, feedIndexes, chains, feedHints, denseLikes };
+  return { ranking, pruned, endedWords, suspendedDeleted, timelines, feedIndexes, chains, feedHints, denseLikes };
 }
 
 /** The walk; with FEED_INDEX_TRACE="1" (benches), a line of what it did and cost D1 (warn: the log level lint allows). */
@@ -85,6 +94,7 @@ export async function replayChains(app: { env: Env; ctx: ExecutionContext }, now
     await consumeTimelineChanges(app, db, changes);
     await consumeAccountPurges(app, db, changes);
     await consumeEchoPurges(app, db, changes);
+    await consumeNoticeRefreshes(app, db, changes, now);
   }
   return { replayed: changes.length };
 }

@@ -4,7 +4,8 @@
 // (the target exists, is no moderator, is not already in that state); the state's writes run only
 // when that row was written, so a refused action changes nothing and a logged one always happened.
 import { badRequest, conflict, encodeCursor, isId, newId, notFound } from "../shared/index";
-import { batch, batchUnderLimit, controlLive, echoDeleted, listCursor, select, sql, tables, type AppContext, type SQL } from "../shared/index.server";
+import { batch, batchUnderLimit, controlLive, echoDeleted, listCursor, select, sendChanges, sql, tables, type AppContext, type SQL } from "../shared/index.server";
+import { refreshActor } from "../notification/index.server";
 import type { Viewer } from "../auth/index.server";
 import type { AccountAction, AccountState, AuditPage, ModerationAction, ModerationCase, QueuePage } from "./schema";
 
@@ -218,6 +219,9 @@ export async function actOnAccount(app: AppContext, moderator: Viewer, userId: s
   const now = Date.now();
   const key = sql`${"u:" + userId}`;
   const done = logged(logId);
+  // the groups of the account's notifications: their shown state recomputed through the change
+  // stream (decision 015, "Shown groups kept on write"), when the action changed its state
+  const notices = refreshActor(userId, now);
   const [, , , , read, log] = await batchUnderLimit(app.db, "moderate", moderator._id, (within) => [
     logRow(moderator, action, {
       target: sql`t.id`, targetName: sql`t.user_name`, echoId: sql`NULL`, caseId: sql`NULL`, reason,
@@ -230,6 +234,7 @@ export async function actOnAccount(app: AppContext, moderator: Viewer, userId: s
     action === "suspend" ? sql`UPDATE sessions SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL AND ${done}` : sql`SELECT 1 WHERE 0`,
     select({ id: tables.users.id, userName: tables.users.userName, modState: tables.users.modState, isAdmin: tables.users.isAdmin }, sql`FROM users WHERE id = ${userId} AND deleted_at IS NULL`),
     select(actionColumns, sql`FROM moderation_actions WHERE id = ${logId}`),
+    ...(spec.to === null ? [] : [notices.start(done)]),
   ]);
   const user = read[0];
   if (!user) throw notFound("User not found");
@@ -241,6 +246,7 @@ export async function actOnAccount(app: AppContext, moderator: Viewer, userId: s
     throw conflict(spec.refused);
   }
   if (action === "suspend") await controlLive(app, userId, { op: "sessions", userId, sessions: null });
+  if (spec.to !== null) sendChanges(app, [notices.change]);
   return { user: { _id: user.id, userName: user.userName, state: accountState(user.modState) }, action: toAction(log[0]) };
 }
 

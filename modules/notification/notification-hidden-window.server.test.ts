@@ -13,7 +13,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { echoMuteText, newId } from "../shared/index";
-import { batch, rebuildMutedWordSet, sql, testAppContext, overBudget, walkCounted, walkTable } from "../shared/index.server";
+import { batch, rebuildMutedWordSet, sql, testAppContext, testUsers, overBudget, walkCounted, walkTable } from "../shared/index.server";
 import { HIDDEN_ACTOR_WINDOW, HIDING_FIXED_ROWS, HIDING_LEFT_OUT_ROWS, HIDING_SHOWN_ROWS, listNotifications, NOTICE_WINDOW_HIDING } from "./notification.server";
 import { NOTIFICATIONS_PER_PAGE } from "./schema";
 
@@ -26,11 +26,10 @@ let serial = 0;
 const t0 = Date.now() - 10_000_000;
 const tick = () => t0 + ++serial * 1000;
 
-async function users(prefix: string, n: number): Promise<string[]> {
-  const ids = Array.from({ length: n }, (_, i) => newId(tick() + i));
-  await batch(db(), ids.map((id, i) => sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${id}, ${`${prefix}${i}`}, 'x', 1)`));
-  return ids;
-}
+const users = (prefix: string, n: number) => {
+  const at = tick();
+  return testUsers(db(), prefix, n, (i) => at + i);
+};
 
 /** The echo marked deleted, waiting for its purge (decision 032): its notices go at once. */
 const markDeleted = (id: string) =>

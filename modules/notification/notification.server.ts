@@ -140,7 +140,11 @@ export async function listNotifications(app: AppContext, viewerId: string, curso
   const after = parseCursor(cursor);
   const limit = NOTIFICATIONS_PER_PAGE;
   const seek = after ? sql`AND (latest_at, kind, group_key) < (${after.t}, ${after.k}, ${after.g})` : sql``;
-  const candidates = sql`FROM notification_groups g0 WHERE recipient_id = ${viewerId} ${seek} ORDER BY latest_at DESC, kind DESC, group_key DESC`;
+  // the groups shown when their state was last computed (migration 0041, decision 015 "Shown groups
+  // kept on write"): a run the viewer hides is not read at all; each one is still tested below, so
+  // a state a hiding change made stale (its refresh pending on the change stream) shows nothing hidden
+  const candidates = sql`FROM notification_groups g0 INDEXED BY notification_groups_shown
+    WHERE recipient_id = ${viewerId} AND shown = 1 ${seek} ORDER BY latest_at DESC, kind DESC, group_key DESC`;
   // a group whose newest actor the viewer does not see (a block, a mute, a limited, suspended or
   // deleted account) shows its newest visible actor among its newest HIDDEN_ACTOR_WINDOW, and
   // counts the hidden ones of them out; one whose window holds no visible actor stays out. The

@@ -4,4 +4,4 @@ export { getProfile, findUserIdByName, updateProfile, setUserFollow, followList 
 export { userWebFeed } from "./web-feed.server";
 export { exportResponse, EXPORT_PAGE } from "./export.server";
 export { setBlock, setMute, getRelation, safetyList, MAX_BLOCKS, MAX_MUTES } from "./safety.server";
-export { listMutedWords, addMutedWord, removeMutedWord } from "./muted-words.server";
+export { listMutedWords, addMutedWord, removeMutedWord, pruneEndedWords } from "./muted-words.server";

@@ -2,6 +2,7 @@
 // migration 0023 keep each viewer's hidden-author set, which every list reads (shared/hidden).
 import { removeFollowee } from "../echo/index.server";
 import { badRequest, encodeCursor, isId, notFound } from "../shared/index";
+import { refreshRecipient } from "../notification/index.server";
 import { batch, batchUnderLimit, listCursor, select, sendChanges, sql, tables, type AppContext, type SQL } from "../shared/index.server";
 import { MUTE_DURATION_MS, type MuteDuration, type SafetyPage, type SafetyRelation } from "./schema";
 
@@ -89,6 +90,9 @@ export async function setMute(app: AppContext, viewerId: string, userId: string,
   checkTarget(viewerId, userId, "mute");
   const now = Date.now();
   const expiresAt = mute === false || mute === "forever" ? null : now + MUTE_DURATION_MS[mute];
+  const muted = sql`EXISTS (SELECT 1 FROM mutes WHERE muter_id = ${viewerId} AND muted_id = ${userId})`;
+  // the viewer's notification groups' shown state, recomputed through the change stream (decision 015)
+  const notices = refreshRecipient(viewerId, now);
   const results = await batchUnderLimit(app.db, "mute", viewerId, (within) => [
     mute === false
       ? sql`DELETE FROM mutes WHERE muter_id = ${viewerId} AND muted_id = ${userId} AND ${within}`
@@ -98,13 +102,14 @@ export async function setMute(app: AppContext, viewerId: string, userId: string,
               OR (SELECT count(*) FROM mutes WHERE muter_id = ${viewerId}) < ${MAX_MUTES})
           ON CONFLICT (muter_id, muted_id) DO UPDATE SET expires_at = excluded.expires_at, created_at = excluded.created_at`,
     // the muted's newest echos leave the viewer's Following (later posts skip it: fanOutPost)
-    ...(mute === false ? [] : [removeFollowee(viewerId, userId, sql`${within} AND EXISTS (SELECT 1 FROM mutes WHERE muter_id = ${viewerId} AND muted_id = ${userId})`)]),
+    ...(mute === false ? [] : [removeFollowee(viewerId, userId, sql`${within} AND ${muted}`)]),
+    notices.start(mute === false ? within : sql`${within} AND ${muted}`),
     relationQuery(viewerId, userId, now),
   ]);
   const row = results[results.length - 1]![0] as RelationRow | undefined;
   if (!row) throw notFound("User not found");
   if (mute !== false && row.mutedUntil === null) throw badRequest(`You can mute at most ${MAX_MUTES.toLocaleString("en-US")} accounts`);
-  sendChanges(app, [{ type: "hiding", viewerIds: [viewerId] }]);
+  sendChanges(app, [{ type: "hiding", viewerIds: [viewerId] }, notices.change]);
   return toRelation(row);
 }
 

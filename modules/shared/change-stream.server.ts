@@ -53,7 +53,13 @@ export type Change =
   /** a deleted account's rows leave, a slice of each kind a step, the account's row last (decision 032) */
   | { type: "purge"; userId: string }
   /** a deleted echo's rows leave, a slice of each kind a step, the echo's row last (decision 032, "One echo") */
-  | { type: "purgeEcho"; echoId: string };
+  | { type: "purgeEcho"; echoId: string }
+  /** notification groups' shown state recomputed after a hiding change (decision 015, "Shown groups
+   * kept on write"), a slice a step: a recipient's groups after (kind, group key) `after`, or an
+   * actor's notifications' groups after their rowid `after`; `gen` names the chain's run (a newer
+   * change restarts it) */
+  | { type: "noticeShown"; recipientId: string; after: [string, string] | null; gen: string }
+  | { type: "noticeActor"; actorId: string; after: number | null; gen: string };
 
 /**
  * Send after the write's answer is on its way (waitUntil): the write's latency and round trips do

@@ -24,7 +24,7 @@ export { sql, type SQL } from "drizzle-orm";
 export { select, returning, built, qb, columns, lit, type Statement, type Select, type Fields, type Builder, type Result, type RowOf } from "./sql/statement.server";
 export { prepared, preparedAround } from "./sql/prepared.server";
 export { batch, toD1, configureRequestDb, holdBatch } from "./sql/batch.server";
-export { testAppContext, overBudget, walkCounted, walkTable, type WalkedPage } from "./test-context.server";
+export { testAppContext, testUsers, overBudget, walkCounted, walkTable, type WalkedPage } from "./test-context.server";
 export { instrumentD1, requestSpent, rowsLeftAfterOneTrip, ROW_BUDGET, failingD1, failingKV, d1Timing, STREAMED_D1_HEADER } from "./d1-stats.server";
 export { sessionStart } from "./replicas.server";
 export { readBookmark, bookmarkCookie } from "./bookmark-cookie.server";

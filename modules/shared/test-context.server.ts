@@ -2,7 +2,9 @@
 import type { AppContext } from "./context.server";
 import { createDb } from "./context.server";
 import { instrumentD1 } from "./d1-stats.server";
-import { configureRequestDb } from "./sql/batch.server";
+import { batch, configureRequestDb } from "./sql/batch.server";
+import { sql } from "drizzle-orm";
+import { newId } from "./ids";
 
 export function testAppContext(env: Env, overrides: Partial<AppContext> = {}): AppContext {
   const pending: Promise<unknown>[] = [];
@@ -55,3 +57,10 @@ export const walkTable = (walks: Record<string, WalkedPage[]>): string =>
 
 /** The pages over a request's budget (200 rows, 2 round trips), described: none is the pass. */
 export const overBudget = (pages: WalkedPage[]): string[] => pages.flatMap((p, i) => (p.rows > 200 || p.rt > 2 ? [`page ${i + 1}: ${p.rt} rt, ${p.rows} rows`] : []));
+
+/** `n` users written with SQL (no password hashing: the lists' tests need only their rows), named `<prefix><i>`, ids made at `at(i)`. */
+export async function testUsers(db: AppContext["db"], prefix: string, n: number, at: (i: number) => number): Promise<string[]> {
+  const ids = Array.from({ length: n }, (_, i) => newId(at(i)));
+  await batch(db, ids.map((id, i) => sql`INSERT INTO users (id, user_name, password_hash, created_at) VALUES (${id}, ${`${prefix}${i}`}, 'x', 1)`));
+  return ids;
+}

@@ -549,7 +549,8 @@ export const popularEchos = sqliteTable(
 export const streamChains = sqliteTable(
   "stream_chains",
   {
-    // "fanout:<echo id>", "purge:<user id>", "echo:<echo id>" (a deleted echo's purge)
+    // "fanout:<echo id>", "purge:<user id>", "echo:<echo id>" (a deleted echo's purge), "notices:<user
+    // id>" and "notice-actor:<user id>" (a refresh of notification groups' shown state)
     key: text("key").primaryKey(),
     // the change-stream message (JSON) that takes the chain its next step
     change: text("change").notNull(),
@@ -612,11 +613,16 @@ export const notificationGroups = sqliteTable(
     // the latest_at this group was counted unread at, NULL when it was not (hidden from the
     // recipient then): the triggers of migration 0032 take back exactly what they counted
     countedAt: integer("counted_at"),
+    // 1 when the recipient's list shows the group, 0 when not, as the same trigger last computed it
+    // (migration 0041, decision 015 "Shown groups kept on write"); a hiding change refreshes it
+    shown: integer("shown"),
   },
   (t) => [
     primaryKey({ columns: [t.recipientId, t.kind, t.groupKey] }),
-    // GET /api/notifications: a recipient's groups newest first, by keyset
+    // a recipient's groups newest first (mark all read's newest, the refresh's sets)
     index("notification_groups_latest").on(t.recipientId, t.latestAt, t.kind, t.groupKey),
+    // GET /api/notifications: a recipient's shown groups newest first, by keyset
+    index("notification_groups_shown").on(t.recipientId, t.latestAt, t.kind, t.groupKey).where(sql`shown = 1`),
   ],
 );
 
