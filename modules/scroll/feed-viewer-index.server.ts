@@ -14,6 +14,8 @@
 // (`resetHiding`); timed mutes and words, and moderation, stay the page's tests. A hider's index of
 // a hide-liked feed, keyed `b:<viewer>:<rule key>` (a rule's key is the same with or without the
 // flag), leaves out both (`leftOut`): their `v:` index would leave hidden echos in.
+// (Just over 300 lines: the kinds' keys, bounds and eviction, the make and walk, and the reset are
+// one life cycle of one table's rows; split, each part would restate the others' key rules.)
 import { isId } from "../shared/index";
 import { batch, echoSeenForGoodText, lit, select, sql, tables, viewerHidesText, type AppContext, type Change, type Db, type SQL } from "../shared/index.server";
 import { askOnce } from "./feed-index-extend.server";
